@@ -1,0 +1,26 @@
+# Copyright 2026 The Kiln Authors
+# SPDX-License-Identifier: Apache-2.0
+# Warnings, ccache and sanitizers for every Kiln target.
+
+find_program(KILN_CCACHE ccache)
+if(KILN_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
+  set(CMAKE_C_COMPILER_LAUNCHER ${KILN_CCACHE})
+  set(CMAKE_CXX_COMPILER_LAUNCHER ${KILN_CCACHE})
+endif()
+
+add_library(kiln_warnings INTERFACE)
+target_compile_options(kiln_warnings INTERFACE -Wall -Wextra -Wno-unused-parameter)
+
+if(KILN_SANITIZE)
+  add_compile_options(-fsanitize=${KILN_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=${KILN_SANITIZE})
+endif()
+
+# kiln_layer(<target> LAYER <name> SOURCES ... DEPS ...): a static library for one layer of
+# docs/design.md §1. DEPS must be layers below it; tests/layering_check.py verifies the includes.
+function(kiln_layer target)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;PRIVATE_DEPS" ${ARGN})
+  add_library(${target} STATIC ${ARG_SOURCES})
+  target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR}/src ${CMAKE_BINARY_DIR}/generated)
+  target_link_libraries(${target} PUBLIC ${ARG_DEPS} PRIVATE kiln_warnings ${ARG_PRIVATE_DEPS})
+endfunction()

@@ -1,0 +1,37 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "backends/cpu/cpu_allocator.h"
+
+#include <sys/mman.h>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace kiln::cpu {
+namespace {
+constexpr size_t kHugePage = size_t{2} << 20;
+}
+
+Result<void*> CpuAllocator::Allocate(size_t bytes, size_t alignment, bool huge_pages) {
+  bool huge = huge_pages && bytes >= kHugePage;
+  if (huge && alignment < kHugePage) alignment = kHugePage;
+  size_t rounded = (bytes + alignment - 1) / alignment * alignment;  // aligned_alloc's rule
+  void* ptr = std::aligned_alloc(alignment, rounded);
+  if (ptr == nullptr) {
+    return Error(code::kRtMemoryAllocation, "the host could not provide ", bytes, " bytes");
+  }
+  if (huge) madvise(ptr, rounded, MADV_HUGEPAGE);  // advice only: failure is harmless
+  return ptr;
+}
+
+void CpuAllocator::Free(void* ptr, size_t /*bytes*/) { std::free(ptr); }
+
+void CpuAllocator::Copy(void* dst, const void* src, size_t bytes) {
+  if (bytes != 0) std::memmove(dst, src, bytes);
+}
+
+void CpuAllocator::Fill(void* dst, int value, size_t bytes) {
+  if (bytes != 0) std::memset(dst, value, bytes);
+}
+
+}  // namespace kiln::cpu

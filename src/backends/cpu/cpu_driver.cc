@@ -1,0 +1,90 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "backends/cpu/cpu_driver.h"
+
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <string>
+
+#include "backends/cpu/cpu_allocator.h"
+#include "backends/cpu/cpu_event.h"
+#include "backends/cpu/cpu_queue.h"
+#include "base/env.h"
+
+namespace kiln::cpu {
+namespace {
+
+constexpr int kMaxCpuDevices = 8;
+
+int ParseCount(const std::string& text, int fallback, int max) {
+  if (text.empty()) return fallback;
+  char* end = nullptr;
+  long value = std::strtol(text.c_str(), &end, 10);
+  if (*end != '\0' || value < 1) return fallback;
+  return static_cast<int>(std::min<long>(value, max));
+}
+
+size_t UsableCores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(CPU_COUNT(&set), 1);
+  return std::max<long>(sysconf(_SC_NPROCESSORS_ONLN), 1);
+}
+
+std::string TargetName() {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return "cpu-avx512";
+  if (__builtin_cpu_supports("avx2")) return "cpu-avx2";
+  return "cpu";
+}
+
+class CpuDevice final : public hal::Device {
+ public:
+  CpuDevice() {
+    info_.backend = "cpu";
+    info_.name = TargetName();
+    info_.memory_bytes =
+        static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(getpagesize());
+    info_.compute_units = static_cast<int64_t>(ComputePool().size());
+    long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    info_.l2_cache_bytes = l2 > 0 ? l2 : 0;
+  }
+  const hal::DeviceInfo& info() const override { return info_; }
+  hal::Allocator& allocator() override { return allocator_; }
+  std::shared_ptr<hal::Queue> CreateQueue() override {
+    return std::make_shared<CpuQueue>(ComputePool());
+  }
+  std::shared_ptr<hal::Event> CreateEvent() override { return std::make_shared<CpuEvent>(); }
+  uint64_t busy_ns() const override { return ComputePool().busy_ns(); }
+
+ private:
+  hal::DeviceInfo info_;
+  CpuAllocator allocator_;
+};
+
+class CpuDriver final : public hal::Driver {
+ public:
+  std::string name() const override { return "cpu"; }
+  int DeviceCount() override {
+    return ParseCount(env::Get("KILN_CPU_DEVICES"), 1, kMaxCpuDevices);
+  }
+  Result<std::unique_ptr<hal::Device>> OpenDevice(int index) override {
+    if (index < 0 || index >= DeviceCount()) {
+      return Error(code::kRtInvalidDeviceId, "cpu device ", index, " does not exist");
+    }
+    return std::unique_ptr<hal::Device>(std::make_unique<CpuDevice>());
+  }
+};
+
+}  // namespace
+
+ThreadPool& ComputePool() {
+  static ThreadPool* pool = new ThreadPool(static_cast<size_t>(
+      ParseCount(env::Get("KILN_CPU_THREADS"), static_cast<int>(UsableCores()), 1024)));
+  return *pool;
+}
+
+std::unique_ptr<hal::Driver> CreateCpuDriver() { return std::make_unique<CpuDriver>(); }
+
+}  // namespace kiln::cpu

@@ -1,0 +1,58 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+
+#include "backends/cpu/cpu_event.h"
+#include "base/thread_pool.h"
+#include "hal/queue.h"
+
+namespace kiln::cpu {
+
+// A stream on the CPU: a strand over the device's shared ThreadPool. At most one worker runs a
+// queue's items at a time, in order; an idle or waiting queue holds no thread, so any number
+// of streams share the pool without oversubscribing the cores.
+class CpuQueue final : public hal::Queue, public std::enable_shared_from_this<CpuQueue> {
+ public:
+  explicit CpuQueue(ThreadPool& pool) : pool_(pool) {}
+
+  void Submit(hal::Work work) override;
+  void RecordEvent(std::shared_ptr<hal::Event> event) override;
+  void WaitEvent(std::shared_ptr<hal::Event> event) override;
+  Status Synchronize(int32_t timeout_ms) override;
+  bool Idle() const override;
+  void SetStopOnFailure(bool stop) override;
+  void DiscardPending() override;
+
+ private:
+  struct Item {
+    hal::Work work;
+    std::shared_ptr<CpuEvent> record;  // completes `gen` of this event
+    std::shared_ptr<CpuEvent> wait;    // waits for `gen` of this event
+    uint64_t gen = 0;
+  };
+  void Push(Item item);
+  void ScheduleDrain();
+  void Drain();
+  void Resume(uint64_t park_token);
+
+  ThreadPool& pool_;
+  mutable std::mutex mu_;
+  std::condition_variable done_cv_;
+  std::deque<Item> items_;
+  uint64_t submitted_ = 0;
+  uint64_t finished_ = 0;
+  bool scheduled_ = false;  // a Drain is queued, running, or parked on an event
+  bool parked_ = false;
+  uint64_t park_token_ = 0;
+  bool stop_on_failure_ = false;
+  bool failed_ = false;
+  Status first_error_;
+};
+
+}  // namespace kiln::cpu

@@ -1,0 +1,35 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "hal/allocator.h"
+#include "hal/event.h"
+#include "hal/queue.h"
+
+namespace kiln::hal {
+
+struct DeviceInfo {
+  std::string backend;         // "cpu", "cuda"
+  std::string name;            // e.g. "cpu-avx512" (what aclrtGetSocName reports)
+  uint64_t memory_bytes = 0;   // physical memory the device can address
+  int64_t compute_units = 0;   // worker threads / SMs
+  int64_t l2_cache_bytes = 0;
+};
+
+// One opened device. Thread-safe.
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual const DeviceInfo& info() const = 0;
+  virtual Allocator& allocator() = 0;
+  virtual std::shared_ptr<Queue> CreateQueue() = 0;
+  virtual std::shared_ptr<Event> CreateEvent() = 0;
+  // Nanoseconds of compute time spent so far summed over units (for utilisation).
+  virtual uint64_t busy_ns() const = 0;
+};
+
+}  // namespace kiln::hal

@@ -1,0 +1,102 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/config.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "base/env.h"
+
+namespace kiln::runtime {
+namespace {
+
+constexpr int kMaxNesting = 10;
+
+int Depth(const nlohmann::json& j) {
+  if (!j.is_structured()) return 0;
+  int deepest = 0;
+  for (const auto& child : j) deepest = std::max(deepest, Depth(child));
+  return deepest + 1;
+}
+
+// acl.json writes numbers as strings ("0", "10000"); accept both forms.
+Result<int64_t> IntValue(const nlohmann::json& j, const std::string& key,
+                         const std::string& origin) {
+  if (j.is_number_integer()) return j.get<int64_t>();
+  if (j.is_string()) {
+    const std::string& s = j.get_ref<const std::string&>();
+    char* end = nullptr;
+    long long v = std::strtoll(s.c_str(), &end, 10);
+    if (!s.empty() && *end == '\0') return static_cast<int64_t>(v);
+  }
+  return Error(code::kParseFile, origin, ": \"", key, "\" must be an integer, got ", j.dump());
+}
+
+}  // namespace
+
+Result<Config> ParseConfig(const std::string& text, const std::string& origin) {
+  Config config;
+  bool blank = text.find_first_not_of(" \t\r\n") == std::string::npos;
+  if (blank) return config;  // an empty file is as good as "{}"
+  nlohmann::json root = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (root.is_discarded()) {
+    // Re-parse with exceptions only to get the position for the message.
+    std::string where;
+    try {
+      [[maybe_unused]] auto again = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+      where = StrCat(" at byte ", e.byte);
+    }
+    return Error(code::kParseFile, origin, ": malformed JSON", where);
+  }
+  if (!root.is_object()) return Error(code::kParseFile, origin, ": the top level must be an object");
+  if (Depth(root) > kMaxNesting) {
+    return Error(code::kParseFile, origin, ": nesting deeper than ", kMaxNesting, " levels");
+  }
+  if (auto it = root.find("err_msg_mode"); it != root.end()) {
+    KILN_ASSIGN_OR_RETURN(int64_t mode, IntValue(*it, "err_msg_mode", origin));
+    if (mode != 0 && mode != 1) {
+      return Error(code::kParseFile, origin, ": err_msg_mode must be \"0\" or \"1\", got ", mode);
+    }
+    config.err_msg_mode = static_cast<int>(mode);
+  }
+  if (auto it = root.find("defaultDevice"); it != root.end() && it->is_object()) {
+    if (auto d = it->find("default_device"); d != it->end()) {
+      KILN_ASSIGN_OR_RETURN(int64_t dev, IntValue(*d, "default_device", origin));
+      config.default_device = static_cast<int32_t>(dev);
+    }
+  }
+  if (auto it = root.find("kiln"); it != root.end()) {
+    if (!it->is_object()) return Error(code::kParseFile, origin, ": \"kiln\" must be an object");
+    if (auto m = it->find("device_memory_limit"); m != it->end()) {
+      std::optional<uint64_t> bytes;
+      if (m->is_number_unsigned() || m->is_number_integer()) {
+        if (m->get<int64_t>() > 0) bytes = m->get<uint64_t>();
+      } else if (m->is_string()) {
+        bytes = env::ParseByteSize(m->get<std::string>());
+      }
+      if (!bytes) {
+        return Error(code::kParseFile, origin,
+                     ": kiln.device_memory_limit must be a positive byte count such as "
+                     "1073741824 or \"512M\", got ",
+                     m->dump());
+      }
+      config.device_memory_limit = bytes;
+    }
+  }
+  config.dump_requested = root.contains("dump");
+  config.profiler_requested = root.contains("profiler");
+  return config;
+}
+
+Result<Config> LoadConfigFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error(code::kInvalidFile, "cannot open acl.json file '", path, "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return Error(code::kInvalidFile, "cannot read acl.json file '", path, "'");
+  return ParseConfig(text.str(), "'" + path + "'");
+}
+
+}  // namespace kiln::runtime

@@ -1,0 +1,97 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Device and host memory of the Runtime.
+#include <cstdlib>
+
+#include "runtime/runtime.h"
+
+namespace kiln::runtime {
+
+Result<void*> Runtime::Malloc(size_t bytes, bool huge_pages) {
+  KILN_RETURN_IF_ERROR(CheckInitialized("aclrtMalloc"), "");
+  MemoryPool* pool;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    KILN_ASSIGN_OR_RETURN(auto ctx, CurrentContextLocked());
+    pool = devices_[ctx->device()]->pool.get();
+  }
+  // The pool outlives this call unless the application resets the device concurrently, which
+  // CANN forbids too.
+  return pool->Allocate(bytes, huge_pages);
+}
+
+Status Runtime::Free(void* ptr) {
+  if (ptr == nullptr) return Error(code::kInvalidParam, "devPtr is NULL");
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& [id, dev] : devices_) {
+    if (dev->pool->BytesFrom(ptr) != 0) return dev->pool->Free(ptr);
+  }
+  if (host_allocations_.count(reinterpret_cast<uintptr_t>(ptr))) {
+    return Error(code::kInvalidParam, "address ", PtrStr(ptr),
+                 " is host memory from aclrtMallocHost: free it with aclrtFreeHost");
+  }
+  return Error(code::kInvalidParam, "address ", PtrStr(ptr),
+               " is not device memory from aclrtMalloc (already freed, or its device was reset)");
+}
+
+Result<void*> Runtime::MallocHost(size_t bytes) {
+  KILN_RETURN_IF_ERROR(CheckInitialized("aclrtMallocHost"), "");
+  if (bytes == 0) return Error(code::kInvalidParam, "size 0 is invalid");
+  if (bytes > SIZE_MAX - 64) return Error(code::kBadAlloc, "size ", bytes, " cannot be allocated");
+  size_t rounded = (bytes + 63) / 64 * 64;
+  void* ptr = std::aligned_alloc(64, rounded);
+  if (ptr == nullptr) {
+    return Error(code::kRtMemoryAllocation, "the host could not provide ", bytes, " bytes");
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  host_allocations_[reinterpret_cast<uintptr_t>(ptr)] = rounded;
+  return ptr;
+}
+
+Status Runtime::FreeHost(void* ptr) {
+  if (ptr == nullptr) return Error(code::kInvalidParam, "hostPtr is NULL");
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = host_allocations_.find(reinterpret_cast<uintptr_t>(ptr));
+  if (it == host_allocations_.end()) {
+    return Error(code::kInvalidParam, "address ", PtrStr(ptr),
+                 " is not host memory from aclrtMallocHost (already freed?)");
+  }
+  std::free(ptr);
+  host_allocations_.erase(it);
+  return Status::Ok();
+}
+
+PointerInfo Runtime::Classify(const void* ptr) {
+  PointerInfo info;
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& [id, dev] : devices_) {
+    size_t left = dev->pool->BytesFrom(ptr);
+    if (left != 0) return PointerInfo{MemoryKind::kDevice, id, left};
+  }
+  auto addr = reinterpret_cast<uintptr_t>(ptr);
+  auto it = host_allocations_.upper_bound(addr);
+  if (it != host_allocations_.begin()) {
+    --it;
+    if (addr < it->first + it->second) {
+      return PointerInfo{MemoryKind::kHost, -1, it->first + it->second - addr};
+    }
+  }
+  return info;
+}
+
+Result<MemInfo> Runtime::GetMemInfo() {
+  std::lock_guard<std::mutex> lock(mu_);
+  KILN_ASSIGN_OR_RETURN(auto ctx, CurrentContextLocked());
+  PoolStats stats = devices_[ctx->device()]->pool->stats();
+  return MemInfo{stats.capacity - stats.live_bytes, stats.capacity};
+}
+
+hal::Allocator* Runtime::CurrentAllocator() {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto ctx = CurrentContextLocked();
+  if (!ctx.ok()) return nullptr;
+  return &devices_[(*ctx)->device()]->hal->allocator();
+}
+
+}  // namespace kiln::runtime

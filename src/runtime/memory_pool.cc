@@ -1,0 +1,121 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/memory_pool.h"
+
+#include <iterator>
+
+#include "base/log.h"
+
+namespace kiln::runtime {
+namespace {
+
+constexpr size_t kAlignment = 64;
+constexpr size_t kSmallClass = 512;             // below 1 MiB: multiples of 512 B
+constexpr size_t kLargeClass = size_t{1} << 20;  // from 1 MiB: multiples of 1 MiB
+
+size_t SizeClass(size_t bytes) {
+  size_t unit = bytes < kLargeClass ? kSmallClass : kLargeClass;
+  return (bytes + unit - 1) / unit * unit;
+}
+
+}  // namespace
+
+MemoryPool::MemoryPool(hal::Allocator& allocator, int32_t device_id, uint64_t capacity)
+    : allocator_(allocator), device_id_(device_id) {
+  stats_.capacity = capacity;
+}
+
+MemoryPool::~MemoryPool() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!live_.empty()) {
+    KILN_LOG(kRuntime, kInfo, "device ", device_id_, ": reclaiming ", live_.size(),
+             " allocation(s) of ", stats_.live_bytes, " bytes the application did not free");
+  }
+  for (auto& [addr, block] : live_) allocator_.Free(reinterpret_cast<void*>(addr), block.size);
+  live_.clear();
+  TrimLocked();
+}
+
+Result<void*> MemoryPool::Allocate(size_t bytes, bool huge_pages) {
+  if (bytes == 0) return Error(code::kInvalidParam, "size 0 is invalid");
+  if (bytes > SIZE_MAX - kLargeClass) {
+    return Error(code::kRtMemoryAllocation, "size ", bytes, " is larger than any device");
+  }
+  size_t size = SizeClass(bytes);
+  std::lock_guard<std::mutex> lock(mu_);
+  ++stats_.allocations;
+  // Best fit among cached blocks, wasting at most an eighth of the block.
+  auto it = cached_.lower_bound(size);
+  if (it != cached_.end() && it->first - size <= it->first / 8) {
+    void* ptr = it->second.first;
+    live_[reinterpret_cast<uintptr_t>(ptr)] = Block{it->first, it->second.second};
+    stats_.live_bytes += it->first;
+    ++stats_.live_blocks;
+    ++stats_.cache_hits;
+    cached_.erase(it);
+    return ptr;
+  }
+  if (stats_.reserved_bytes + size > stats_.capacity) TrimLocked();
+  if (stats_.reserved_bytes + size > stats_.capacity) {
+    --stats_.allocations;
+    return Error(code::kRtMemoryAllocation, "device ", device_id_, " memory pool exhausted: ",
+                 bytes, " bytes requested, ", stats_.live_bytes, " of ", stats_.capacity,
+                 " bytes in use (raise KILN_DEVICE_MEMORY_LIMIT or acl.json "
+                 "kiln.device_memory_limit, or free memory first)");
+  }
+  auto ptr = allocator_.Allocate(size, kAlignment, huge_pages);
+  if (!ptr.ok()) {
+    --stats_.allocations;
+    Status status = ptr.status();
+    return std::move(status).Annotate(StrCat("device ", device_id_));
+  }
+  live_[reinterpret_cast<uintptr_t>(*ptr)] = Block{size, huge_pages};
+  stats_.live_bytes += size;
+  stats_.reserved_bytes += size;
+  ++stats_.live_blocks;
+  return *ptr;
+}
+
+Status MemoryPool::Free(void* ptr) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = live_.find(reinterpret_cast<uintptr_t>(ptr));
+  if (it == live_.end()) {
+    return Error(code::kInvalidParam, "address ", PtrStr(ptr),
+                 " is not the start of a live allocation on device ", device_id_);
+  }
+  cached_.emplace(it->second.size, std::make_pair(ptr, it->second.huge));
+  stats_.live_bytes -= it->second.size;
+  --stats_.live_blocks;
+  live_.erase(it);
+  return Status::Ok();
+}
+
+void MemoryPool::Trim() {
+  std::lock_guard<std::mutex> lock(mu_);
+  TrimLocked();
+}
+
+void MemoryPool::TrimLocked() {
+  for (auto& [size, block] : cached_) {
+    allocator_.Free(block.first, size);
+    stats_.reserved_bytes -= size;
+  }
+  cached_.clear();
+}
+
+size_t MemoryPool::BytesFrom(const void* ptr) const {
+  auto addr = reinterpret_cast<uintptr_t>(ptr);
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = live_.upper_bound(addr);
+  if (it == live_.begin()) return 0;
+  --it;
+  uintptr_t end = it->first + it->second.size;
+  return addr < end ? end - addr : 0;
+}
+
+PoolStats MemoryPool::stats() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return stats_;
+}
+
+}  // namespace kiln::runtime

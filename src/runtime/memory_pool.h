@@ -1,0 +1,63 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <unordered_map>
+
+#include "base/status.h"
+#include "hal/allocator.h"
+
+namespace kiln::runtime {
+
+struct PoolStats {
+  uint64_t capacity = 0;       // most bytes the pool may hold from the device
+  uint64_t live_bytes = 0;     // bytes in blocks handed out
+  uint64_t reserved_bytes = 0; // live + cached blocks
+  uint64_t live_blocks = 0;
+  uint64_t allocations = 0;    // served so far
+  uint64_t cache_hits = 0;     // of which from a cached block
+};
+
+// A per-device caching pool (docs/design.md §4): freed blocks are kept, keyed by size, and
+// handed out again to a request of a close size, so a steady per-frame allocate/free loop does
+// not reach the device allocator. Reserved memory never exceeds the capacity: when a request
+// would pass it, cached blocks are returned to the device first; if it still does not fit, the
+// request fails with kRtMemoryAllocation and nothing changes. Thread-safe.
+class MemoryPool {
+ public:
+  MemoryPool(hal::Allocator& allocator, int32_t device_id, uint64_t capacity);
+  // Returns every block, live (leaked by the application) or cached, to the device.
+  ~MemoryPool();
+  MemoryPool(const MemoryPool&) = delete;
+  MemoryPool& operator=(const MemoryPool&) = delete;
+
+  // A block of at least `bytes` (> 0), 64-byte aligned.
+  Result<void*> Allocate(size_t bytes, bool huge_pages);
+  // Gives back a block from Allocate. Fails (kInvalidParam) for any other pointer.
+  Status Free(void* ptr);
+  // Returns cached blocks to the device.
+  void Trim();
+  // Bytes of a live block from `ptr` to its end, when `ptr` lies inside one; else 0.
+  size_t BytesFrom(const void* ptr) const;
+  PoolStats stats() const;
+
+ private:
+  struct Block {
+    size_t size;  // as allocated from the device
+    bool huge;
+  };
+  void TrimLocked();
+
+  hal::Allocator& allocator_;
+  const int32_t device_id_;
+  mutable std::mutex mu_;
+  PoolStats stats_;
+  std::map<uintptr_t, Block> live_;               // by start address (interior lookups)
+  std::multimap<size_t, std::pair<void*, bool>> cached_;  // size -> (block, huge)
+};
+
+}  // namespace kiln::runtime

@@ -1,0 +1,98 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The runtime objects behind AscendCL's handles. An application's aclrtContext / aclrtStream /
+// aclrtEvent is the address of one of these; the Runtime keeps them in tables so a stale or
+// foreign handle is reported, never dereferenced.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "hal/device.h"
+#include "runtime/memory_pool.h"
+
+namespace kiln::runtime {
+
+class Context;
+
+// An opened (SetDevice'd) device.
+struct DeviceState {
+  int32_t id = 0;  // logical id, after ASCEND_RT_VISIBLE_DEVICES
+  std::unique_ptr<hal::Device> hal;
+  std::unique_ptr<MemoryPool> pool;
+  int refcount = 0;  // aclrtSetDevice calls not yet reset
+  std::shared_ptr<Context> default_context;
+  uint64_t last_busy_ns = 0;  // for utilisation between two queries
+  uint64_t last_query_ns = 0;
+};
+
+class Stream {
+ public:
+  Stream(int32_t device, Context* context, std::shared_ptr<hal::Queue> queue, uint32_t priority,
+         uint32_t flags)
+      : device_(device), context_(context), queue_(std::move(queue)), priority_(priority),
+        flags_(flags) {}
+  int32_t device() const { return device_; }
+  Context* context() const { return context_; }
+  hal::Queue& queue() { return *queue_; }
+  uint32_t priority() const { return priority_; }
+  uint32_t flags() const { return flags_; }
+  // pthread_t of the thread subscribed for its callbacks; 0 when none.
+  std::atomic<uint64_t> report_thread{0};
+
+ private:
+  int32_t device_;
+  Context* context_;
+  std::shared_ptr<hal::Queue> queue_;
+  uint32_t priority_;
+  uint32_t flags_;
+};
+
+class Context {
+ public:
+  Context(int32_t device, bool is_default, std::shared_ptr<Stream> default_stream)
+      : device_(device), is_default_(is_default), default_stream_(std::move(default_stream)) {}
+  int32_t device() const { return device_; }
+  bool is_default() const { return is_default_; }
+  const std::shared_ptr<Stream>& default_stream() const { return default_stream_; }
+  void set_default_stream(std::shared_ptr<Stream> s) { default_stream_ = std::move(s); }
+
+  void SetSysParam(int option, int64_t value) {
+    std::lock_guard<std::mutex> lock(mu_);
+    sys_params_[option] = value;
+  }
+  bool GetSysParam(int option, int64_t* value) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = sys_params_.find(option);
+    if (it == sys_params_.end()) return false;
+    *value = it->second;
+    return true;
+  }
+
+ private:
+  int32_t device_;
+  bool is_default_;
+  std::shared_ptr<Stream> default_stream_;
+  mutable std::mutex mu_;
+  std::map<int, int64_t> sys_params_;
+};
+
+class Event {
+ public:
+  Event(int32_t device, std::shared_ptr<hal::Event> event, uint32_t flags)
+      : device_(device), event_(std::move(event)), flags_(flags) {}
+  int32_t device() const { return device_; }
+  const std::shared_ptr<hal::Event>& hal() const { return event_; }
+  uint32_t flags() const { return flags_; }
+
+ private:
+  int32_t device_;
+  std::shared_ptr<hal::Event> event_;
+  uint32_t flags_;
+};
+
+}  // namespace kiln::runtime

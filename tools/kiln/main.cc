@@ -1,0 +1,25 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The `kiln` command. It uses only the public AscendCL API (docs/design.md §1), so what it
+// reports is what an application would see.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <string>
+
+#include "acl/acl.h"
+#include "tools/kiln/version_report.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"Kiln: an AscendCL-compatible inference runtime and ATC-compatible compiler for "
+               "CPUs and NVIDIA GPUs",
+               "kiln"};
+  bool show_version = false;
+  app.add_flag("--version", show_version,
+               "print the version block (runtime, AscendCL interface, devices) and exit");
+  app.require_subcommand(0, 1);
+  CLI11_PARSE(app, argc, argv);
+  if (show_version) return kiln::tools::PrintVersionReport(stdout);
+  std::fputs(app.help().c_str(), stdout);
+  return 0;
+}
