@@ -1,0 +1,173 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "backends/cpu/cpu_queue.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+#include "backends/cpu/cpu_event.h"
+
+namespace kiln::cpu {
+namespace {
+
+std::shared_ptr<CpuQueue> NewQueue(ThreadPool& pool) { return std::make_shared<CpuQueue>(pool); }
+
+TEST(CpuQueueTest, RunsWorkInSubmissionOrder) {
+  ThreadPool pool(2);
+  auto q = NewQueue(pool);
+  std::vector<int> order;
+  for (int i = 0; i < 100; ++i) {
+    q->Submit([&order, i] {
+      order.push_back(i);  // no lock: a strand never runs two items at once
+      return Status::Ok();
+    });
+  }
+  ASSERT_TRUE(q->Synchronize(5000).ok());
+  ASSERT_EQ(order.size(), 100u);
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(order[i], i);
+}
+
+TEST(CpuQueueTest, SubmitReturnsBeforeWorkRuns) {
+  ThreadPool pool(1);
+  auto q = NewQueue(pool);
+  std::atomic<bool> release{false}, ran{false};
+  q->Submit([&] {
+    while (!release) std::this_thread::yield();
+    ran = true;
+    return Status::Ok();
+  });
+  EXPECT_FALSE(q->Idle());
+  EXPECT_EQ(q->Synchronize(10).code(), code::kRtStreamSyncTimeout);
+  release = true;
+  EXPECT_TRUE(q->Synchronize(5000).ok());
+  EXPECT_TRUE(ran);
+  EXPECT_TRUE(q->Idle());
+}
+
+TEST(CpuQueueTest, WaitingOnAnEventHoldsNoWorker) {
+  // One worker: if a wait occupied it, the record on the other queue could never run.
+  ThreadPool pool(1);
+  auto a = NewQueue(pool), b = NewQueue(pool);
+  auto event = std::make_shared<CpuEvent>();
+  std::atomic<bool> gate{false};
+  std::atomic<int> stage{0};
+  a->Submit([&] {
+    while (!gate) std::this_thread::yield();
+    return Status::Ok();
+  });
+  a->Submit([&] {
+    stage = 1;
+    return Status::Ok();
+  });
+  a->RecordEvent(event);
+  b->WaitEvent(event);
+  b->Submit([&] {
+    EXPECT_EQ(stage.load(), 1);
+    stage = 2;
+    return Status::Ok();
+  });
+  gate = true;
+  ASSERT_TRUE(b->Synchronize(5000).ok());
+  EXPECT_EQ(stage.load(), 2);
+}
+
+TEST(CpuQueueTest, WaitOnNeverRecordedEventIsANoOp) {
+  ThreadPool pool(1);
+  auto q = NewQueue(pool);
+  auto event = std::make_shared<CpuEvent>();
+  q->WaitEvent(event);
+  EXPECT_TRUE(q->Synchronize(5000).ok());
+}
+
+TEST(CpuQueueTest, FirstFailureIsReportedOnceBySynchronize) {
+  ThreadPool pool(1);
+  auto q = NewQueue(pool);
+  int after = 0;
+  q->Submit([] { return Error(code::kRtInternalError, "first"); });
+  q->Submit([] { return Error(code::kFailure, "second"); });
+  q->Submit([&] {
+    ++after;
+    return Status::Ok();
+  });
+  Status s = q->Synchronize(5000);
+  EXPECT_EQ(s.code(), code::kRtInternalError);
+  EXPECT_EQ(after, 1);  // continue-on-failure by default
+  EXPECT_TRUE(q->Synchronize(5000).ok());
+}
+
+TEST(CpuQueueTest, StopOnFailureDiscardsLaterWork) {
+  ThreadPool pool(1);
+  auto q = NewQueue(pool);
+  q->SetStopOnFailure(true);
+  int after = 0;
+  q->Submit([] { return Error(code::kRtInternalError, "boom"); });
+  q->Submit([&] {
+    ++after;
+    return Status::Ok();
+  });
+  EXPECT_EQ(q->Synchronize(5000).code(), code::kRtInternalError);
+  EXPECT_EQ(after, 0);
+  q->Submit([&] {  // the failure was reported: the queue runs again
+    ++after;
+    return Status::Ok();
+  });
+  EXPECT_TRUE(q->Synchronize(5000).ok());
+  EXPECT_EQ(after, 1);
+}
+
+TEST(CpuQueueTest, DiscardPendingDropsUnstartedWorkAndReleasesWaiters) {
+  ThreadPool pool(1);
+  auto q = NewQueue(pool), other = NewQueue(pool);
+  auto never = std::make_shared<CpuEvent>();
+  auto recorded_later = std::make_shared<CpuEvent>();
+  never->BeginRecord();  // recorded but never completed by any queue
+  int ran = 0;
+  q->WaitEvent(never);  // parks the queue
+  q->Submit([&] {
+    ++ran;
+    return Status::Ok();
+  });
+  q->RecordEvent(recorded_later);
+  other->WaitEvent(recorded_later);
+  EXPECT_EQ(q->Synchronize(20).code(), code::kRtStreamSyncTimeout);
+  q->DiscardPending();
+  EXPECT_TRUE(q->Synchronize(1000).ok());
+  EXPECT_EQ(ran, 0);
+  EXPECT_TRUE(other->Synchronize(5000).ok());  // the dropped record still completed
+  q->Submit([&] {  // and the queue is usable again
+    ++ran;
+    return Status::Ok();
+  });
+  EXPECT_TRUE(q->Synchronize(5000).ok());
+  EXPECT_EQ(ran, 1);
+}
+
+TEST(CpuEventTest, TracksTheLatestRecord) {
+  ThreadPool pool(1);
+  auto q = NewQueue(pool);
+  auto e = std::make_shared<CpuEvent>();
+  EXPECT_FALSE(e->recorded());
+  EXPECT_TRUE(e->IsComplete());
+  std::atomic<bool> gate{false};
+  q->Submit([&] {
+    while (!gate) std::this_thread::yield();
+    return Status::Ok();
+  });
+  q->RecordEvent(e);
+  EXPECT_TRUE(e->recorded());
+  EXPECT_FALSE(e->IsComplete());
+  EXPECT_EQ(e->Synchronize(10).code(), code::kRtEventSyncTimeout);
+  gate = true;
+  EXPECT_TRUE(e->Synchronize(5000).ok());
+  EXPECT_TRUE(e->IsComplete());
+  EXPECT_GT(e->timestamp_ns(), 0u);
+  e->Reset();
+  EXPECT_FALSE(e->recorded());
+  EXPECT_EQ(e->timestamp_ns(), 0u);
+}
+
+}  // namespace
+}  // namespace kiln::cpu

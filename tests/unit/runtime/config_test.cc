@@ -1,0 +1,67 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/config.h"
+
+#include <gtest/gtest.h>
+
+namespace kiln::runtime {
+namespace {
+
+TEST(ConfigTest, EmptyTextAndEmptyObjectGiveDefaults) {
+  for (const char* text : {"", "  \n", "{}"}) {
+    auto c = ParseConfig(text, "acl.json");
+    ASSERT_TRUE(c.ok()) << text;
+    EXPECT_EQ(c->err_msg_mode, 0);
+    EXPECT_FALSE(c->device_memory_limit.has_value());
+  }
+}
+
+TEST(ConfigTest, ReadsKnownKeysInStringOrNumberForm) {
+  auto c = ParseConfig(R"({"err_msg_mode":"1","defaultDevice":{"default_device":"0"},
+                           "kiln":{"device_memory_limit":"512M"},
+                           "dump":{"dump_path":"/tmp"},"profiler":{"switch":"on"}})",
+                       "acl.json");
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_EQ(c->err_msg_mode, 1);
+  EXPECT_EQ(c->default_device, 0);
+  EXPECT_EQ(c->device_memory_limit, uint64_t{512} << 20);
+  EXPECT_TRUE(c->dump_requested);
+  EXPECT_TRUE(c->profiler_requested);
+  auto n = ParseConfig(R"({"kiln":{"device_memory_limit":1048576},"err_msg_mode":0})", "x");
+  ASSERT_TRUE(n.ok());
+  EXPECT_EQ(n->device_memory_limit, 1048576u);
+}
+
+TEST(ConfigTest, MalformedJsonNamesTheFileAndOffset) {
+  auto c = ParseConfig("{\"err_msg_mode\": }", "'/etc/acl.json'");
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), code::kParseFile);
+  EXPECT_NE(c.status().message().find("'/etc/acl.json'"), std::string::npos);
+  EXPECT_NE(c.status().message().find("at byte"), std::string::npos);
+}
+
+TEST(ConfigTest, RejectsNestingDeeperThanTenLevels) {
+  std::string deep = "{\"a\":" + std::string(10, '[') + std::string(10, ']') + "}";
+  EXPECT_EQ(ParseConfig(deep, "x").status().code(), code::kParseFile);
+  std::string ok = "{\"a\":" + std::string(9, '[') + std::string(9, ']') + "}";
+  EXPECT_TRUE(ParseConfig(ok, "x").ok());
+}
+
+TEST(ConfigTest, RejectsBadValuesOfKnownKeys) {
+  for (const char* text : {R"({"err_msg_mode":"2"})", R"({"err_msg_mode":"x"})",
+                           R"({"kiln":{"device_memory_limit":"-3"}})",
+                           R"({"kiln":{"device_memory_limit":0}})", R"({"kiln":5})", "[1,2]"}) {
+    auto c = ParseConfig(text, "x");
+    EXPECT_FALSE(c.ok()) << text;
+    EXPECT_EQ(c.status().code(), code::kParseFile) << text;
+  }
+}
+
+TEST(ConfigTest, MissingFileIsInvalidFile) {
+  auto c = LoadConfigFile("/nonexistent/acl.json");
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), code::kInvalidFile);
+}
+
+}  // namespace
+}  // namespace kiln::runtime
