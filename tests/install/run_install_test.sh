@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the build into a fresh prefix, sources its set_env.sh, and builds and runs a
+# CANN-style CMake project against it. Usage: run_install_test.sh <build-dir> <tests/install dir>
+set -euo pipefail
+build="$1"
+here="$2"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
+for f in runtime/include/acl/acl.h runtime/include/acl/acl_rt.h runtime/lib64/libascendcl.so \
+         runtime/lib64/stub/libascendcl.so bin/kiln set_env.sh; do
+  [ -e "$work/prefix/$f" ] || { echo "missing in the install prefix: $f"; exit 1; }
+done
+# shellcheck disable=SC1091
+source "$work/prefix/set_env.sh"
+[ "$DDK_PATH" = "$work/prefix" ] || { echo "DDK_PATH=$DDK_PATH"; exit 1; }
+[ "$ASCEND_HOME_PATH" = "$work/prefix" ] || { echo "ASCEND_HOME_PATH=$ASCEND_HOME_PATH"; exit 1; }
+[ "$(command -v kiln)" = "$work/prefix/bin/kiln" ] || { echo "kiln not first on PATH"; exit 1; }
+kiln --version | grep -q '^ascendcl interface: 1\.17\.0$'
+cmake -S "$here/cann_app" -B "$work/app" > "$work/configure.log" || { cat "$work/configure.log"; exit 1; }
+cmake --build "$work/app" > "$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+# The application resolves libascendcl.so through LD_LIBRARY_PATH from set_env.sh.
+ldd "$work/app/acl_sample" | grep -q "$work/prefix/runtime/lib64/"
+"$work/app/acl_sample"
+"$work/app/acl_sample_cxx"
+echo "install test: OK"

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+# Copyright 2026 The Kiln Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Checks the layer table of docs/design.md §1: every #include "<layer>/..." in src/ and
+tools/ must name the file's own layer or one it may use. Exit 1 and list offenders."""
+import pathlib
+import re
+import sys
+
+# layer -> layers it may include (besides itself). Mirrors the CMake target dependencies.
+ALLOWED = {
+    "base": set(),
+    "ir": {"base"},
+    "frontend/onnx": {"ir", "base"},
+    "format": {"base"},
+    "compiler": {"ir", "format", "kernels", "base"},
+    "hal": {"base"},
+    "kernels": {"ir", "base"},
+    "backends/cpu": {"hal", "kernels", "base"},
+    "backends/cuda": {"hal", "kernels", "base"},
+    "backends": {"hal", "backends/cpu", "backends/cuda", "base"},  # register_backends.cc
+    "runtime": {"hal", "kernels", "format", "base"},
+    "capi": {"runtime", "compiler", "base", "acl", "kiln/base"},
+    "tools": {"acl", "kiln", "tools"},
+    "python": {"acl", "kiln", "python"},
+}
+LAYERS = sorted(ALLOWED, key=len, reverse=True)  # longest prefix first
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def layer_of(rel):
+    for layer in LAYERS:
+        if rel == layer or rel.startswith(layer + "/"):
+            return layer
+    return None
+
+
+def main(root):
+    root = pathlib.Path(root)
+    bad = []
+    for top in ("src", "tools", "python"):
+        base = root / top
+        if not base.exists():
+            continue
+        for path in sorted(base.rglob("*")):
+            if path.suffix not in (".h", ".cc", ".cu", ".c"):
+                continue
+            rel = path.relative_to(root / "src" if top == "src" else root).as_posix()
+            own = layer_of(rel.rsplit("/", 1)[0]) if top == "src" else top
+            if own is None:
+                bad.append(f"{path}: not in any layer of the table")
+                continue
+            for inc in INCLUDE.findall(path.read_text(errors="replace")):
+                target = layer_of(inc.rsplit("/", 1)[0]) if "/" in inc else own
+                if inc.startswith("acl/"):
+                    target = "acl"
+                elif inc.startswith("kiln/base/"):
+                    target = "kiln/base"
+                elif inc.startswith("kiln/"):
+                    target = "kiln"
+                if target is None or target == own or target in ALLOWED[own]:
+                    continue
+                bad.append(f"{path}: layer '{own}' may not include \"{inc}\" (layer '{target}')")
+    for line in bad:
+        print(line)
+    print(f"layering: {len(bad)} violation(s)")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "."))
