@@ -64,14 +64,15 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
                              aclrtStream stream) {
   KILN_CAPI("aclrtLaunchCallback", {
     if (fn == nullptr) return InvalidParam("aclrtLaunchCallback", "fn is NULL");
-    if (blockType != ACL_CALLBACK_NO_BLOCK && blockType != ACL_CALLBACK_BLOCK) {
-      return InvalidParam("aclrtLaunchCallback", "blockType ", static_cast<int>(blockType),
+    int block = kiln::capi::EnumInt(blockType);
+    if (block != ACL_CALLBACK_NO_BLOCK && block != ACL_CALLBACK_BLOCK) {
+      return InvalidParam("aclrtLaunchCallback", "blockType ", block,
                           " is invalid: use ACL_CALLBACK_NO_BLOCK or ACL_CALLBACK_BLOCK");
     }
     auto s = Runtime::Get().ResolveStream(stream);
     if (!s.ok()) return Report("aclrtLaunchCallback", s.status());
     return Report("aclrtLaunchCallback",
-                  Runtime::Get().reports().Launch(fn, userData, blockType == ACL_CALLBACK_BLOCK, *s));
+                  Runtime::Get().reports().Launch(fn, userData, block == ACL_CALLBACK_BLOCK, *s));
   });
 }
 

@@ -46,13 +46,14 @@ aclError aclrtGetCurrentContext(aclrtContext* context) {
 
 aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
   KILN_CAPI("aclrtCtxSetSysParamOpt", {
-    if (opt < ACL_OPT_DETERMINISTIC || opt > ACL_OPT_ENABLE_KERNEL_EARLY_START) {
-      return InvalidParam("aclrtCtxSetSysParamOpt", "option ", static_cast<int>(opt),
+    int option = kiln::capi::EnumInt(opt);
+    if (option < ACL_OPT_DETERMINISTIC || option > ACL_OPT_ENABLE_KERNEL_EARLY_START) {
+      return InvalidParam("aclrtCtxSetSysParamOpt", "option ", option,
                           " is not an aclSysParamOpt");
     }
     auto ctx = Runtime::Get().CurrentContext();
     if (!ctx.ok()) return Report("aclrtCtxSetSysParamOpt", ctx.status());
-    (*ctx)->SetSysParam(opt, value);
+    (*ctx)->SetSysParam(option, value);
     return ACL_SUCCESS;
   });
 }
@@ -60,16 +61,17 @@ aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
 aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
   KILN_CAPI("aclrtCtxGetSysParamOpt", {
     if (value == nullptr) return InvalidParam("aclrtCtxGetSysParamOpt", "value is NULL");
-    if (opt < ACL_OPT_DETERMINISTIC || opt > ACL_OPT_ENABLE_KERNEL_EARLY_START) {
-      return InvalidParam("aclrtCtxGetSysParamOpt", "option ", static_cast<int>(opt),
+    int option = kiln::capi::EnumInt(opt);
+    if (option < ACL_OPT_DETERMINISTIC || option > ACL_OPT_ENABLE_KERNEL_EARLY_START) {
+      return InvalidParam("aclrtCtxGetSysParamOpt", "option ", option,
                           " is not an aclSysParamOpt");
     }
     auto ctx = Runtime::Get().CurrentContext();
     if (!ctx.ok()) return Report("aclrtCtxGetSysParamOpt", ctx.status());
-    if (!(*ctx)->GetSysParam(opt, value)) {
+    if (!(*ctx)->GetSysParam(option, value)) {
       return Report("aclrtCtxGetSysParamOpt",
-                    kiln::Error(kiln::code::kRtSysParamOptNotSet, "option ",
-                                static_cast<int>(opt), " was never set on this context"));
+                    kiln::Error(kiln::code::kRtSysParamOptNotSet, "option ", option,
+                                " was never set on this context"));
     }
     return ACL_SUCCESS;
   });

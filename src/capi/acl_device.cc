@@ -88,8 +88,9 @@ aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
 
 aclError aclrtSetTsDevice(aclrtTsId tsId) {
   KILN_CAPI("aclrtSetTsDevice", {
-    if (tsId != ACL_TS_ID_AICORE && tsId != ACL_TS_ID_AIVECTOR) {
-      return InvalidParam("aclrtSetTsDevice", "tsId ", static_cast<int>(tsId),
+    int ts = kiln::capi::EnumInt(tsId);
+    if (ts != ACL_TS_ID_AICORE && ts != ACL_TS_ID_AIVECTOR) {
+      return InvalidParam("aclrtSetTsDevice", "tsId ", ts,
                           " is invalid: use ACL_TS_ID_AICORE or ACL_TS_ID_AIVECTOR");
     }
     // One scheduler serves both kinds of work on Kiln devices: nothing to switch.
@@ -130,7 +131,7 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int
     if (!st.ok()) return Report("aclGetDeviceCapability", st);
     auto info = Runtime::Get().DeviceInfo(static_cast<int32_t>(deviceId));
     if (!info.ok()) return Report("aclGetDeviceCapability", info.status());
-    switch (deviceInfo) {
+    switch (kiln::capi::EnumInt(deviceInfo)) {
       case ACL_DEVICE_INFO_AI_CORE_NUM:
       case ACL_DEVICE_INFO_VECTOR_CORE_NUM:
         *value = info->compute_units;
@@ -140,7 +141,7 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int
         return ACL_SUCCESS;
       default:
         return InvalidParam("aclGetDeviceCapability", "deviceInfo ",
-                            static_cast<int>(deviceInfo), " is not an aclDeviceInfo");
+                            kiln::capi::EnumInt(deviceInfo), " is not an aclDeviceInfo");
     }
   });
 }

@@ -91,7 +91,7 @@ aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion* ve
     std::memset(version, 0, sizeof *version);
     static const char* const kNames[] = {"cann", "runtime", "compiler", "hccl",
                                          "toolkit", "opp", "opp_kernel", "driver"};
-    int index = static_cast<int>(name);
+    int index = kiln::capi::EnumInt(name);
     if (index < 0 || index > 7) {
       return kiln::capi::InvalidParam("aclsysGetCANNVersion", "package name ", index,
                                       " is not an aclCANNPackageName");
@@ -154,8 +154,9 @@ const char* aclrtGetSocName(void) {
 
 void aclAppLog(aclLogLevel logLevel, const char* func, const char* file, uint32_t line,
                const char* fmt, ...) {
-  if (fmt == nullptr || logLevel < ACL_DEBUG || logLevel > ACL_ERROR) return;
-  auto level = static_cast<kiln::log::Level>(logLevel);
+  int raw_level = kiln::capi::EnumInt(logLevel);
+  if (fmt == nullptr || raw_level < ACL_DEBUG || raw_level > ACL_ERROR) return;
+  auto level = static_cast<kiln::log::Level>(raw_level);
   if (!kiln::log::Enabled(kiln::log::Module::kApp, level)) return;
   va_list args;
   va_start(args, fmt);
@@ -171,7 +172,7 @@ float aclFloat16ToFloat(aclFloat16 value) { return kiln::HalfToFloat(value); }
 aclFloat16 aclFloatToFloat16(float value) { return kiln::FloatToHalf(value); }
 
 size_t aclDataTypeSize(aclDataType dataType) {
-  switch (dataType) {
+  switch (kiln::capi::EnumInt(dataType)) {
     case ACL_BOOL:
     case ACL_INT8:
     case ACL_UINT8:
@@ -218,7 +219,7 @@ aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList, size_t* num) 
 aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
   KILN_CAPI("aclGetCannAttribute", {
     if (value == nullptr) return kiln::capi::InvalidParam("aclGetCannAttribute", "value is NULL");
-    switch (cannAttr) {
+    switch (kiln::capi::EnumInt(cannAttr)) {
       case ACL_CANN_ATTR_INF_NAN:
       case ACL_CANN_ATTR_BF16:
         *value = 1;
@@ -229,7 +230,7 @@ aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
       default:
         *value = 0;
         return kiln::capi::InvalidParam("aclGetCannAttribute", "attribute ",
-                                        static_cast<int>(cannAttr), " is not an aclCannAttr");
+                                        kiln::capi::EnumInt(cannAttr), " is not an aclCannAttr");
     }
   });
 }

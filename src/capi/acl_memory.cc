@@ -55,13 +55,13 @@ aclError DeviceMalloc(const char* api, void** devPtr, size_t size, aclrtMemMallo
   }
   // AscendCL's real size: ALIGN_UP(size, 32) + 32 (aclrtMalloc) or ALIGN_UP(size, 32).
   size_t real = (size + 31) / 32 * 32 + (padding == Padding::kAlignUp32Plus32 ? 32 : 0);
-  auto ptr = Runtime::Get().Malloc(real, WantsHugePages(static_cast<uint32_t>(policy), size));
+  auto ptr = Runtime::Get().Malloc(real, WantsHugePages(static_cast<uint32_t>(kiln::capi::EnumInt(policy)), size));
   if (!ptr.ok()) return Report(api, ptr.status());
   *devPtr = *ptr;
   return ACL_SUCCESS;
 }
 
-const char* KindName(aclrtMemcpyKind kind) {
+const char* KindName(int kind) {
   switch (kind) {
     case ACL_MEMCPY_HOST_TO_HOST: return "ACL_MEMCPY_HOST_TO_HOST";
     case ACL_MEMCPY_HOST_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_DEVICE";
@@ -76,7 +76,7 @@ const char* KindName(aclrtMemcpyKind kind) {
 }
 
 // Where `kind` says src and dst live: 'h' host, 'd' device, '*' either.
-bool KindSides(aclrtMemcpyKind kind, char* src, char* dst) {
+bool KindSides(int kind, char* src, char* dst) {
   switch (kind) {
     case ACL_MEMCPY_HOST_TO_HOST: *src = 'h', *dst = 'h'; return true;
     case ACL_MEMCPY_HOST_TO_DEVICE:
@@ -115,10 +115,11 @@ kiln::Status CheckSide(const char* name, const void* ptr, char side, size_t exte
 
 // Validates a copy; the extents are the bytes touched from dst and src.
 kiln::Status CheckCopy(void* dst, const void* src, size_t dst_extent, size_t src_extent,
-                       aclrtMemcpyKind kind) {
+                       aclrtMemcpyKind kind_enum) {
+  int kind = kiln::capi::EnumInt(kind_enum);
   char src_side, dst_side;
   if (!KindSides(kind, &src_side, &dst_side)) {
-    return kiln::Error(kiln::code::kInvalidParam, "kind ", static_cast<int>(kind),
+    return kiln::Error(kiln::code::kInvalidParam, "kind ", kind,
                        " is not an aclrtMemcpyKind");
   }
   if (dst == nullptr || src == nullptr) {
@@ -306,7 +307,7 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
     if (free == nullptr || total == nullptr) return InvalidParam("aclrtGetMemInfo", "free or total is NULL");
     *free = 0;
     *total = 0;
-    switch (attr) {
+    switch (kiln::capi::EnumInt(attr)) {
       case ACL_DDR_MEM:
       case ACL_HBM_MEM:
       case ACL_DDR_MEM_HUGE:
@@ -334,7 +335,7 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
       case ACL_MEM_P2P_HUGE1G:
         return ACL_SUCCESS;  // no such memory on this device: 0 free of 0
     }
-    return InvalidParam("aclrtGetMemInfo", "attr ", static_cast<int>(attr), " is not an aclrtMemAttr");
+    return InvalidParam("aclrtGetMemInfo", "attr ", kiln::capi::EnumInt(attr), " is not an aclrtMemAttr");
   });
 }
 

@@ -343,9 +343,10 @@ aclError aclSetTensorConst(aclTensorDesc* desc, void* dataBuffer, size_t length)
 
 aclError aclSetTensorPlaceMent(aclTensorDesc* desc, aclMemType memType) {
   KILN_CAPI("aclSetTensorPlaceMent", {
-    if (memType != ACL_MEMTYPE_DEVICE && memType != ACL_MEMTYPE_HOST &&
-        memType != ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT) {
-      return InvalidParam("aclSetTensorPlaceMent", "memType ", static_cast<int>(memType),
+    int type = kiln::capi::EnumInt(memType);
+    if (type != ACL_MEMTYPE_DEVICE && type != ACL_MEMTYPE_HOST &&
+        type != ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT) {
+      return InvalidParam("aclSetTensorPlaceMent", "memType ", type,
                           " is not an aclMemType");
     }
     aclTensorDesc* d = Live("aclSetTensorPlaceMent", desc);

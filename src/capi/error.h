@@ -6,12 +6,25 @@
 // aclGetRecentErrMsg, and the thread's last error is set for aclrtGetLastError.
 #pragma once
 
+#include <cstring>
 #include <exception>
+#include <type_traits>
 
 #include "acl/acl_base.h"
 #include "base/status.h"
 
 namespace kiln::capi {
+
+// The integer a C caller passed for an enum parameter. C may pass any int; reading it as the
+// C++ enum type would be undefined when it lies outside the enumerators' range, so API
+// entry points inspect enum arguments only through this.
+template <typename E>
+int EnumInt(const E& value) {
+  static_assert(std::is_enum_v<E>);
+  std::underlying_type_t<E> raw;
+  std::memcpy(&raw, &value, sizeof raw);
+  return static_cast<int>(raw);
+}
 
 // Records a failed `status` of `api` and returns its code; returns ACL_SUCCESS for Ok.
 aclError Report(const char* api, const Status& status);

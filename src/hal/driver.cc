@@ -5,15 +5,19 @@
 namespace kiln::hal {
 
 const std::vector<Driver*>& Drivers() {
-  static const std::vector<Driver*>* drivers = [] {
-    // Kept for the life of the process: devices opened from them outlive static destructors.
-    auto* owned = new std::vector<std::unique_ptr<Driver>>();
-    RegisterBuiltinDrivers(*owned);
-    auto* view = new std::vector<Driver*>();
-    for (auto& d : *owned) view->push_back(d.get());
-    return view;
+  struct Registry {
+    std::vector<std::unique_ptr<Driver>> owned;
+    std::vector<Driver*> view;
+  };
+  // Kept for the life of the process: devices opened from the drivers outlive static
+  // destructors of the application.
+  static Registry* registry = [] {
+    auto* r = new Registry();
+    RegisterBuiltinDrivers(r->owned);
+    for (auto& d : r->owned) r->view.push_back(d.get());
+    return r;
   }();
-  return *drivers;
+  return registry->view;
 }
 
 }  // namespace kiln::hal

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Copyright 2026 The Kiln Authors
+# SPDX-License-Identifier: Apache-2.0
+#
+# Installs everything Kiln needs to build and test on Debian 12, as root. Idempotent and quick
+# when everything is already there: apt runs only for packages that are missing.
+set -euo pipefail
+
+# Build: compiler, CMake + Ninja + ccache. Libraries: GoogleTest/GoogleMock, Google Benchmark,
+# nlohmann-json (acl.json), CLI11 (the kiln command). See docs/dependencies.md.
+packages=(
+  build-essential cmake ninja-build ccache pkg-config python3
+  libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: missing packages ${missing[*]}; run as root (or install them) first" >&2
+    exit 1
+  fi
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Copyright 2026 The Kiln Authors
+# SPDX-License-Identifier: Apache-2.0
+#
+# Sets up, builds and runs every test (CTest, all labels but `gpu` and `slow`).
+#   scripts/test.sh              release build, whole suite
+#   scripts/test.sh --sanitizers also the runtime and C API suites under ASan+UBSan and TSan
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+export ASCEND_PROCESS_LOG_PATH="${ASCEND_PROCESS_LOG_PATH:-$PWD/build/test-logs}"
+
+run_preset() {
+  local preset="$1" labels="$2"
+  echo "== $preset: build"
+  bash scripts/build.sh "$preset" -DKILN_BUILD_TESTS=ON
+  echo "== $preset: test (labels: $labels)"
+  ctest --test-dir "build/$preset" --output-on-failure -j2 -L "$labels" -LE 'gpu|slow'
+}
+
+run_preset release '.*'
+if [ "${1:-}" = "--sanitizers" ]; then
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    run_preset asan 'runtime|capi'
+  # TSan needs a non-randomised address space layout on some kernels.
+  if setarch "$(uname -m)" -R true 2>/dev/null; then
+    TSAN_OPTIONS=halt_on_error=1 setarch "$(uname -m)" -R bash -c "$(declare -f run_preset); run_preset tsan 'runtime|capi'"
+  else
+    TSAN_OPTIONS=halt_on_error=1 run_preset tsan 'runtime|capi'
+  fi
+fi
