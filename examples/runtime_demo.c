@@ -13,14 +13,14 @@
 
 #include "acl/acl.h"
 
-#define CHECK(call)                                                                    \
-  do {                                                                                 \
-    aclError err_ = (call);                                                            \
-    if (err_ != ACL_SUCCESS) {                                                         \
-      const char* msg_ = aclGetRecentErrMsg();                                         \
+#define CHECK(call)                                                                      \
+  do {                                                                                   \
+    aclError err_ = (call);                                                              \
+    if (err_ != ACL_SUCCESS) {                                                           \
+      const char* msg_ = aclGetRecentErrMsg();                                           \
       fprintf(stderr, "%s failed: %d\n%s\n", #call, err_, msg_ ? msg_ : "(no message)"); \
-      exit(1);                                                                         \
-    }                                                                                  \
+      exit(1);                                                                           \
+    }                                                                                    \
   } while (0)
 
 enum { kFrames = 8, kWidth = 1920, kHeight = 1080, kChannels = 3 };
@@ -46,7 +46,8 @@ int main(void) {
   CHECK(aclrtSetDevice(0));
   aclrtRunMode mode;
   CHECK(aclrtGetRunMode(&mode));
-  printf("device 0: %s, run mode %s\n", aclrtGetSocName(), mode == ACL_HOST ? "ACL_HOST" : "ACL_DEVICE");
+  printf("device 0: %s, run mode %s\n", aclrtGetSocName(),
+         mode == ACL_HOST ? "ACL_HOST" : "ACL_DEVICE");
 
   aclrtStream stream;
   CHECK(aclrtCreateStream(&stream));
@@ -68,9 +69,12 @@ int main(void) {
   for (int f = 0; f < kFrames; ++f) {
     memset(host_in, f + 1, frame_bytes);
     CHECK(aclrtRecordEvent(start, stream));
-    CHECK(aclrtMemcpyAsync(dev_a, frame_bytes, host_in, frame_bytes, ACL_MEMCPY_HOST_TO_DEVICE, stream));
-    CHECK(aclrtMemcpyAsync(dev_b, frame_bytes, dev_a, frame_bytes, ACL_MEMCPY_DEVICE_TO_DEVICE, stream));
-    CHECK(aclrtMemcpyAsync(host_out, frame_bytes, dev_b, frame_bytes, ACL_MEMCPY_DEVICE_TO_HOST, stream));
+    CHECK(aclrtMemcpyAsync(dev_a, frame_bytes, host_in, frame_bytes, ACL_MEMCPY_HOST_TO_DEVICE,
+                           stream));
+    CHECK(aclrtMemcpyAsync(dev_b, frame_bytes, dev_a, frame_bytes, ACL_MEMCPY_DEVICE_TO_DEVICE,
+                           stream));
+    CHECK(aclrtMemcpyAsync(host_out, frame_bytes, dev_b, frame_bytes, ACL_MEMCPY_DEVICE_TO_HOST,
+                           stream));
     CHECK(aclrtRecordEvent(end, stream));
     CHECK(aclrtLaunchCallback(OnFrameDone, (void*)(size_t)f, ACL_CALLBACK_BLOCK, stream));
     CHECK(aclrtSynchronizeStream(stream));

@@ -25,11 +25,20 @@ std::optional<uint64_t> ParseByteSize(const std::string& text) {
   int shift = 0;
   if (pos < text.size()) {
     switch (std::toupper(static_cast<unsigned char>(text[pos]))) {
-      case 'K': shift = 10; break;
-      case 'M': shift = 20; break;
-      case 'G': shift = 30; break;
-      case 'T': shift = 40; break;
-      default: return std::nullopt;
+      case 'K':
+        shift = 10;
+        break;
+      case 'M':
+        shift = 20;
+        break;
+      case 'G':
+        shift = 30;
+        break;
+      case 'T':
+        shift = 40;
+        break;
+      default:
+        return std::nullopt;
     }
     ++pos;
     if (pos < text.size() && (text[pos] == 'B' || text[pos] == 'b')) ++pos;

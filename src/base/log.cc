@@ -22,21 +22,30 @@ namespace {
 
 const char* LevelName(Level level) {
   switch (level) {
-    case Level::kDebug: return "DEBUG";
-    case Level::kInfo: return "INFO";
-    case Level::kWarning: return "WARNING";
-    case Level::kError: return "ERROR";
-    case Level::kNull: break;
+    case Level::kDebug:
+      return "DEBUG";
+    case Level::kInfo:
+      return "INFO";
+    case Level::kWarning:
+      return "WARNING";
+    case Level::kError:
+      return "ERROR";
+    case Level::kNull:
+      break;
   }
   return "NULL";
 }
 
 const char* ModuleName(Module module) {
   switch (module) {
-    case Module::kRuntime: return "RUNTIME";
-    case Module::kApp: return "APP";
-    case Module::kGe: return "GE";
-    case Module::kAscendCl: return "ASCENDCL";
+    case Module::kRuntime:
+      return "RUNTIME";
+    case Module::kApp:
+      return "APP";
+    case Module::kGe:
+      return "GE";
+    case Module::kAscendCl:
+      return "ASCENDCL";
   }
   return "KILN";
 }
@@ -130,8 +139,8 @@ void ConfigureLocked(State& s) {
   }
   if (s.file == nullptr) {
     s.root = root;
-    s.file_path = root + "/debug/plog/plog-" + std::to_string(getpid()) + "_" +
-                  Timestamp(true) + ".log";
+    s.file_path =
+        root + "/debug/plog/plog-" + std::to_string(getpid()) + "_" + Timestamp(true) + ".log";
   }
 }
 

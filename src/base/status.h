@@ -43,7 +43,7 @@ Status Error(int code, Args&&... args) {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : value_(std::move(value)) {}          // NOLINT: implicit by design
   Result(Status status) : status_(std::move(status)) {}  // NOLINT: must not be ok
 
   bool ok() const { return value_.has_value(); }
@@ -64,9 +64,9 @@ class [[nodiscard]] Result {
 #define KILN_CONCAT_(a, b) KILN_CONCAT_INNER_(a, b)
 
 // Returns the Status of `expr` when it failed, annotated with `context`.
-#define KILN_RETURN_IF_ERROR(expr, context)                              \
-  do {                                                                   \
-    ::kiln::Status kiln_status_ = (expr);                                \
+#define KILN_RETURN_IF_ERROR(expr, context)                                   \
+  do {                                                                        \
+    ::kiln::Status kiln_status_ = (expr);                                     \
     if (!kiln_status_.ok()) return std::move(kiln_status_).Annotate(context); \
   } while (0)
 

@@ -9,9 +9,9 @@
 #include "capi/error.h"
 #include "runtime/runtime.h"
 
-using kiln::runtime::Runtime;
 using kiln::capi::InvalidParam;
 using kiln::capi::Report;
+using kiln::runtime::Runtime;
 
 // What an aclrtExceptionInfoCallback receives (opaque to applications).
 struct rtExceptionInfo {

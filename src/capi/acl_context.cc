@@ -6,9 +6,9 @@
 #include "capi/error.h"
 #include "runtime/runtime.h"
 
-using kiln::runtime::Runtime;
 using kiln::capi::InvalidParam;
 using kiln::capi::Report;
+using kiln::runtime::Runtime;
 
 extern "C" {
 
@@ -29,8 +29,9 @@ aclError aclrtDestroyContext(aclrtContext context) {
 }
 
 aclError aclrtSetCurrentContext(aclrtContext context) {
-  KILN_CAPI("aclrtSetCurrentContext",
-            { return Report("aclrtSetCurrentContext", Runtime::Get().SetCurrentContext(context)); });
+  KILN_CAPI("aclrtSetCurrentContext", {
+    return Report("aclrtSetCurrentContext", Runtime::Get().SetCurrentContext(context));
+  });
 }
 
 aclError aclrtGetCurrentContext(aclrtContext* context) {
@@ -48,8 +49,7 @@ aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
   KILN_CAPI("aclrtCtxSetSysParamOpt", {
     int option = kiln::capi::EnumInt(opt);
     if (option < ACL_OPT_DETERMINISTIC || option > ACL_OPT_ENABLE_KERNEL_EARLY_START) {
-      return InvalidParam("aclrtCtxSetSysParamOpt", "option ", option,
-                          " is not an aclSysParamOpt");
+      return InvalidParam("aclrtCtxSetSysParamOpt", "option ", option, " is not an aclSysParamOpt");
     }
     auto ctx = Runtime::Get().CurrentContext();
     if (!ctx.ok()) return Report("aclrtCtxSetSysParamOpt", ctx.status());
@@ -63,8 +63,7 @@ aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
     if (value == nullptr) return InvalidParam("aclrtCtxGetSysParamOpt", "value is NULL");
     int option = kiln::capi::EnumInt(opt);
     if (option < ACL_OPT_DETERMINISTIC || option > ACL_OPT_ENABLE_KERNEL_EARLY_START) {
-      return InvalidParam("aclrtCtxGetSysParamOpt", "option ", option,
-                          " is not an aclSysParamOpt");
+      return InvalidParam("aclrtCtxGetSysParamOpt", "option ", option, " is not an aclSysParamOpt");
     }
     auto ctx = Runtime::Get().CurrentContext();
     if (!ctx.ok()) return Report("aclrtCtxGetSysParamOpt", ctx.status());

@@ -41,7 +41,8 @@ aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) {
     // (NULL, 0) is allowed: a model output the runtime allocates.
     return Buffers().Add(new aclDataBuffer{data, size});
   } catch (...) {
-    kiln::capi::Report("aclCreateDataBuffer", kiln::Error(kiln::code::kBadAlloc, "out of host memory"));
+    kiln::capi::Report("aclCreateDataBuffer",
+                       kiln::Error(kiln::code::kBadAlloc, "out of host memory"));
     return nullptr;
   }
 }

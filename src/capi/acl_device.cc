@@ -6,16 +6,17 @@
 #include "capi/error.h"
 #include "runtime/runtime.h"
 
-using kiln::runtime::Runtime;
 using kiln::capi::InvalidParam;
 using kiln::capi::Report;
+using kiln::runtime::Runtime;
 
 namespace {
 
 // Checks `id` names a visible device (kRtInvalidDeviceId / kRtNoDevice otherwise).
 kiln::Status CheckDevice(int64_t id) {
   uint32_t count = Runtime::Get().VisibleDeviceCount();
-  if (count == 0) return kiln::Error(kiln::code::kRtNoDevice, "no device is visible to this process");
+  if (count == 0)
+    return kiln::Error(kiln::code::kRtNoDevice, "no device is visible to this process");
   if (id < 0 || id >= count) {
     return kiln::Error(kiln::code::kRtInvalidDeviceId, "device id ", id, " is invalid: ", count,
                        " device(s) visible, ids 0..", count - 1);
@@ -28,7 +29,8 @@ kiln::Status CheckDevice(int64_t id) {
 extern "C" {
 
 aclError aclrtSetDevice(int32_t deviceId) {
-  KILN_CAPI("aclrtSetDevice", { return Report("aclrtSetDevice", Runtime::Get().SetDevice(deviceId)); });
+  KILN_CAPI("aclrtSetDevice",
+            { return Report("aclrtSetDevice", Runtime::Get().SetDevice(deviceId)); });
 }
 
 aclError aclrtResetDevice(int32_t deviceId) {
@@ -116,7 +118,8 @@ aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* u
 
 aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatus) {
   KILN_CAPI("aclrtQueryDeviceStatus", {
-    if (deviceStatus == nullptr) return InvalidParam("aclrtQueryDeviceStatus", "deviceStatus is NULL");
+    if (deviceStatus == nullptr)
+      return InvalidParam("aclrtQueryDeviceStatus", "deviceStatus is NULL");
     kiln::Status st = CheckDevice(deviceId);
     if (!st.ok()) return Report("aclrtQueryDeviceStatus", st);
     *deviceStatus = ACL_RT_DEVICE_STATUS_NORMAL;
@@ -148,7 +151,8 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int
 
 aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId) {
   KILN_CAPI("aclrtDeviceCanAccessPeer", {
-    if (canAccessPeer == nullptr) return InvalidParam("aclrtDeviceCanAccessPeer", "canAccessPeer is NULL");
+    if (canAccessPeer == nullptr)
+      return InvalidParam("aclrtDeviceCanAccessPeer", "canAccessPeer is NULL");
     kiln::Status st = CheckDevice(deviceId);
     if (st.ok()) st = CheckDevice(peerDeviceId);
     if (!st.ok()) return Report("aclrtDeviceCanAccessPeer", st);
@@ -164,7 +168,8 @@ aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int3
 
 aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
   KILN_CAPI("aclrtDeviceEnablePeerAccess", {
-    if (flags != 0) return InvalidParam("aclrtDeviceEnablePeerAccess", "flags must be 0, got ", flags);
+    if (flags != 0)
+      return InvalidParam("aclrtDeviceEnablePeerAccess", "flags must be 0, got ", flags);
     auto current = Runtime::Get().CurrentDevice();
     if (!current.ok()) return Report("aclrtDeviceEnablePeerAccess", current.status());
     kiln::Status st = CheckDevice(peerDeviceId);

@@ -6,9 +6,9 @@
 #include "capi/error.h"
 #include "runtime/runtime.h"
 
-using kiln::runtime::Runtime;
 using kiln::capi::InvalidParam;
 using kiln::capi::Report;
+using kiln::runtime::Runtime;
 
 namespace {
 
@@ -55,7 +55,8 @@ aclError aclrtCreateEvent(aclrtEvent* event) {
 }
 
 aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
-  KILN_CAPI("aclrtCreateEventWithFlag", { return Create("aclrtCreateEventWithFlag", event, flag); });
+  KILN_CAPI("aclrtCreateEventWithFlag",
+            { return Create("aclrtCreateEventWithFlag", event, flag); });
 }
 
 aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
@@ -159,9 +160,9 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endE
                                        kiln::PtrStr(e->get()), " was never recorded"));
       }
       if (!hal->IsComplete()) {
-        return Report(api, kiln::Error(kiln::code::kRtEventNotComplete, "event ",
-                                       kiln::PtrStr(e->get()),
-                                       " has not completed: synchronize it first"));
+        return Report(api,
+                      kiln::Error(kiln::code::kRtEventNotComplete, "event ", kiln::PtrStr(e->get()),
+                                  " has not completed: synchronize it first"));
       }
     }
     uint64_t t0 = (*start)->hal()->timestamp_ns(), t1 = (*end)->hal()->timestamp_ns();

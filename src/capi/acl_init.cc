@@ -48,7 +48,8 @@ aclError aclInit(const char* configPath) {
 }
 
 aclError aclFinalize(void) {
-  KILN_CAPI("aclFinalize", { return kiln::capi::Report("aclFinalize", Runtime::Get().Finalize()); });
+  KILN_CAPI("aclFinalize",
+            { return kiln::capi::Report("aclFinalize", Runtime::Get().Finalize()); });
 }
 
 aclError aclFinalizeReference(uint64_t* refCount) {
@@ -87,10 +88,11 @@ aclError aclrtGetLastError(aclrtLastErrLevel level) {
 
 aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion* version) {
   KILN_CAPI("aclsysGetCANNVersion", {
-    if (version == nullptr) return kiln::capi::InvalidParam("aclsysGetCANNVersion", "version is NULL");
+    if (version == nullptr)
+      return kiln::capi::InvalidParam("aclsysGetCANNVersion", "version is NULL");
     std::memset(version, 0, sizeof *version);
-    static const char* const kNames[] = {"cann", "runtime", "compiler", "hccl",
-                                         "toolkit", "opp", "opp_kernel", "driver"};
+    static const char* const kNames[] = {"cann",    "runtime", "compiler",   "hccl",
+                                         "toolkit", "opp",     "opp_kernel", "driver"};
     int index = kiln::capi::EnumInt(name);
     if (index < 0 || index > 7) {
       return kiln::capi::InvalidParam("aclsysGetCANNVersion", "package name ", index,
@@ -121,9 +123,9 @@ aclError aclsysGetVersionStr(char* pkgName, char* versionStr) {
     }
     if (!IsKilnPackage(pkgName)) {
       versionStr[0] = '\0';
-      return kiln::capi::Report("aclsysGetVersionStr",
-                                kiln::Error(kiln::code::kInvalidFile, "package '", pkgName,
-                                            "' is not installed"));
+      return kiln::capi::Report(
+          "aclsysGetVersionStr",
+          kiln::Error(kiln::code::kInvalidFile, "package '", pkgName, "' is not installed"));
     }
     CopyString(versionStr, ACL_PKG_VERSION_MAX_SIZE, KILN_VERSION_STRING);
     return ACL_SUCCESS;
@@ -137,9 +139,9 @@ aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
     }
     *versionNum = 0;
     if (!IsKilnPackage(pkgName)) {
-      return kiln::capi::Report("aclsysGetVersionNum",
-                                kiln::Error(kiln::code::kInvalidFile, "package '", pkgName,
-                                            "' is not installed"));
+      return kiln::capi::Report(
+          "aclsysGetVersionNum",
+          kiln::Error(kiln::code::kInvalidFile, "package '", pkgName, "' is not installed"));
     }
     *versionNum = VersionNumber();
     return ACL_SUCCESS;

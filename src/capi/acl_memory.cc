@@ -11,11 +11,11 @@
 #include "capi/error.h"
 #include "runtime/runtime.h"
 
+using kiln::capi::InvalidParam;
+using kiln::capi::Report;
 using kiln::runtime::MemoryKind;
 using kiln::runtime::PointerInfo;
 using kiln::runtime::Runtime;
-using kiln::capi::InvalidParam;
-using kiln::capi::Report;
 
 namespace {
 
@@ -55,7 +55,8 @@ aclError DeviceMalloc(const char* api, void** devPtr, size_t size, aclrtMemMallo
   }
   // AscendCL's real size: ALIGN_UP(size, 32) + 32 (aclrtMalloc) or ALIGN_UP(size, 32).
   size_t real = (size + 31) / 32 * 32 + (padding == Padding::kAlignUp32Plus32 ? 32 : 0);
-  auto ptr = Runtime::Get().Malloc(real, WantsHugePages(static_cast<uint32_t>(kiln::capi::EnumInt(policy)), size));
+  auto ptr = Runtime::Get().Malloc(
+      real, WantsHugePages(static_cast<uint32_t>(kiln::capi::EnumInt(policy)), size));
   if (!ptr.ok()) return Report(api, ptr.status());
   *devPtr = *ptr;
   return ACL_SUCCESS;
@@ -63,14 +64,22 @@ aclError DeviceMalloc(const char* api, void** devPtr, size_t size, aclrtMemMallo
 
 const char* KindName(int kind) {
   switch (kind) {
-    case ACL_MEMCPY_HOST_TO_HOST: return "ACL_MEMCPY_HOST_TO_HOST";
-    case ACL_MEMCPY_HOST_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_DEVICE";
-    case ACL_MEMCPY_DEVICE_TO_HOST: return "ACL_MEMCPY_DEVICE_TO_HOST";
-    case ACL_MEMCPY_DEVICE_TO_DEVICE: return "ACL_MEMCPY_DEVICE_TO_DEVICE";
-    case ACL_MEMCPY_DEFAULT: return "ACL_MEMCPY_DEFAULT";
-    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE";
-    case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE: return "ACL_MEMCPY_INNER_DEVICE_TO_DEVICE";
-    case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE: return "ACL_MEMCPY_INTER_DEVICE_TO_DEVICE";
+    case ACL_MEMCPY_HOST_TO_HOST:
+      return "ACL_MEMCPY_HOST_TO_HOST";
+    case ACL_MEMCPY_HOST_TO_DEVICE:
+      return "ACL_MEMCPY_HOST_TO_DEVICE";
+    case ACL_MEMCPY_DEVICE_TO_HOST:
+      return "ACL_MEMCPY_DEVICE_TO_HOST";
+    case ACL_MEMCPY_DEVICE_TO_DEVICE:
+      return "ACL_MEMCPY_DEVICE_TO_DEVICE";
+    case ACL_MEMCPY_DEFAULT:
+      return "ACL_MEMCPY_DEFAULT";
+    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
+      return "ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE";
+    case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE:
+      return "ACL_MEMCPY_INNER_DEVICE_TO_DEVICE";
+    case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE:
+      return "ACL_MEMCPY_INTER_DEVICE_TO_DEVICE";
   }
   return nullptr;
 }
@@ -78,14 +87,24 @@ const char* KindName(int kind) {
 // Where `kind` says src and dst live: 'h' host, 'd' device, '*' either.
 bool KindSides(int kind, char* src, char* dst) {
   switch (kind) {
-    case ACL_MEMCPY_HOST_TO_HOST: *src = 'h', *dst = 'h'; return true;
+    case ACL_MEMCPY_HOST_TO_HOST:
+      *src = 'h', *dst = 'h';
+      return true;
     case ACL_MEMCPY_HOST_TO_DEVICE:
-    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: *src = 'h', *dst = 'd'; return true;
-    case ACL_MEMCPY_DEVICE_TO_HOST: *src = 'd', *dst = 'h'; return true;
+    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
+      *src = 'h', *dst = 'd';
+      return true;
+    case ACL_MEMCPY_DEVICE_TO_HOST:
+      *src = 'd', *dst = 'h';
+      return true;
     case ACL_MEMCPY_DEVICE_TO_DEVICE:
     case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE:
-    case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE: *src = 'd', *dst = 'd'; return true;
-    case ACL_MEMCPY_DEFAULT: *src = '*', *dst = '*'; return true;
+    case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE:
+      *src = 'd', *dst = 'd';
+      return true;
+    case ACL_MEMCPY_DEFAULT:
+      *src = '*', *dst = '*';
+      return true;
   }
   return false;
 }
@@ -98,12 +117,12 @@ kiln::Status CheckSide(const char* name, const void* ptr, char side, size_t exte
   bool is_device = info.kind == MemoryKind::kDevice;
   if (side == 'd' && !is_device) {
     return kiln::Error(kiln::code::kInvalidParam, name, " ", kiln::PtrStr(ptr),
-                       " is not device memory from aclrtMalloc, but ", kind_name,
-                       " says it is");
+                       " is not device memory from aclrtMalloc, but ", kind_name, " says it is");
   }
   if (side == 'h' && is_device) {
-    return kiln::Error(kiln::code::kInvalidParam, name, " ", kiln::PtrStr(ptr), " is device memory (device ",
-                       info.device, "), but ", kind_name, " says it is host memory");
+    return kiln::Error(kiln::code::kInvalidParam, name, " ", kiln::PtrStr(ptr),
+                       " is device memory (device ", info.device, "), but ", kind_name,
+                       " says it is host memory");
   }
   if (is_device && extent > info.bytes_from) {
     return kiln::Error(kiln::code::kInvalidParam, name, " ", kiln::PtrStr(ptr), ": ", extent,
@@ -119,8 +138,7 @@ kiln::Status CheckCopy(void* dst, const void* src, size_t dst_extent, size_t src
   int kind = kiln::capi::EnumInt(kind_enum);
   char src_side, dst_side;
   if (!KindSides(kind, &src_side, &dst_side)) {
-    return kiln::Error(kiln::code::kInvalidParam, "kind ", kind,
-                       " is not an aclrtMemcpyKind");
+    return kiln::Error(kiln::code::kInvalidParam, "kind ", kind, " is not an aclrtMemcpyKind");
   }
   if (dst == nullptr || src == nullptr) {
     return kiln::Error(kiln::code::kInvalidParam, dst == nullptr ? "dst" : "src", " is NULL");
@@ -151,8 +169,7 @@ kiln::Status Check2dCopy(void* dst, size_t dpitch, const void* src, size_t spitc
   return CheckCopy(dst, src, (height - 1) * dpitch + width, (height - 1) * spitch + width, kind);
 }
 
-void Copy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-            size_t height) {
+void Copy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height) {
   auto* d = static_cast<unsigned char*>(dst);
   const auto* s = static_cast<const unsigned char*>(src);
   for (size_t row = 0; row < height; ++row) {
@@ -174,8 +191,9 @@ kiln::Status CheckFill(void* devPtr, size_t maxCount, size_t count) {
 extern "C" {
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-  KILN_CAPI("aclrtMalloc",
-            { return DeviceMalloc("aclrtMalloc", devPtr, size, policy, Padding::kAlignUp32Plus32); });
+  KILN_CAPI("aclrtMalloc", {
+    return DeviceMalloc("aclrtMalloc", devPtr, size, policy, Padding::kAlignUp32Plus32);
+  });
 }
 
 aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
@@ -192,7 +210,8 @@ aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy poli
 
 aclError aclrtMemFlush(void* devPtr, size_t size) {
   KILN_CAPI("aclrtMemFlush", {
-    if (devPtr == nullptr || size == 0) return InvalidParam("aclrtMemFlush", "devPtr is NULL or size is 0");
+    if (devPtr == nullptr || size == 0)
+      return InvalidParam("aclrtMemFlush", "devPtr is NULL or size is 0");
     // CPU device memory is coherent with the host: after the range check there is nothing to
     // write back.
     return Report("aclrtMemFlush", CheckSide("devPtr", devPtr, 'd', size, "aclrtMemFlush"));
@@ -204,7 +223,8 @@ aclError aclrtMemInvalidate(void* devPtr, size_t size) {
     if (devPtr == nullptr || size == 0) {
       return InvalidParam("aclrtMemInvalidate", "devPtr is NULL or size is 0");
     }
-    return Report("aclrtMemInvalidate", CheckSide("devPtr", devPtr, 'd', size, "aclrtMemInvalidate"));
+    return Report("aclrtMemInvalidate",
+                  CheckSide("devPtr", devPtr, 'd', size, "aclrtMemInvalidate"));
   });
 }
 
@@ -216,7 +236,8 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
   KILN_CAPI("aclrtMallocHost", {
     if (hostPtr == nullptr) return InvalidParam("aclrtMallocHost", "hostPtr is NULL");
     *hostPtr = nullptr;
-    if (size == 0) return InvalidParam("aclrtMallocHost", "value 0 for size is invalid: size must be > 0");
+    if (size == 0)
+      return InvalidParam("aclrtMallocHost", "value 0 for size is invalid: size must be > 0");
     auto ptr = Runtime::Get().MallocHost(size);
     if (!ptr.ok()) return Report("aclrtMallocHost", ptr.status());
     *hostPtr = *ptr;
@@ -263,8 +284,8 @@ aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch,
   });
 }
 
-aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
-                            size_t width, size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
+aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                            size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
   KILN_CAPI("aclrtMemcpy2dAsync", {
     kiln::Status st = Check2dCopy(dst, dpitch, src, spitch, width, height, kind);
     if (!st.ok()) return Report("aclrtMemcpy2dAsync", st);
@@ -304,7 +325,8 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
 
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
   KILN_CAPI("aclrtGetMemInfo", {
-    if (free == nullptr || total == nullptr) return InvalidParam("aclrtGetMemInfo", "free or total is NULL");
+    if (free == nullptr || total == nullptr)
+      return InvalidParam("aclrtGetMemInfo", "free or total is NULL");
     *free = 0;
     *total = 0;
     switch (kiln::capi::EnumInt(attr)) {
@@ -335,7 +357,8 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
       case ACL_MEM_P2P_HUGE1G:
         return ACL_SUCCESS;  // no such memory on this device: 0 free of 0
     }
-    return InvalidParam("aclrtGetMemInfo", "attr ", kiln::capi::EnumInt(attr), " is not an aclrtMemAttr");
+    return InvalidParam("aclrtGetMemInfo", "attr ", kiln::capi::EnumInt(attr),
+                        " is not an aclrtMemAttr");
   });
 }
 

@@ -6,9 +6,9 @@
 #include "capi/error.h"
 #include "runtime/runtime.h"
 
-using kiln::runtime::Runtime;
 using kiln::capi::InvalidParam;
 using kiln::capi::Report;
+using kiln::runtime::Runtime;
 
 namespace {
 
@@ -67,7 +67,8 @@ aclError aclrtDestroyStreamForce(aclrtStream stream) {
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
-  KILN_CAPI("aclrtSynchronizeStream", { return Synchronize("aclrtSynchronizeStream", stream, -1); });
+  KILN_CAPI("aclrtSynchronizeStream",
+            { return Synchronize("aclrtSynchronizeStream", stream, -1); });
 }
 
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {

@@ -47,21 +47,26 @@ aclTensorDesc* Live(const char* api, const aclTensorDesc* desc) {
     return nullptr;
   }
   if (!Descs().Contains(desc)) {
-    InvalidParam(api, "desc ", kiln::PtrStr(desc), " is not a live aclTensorDesc (destroyed already?)");
+    InvalidParam(api, "desc ", kiln::PtrStr(desc),
+                 " is not a live aclTensorDesc (destroyed already?)");
     return nullptr;
   }
   return const_cast<aclTensorDesc*>(desc);
 }
 
-bool UnknownRank(const aclTensorDesc& d) { return d.dims.size() == 1 && d.dims[0] == kUnknownRankDim; }
+bool UnknownRank(const aclTensorDesc& d) {
+  return d.dims.size() == 1 && d.dims[0] == kUnknownRankDim;
+}
 
 aclError ReadDims(const char* api, int numDims, const int64_t* dims, std::vector<int64_t>* out) {
   if (numDims < 0 || numDims > kMaxDims) {
     return InvalidParam(api, "numDims ", numDims, " is out of range 0..", kMaxDims);
   }
-  if (numDims > 0 && dims == nullptr) return InvalidParam(api, "dims is NULL but numDims is ", numDims);
+  if (numDims > 0 && dims == nullptr)
+    return InvalidParam(api, "dims is NULL but numDims is ", numDims);
   for (int i = 0; i < numDims; ++i) {
-    if (dims[i] < kUnknownRankDim) return InvalidParam(api, "dims[", i, "] = ", dims[i], " is invalid");
+    if (dims[i] < kUnknownRankDim)
+      return InvalidParam(api, "dims[", i, "] = ", dims[i], " is invalid");
   }
   out->assign(dims, dims + numDims);
   return ACL_SUCCESS;
@@ -86,7 +91,8 @@ aclTensorDesc* aclCreateTensorDesc(aclDataType dataType, int numDims, const int6
     desc->storage_dims = desc->dims;
     return Descs().Add(desc);
   } catch (...) {
-    kiln::capi::Report("aclCreateTensorDesc", kiln::Error(kiln::code::kBadAlloc, "out of host memory"));
+    kiln::capi::Report("aclCreateTensorDesc",
+                       kiln::Error(kiln::code::kBadAlloc, "out of host memory"));
     return nullptr;
   }
 }
@@ -107,10 +113,12 @@ aclError aclSetTensorShapeRange(aclTensorDesc* desc, size_t dimsCount,
     aclTensorDesc* d = Live("aclSetTensorShapeRange", desc);
     if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
     if (dimsCount > 0 && dimsRange == nullptr) {
-      return InvalidParam("aclSetTensorShapeRange", "dimsRange is NULL but dimsCount is ", dimsCount);
+      return InvalidParam("aclSetTensorShapeRange", "dimsRange is NULL but dimsCount is ",
+                          dimsCount);
     }
     d->shape_range.clear();
-    for (size_t i = 0; i < dimsCount; ++i) d->shape_range.push_back({dimsRange[i][0], dimsRange[i][1]});
+    for (size_t i = 0; i < dimsCount; ++i)
+      d->shape_range.push_back({dimsRange[i][0], dimsRange[i][1]});
     return ACL_SUCCESS;
   });
 }
@@ -121,10 +129,12 @@ aclError aclSetTensorValueRange(aclTensorDesc* desc, size_t valueCount,
     aclTensorDesc* d = Live("aclSetTensorValueRange", desc);
     if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
     if (valueCount > 0 && valueRange == nullptr) {
-      return InvalidParam("aclSetTensorValueRange", "valueRange is NULL but valueCount is ", valueCount);
+      return InvalidParam("aclSetTensorValueRange", "valueRange is NULL but valueCount is ",
+                          valueCount);
     }
     d->value_range.clear();
-    for (size_t i = 0; i < valueCount; ++i) d->value_range.push_back({valueRange[i][0], valueRange[i][1]});
+    for (size_t i = 0; i < valueCount; ++i)
+      d->value_range.push_back({valueRange[i][0], valueRange[i][1]});
     return ACL_SUCCESS;
   });
 }
@@ -165,7 +175,8 @@ int64_t aclGetTensorDescDim(const aclTensorDesc* desc, size_t index) {
   const aclTensorDesc* d = Live("aclGetTensorDescDim", desc);
   if (d == nullptr) return -1;
   if (index >= d->dims.size()) {
-    InvalidParam("aclGetTensorDescDim", "index ", index, " is out of range for ", d->dims.size(), " dims");
+    InvalidParam("aclGetTensorDescDim", "index ", index, " is out of range for ", d->dims.size(),
+                 " dims");
     return -1;
   }
   return d->dims[index];
@@ -238,8 +249,8 @@ aclError aclTransTensorDescFormat(const aclTensorDesc* srcDesc, aclFormat dstFor
       return kiln::capi::Report(
           "aclTransTensorDescFormat",
           kiln::Error(ACL_ERROR_FORMAT_NOT_MATCH, "no transformation from format ",
-                      static_cast<int>(src->format), " to ", static_cast<int>(dstFormat),
-                      " for a ", dims.size(),
+                      static_cast<int>(src->format), " to ", static_cast<int>(dstFormat), " for a ",
+                      dims.size(),
                       "-d tensor: Kiln devices use ND, NCHW and NHWC (NPU fractal formats do not "
                       "exist here)"));
     }
@@ -346,8 +357,7 @@ aclError aclSetTensorPlaceMent(aclTensorDesc* desc, aclMemType memType) {
     int type = kiln::capi::EnumInt(memType);
     if (type != ACL_MEMTYPE_DEVICE && type != ACL_MEMTYPE_HOST &&
         type != ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT) {
-      return InvalidParam("aclSetTensorPlaceMent", "memType ", type,
-                          " is not an aclMemType");
+      return InvalidParam("aclSetTensorPlaceMent", "memType ", type, " is not an aclMemType");
     }
     aclTensorDesc* d = Live("aclSetTensorPlaceMent", desc);
     if (d == nullptr) return ACL_ERROR_INVALID_PARAM;

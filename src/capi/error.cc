@@ -39,8 +39,8 @@ void SetErrMsgMode(int mode) { err_msg_mode.store(mode); }
 
 aclError Report(const char* api, const Status& status) {
   if (status.ok()) return ACL_SUCCESS;
-  std::string text = StrCat(Family(status.code()), ": ", api, ": ", status.message(),
-                            " [aclError ", status.code(), "]");
+  std::string text = StrCat(Family(status.code()), ": ", api, ": ", status.message(), " [aclError ",
+                            status.code(), "]");
   if (log::Enabled(log::Module::kAscendCl, log::Level::kError)) {
     log::Write(log::Module::kAscendCl, log::Level::kError, __FILE__, __LINE__, api, text);
   }

@@ -13,10 +13,10 @@
 namespace kiln::hal {
 
 struct DeviceInfo {
-  std::string backend;         // "cpu", "cuda"
-  std::string name;            // e.g. "cpu-avx512" (what aclrtGetSocName reports)
-  uint64_t memory_bytes = 0;   // physical memory the device can address
-  int64_t compute_units = 0;   // worker threads / SMs
+  std::string backend;        // "cpu", "cuda"
+  std::string name;           // e.g. "cpu-avx512" (what aclrtGetSocName reports)
+  uint64_t memory_bytes = 0;  // physical memory the device can address
+  int64_t compute_units = 0;  // worker threads / SMs
   int64_t l2_cache_bytes = 0;
 };
 

@@ -50,7 +50,8 @@ Result<Config> ParseConfig(const std::string& text, const std::string& origin) {
     }
     return Error(code::kParseFile, origin, ": malformed JSON", where);
   }
-  if (!root.is_object()) return Error(code::kParseFile, origin, ": the top level must be an object");
+  if (!root.is_object())
+    return Error(code::kParseFile, origin, ": the top level must be an object");
   if (Depth(root) > kMaxNesting) {
     return Error(code::kParseFile, origin, ": nesting deeper than ", kMaxNesting, " levels");
   }

@@ -65,8 +65,9 @@ Status Runtime::DestroyContext(void* handle) {
   if (it == contexts_.end()) return StaleHandle("context", handle);
   std::shared_ptr<Context> ctx = it->second;
   if (ctx->is_default()) {
-    return Error(code::kInvalidParam, "context ", PtrStr(handle), " is the default context of device ",
-                 ctx->device(), ": it is released by aclrtResetDevice, not aclrtDestroyContext");
+    return Error(code::kInvalidParam, "context ", PtrStr(handle),
+                 " is the default context of device ", ctx->device(),
+                 ": it is released by aclrtResetDevice, not aclrtDestroyContext");
   }
   contexts_.erase(it);
   std::vector<std::shared_ptr<Stream>> streams{ctx->default_stream()};
@@ -132,8 +133,8 @@ Status Runtime::DestroyStream(void* handle, bool force) {
   if (force) stream->queue().DiscardPending();
   Status st = stream->queue().Synchronize(-1);
   if (!st.ok()) {
-    KILN_LOG(kRuntime, kWarning, "stream ", PtrStr(handle), " destroyed with a failed task: ",
-             st.message());
+    KILN_LOG(kRuntime, kWarning, "stream ", PtrStr(handle),
+             " destroyed with a failed task: ", st.message());
   }
   return Status::Ok();
 }
@@ -159,8 +160,8 @@ Result<void*> Runtime::CreateEvent(uint32_t flags) {
     return Error(code::kRtNoEventResource, "device ", ctx->device(), " already has ",
                  kMaxEventsPerDevice, " events");
   }
-  auto event = std::make_shared<Event>(ctx->device(),
-                                       devices_[ctx->device()]->hal->CreateEvent(), flags);
+  auto event =
+      std::make_shared<Event>(ctx->device(), devices_[ctx->device()]->hal->CreateEvent(), flags);
   events_[event.get()] = event;
   return static_cast<void*>(event.get());
 }

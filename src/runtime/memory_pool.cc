@@ -10,7 +10,7 @@ namespace kiln::runtime {
 namespace {
 
 constexpr size_t kAlignment = 64;
-constexpr size_t kSmallClass = 512;             // below 1 MiB: multiples of 512 B
+constexpr size_t kSmallClass = 512;              // below 1 MiB: multiples of 512 B
 constexpr size_t kLargeClass = size_t{1} << 20;  // from 1 MiB: multiples of 1 MiB
 
 size_t SizeClass(size_t bytes) {
@@ -58,8 +58,9 @@ Result<void*> MemoryPool::Allocate(size_t bytes, bool huge_pages) {
   if (stats_.reserved_bytes + size > stats_.capacity) TrimLocked();
   if (stats_.reserved_bytes + size > stats_.capacity) {
     --stats_.allocations;
-    return Error(code::kRtMemoryAllocation, "device ", device_id_, " memory pool exhausted: ",
-                 bytes, " bytes requested, ", stats_.live_bytes, " of ", stats_.capacity,
+    return Error(code::kRtMemoryAllocation, "device ", device_id_,
+                 " memory pool exhausted: ", bytes, " bytes requested, ", stats_.live_bytes, " of ",
+                 stats_.capacity,
                  " bytes in use (raise KILN_DEVICE_MEMORY_LIMIT or acl.json "
                  "kiln.device_memory_limit, or free memory first)");
   }

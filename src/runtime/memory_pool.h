@@ -14,12 +14,12 @@
 namespace kiln::runtime {
 
 struct PoolStats {
-  uint64_t capacity = 0;       // most bytes the pool may hold from the device
-  uint64_t live_bytes = 0;     // bytes in blocks handed out
-  uint64_t reserved_bytes = 0; // live + cached blocks
+  uint64_t capacity = 0;        // most bytes the pool may hold from the device
+  uint64_t live_bytes = 0;      // bytes in blocks handed out
+  uint64_t reserved_bytes = 0;  // live + cached blocks
   uint64_t live_blocks = 0;
-  uint64_t allocations = 0;    // served so far
-  uint64_t cache_hits = 0;     // of which from a cached block
+  uint64_t allocations = 0;  // served so far
+  uint64_t cache_hits = 0;   // of which from a cached block
 };
 
 // A per-device caching pool (docs/design.md §4): freed blocks are kept, keyed by size, and
@@ -56,7 +56,7 @@ class MemoryPool {
   const int32_t device_id_;
   mutable std::mutex mu_;
   PoolStats stats_;
-  std::map<uintptr_t, Block> live_;               // by start address (interior lookups)
+  std::map<uintptr_t, Block> live_;                       // by start address (interior lookups)
   std::multimap<size_t, std::pair<void*, bool>> cached_;  // size -> (block, huge)
 };
 

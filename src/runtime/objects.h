@@ -34,7 +34,10 @@ class Stream {
  public:
   Stream(int32_t device, Context* context, std::shared_ptr<hal::Queue> queue, uint32_t priority,
          uint32_t flags)
-      : device_(device), context_(context), queue_(std::move(queue)), priority_(priority),
+      : device_(device),
+        context_(context),
+        queue_(std::move(queue)),
+        priority_(priority),
         flags_(flags) {}
   int32_t device() const { return device_; }
   Context* context() const { return context_; }

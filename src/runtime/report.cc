@@ -37,8 +37,8 @@ Status ReportHub::Subscribe(uint64_t thread_id, Stream& stream) {
   std::lock_guard<std::mutex> lock(mu_);
   uint64_t current = stream.report_thread.load();
   if (current != 0) {
-    return Error(code::kRtStreamSubscribe, "stream ", PtrStr(&stream),
-                 " already has thread ", current, " subscribed for its callbacks");
+    return Error(code::kRtStreamSubscribe, "stream ", PtrStr(&stream), " already has thread ",
+                 current, " subscribed for its callbacks");
   }
   auto& q = threads_[thread_id];
   if (!q) q = std::make_shared<ThreadQueue>();
@@ -64,8 +64,8 @@ Status ReportHub::Unsubscribe(uint64_t thread_id, Stream& stream) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = threads_.find(thread_id);
   if (it == threads_.end() || stream.report_thread.load() != thread_id) {
-    return Error(code::kRtThreadSubscribe, "thread ", thread_id,
-                 " is not subscribed to stream ", PtrStr(&stream));
+    return Error(code::kRtThreadSubscribe, "thread ", thread_id, " is not subscribed to stream ",
+                 PtrStr(&stream));
   }
   DropLocked(*it->second, &stream);
   it->second->streams.erase(&stream);
@@ -96,8 +96,8 @@ Status ReportHub::Launch(HostCallback fn, void* user_data, bool block,
       std::lock_guard<std::mutex> lock(mu_);
       auto it = threads_.find(tid);
       if (it == threads_.end() || it->second->streams.count(key) == 0) {
-        KILN_LOG(kRuntime, kWarning, "callback of stream ", PtrStr(key),
-                 " dropped: thread ", tid, " unsubscribed before the stream reached it");
+        KILN_LOG(kRuntime, kWarning, "callback of stream ", PtrStr(key), " dropped: thread ", tid,
+                 " unsubscribed before the stream reached it");
         return Status::Ok();
       }
       it->second->items.push_back(Pending{fn, user_data, key, latch});

@@ -42,7 +42,7 @@ class ReportHub {
   struct Pending {
     HostCallback fn;
     void* user_data;
-    const Stream* stream;  // identity only: never dereferenced
+    const Stream* stream;               // identity only: never dereferenced
     std::shared_ptr<class Latch> done;  // BLOCK only
   };
   struct ThreadQueue {

@@ -56,7 +56,8 @@ Status Runtime::Init(const char* config_path) {
   config_ = config;
   discovered_ = false;  // visible devices are read anew at each init
   init_refs_ = 1;
-  KILN_LOG(kAscendCl, kInfo, "aclInit done", config_path ? StrCat(" with '", config_path, "'") : "");
+  KILN_LOG(kAscendCl, kInfo, "aclInit done",
+           config_path ? StrCat(" with '", config_path, "'") : "");
   return Status::Ok();
 }
 
@@ -176,8 +177,8 @@ Status Runtime::OpenDeviceLocked(int32_t id) {
   return Status::Ok();
 }
 
-std::shared_ptr<Stream> Runtime::NewStreamLocked(DeviceState& dev, Context* ctx,
-                                                 uint32_t priority, uint32_t flags) {
+std::shared_ptr<Stream> Runtime::NewStreamLocked(DeviceState& dev, Context* ctx, uint32_t priority,
+                                                 uint32_t flags) {
   return std::make_shared<Stream>(dev.id, ctx, dev.hal->CreateQueue(), priority, flags);
 }
 
@@ -201,7 +202,8 @@ Status Runtime::ResetDevice(int32_t id, bool force) {
   }
   auto it = devices_.find(id);
   if (it == devices_.end()) {
-    KILN_LOG(kRuntime, kWarning, "aclrtResetDevice(", id, "): the device is not set; nothing to do");
+    KILN_LOG(kRuntime, kWarning, "aclrtResetDevice(", id,
+             "): the device is not set; nothing to do");
     return Status::Ok();
   }
   if (!force && it->second->refcount > 1) {
@@ -332,7 +334,10 @@ Status Runtime::Utilization(int32_t id, int32_t* compute, int32_t* memory) {
   DeviceState& dev = *it->second;
   uint64_t now = NowNs(), busy = dev.hal->busy_ns();
   uint64_t wall = (now - dev.last_query_ns) * static_cast<uint64_t>(dev.hal->info().compute_units);
-  *compute = wall == 0 ? 0 : static_cast<int32_t>(std::min<uint64_t>(100, (busy - dev.last_busy_ns) * 100 / wall));
+  *compute =
+      wall == 0
+          ? 0
+          : static_cast<int32_t>(std::min<uint64_t>(100, (busy - dev.last_busy_ns) * 100 / wall));
   dev.last_query_ns = now;
   dev.last_busy_ns = busy;
   PoolStats stats = dev.pool->stats();

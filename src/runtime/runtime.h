@@ -9,10 +9,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <map>
 #include <unordered_map>
 #include <vector>
 

@@ -54,9 +54,7 @@ TEST(SchedulingTest, EightStreamsNeverRunMoreTasksThanTwoWorkers) {
   EXPECT_EQ(peak, 2);  // and they do use both workers
 }
 
-TEST(SchedulingTest, OneWorkerRunsOneTaskAtATime) {
-  EXPECT_EQ(PeakConcurrency("1", 4, 10), 1);
-}
+TEST(SchedulingTest, OneWorkerRunsOneTaskAtATime) { EXPECT_EQ(PeakConcurrency("1", 4, 10), 1); }
 
 TEST(SchedulingTest, CapabilityReportsThePoolSize) {
   setenv("KILN_CPU_THREADS", "3", 1);

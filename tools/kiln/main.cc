@@ -11,9 +11,10 @@
 #include "tools/kiln/version_report.h"
 
 int main(int argc, char** argv) {
-  CLI::App app{"Kiln: an AscendCL-compatible inference runtime and ATC-compatible compiler for "
-               "CPUs and NVIDIA GPUs",
-               "kiln"};
+  CLI::App app{
+      "Kiln: an AscendCL-compatible inference runtime and ATC-compatible compiler for "
+      "CPUs and NVIDIA GPUs",
+      "kiln"};
   bool show_version = false;
   app.add_flag("--version", show_version,
                "print the version block (runtime, AscendCL interface, devices) and exit");

@@ -66,9 +66,7 @@ class CpuDevice final : public hal::Device {
 class CpuDriver final : public hal::Driver {
  public:
   std::string name() const override { return "cpu"; }
-  int DeviceCount() override {
-    return ParseCount(env::Get("KILN_CPU_DEVICES"), 1, kMaxCpuDevices);
-  }
+  int DeviceCount() override { return ParseCount(env::Get("KILN_CPU_DEVICES"), 1, kMaxCpuDevices); }
   Result<std::unique_ptr<hal::Device>> OpenDevice(int index) override {
     if (index < 0 || index >= DeviceCount()) {
       return Error(code::kRtInvalidDeviceId, "cpu device ", index, " does not exist");

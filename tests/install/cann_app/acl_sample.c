@@ -12,15 +12,15 @@
 
 static int g_failures = 0;
 
-#define EXPECT_RET(call, expected)                                                    \
-  do {                                                                                \
-    aclError r_ = (call);                                                             \
-    if (r_ != (expected)) {                                                           \
-      const char* m_ = aclGetRecentErrMsg();                                          \
-      fprintf(stderr, "line %d: %s returned %d, documented %d\n  %s\n", __LINE__,       \
-              #call, r_, (int)(expected), m_ ? m_ : "");                              \
-      ++g_failures;                                                                   \
-    }                                                                                 \
+#define EXPECT_RET(call, expected)                                                           \
+  do {                                                                                       \
+    aclError r_ = (call);                                                                    \
+    if (r_ != (expected)) {                                                                  \
+      const char* m_ = aclGetRecentErrMsg();                                                 \
+      fprintf(stderr, "line %d: %s returned %d, documented %d\n  %s\n", __LINE__, #call, r_, \
+              (int)(expected), m_ ? m_ : "");                                                \
+      ++g_failures;                                                                          \
+    }                                                                                        \
   } while (0)
 
 static volatile int g_stop = 0;
@@ -70,9 +70,11 @@ int main(void) {
   void* host = NULL;
   EXPECT_RET(aclrtMallocHost(&host, 4096), ACL_SUCCESS);
   memset(host, 0x5A, 4096);
-  EXPECT_RET(aclrtMemcpy(dev, 4096, host, 8192, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+  EXPECT_RET(aclrtMemcpy(dev, 4096, host, 8192, ACL_MEMCPY_HOST_TO_DEVICE),
+             ACL_ERROR_INVALID_PARAM);
   EXPECT_RET(aclrtMemsetAsync(dev, 4096, 0, 4096, stream), ACL_SUCCESS);
-  EXPECT_RET(aclrtMemcpyAsync(dev, 4096, host, 2048, ACL_MEMCPY_HOST_TO_DEVICE, stream), ACL_SUCCESS);
+  EXPECT_RET(aclrtMemcpyAsync(dev, 4096, host, 2048, ACL_MEMCPY_HOST_TO_DEVICE, stream),
+             ACL_SUCCESS);
 
   /* Event: record after the copies, wait, time. */
   aclrtEvent start = NULL, end = NULL;
@@ -109,7 +111,8 @@ int main(void) {
 
   /* Data buffers wrap memory they do not own. */
   aclDataBuffer* buffer = aclCreateDataBuffer(dev, 4096);
-  if (buffer == NULL || aclGetDataBufferAddr(buffer) != dev || aclGetDataBufferSizeV2(buffer) != 4096)
+  if (buffer == NULL || aclGetDataBufferAddr(buffer) != dev ||
+      aclGetDataBufferSizeV2(buffer) != 4096)
     ++g_failures;
   EXPECT_RET(aclDestroyDataBuffer(buffer), ACL_SUCCESS);
 

@@ -9,9 +9,12 @@ int main() {
   void* dev = nullptr;
   aclError ret = aclrtMalloc(&dev, 1024, ACL_MEM_MALLOC_HUGE_FIRST);
   switch (ret) {
-    case ACL_SUCCESS: break;
-    case ACL_ERROR_RT_MEMORY_ALLOCATION: return 3;
-    default: return 4;
+    case ACL_SUCCESS:
+      break;
+    case ACL_ERROR_RT_MEMORY_ALLOCATION:
+      return 3;
+    default:
+      return 4;
   }
   if (aclrtFree(dev) != ACL_SUCCESS) return 5;
   if (aclrtResetDevice(0) != ACL_SUCCESS || aclFinalize() != ACL_SUCCESS) return 6;

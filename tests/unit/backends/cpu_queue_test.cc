@@ -137,7 +137,7 @@ TEST(CpuQueueTest, DiscardPendingDropsUnstartedWorkAndReleasesWaiters) {
   EXPECT_TRUE(q->Synchronize(1000).ok());
   EXPECT_EQ(ran, 0);
   EXPECT_TRUE(other->Synchronize(5000).ok());  // the dropped record still completed
-  q->Submit([&] {  // and the queue is usable again
+  q->Submit([&] {                              // and the queue is usable again
     ++ran;
     return Status::Ok();
   });

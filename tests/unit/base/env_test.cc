@@ -28,8 +28,8 @@ TEST(EnvTest, ParseByteSizeUnderstandsBinaryUnits) {
 }
 
 TEST(EnvTest, ParseByteSizeRejectsNonSizes) {
-  for (const char* bad : {"", "0", "-5", "abc", "12X", "1.5G", "5M extra", "99999999999999999999",
-                          "20000000T"}) {
+  for (const char* bad :
+       {"", "0", "-5", "abc", "12X", "1.5G", "5M extra", "99999999999999999999", "20000000T"}) {
     EXPECT_FALSE(ParseByteSize(bad).has_value()) << bad;
   }
 }

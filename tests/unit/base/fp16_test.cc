@@ -15,8 +15,12 @@ TEST(Fp16Test, ConvertsKnownValuesBothWays) {
   struct Case {
     float f;
     uint16_t h;
-  } cases[] = {{0.0f, 0x0000},     {-0.0f, 0x8000},  {1.0f, 0x3C00},
-               {-2.0f, 0xC000},    {0.5f, 0x3800},   {65504.0f, 0x7BFF},
+  } cases[] = {{0.0f, 0x0000},
+               {-0.0f, 0x8000},
+               {1.0f, 0x3C00},
+               {-2.0f, 0xC000},
+               {0.5f, 0x3800},
+               {65504.0f, 0x7BFF},
                {std::ldexp(1.0f, -14), 0x0400},  // smallest normal
                {std::ldexp(1.0f, -24), 0x0001},  // smallest subnormal
                {std::ldexp(1023.0f, -24), 0x03FF}};

@@ -16,9 +16,9 @@ namespace {
 class LogTest : public ::testing::Test {
  protected:
   void TearDown() override {
-    for (const char* v : {"ASCEND_GLOBAL_LOG_LEVEL", "ASCEND_MODULE_LOG_LEVEL",
-                          "ASCEND_SLOG_PRINT_TO_STDOUT", "ASCEND_LOG_PRINT_TO_STDOUT",
-                          "ASCEND_PROCESS_LOG_PATH"}) {
+    for (const char* v :
+         {"ASCEND_GLOBAL_LOG_LEVEL", "ASCEND_MODULE_LOG_LEVEL", "ASCEND_SLOG_PRINT_TO_STDOUT",
+          "ASCEND_LOG_PRINT_TO_STDOUT", "ASCEND_PROCESS_LOG_PATH"}) {
       unsetenv(v);
     }
     Configure();
@@ -69,8 +69,9 @@ TEST_F(LogTest, StdoutLineHasCannFormat) {
   testing::internal::CaptureStdout();
   KILN_LOG(kRuntime, kInfo, "hello ", 42);
   std::string out = testing::internal::GetCapturedStdout();
-  std::regex line(R"(\[INFO\] RUNTIME\()" + std::to_string(getpid()) +
-                  R"(,[^)]+\):\d{4}-\d{2}-\d{2}-\d{2}:\d{2}:\d{2}\.\d{3}\.\d{3} \[base/log_test\.cc:\d+\]\d+ [A-Za-z_]+: hello 42\n)");
+  std::regex line(
+      R"(\[INFO\] RUNTIME\()" + std::to_string(getpid()) +
+      R"(,[^)]+\):\d{4}-\d{2}-\d{2}-\d{2}:\d{2}:\d{2}\.\d{3}\.\d{3} \[base/log_test\.cc:\d+\]\d+ [A-Za-z_]+: hello 42\n)");
   EXPECT_TRUE(std::regex_match(out, line)) << out;
 }
 

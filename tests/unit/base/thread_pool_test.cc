@@ -63,7 +63,8 @@ TEST(ThreadPoolTest, CountsBusyTime) {
   });
   while (!ran) std::this_thread::yield();
   // busy_ns is added after the task returns; give the worker a moment.
-  for (int i = 0; i < 1000 && pool.busy_ns() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  for (int i = 0; i < 1000 && pool.busy_ns() == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   EXPECT_GE(pool.busy_ns(), 5'000'000u);
 }
 

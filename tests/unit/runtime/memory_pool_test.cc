@@ -77,7 +77,7 @@ TEST(MemoryPoolTest, TrimsTheCacheBeforeRefusingARequest) {
   MemoryPool pool(device, 0, 16 * kMiB);
   auto a = pool.Allocate(12 * kMiB, false);
   ASSERT_TRUE(a.ok());
-  ASSERT_TRUE(pool.Free(*a).ok());  // 12 MiB cached
+  ASSERT_TRUE(pool.Free(*a).ok());          // 12 MiB cached
   auto b = pool.Allocate(8 * kMiB, false);  // 12 MiB block too wasteful; 12 + 8 > 16
   ASSERT_TRUE(b.ok());
   EXPECT_EQ(device.frees, 1);
