@@ -23,10 +23,19 @@ ThreadPool::~ThreadPool() {
   for (auto& worker : workers_) worker.join();
 }
 
+void SpinPause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
+
 void ThreadPool::Schedule(std::function<void()> task) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     tasks_.push_back(std::move(task));
+    queued_.fetch_add(1, std::memory_order_release);
   }
   cv_.notify_one();
 }
@@ -34,12 +43,17 @@ void ThreadPool::Schedule(std::function<void()> task) {
 void ThreadPool::WorkerLoop() {
   for (;;) {
     std::function<void()> task;
+    for (int spin = 0; spin < kSpinBeforeSleep && queued_.load(std::memory_order_acquire) == 0;
+         ++spin) {
+      SpinPause();
+    }
     {
       std::unique_lock<std::mutex> lock(mu_);
       cv_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
       if (tasks_.empty()) return;  // stopping and drained
       task = std::move(tasks_.front());
       tasks_.pop_front();
+      queued_.fetch_sub(1, std::memory_order_relaxed);
     }
     auto start = std::chrono::steady_clock::now();
     task();

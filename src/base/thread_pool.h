@@ -18,6 +18,12 @@
 
 namespace kiln {
 
+// One pause of a spin-wait loop.
+void SpinPause();
+// Pauses an idle worker (or a synchronising caller) spins before it sleeps: work that arrives
+// within a few microseconds is then picked up without a futex wake-up.
+inline constexpr int kSpinBeforeSleep = 2000;
+
 class ThreadPool {
  public:
   // Starts `threads` workers (at least one).
@@ -46,6 +52,7 @@ class ThreadPool {
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<std::function<void()>> tasks_;
+  std::atomic<size_t> queued_{0};  // tasks_.size(), readable without the lock
   bool stopping_ = false;
   std::atomic<uint64_t> busy_ns_{0};
   std::vector<std::thread> workers_;

@@ -4,6 +4,8 @@
 
 #include <chrono>
 
+#include "base/thread_pool.h"
+
 namespace kiln::cpu {
 namespace {
 uint64_t NowNs() {
@@ -26,6 +28,14 @@ bool CpuEvent::IsComplete() const {
 Status CpuEvent::Synchronize(int32_t timeout_ms) {
   std::unique_lock<std::mutex> lock(mu_);
   uint64_t target = issued_;
+  if (completed_.load() < target && timeout_ms != 0) {
+    lock.unlock();  // a record a few microseconds away: spin before sleeping
+    for (int spin = 0;
+         spin < kSpinBeforeSleep && completed_.load(std::memory_order_acquire) < target; ++spin) {
+      SpinPause();
+    }
+    lock.lock();
+  }
   auto done = [&] { return completed_ >= target; };
   if (timeout_ms < 0) {
     cv_.wait(lock, done);

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -37,8 +38,8 @@ class CpuEvent final : public hal::Event {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   bool recorded_ = false;
-  uint64_t issued_ = 0;     // generations handed out
-  uint64_t completed_ = 0;  // highest generation completed
+  uint64_t issued_ = 0;                 // generations handed out
+  std::atomic<uint64_t> completed_{0};  // highest generation completed (written under mu_)
   uint64_t timestamp_ns_ = 0;
   std::vector<std::pair<uint64_t, std::function<void()>>> waiters_;
 };

@@ -108,11 +108,20 @@ void CpuQueue::Drain() {
 Status CpuQueue::Synchronize(int32_t timeout_ms) {
   std::unique_lock<std::mutex> lock(mu_);
   uint64_t target = submitted_;
+  if (finished_.load() < target && timeout_ms != 0) {
+    // Short tasks finish within microseconds: spin before paying for a sleep and a wake-up.
+    lock.unlock();
+    for (int spin = 0;
+         spin < kSpinBeforeSleep && finished_.load(std::memory_order_acquire) < target; ++spin) {
+      SpinPause();
+    }
+    lock.lock();
+  }
   auto done = [&] { return finished_ >= target; };
   if (timeout_ms < 0) {
     done_cv_.wait(lock, done);
   } else if (!done_cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), done)) {
-    return Error(code::kRtStreamSyncTimeout, "stream has ", submitted_ - finished_,
+    return Error(code::kRtStreamSyncTimeout, "stream has ", submitted_ - finished_.load(),
                  " unfinished task(s) after ", timeout_ms, " ms");
   }
   Status result = std::move(first_error_);
@@ -123,7 +132,7 @@ Status CpuQueue::Synchronize(int32_t timeout_ms) {
 
 bool CpuQueue::Idle() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return finished_ == submitted_;
+  return finished_.load() == submitted_;
 }
 
 void CpuQueue::SetStopOnFailure(bool stop) {

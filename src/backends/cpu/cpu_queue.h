@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -46,8 +47,8 @@ class CpuQueue final : public hal::Queue, public std::enable_shared_from_this<Cp
   std::condition_variable done_cv_;
   std::deque<Item> items_;
   uint64_t submitted_ = 0;
-  uint64_t finished_ = 0;
-  bool scheduled_ = false;  // a Drain is queued, running, or parked on an event
+  std::atomic<uint64_t> finished_{0};  // written under mu_; read without it when spinning
+  bool scheduled_ = false;             // a Drain is queued, running, or parked on an event
   bool parked_ = false;
   uint64_t park_token_ = 0;
   bool stop_on_failure_ = false;
