@@ -49,9 +49,13 @@ class [[nodiscard]] Result {
   bool ok() const { return value_.has_value(); }
   const Status& status() const { return status_; }
   T& value() & { return *value_; }
+  const T& value() const& { return *value_; }
   T&& value() && { return std::move(*value_); }
   T* operator->() { return &*value_; }
+  const T* operator->() const { return &*value_; }
   T& operator*() & { return *value_; }
+  const T& operator*() const& { return *value_; }
+  T&& operator*() && { return std::move(*value_); }
 
  private:
   std::optional<T> value_;

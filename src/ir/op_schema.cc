@@ -1,0 +1,98 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "ir/op_schema.h"
+
+namespace kiln::ir {
+
+InferenceContext::InferenceContext(const Node& node) : node_(node) {
+  outputs_.resize(node.outputs().size());
+}
+
+std::optional<std::vector<int64_t>> InferenceContext::input_ints(size_t i) const {
+  const Tensor* t = input_constant(i);
+  if (t == nullptr || !(IsInteger(t->dtype()))) return std::nullopt;
+  return t->AsInt64s();
+}
+
+void InferenceContext::set_output(size_t i, DataType dtype, Shape shape) {
+  if (i < outputs_.size()) outputs_[i] = TensorType{dtype, std::move(shape)};
+}
+
+std::string InferenceContext::Prefix() const {
+  return StrCat(node_.Label(), " (opset ", node_.opset(), "): ");
+}
+
+const OpRegistry& OpRegistry::Global() {
+  static const OpRegistry* registry = [] {
+    auto* r = new OpRegistry();
+    RegisterAllOps(*r);
+    return r;
+  }();
+  return *registry;
+}
+
+void OpRegistry::Register(OpSchema schema) {
+  auto key = std::make_pair(schema.domain, schema.op_type);
+  schemas_[key] = std::move(schema);
+}
+
+const OpSchema* OpRegistry::Find(const std::string& domain, const std::string& op_type) const {
+  auto it = schemas_.find({domain == "ai.onnx" ? "" : domain, op_type});
+  return it == schemas_.end() ? nullptr : &it->second;
+}
+
+std::vector<const OpSchema*> OpRegistry::All() const {
+  std::vector<const OpSchema*> all;
+  for (auto& [key, s] : schemas_) all.push_back(&s);
+  return all;
+}
+
+Status InferNode(const OpRegistry& registry, Node& node) {
+  const OpSchema* schema = registry.Find(node.domain(), node.op_type());
+  std::string where = StrCat(node.Label(), " (opset ", node.opset(), ")");
+  if (schema == nullptr) {
+    return Error(code::kFeatureUnsupported, where, ": op type '",
+                 node.domain().empty() ? "" : node.domain() + "::", node.op_type(),
+                 "' is not supported by Kiln");
+  }
+  if (node.opset() < schema->since_version) {
+    return Error(code::kFeatureUnsupported, where, ": Kiln supports ", node.op_type(),
+                 " from opset ", schema->since_version, "; re-export the model with a newer opset");
+  }
+  int n_in = static_cast<int>(node.inputs().size());
+  // Trailing omitted optional inputs do not count.
+  while (n_in > 0 && node.input(static_cast<size_t>(n_in - 1)) == nullptr) --n_in;
+  if (n_in < schema->min_inputs || (schema->max_inputs >= 0 && n_in > schema->max_inputs)) {
+    return Error(code::kInvalidParam, where, ": has ", n_in, " input(s); ", node.op_type(),
+                 " takes ", schema->min_inputs,
+                 schema->max_inputs < 0 ? " or more" : StrCat(" to ", schema->max_inputs));
+  }
+  for (int i = 0; i < schema->min_inputs; ++i) {
+    if (node.input(static_cast<size_t>(i)) == nullptr) {
+      return Error(code::kInvalidParam, where, ": required input ", i, " is missing");
+    }
+  }
+  int n_out = static_cast<int>(node.outputs().size());
+  if (n_out < schema->min_outputs || (schema->max_outputs >= 0 && n_out > schema->max_outputs)) {
+    return Error(code::kInvalidParam, where, ": has ", n_out, " output(s); ", node.op_type(),
+                 " produces ", schema->min_outputs,
+                 schema->max_outputs < 0 ? " or more" : StrCat(" to ", schema->max_outputs));
+  }
+  InferenceContext ctx(node);
+  KILN_RETURN_IF_ERROR(schema->infer(ctx), "");
+  for (size_t i = 0; i < node.outputs().size(); ++i) {
+    Value* out = node.output(i);
+    if (out == nullptr || out->constant()) continue;
+    const TensorType& inferred = ctx.outputs()[i];
+    if (inferred.dtype == DataType::kUndefined) continue;  // optional output left unset
+    out->type() = inferred;
+  }
+  return Status::Ok();
+}
+
+Status InferGraph(const OpRegistry& registry, Graph& graph) {
+  for (auto& node : graph.nodes()) KILN_RETURN_IF_ERROR(InferNode(registry, *node), "");
+  return Status::Ok();
+}
+
+}  // namespace kiln::ir

@@ -1,0 +1,222 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Elementwise ops: unary math and activations, broadcasting binary and variadic arithmetic,
+// comparisons and logic, Where, Clip, Cast/CastLike, Identity and Dropout.
+#include "ir/ops/infer_util.h"
+
+namespace kiln::ir {
+namespace {
+
+Status UnaryFloat(InferenceContext& ctx) {
+  if (!IsFloat(ctx.input_dtype(0))) {
+    return ctx.Fail("input is ", Name(ctx.input_dtype(0)), "; a floating-point type is required");
+  }
+  return InferSameAsInput(ctx);
+}
+
+Status UnaryNumeric(InferenceContext& ctx) {
+  DataType t = ctx.input_dtype(0);
+  if (!IsFloat(t) && !IsInteger(t)) {
+    return ctx.Fail("input is ", Name(t), "; a numeric type is required");
+  }
+  return InferSameAsInput(ctx);
+}
+
+Status UnaryBool(InferenceContext& ctx) {
+  if (ctx.input_dtype(0) != DataType::kBool) {
+    return ctx.Fail("input is ", Name(ctx.input_dtype(0)), "; bool is required");
+  }
+  return InferSameAsInput(ctx);
+}
+
+// IsNaN, IsInf: float in, bool out.
+Status FloatPredicate(InferenceContext& ctx) {
+  if (!IsFloat(ctx.input_dtype(0))) {
+    return ctx.Fail("input is ", Name(ctx.input_dtype(0)), "; a floating-point type is required");
+  }
+  ctx.set_output(0, DataType::kBool, ctx.input_shape(0));
+  return Status::Ok();
+}
+
+Status Binary(InferenceContext& ctx) {
+  KILN_RETURN_IF_ERROR(CheckSameDtype(ctx, 0, ctx.num_inputs()), "");
+  KILN_ASSIGN_OR_RETURN(Shape shape, BroadcastInputs(ctx, 0, ctx.num_inputs()));
+  ctx.set_output(0, ctx.input_dtype(0), std::move(shape));
+  return Status::Ok();
+}
+
+// Pow: base and exponent may differ in type; the result has the base's type.
+Status Pow(InferenceContext& ctx) {
+  KILN_ASSIGN_OR_RETURN(Shape shape, BroadcastInputs(ctx, 0, 2));
+  ctx.set_output(0, ctx.input_dtype(0), std::move(shape));
+  return Status::Ok();
+}
+
+// PRelu: slope broadcasts to X (unidirectional).
+Status PRelu(InferenceContext& ctx) {
+  KILN_RETURN_IF_ERROR(CheckSameDtype(ctx, 0, 2), "");
+  KILN_ASSIGN_OR_RETURN(Shape shape, BroadcastInputs(ctx, 0, 2));
+  if (ctx.input_shape(0).rank_known() && shape.rank_known() && !(shape == ctx.input_shape(0)) &&
+      ctx.input_shape(0).IsStatic() && shape.IsStatic()) {
+    return ctx.Fail("slope ", ctx.input_shape(1).ToString(), " does not broadcast to X ",
+                    ctx.input_shape(0).ToString());
+  }
+  return InferSameAsInput(ctx);
+}
+
+Status Compare(InferenceContext& ctx) {
+  KILN_RETURN_IF_ERROR(CheckSameDtype(ctx, 0, 2), "");
+  KILN_ASSIGN_OR_RETURN(Shape shape, BroadcastInputs(ctx, 0, 2));
+  ctx.set_output(0, DataType::kBool, std::move(shape));
+  return Status::Ok();
+}
+
+Status Logical(InferenceContext& ctx) {
+  for (size_t i = 0; i < 2; ++i) {
+    if (ctx.input_dtype(i) != DataType::kBool) {
+      return ctx.Fail("input ", i, " is ", Name(ctx.input_dtype(i)), "; bool is required");
+    }
+  }
+  KILN_ASSIGN_OR_RETURN(Shape shape, BroadcastInputs(ctx, 0, 2));
+  ctx.set_output(0, DataType::kBool, std::move(shape));
+  return Status::Ok();
+}
+
+Status Where(InferenceContext& ctx) {
+  if (ctx.input_dtype(0) != DataType::kBool) {
+    return ctx.Fail("condition is ", Name(ctx.input_dtype(0)), "; bool is required");
+  }
+  KILN_RETURN_IF_ERROR(CheckSameDtype(ctx, 1, 3), "");
+  KILN_ASSIGN_OR_RETURN(Shape shape, BroadcastInputs(ctx, 0, 3));
+  ctx.set_output(0, ctx.input_dtype(1), std::move(shape));
+  return Status::Ok();
+}
+
+Status Clip(InferenceContext& ctx) {
+  KILN_RETURN_IF_ERROR(CheckSameDtype(ctx, 0, 3), "");
+  for (size_t i = 1; i < 3; ++i) {
+    if (ctx.has_input(i) && ctx.input_shape(i).rank_known() && ctx.input_shape(i).rank() != 0) {
+      return ctx.Fail(i == 1 ? "min" : "max", " must be a scalar, got shape ",
+                      ctx.input_shape(i).ToString());
+    }
+  }
+  return InferSameAsInput(ctx);
+}
+
+Status Cast(InferenceContext& ctx) {
+  if (!ctx.node().has_attr("to")) return ctx.Fail("attribute 'to' is required");
+  int64_t to = ctx.node().attr_int("to", 0);
+  DataType t = FromOnnx(static_cast<int32_t>(to));
+  if (t == DataType::kUndefined || t == DataType::kString) {
+    return ctx.Unsupported("attribute 'to' = ", to, " names a type Kiln does not support");
+  }
+  ctx.set_output(0, t, ctx.input_shape(0));
+  return Status::Ok();
+}
+
+Status CastLike(InferenceContext& ctx) {
+  ctx.set_output(0, ctx.input_dtype(1), ctx.input_shape(0));
+  return Status::Ok();
+}
+
+// Dropout (inference): output 0 = input; optional mask output is bool of the same shape.
+Status Dropout(InferenceContext& ctx) {
+  ctx.set_output(0, ctx.input_type(0));
+  if (ctx.num_outputs() > 1) ctx.set_output(1, DataType::kBool, ctx.input_shape(0));
+  return Status::Ok();
+}
+
+Status BitShift(InferenceContext& ctx) {
+  std::string dir = ctx.node().attr_string("direction", "");
+  if (dir != "LEFT" && dir != "RIGHT") {
+    return ctx.Fail("attribute 'direction' must be \"LEFT\" or \"RIGHT\", got \"", dir, "\"");
+  }
+  if (!IsInteger(ctx.input_dtype(0)) || IsSigned(ctx.input_dtype(0))) {
+    return ctx.Fail("input is ", Name(ctx.input_dtype(0)), "; an unsigned integer is required");
+  }
+  return Binary(ctx);
+}
+
+Status Mod(InferenceContext& ctx) {
+  if (IsFloat(ctx.input_dtype(0)) && ctx.node().attr_int("fmod", 0) != 1) {
+    return ctx.Fail("floating-point Mod needs fmod=1");
+  }
+  return Binary(ctx);
+}
+
+}  // namespace
+
+void RegisterElementwiseOps(OpRegistry& r) {
+  constexpr const char* kFamily = "elementwise";
+  // Unary on floats (math and activations).
+  for (const char* op : {"Exp",
+                         "Log",
+                         "Sqrt",
+                         "Reciprocal",
+                         "Floor",
+                         "Ceil",
+                         "Round",
+                         "Sin",
+                         "Cos",
+                         "Tan",
+                         "Asin",
+                         "Acos",
+                         "Atan",
+                         "Sinh",
+                         "Cosh",
+                         "Asinh",
+                         "Acosh",
+                         "Atanh",
+                         "Erf",
+                         "Sigmoid",
+                         "Tanh",
+                         "Softplus",
+                         "Softsign",
+                         "Elu",
+                         "Selu",
+                         "LeakyRelu",
+                         "HardSigmoid",
+                         "HardSwish",
+                         "Mish",
+                         "Celu",
+                         "ThresholdedRelu"}) {
+    r.Register(MakeSchema(op, 6, 1, 1, 1, 1, kFamily, UnaryFloat));
+  }
+  r.Register(MakeSchema("Gelu", 20, 1, 1, 1, 1, kFamily, UnaryFloat));
+  // Unary on any number.
+  for (const char* op : {"Abs", "Neg", "Sign", "Relu"}) {
+    r.Register(MakeSchema(op, 6, 1, 1, 1, 1, kFamily, UnaryNumeric));
+  }
+  r.Register(MakeSchema("Not", 1, 1, 1, 1, 1, kFamily, UnaryBool));
+  r.Register(MakeSchema("IsNaN", 9, 1, 1, 1, 1, kFamily, FloatPredicate));
+  r.Register(MakeSchema("IsInf", 10, 1, 1, 1, 1, kFamily, FloatPredicate));
+  r.Register(MakeSchema("Identity", 1, 1, 1, 1, 1, kFamily, InferSameAsInput));
+  // Broadcasting binary and variadic arithmetic (opset 7 introduced broadcasting).
+  for (const char* op : {"Add", "Sub", "Mul", "Div"}) {
+    r.Register(MakeSchema(op, 7, 2, 2, 1, 1, kFamily, Binary));
+  }
+  for (const char* op : {"Min", "Max", "Sum", "Mean"}) {
+    r.Register(MakeSchema(op, 8, 1, -1, 1, 1, kFamily, Binary));
+  }
+  r.Register(MakeSchema("Pow", 7, 2, 2, 1, 1, kFamily, Pow));
+  r.Register(MakeSchema("Mod", 10, 2, 2, 1, 1, kFamily, Mod));
+  r.Register(MakeSchema("BitShift", 11, 2, 2, 1, 1, kFamily, BitShift));
+  r.Register(MakeSchema("PRelu", 7, 2, 2, 1, 1, kFamily, PRelu));
+  for (const char* op : {"Equal", "Less", "Greater"}) {
+    r.Register(MakeSchema(op, 7, 2, 2, 1, 1, kFamily, Compare));
+  }
+  for (const char* op : {"LessOrEqual", "GreaterOrEqual"}) {
+    r.Register(MakeSchema(op, 12, 2, 2, 1, 1, kFamily, Compare));
+  }
+  for (const char* op : {"And", "Or", "Xor"}) {
+    r.Register(MakeSchema(op, 7, 2, 2, 1, 1, kFamily, Logical));
+  }
+  r.Register(MakeSchema("Where", 9, 3, 3, 1, 1, kFamily, Where));
+  r.Register(MakeSchema("Clip", 11, 1, 3, 1, 1, kFamily, Clip));
+  r.Register(MakeSchema("Cast", 6, 1, 1, 1, 1, kFamily, Cast));
+  r.Register(MakeSchema("CastLike", 15, 2, 2, 1, 1, kFamily, CastLike));
+  r.Register(MakeSchema("Dropout", 7, 1, 3, 1, 2, kFamily, Dropout));
+}
+
+}  // namespace kiln::ir

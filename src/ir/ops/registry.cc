@@ -1,0 +1,21 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The one place that registers every op family.
+#include "ir/op_schema.h"
+
+namespace kiln::ir {
+
+void RegisterElementwiseOps(OpRegistry& registry);
+void RegisterNnOps(OpRegistry& registry);
+void RegisterTensorOps(OpRegistry& registry);
+void RegisterReduceOps(OpRegistry& registry);
+
+void RegisterAllOps(OpRegistry& registry) {
+  RegisterElementwiseOps(registry);
+  RegisterNnOps(registry);
+  RegisterTensorOps(registry);
+  RegisterReduceOps(registry);
+}
+
+}  // namespace kiln::ir

@@ -1,0 +1,10 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+// (being written)
+#include "ir/ops/infer_util.h"
+
+namespace kiln::ir {
+
+void RegisterTensorOps(OpRegistry&) {}
+
+}  // namespace kiln::ir
