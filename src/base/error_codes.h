@@ -15,6 +15,7 @@ inline constexpr int kUninitialize = 100001;
 inline constexpr int kRepeatInitialize = 100002;
 inline constexpr int kInvalidFile = 100003;
 inline constexpr int kParseFile = 100006;
+inline constexpr int kParseModel = 100013;
 inline constexpr int kRepeatFinalize = 100037;
 inline constexpr int kBadAlloc = 200000;
 inline constexpr int kApiNotSupport = 200001;

@@ -14,6 +14,7 @@ static_assert(kUninitialize == ACL_ERROR_UNINITIALIZE);
 static_assert(kRepeatInitialize == ACL_ERROR_REPEAT_INITIALIZE);
 static_assert(kInvalidFile == ACL_ERROR_INVALID_FILE);
 static_assert(kParseFile == ACL_ERROR_PARSE_FILE);
+static_assert(kParseModel == ACL_ERROR_PARSE_MODEL);
 static_assert(kRepeatFinalize == ACL_ERROR_REPEAT_FINALIZE);
 static_assert(kBadAlloc == ACL_ERROR_BAD_ALLOC);
 static_assert(kApiNotSupport == ACL_ERROR_API_NOT_SUPPORT);
