@@ -15,6 +15,8 @@ inline constexpr int kUninitialize = 100001;
 inline constexpr int kRepeatInitialize = 100002;
 inline constexpr int kInvalidFile = 100003;
 inline constexpr int kParseFile = 100006;
+inline constexpr int kWriteFile = 100004;
+inline constexpr int kDeserializeModel = 100012;
 inline constexpr int kParseModel = 100013;
 inline constexpr int kRepeatFinalize = 100037;
 inline constexpr int kBadAlloc = 200000;
@@ -48,5 +50,10 @@ inline constexpr int kRtEventNotComplete = 507006;
 inline constexpr int kRtReportTimeout = 507012;
 inline constexpr int kRtStreamSyncTimeout = 507046;
 inline constexpr int kRtEventSyncTimeout = 507047;
+
+// GE pass-through (ge_error_codes.h), used by model loading.
+inline constexpr int kGeModelPathInvalid = 145002;
+inline constexpr int kGeModelDataSizeInvalid = 145006;
+inline constexpr int kGeLoadModel = 545001;
 
 }  // namespace kiln::code

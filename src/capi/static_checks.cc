@@ -14,7 +14,13 @@ static_assert(kUninitialize == ACL_ERROR_UNINITIALIZE);
 static_assert(kRepeatInitialize == ACL_ERROR_REPEAT_INITIALIZE);
 static_assert(kInvalidFile == ACL_ERROR_INVALID_FILE);
 static_assert(kParseFile == ACL_ERROR_PARSE_FILE);
+static_assert(kWriteFile == ACL_ERROR_WRITE_FILE);
+static_assert(kDeserializeModel == ACL_ERROR_DESERIALIZE_MODEL);
 static_assert(kParseModel == ACL_ERROR_PARSE_MODEL);
+static_assert(kGeModelPathInvalid == static_cast<int>(ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID));
+static_assert(kGeModelDataSizeInvalid ==
+              static_cast<int>(ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID));
+static_assert(kGeLoadModel == static_cast<int>(ACL_ERROR_GE_LOAD_MODEL));
 static_assert(kRepeatFinalize == ACL_ERROR_REPEAT_FINALIZE);
 static_assert(kBadAlloc == ACL_ERROR_BAD_ALLOC);
 static_assert(kApiNotSupport == ACL_ERROR_API_NOT_SUPPORT);

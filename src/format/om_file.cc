@@ -1,0 +1,162 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "format/om_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "format/om_generated.h"
+
+namespace kiln::format {
+namespace {
+
+uint32_t Crc32(const uint8_t* data, size_t size) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  while (size > 0) {  // zlib takes uInt lengths
+    uInt chunk = static_cast<uInt>(std::min<size_t>(size, 1u << 30));
+    crc = crc32(crc, data, chunk);
+    data += chunk;
+    size -= chunk;
+  }
+  return static_cast<uint32_t>(crc);
+}
+
+size_t AlignUp(size_t v, size_t a) { return (v + a - 1) / a * a; }
+
+void CopyString(char* dst, size_t cap, const std::string& s) {
+  std::memset(dst, 0, cap);
+  std::memcpy(dst, s.data(), std::min(s.size(), cap - 1));
+}
+
+}  // namespace
+
+uint32_t HeaderChecksum(const OmHeader& h) {
+  OmHeader copy = h;
+  copy.header_crc32 = 0;
+  return Crc32(reinterpret_cast<const uint8_t*>(&copy), sizeof copy);
+}
+
+std::vector<uint8_t> SerializeOm(const OmWriteInfo& info, const uint8_t* graph, size_t graph_size,
+                                 const uint8_t* weights, size_t weights_size) {
+  size_t graph_offset = kHeaderSize;
+  size_t weights_offset = AlignUp(graph_offset + graph_size, kWeightsAlignment);
+  size_t total = weights_offset + weights_size;
+  std::vector<uint8_t> out(total, 0);
+  OmHeader h{};
+  std::memcpy(h.magic, kOmMagic, sizeof h.magic);
+  h.format_major = kFormatMajor;
+  h.format_minor = kFormatMinor;
+  h.header_size = kHeaderSize;
+  CopyString(h.compiler_version, sizeof h.compiler_version, info.compiler_version);
+  h.min_runtime_major = info.min_runtime_major;
+  h.min_runtime_minor = info.min_runtime_minor;
+  CopyString(h.target, sizeof h.target, info.target);
+  h.flags = info.flags;
+  h.file_size = total;
+  h.section_count = 2;
+  h.sections[0] = {static_cast<uint32_t>(SectionKind::kGraph), 0, graph_offset, graph_size};
+  h.sections[1] = {static_cast<uint32_t>(SectionKind::kWeights), 0, weights_offset, weights_size};
+  if (graph_size) std::memcpy(out.data() + graph_offset, graph, graph_size);
+  if (weights_size) std::memcpy(out.data() + weights_offset, weights, weights_size);
+  h.payload_crc32 = Crc32(out.data() + kHeaderSize, total - kHeaderSize);
+  h.header_crc32 = HeaderChecksum(h);
+  std::memcpy(out.data(), &h, sizeof h);
+  return out;
+}
+
+Status WriteFile(const std::string& path, const std::vector<uint8_t>& bytes) {
+  std::string tmp = path + ".tmp";
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    return Error(code::kWriteFile, "cannot create '", tmp, "': ", std::strerror(errno));
+  }
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      int err = errno;
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      return Error(code::kWriteFile, "cannot write '", tmp, "': ", std::strerror(err));
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0 || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    return Error(code::kWriteFile, "cannot write '", path, "': ", std::strerror(err));
+  }
+  return Status::Ok();
+}
+
+Result<OmView> VerifyOm(const uint8_t* data, size_t size, uint16_t runtime_major,
+                        uint16_t runtime_minor) {
+  const int bad = code::kGeModelDataSizeInvalid;
+  if (data == nullptr || size < kHeaderSize) {
+    return Error(bad, "the file has ", size, " bytes, less than the ", kHeaderSize,
+                 "-byte .om header");
+  }
+  OmHeader h;
+  std::memcpy(&h, data, sizeof h);
+  if (std::memcmp(h.magic, kOmMagic, sizeof h.magic) != 0) {
+    return Error(bad, "the file does not start with the Kiln .om magic");
+  }
+  if (HeaderChecksum(h) != h.header_crc32) {
+    return Error(bad, "the .om header (bytes 0-255) is corrupt: its checksum does not match");
+  }
+  if (h.format_major != kFormatMajor) {
+    return Error(code::kDeserializeModel, "the file is .om format ", h.format_major, ".",
+                 h.format_minor, "; this runtime reads format ", kFormatMajor,
+                 ".x: recompile the model with this version's kiln atc");
+  }
+  if (h.min_runtime_major > runtime_major ||
+      (h.min_runtime_major == runtime_major && h.min_runtime_minor > runtime_minor)) {
+    return Error(code::kDeserializeModel, "the file needs runtime ", h.min_runtime_major, ".",
+                 h.min_runtime_minor, " or newer; this runtime is ", runtime_major, ".",
+                 runtime_minor);
+  }
+  if (h.header_size != kHeaderSize || h.file_size != size) {
+    return Error(bad, "the header says the file has ", h.file_size, " bytes, but it has ", size,
+                 " (truncated or padded?)");
+  }
+  if (Crc32(data + kHeaderSize, size - kHeaderSize) != h.payload_crc32) {
+    return Error(bad, "the .om payload (bytes ", kHeaderSize, "-", size,
+                 ") is corrupt: its checksum does not match");
+  }
+  OmView view;
+  view.header = reinterpret_cast<const OmHeader*>(data);
+  if (h.section_count > kMaxSections) {
+    return Error(bad, "the header lists ", h.section_count, " sections; at most ", kMaxSections);
+  }
+  for (uint32_t i = 0; i < h.section_count; ++i) {
+    const SectionEntry& s = h.sections[i];
+    if (s.offset < kHeaderSize || s.offset > size || s.size > size - s.offset) {
+      return Error(bad, "section ", i, " (offset ", s.offset, ", ", s.size,
+                   " bytes) lies outside the file");
+    }
+    if (s.kind == static_cast<uint32_t>(SectionKind::kGraph)) {
+      view.graph = data + s.offset;
+      view.graph_size = s.size;
+    } else if (s.kind == static_cast<uint32_t>(SectionKind::kWeights)) {
+      if (s.offset % kWeightsAlignment != 0) {
+        return Error(bad, "the weights section at offset ", s.offset, " is not 64-byte aligned");
+      }
+      view.weights = data + s.offset;
+      view.weights_size = s.size;
+    }
+  }
+  if (view.graph == nullptr) return Error(bad, "the file has no graph section");
+  flatbuffers::Verifier verifier(view.graph, view.graph_size);
+  if (!om::VerifyModelBuffer(verifier)) {
+    return Error(bad, "the graph section (offset ", view.graph - data, ", ", view.graph_size,
+                 " bytes) is not a valid Kiln graph");
+  }
+  return view;
+}
+
+}  // namespace kiln::format
