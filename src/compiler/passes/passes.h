@@ -1,0 +1,27 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Factories of every built-in pass, and the default pipeline order.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/pass.h"
+
+namespace kiln::compiler {
+
+// --input_shape: "name" -> dims (-1 = dynamic). Unknown names are an error naming them.
+std::unique_ptr<Pass> CreateShapeBindingPass(std::map<std::string, std::vector<int64_t>> shapes);
+std::unique_ptr<Pass> CreateConstantFoldingPass();
+std::unique_ptr<Pass> CreateDeadCodeEliminationPass();
+std::unique_ptr<Pass> CreateConvBnFoldPass();
+std::unique_ptr<Pass> CreateBiasActivationFusionPass();
+std::unique_ptr<Pass> CreateResidualAddFusionPass();
+std::unique_ptr<Pass> CreateLayerNormFusionPass();
+std::unique_ptr<Pass> CreateGeluFusionPass();
+std::unique_ptr<Pass> CreateTransposeCancellationPass();
+
+}  // namespace kiln::compiler

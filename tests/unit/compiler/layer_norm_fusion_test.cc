@@ -1,0 +1,4 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+// (being written)
+#include <gtest/gtest.h>
