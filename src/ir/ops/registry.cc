@@ -10,12 +10,14 @@ void RegisterElementwiseOps(OpRegistry& registry);
 void RegisterNnOps(OpRegistry& registry);
 void RegisterTensorOps(OpRegistry& registry);
 void RegisterReduceOps(OpRegistry& registry);
+void RegisterControlFlowOps(OpRegistry& registry);
 
 void RegisterAllOps(OpRegistry& registry) {
   RegisterElementwiseOps(registry);
   RegisterNnOps(registry);
   RegisterTensorOps(registry);
   RegisterReduceOps(registry);
+  RegisterControlFlowOps(registry);
 }
 
 }  // namespace kiln::ir

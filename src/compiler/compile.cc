@@ -1,0 +1,166 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "compiler/compile.h"
+
+#include <chrono>
+#include <cstdlib>
+
+#include "compiler/memory_planner.h"
+#include "compiler/om_builder.h"
+#include "compiler/passes/passes.h"
+#include "format/om_file.h"
+#include "frontend/onnx/importer.h"
+#include "ir/op_schema.h"
+
+namespace kiln::compiler {
+namespace {
+
+class PhaseTimer {
+ public:
+  explicit PhaseTimer(CompileReport& report) : report_(report) {}
+  void Done(const char* phase) {
+    auto now = std::chrono::steady_clock::now();
+    report_.phases_ms.push_back(
+        {phase, std::chrono::duration<double, std::milli>(now - start_).count()});
+    start_ = now;
+  }
+
+ private:
+  CompileReport& report_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+void AddDefaultPasses(PassManager& pm, const CompileOptions& options) {
+  pm.Add(CreateShapeBindingPass(options.input_shapes));
+  pm.Add(CreateConstantFoldingPass());
+  pm.Add(CreateDeadCodeEliminationPass());
+  pm.Add(CreateConvBnFoldPass());
+  pm.Add(CreateLayerNormFusionPass());
+  pm.Add(CreateGeluFusionPass());
+  pm.Add(CreateBiasActivationFusionPass());
+  pm.Add(CreateResidualAddFusionPass());
+  pm.Add(CreateTransposeCancellationPass());
+  pm.Add(CreateConstantFoldingPass());
+  pm.Add(CreateDeadCodeEliminationPass());
+}
+
+std::string ModelName(const std::string& path) {
+  size_t slash = path.rfind('/');
+  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  size_t dot = base.rfind('.');
+  return dot == std::string::npos ? base : base.substr(0, dot);
+}
+
+}  // namespace
+
+Result<std::map<std::string, std::vector<int64_t>>> ParseInputShape(const std::string& text) {
+  std::map<std::string, std::vector<int64_t>> shapes;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find(';', pos);
+    if (end == std::string::npos) end = text.size();
+    std::string item = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (item.empty()) continue;
+    size_t colon = item.rfind(':');
+    if (colon == std::string::npos || colon == 0) {
+      return Error(code::kInvalidParam, "--input_shape item '", item,
+                   "' is not name:dim,dim,... (e.g. input:1,3,224,224)");
+    }
+    std::vector<int64_t> dims;
+    std::string list = item.substr(colon + 1);
+    size_t p = 0;
+    while (p <= list.size() && !list.empty()) {
+      size_t comma = list.find(',', p);
+      if (comma == std::string::npos) comma = list.size();
+      std::string d = list.substr(p, comma - p);
+      char* stop = nullptr;
+      long long v = std::strtoll(d.c_str(), &stop, 10);
+      if (d.empty() || (*stop != '\0' && *stop != '~') || v < -1) {
+        return Error(code::kInvalidParam, "--input_shape item '", item, "': '", d,
+                     "' is not a dim (a size, -1, or a range such as 1~8)");
+      }
+      if (*stop == '~') {
+        char* stop2 = nullptr;
+        long long hi = std::strtoll(stop + 1, &stop2, 10);
+        if (*stop2 != '\0' || hi < v || v < 1) {
+          return Error(code::kInvalidParam, "--input_shape item '", item, "': range '", d,
+                       "' must be low~high with 1 <= low <= high");
+        }
+        v = -1;  // a range is a dynamic dim; its bounds are recorded with the options
+      }
+      dims.push_back(v);
+      p = comma + 1;
+      if (comma == list.size()) break;
+    }
+    shapes[item.substr(0, colon)] = dims;
+  }
+  return shapes;
+}
+
+std::string HostTarget() {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return "cpu-avx512";
+  if (__builtin_cpu_supports("avx2")) return "cpu-avx2";
+  return "cpu";
+}
+
+Result<std::vector<NodeProblem>> PreCheck(const CompileOptions& options) {
+  KILN_ASSIGN_OR_RETURN(auto imported, frontend::onnx::ImportFile(options.model));
+  ir::Graph& graph = *imported.graph;
+  std::vector<NodeProblem> problems;
+  const auto& registry = ir::OpRegistry::Global();
+  for (auto& node : graph.nodes()) {
+    Status st = ir::InferNode(registry, *node);
+    if (!st.ok()) {
+      problems.push_back({node->name(), node->op_type(), node->opset(), st.code(), st.message()});
+    }
+  }
+  return problems;
+}
+
+Result<CompileReport> Compile(const CompileOptions& options) {
+  CompileReport report;
+  PhaseTimer timer(report);
+  KILN_ASSIGN_OR_RETURN(auto imported, frontend::onnx::ImportFile(options.model));
+  ir::Graph& graph = *imported.graph;
+  report.onnx_nodes = graph.nodes().size();
+  timer.Done("import");
+  const auto& registry = ir::OpRegistry::Global();
+  PassContext ctx;
+  ctx.registry = &registry;
+  ctx.disabled = options.disabled_passes;
+  PassManager pm;
+  AddDefaultPasses(pm, options);
+  // Bind shapes before inference so --input_shape decides every inferred dim.
+  KILN_ASSIGN_OR_RETURN(bool bound, pm.passes().front()->Run(graph, ctx));
+  (void)bound;
+  KILN_RETURN_IF_ERROR(graph.TopologicalSort(), "");
+  KILN_RETURN_IF_ERROR(ir::InferGraph(registry, graph), "");
+  timer.Done("shape inference");
+  KILN_RETURN_IF_ERROR(pm.Run(graph, ctx), "");
+  report.pass_log = ctx.log;
+  report.compiled_nodes = graph.nodes().size();
+  timer.Done("optimisation");
+  KILN_ASSIGN_OR_RETURN(MemoryPlan plan, PlanMemory(graph));
+  report.work_size = plan.work_size;
+  report.weight_size = plan.weight_size;
+  report.naive_size = plan.naive_size;
+  timer.Done("memory planning");
+  OmBuildInfo info;
+  info.model_name = ModelName(options.model);
+  info.target = options.target.empty() ? HostTarget() : options.target;
+  info.source = options.model + (imported.producer.empty() ? "" : " (" + imported.producer + ")");
+  info.options = options.record;
+  KILN_ASSIGN_OR_RETURN(auto bytes, BuildOm(graph, plan, info));
+  report.output_path = options.output;
+  if (report.output_path.size() < 3 ||
+      report.output_path.compare(report.output_path.size() - 3, 3, ".om") != 0) {
+    report.output_path += ".om";
+  }
+  KILN_RETURN_IF_ERROR(format::WriteFile(report.output_path, bytes), "");
+  timer.Done("write");
+  return report;
+}
+
+}  // namespace kiln::compiler
