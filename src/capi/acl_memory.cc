@@ -133,9 +133,7 @@ kiln::Status CheckSide(const char* name, const void* ptr, char side, size_t exte
 }
 
 // Validates a copy; the extents are the bytes touched from dst and src.
-kiln::Status CheckCopy(void* dst, const void* src, size_t dst_extent, size_t src_extent,
-                       aclrtMemcpyKind kind_enum) {
-  int kind = kiln::capi::EnumInt(kind_enum);
+kiln::Status CheckCopy(void* dst, const void* src, size_t dst_extent, size_t src_extent, int kind) {
   char src_side, dst_side;
   if (!KindSides(kind, &src_side, &dst_side)) {
     return kiln::Error(kiln::code::kInvalidParam, "kind ", kind, " is not an aclrtMemcpyKind");
@@ -148,8 +146,7 @@ kiln::Status CheckCopy(void* dst, const void* src, size_t dst_extent, size_t src
   return kiln::Status::Ok();
 }
 
-kiln::Status CheckLinearCopy(void* dst, size_t destMax, const void* src, size_t count,
-                             aclrtMemcpyKind kind) {
+kiln::Status CheckLinearCopy(void* dst, size_t destMax, const void* src, size_t count, int kind) {
   if (count > destMax) {
     return kiln::Error(kiln::code::kInvalidParam, "count ", count, " exceeds destMax ", destMax);
   }
@@ -157,7 +154,7 @@ kiln::Status CheckLinearCopy(void* dst, size_t destMax, const void* src, size_t 
 }
 
 kiln::Status Check2dCopy(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                         size_t height, aclrtMemcpyKind kind) {
+                         size_t height, int kind) {
   if (width == 0 || height == 0) {
     return kiln::Error(kiln::code::kInvalidParam, "width ", width, " and height ", height,
                        " must both be > 0");
@@ -252,7 +249,7 @@ aclError aclrtFreeHost(void* hostPtr) {
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
                      aclrtMemcpyKind kind) {
   KILN_CAPI("aclrtMemcpy", {
-    kiln::Status st = CheckLinearCopy(dst, destMax, src, count, kind);
+    kiln::Status st = CheckLinearCopy(dst, destMax, src, count, kiln::capi::EnumInt(kind));
     if (!st.ok()) return Report("aclrtMemcpy", st);
     if (count != 0) std::memmove(dst, src, count);
     return ACL_SUCCESS;
@@ -262,7 +259,7 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
                           aclrtMemcpyKind kind, aclrtStream stream) {
   KILN_CAPI("aclrtMemcpyAsync", {
-    kiln::Status st = CheckLinearCopy(dst, destMax, src, count, kind);
+    kiln::Status st = CheckLinearCopy(dst, destMax, src, count, kiln::capi::EnumInt(kind));
     if (!st.ok()) return Report("aclrtMemcpyAsync", st);
     auto s = Runtime::Get().ResolveStream(stream);
     if (!s.ok()) return Report("aclrtMemcpyAsync", s.status());
@@ -277,7 +274,8 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
 aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                        size_t height, aclrtMemcpyKind kind) {
   KILN_CAPI("aclrtMemcpy2d", {
-    kiln::Status st = Check2dCopy(dst, dpitch, src, spitch, width, height, kind);
+    kiln::Status st =
+        Check2dCopy(dst, dpitch, src, spitch, width, height, kiln::capi::EnumInt(kind));
     if (!st.ok()) return Report("aclrtMemcpy2d", st);
     Copy2d(dst, dpitch, src, spitch, width, height);
     return ACL_SUCCESS;
@@ -287,7 +285,8 @@ aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch,
 aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                             size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
   KILN_CAPI("aclrtMemcpy2dAsync", {
-    kiln::Status st = Check2dCopy(dst, dpitch, src, spitch, width, height, kind);
+    kiln::Status st =
+        Check2dCopy(dst, dpitch, src, spitch, width, height, kiln::capi::EnumInt(kind));
     if (!st.ok()) return Report("aclrtMemcpy2dAsync", st);
     auto s = Runtime::Get().ResolveStream(stream);
     if (!s.ok()) return Report("aclrtMemcpy2dAsync", s.status());
