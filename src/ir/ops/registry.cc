@@ -11,6 +11,7 @@ void RegisterNnOps(OpRegistry& registry);
 void RegisterTensorOps(OpRegistry& registry);
 void RegisterReduceOps(OpRegistry& registry);
 void RegisterControlFlowOps(OpRegistry& registry);
+void RegisterFusedOps(OpRegistry& registry);
 
 void RegisterAllOps(OpRegistry& registry) {
   RegisterElementwiseOps(registry);
@@ -18,6 +19,7 @@ void RegisterAllOps(OpRegistry& registry) {
   RegisterTensorOps(registry);
   RegisterReduceOps(registry);
   RegisterControlFlowOps(registry);
+  RegisterFusedOps(registry);
 }
 
 }  // namespace kiln::ir

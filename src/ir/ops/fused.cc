@@ -1,0 +1,79 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Kiln's fused ops (domain "com.kiln"), produced by the compiler's fusion passes:
+// FusedConv, FusedGemm, FusedMatMul — the base op plus an optional residual / bias and an
+// activation (see src/compiler/passes/README.md).
+#include <set>
+
+#include "ir/ops/infer_util.h"
+
+namespace kiln::ir {
+namespace {
+
+constexpr const char* kDomain = "com.kiln";
+
+Status CheckActivation(InferenceContext& ctx) {
+  static const std::set<std::string> kActivations = {
+      "", "Relu", "LeakyRelu", "Clip", "Sigmoid", "Tanh", "HardSigmoid", "HardSwish", "Gelu"};
+  std::string act = ctx.node().attr_string("activation", "");
+  if (!kActivations.count(act)) {
+    return ctx.Unsupported("activation '", act, "' cannot be fused");
+  }
+  return Status::Ok();
+}
+
+// Runs the inference of the ONNX op the fused op extends (same inputs up to its count).
+Status InferAsBase(InferenceContext& ctx, const char* base) {
+  const OpSchema* schema = OpRegistry::Global().Find("", base);
+  if (schema == nullptr) return ctx.Fail("base op ", base, " is not registered");
+  KILN_RETURN_IF_ERROR(schema->infer(ctx), "");
+  return CheckActivation(ctx);
+}
+
+Status FusedConv(InferenceContext& ctx) {
+  KILN_RETURN_IF_ERROR(InferAsBase(ctx, "Conv"), "");
+  if (ctx.has_input(3)) {
+    const TensorType& out = ctx.outputs()[0];
+    if (ctx.input_dtype(3) != out.dtype) {
+      return ctx.Fail("residual input is ", Name(ctx.input_dtype(3)), ", the convolution ",
+                      Name(out.dtype));
+    }
+    auto b = Broadcast(out.shape, ctx.input_shape(3));
+    if (!b || (out.shape.IsStatic() && !(*b == out.shape))) {
+      return ctx.Fail("residual shape ", ctx.input_shape(3).ToString(),
+                      " does not match the convolution output ", out.shape.ToString());
+    }
+  }
+  return Status::Ok();
+}
+
+Status FusedGemm(InferenceContext& ctx) { return InferAsBase(ctx, "Gemm"); }
+
+Status FusedMatMul(InferenceContext& ctx) {
+  KILN_RETURN_IF_ERROR(InferAsBase(ctx, "MatMul"), "");
+  if (ctx.has_input(2)) {
+    const Shape& bias = ctx.input_shape(2);
+    const Shape& out = ctx.outputs()[0].shape;
+    if (bias.rank_known() && bias.rank() != 1) {
+      return ctx.Fail("bias must be 1-D, got ", bias.ToString());
+    }
+    if (bias.rank_known() && out.rank_known() && out.rank() > 0 && bias[0].known() &&
+        out[out.rank() - 1].known() && bias[0].value != out[out.rank() - 1].value) {
+      return ctx.Fail("bias of ", bias[0].value, " values does not match the last dim of ",
+                      out.ToString());
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+void RegisterFusedOps(OpRegistry& r) {
+  constexpr const char* kFamily = "fused";
+  r.Register(MakeSchema("FusedConv", 1, 2, 4, 1, 1, kFamily, FusedConv, kDomain));
+  r.Register(MakeSchema("FusedGemm", 1, 2, 3, 1, 1, kFamily, FusedGemm, kDomain));
+  r.Register(MakeSchema("FusedMatMul", 1, 2, 3, 1, 1, kFamily, FusedMatMul, kDomain));
+}
+
+}  // namespace kiln::ir
