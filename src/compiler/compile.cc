@@ -153,6 +153,11 @@ Result<CompileReport> Compile(const CompileOptions& options) {
   info.source = options.model + (imported.producer.empty() ? "" : " (" + imported.producer + ")");
   info.options = options.record;
   KILN_ASSIGN_OR_RETURN(auto bytes, BuildOm(graph, plan, info));
+  // Read the result back as the runtime will: a writer bug must not reach a user's disk.
+  KILN_ASSIGN_OR_RETURN(
+      format::OmView view,
+      format::VerifyOm(bytes.data(), bytes.size(), format::kFormatMajor, format::kFormatMinor));
+  report.weight_size = view.weights_size;  // includes the weights of If/Loop bodies
   report.output_path = options.output;
   if (report.output_path.size() < 3 ||
       report.output_path.compare(report.output_path.size() - 3, 3, ".om") != 0) {

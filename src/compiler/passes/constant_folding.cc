@@ -1,10 +1,122 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
-// (being written)
+//
+// constant_folding: replaces nodes whose inputs are all constants by constants, and Shape /
+// Size of values whose shape is static, so that static shape sub-graphs
+// (Shape -> Gather -> Unsqueeze -> Concat -> Reshape) fold away.
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <unordered_set>
+#include <variant>
+#include <vector>
+
+#include "compiler/passes/const_eval.h"
 #include "compiler/passes/passes.h"
 
 namespace kiln::compiler {
+namespace {
 
-std::unique_ptr<Pass> CreateConstantFoldingPass() { return nullptr; }
+// Folded results above this stay computed: they would only grow the weights.
+constexpr size_t kMaxFoldedBytes = size_t{1} << 20;
+
+// Adds to `names` what the nodes of `graph` (and their nested subgraphs) read without `graph`
+// defining it: names captured from an enclosing scope.
+void CollectOuterReads(const ir::Graph& graph, std::set<std::string>* names) {
+  std::unordered_set<const ir::Value*> inputs(graph.inputs().begin(), graph.inputs().end());
+  auto defined = [&](const ir::Value* v) {
+    return v->producer() != nullptr || v->constant() != nullptr || inputs.count(v) != 0;
+  };
+  std::set<std::string> nested;
+  for (const auto& node : graph.nodes()) {
+    for (const auto& [attr_name, attr] : node->attrs()) {
+      if (const auto* sub = std::get_if<std::shared_ptr<ir::Graph>>(&attr); sub && *sub) {
+        CollectOuterReads(**sub, &nested);
+      }
+    }
+    for (const ir::Value* v : node->inputs()) {
+      if (v != nullptr && !defined(v)) names->insert(v->name());
+    }
+  }
+  for (const std::string& name : nested) {
+    const ir::Value* v = graph.FindValue(name);
+    if (v == nullptr || !defined(v)) names->insert(name);
+  }
+}
+
+// Values of `graph` that subgraphs of its nodes read by name.
+std::vector<ir::Value*> ReadBySubgraphs(const ir::Graph& graph) {
+  std::set<std::string> names;
+  for (const auto& node : graph.nodes()) {
+    for (const auto& [attr_name, attr] : node->attrs()) {
+      if (const auto* sub = std::get_if<std::shared_ptr<ir::Graph>>(&attr); sub && *sub) {
+        CollectOuterReads(**sub, &names);
+      }
+    }
+  }
+  std::vector<ir::Value*> values;
+  for (const std::string& name : names) {
+    if (ir::Value* v = graph.FindValue(name)) values.push_back(v);
+  }
+  return values;
+}
+
+class ConstantFolding : public Pass {
+ public:
+  const char* name() const override { return "constant_folding"; }
+
+  Result<bool> Run(ir::Graph& graph, PassContext& ctx) override {
+    // Values that became constant, or got a new type, in this run: their readers are
+    // re-inferred so that a Shape further down can fold in the same run.
+    std::unordered_set<const ir::Value*> refreshed;
+    std::vector<ir::Node*> order;
+    for (auto& node : graph.nodes()) order.push_back(node.get());
+    size_t folded = 0;
+    for (ir::Node* node : order) {
+      // A Constant's value is in the model already; turning it into an initializer adds nothing.
+      const size_t budget = node->op_type() == "Constant" ? SIZE_MAX : kMaxFoldedBytes;
+      auto results = EvaluateNode(*node, budget);
+      if (results) {
+        for (size_t i = 0; i < node->outputs().size(); ++i) {
+          ir::Value* out = node->output(i);
+          if (out == nullptr) continue;
+          out->set_constant(std::move((*results)[i]));
+          refreshed.insert(out);
+        }
+        graph.RemoveNode(node);
+        ++folded;
+        continue;
+      }
+      bool stale = false;
+      for (const ir::Value* in : node->inputs()) stale = stale || refreshed.count(in) != 0;
+      if (!stale) continue;
+      std::vector<ir::TensorType> before;
+      for (const ir::Value* out : node->outputs()) {
+        before.push_back(out ? out->type() : ir::TensorType{});
+      }
+      // A failure leaves the types as they were; the pass manager's inference reports it.
+      if (!ir::InferNode(*ctx.registry, *node).ok()) continue;
+      for (size_t i = 0; i < node->outputs().size(); ++i) {
+        ir::Value* out = node->output(i);
+        if (out != nullptr && !(out->type() == before[i])) refreshed.insert(out);
+      }
+    }
+    if (folded == 0) return false;
+    // Drop the constants only the folded nodes read. Graph::Prune() does not see reads by
+    // subgraphs, so those values are listed as outputs while it runs.
+    std::vector<ir::Value*> keep = ReadBySubgraphs(graph);
+    const size_t n_outputs = graph.outputs().size();
+    graph.outputs().insert(graph.outputs().end(), keep.begin(), keep.end());
+    graph.Prune();
+    graph.outputs().resize(n_outputs);
+    ctx.log.push_back(StrCat(name(), ": folded ", folded, " node(s) into constants"));
+    return true;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> CreateConstantFoldingPass() { return std::make_unique<ConstantFolding>(); }
 
 }  // namespace kiln::compiler

@@ -40,7 +40,9 @@ struct Importer {
 
 Result<ir::TensorType> Importer::TypeOf(const pb::ValueInfoProto& vi) {
   ir::TensorType type;
-  if (!vi.has_type()) return type;  // untyped: inferred later
+  // Untyped (no type, or a TypeProto with no value set, as exporters write for subgraph
+  // outputs): inferred later.
+  if (!vi.has_type() || vi.type().value_case() == pb::TypeProto::VALUE_NOT_SET) return type;
   if (!vi.type().has_tensor_type()) {
     return Error(code::kFeatureUnsupported, origin, ": value '", vi.name(),
                  "' is not a tensor (sequence, map and optional types are not supported)");

@@ -1,0 +1,159 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "compiler/passes/pattern_util.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <memory>
+#include <variant>
+
+namespace kiln::compiler::pattern {
+namespace {
+
+// True when `sub` or a graph nested in it reads a value called `name` that it neither
+// produces, holds as a constant, nor declares as an input: a capture from an outer scope.
+bool ReadsOuterName(const ir::Graph& sub, const std::string& name) {
+  for (const auto& n : sub.nodes()) {
+    for (const ir::Value* in : n->inputs()) {
+      if (in == nullptr || in->name() != name) continue;
+      bool local = in->producer() != nullptr || in->constant() != nullptr ||
+                   std::find(sub.inputs().begin(), sub.inputs().end(), in) != sub.inputs().end();
+      if (!local) return true;
+    }
+    for (const auto& [attr_name, attr] : n->attrs()) {
+      const auto* g = std::get_if<std::shared_ptr<ir::Graph>>(&attr);
+      if (g != nullptr && *g != nullptr) {
+        // A nested graph captures through `sub` only when `sub` does not define the name.
+        const ir::Value* shadow = sub.FindValue(name);
+        bool defined_here =
+            shadow != nullptr &&
+            (shadow->producer() != nullptr || shadow->constant() != nullptr ||
+             std::find(sub.inputs().begin(), sub.inputs().end(), shadow) != sub.inputs().end());
+        if (!defined_here && ReadsOuterName(**g, name)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool IsOp(const ir::Node* n, std::string_view op_type, std::string_view domain) {
+  return n != nullptr && n->op_type() == op_type && n->domain() == domain;
+}
+
+bool IsGraphOutput(const ir::Graph& graph, const ir::Value* v) {
+  return std::find(graph.outputs().begin(), graph.outputs().end(), v) != graph.outputs().end();
+}
+
+bool IsCapturedBySubgraph(const ir::Graph& graph, const ir::Value* v) {
+  if (v->name().empty()) return false;
+  for (const auto& n : graph.nodes()) {
+    for (const auto& [attr_name, attr] : n->attrs()) {
+      const auto* g = std::get_if<std::shared_ptr<ir::Graph>>(&attr);
+      if (g != nullptr && *g != nullptr && ReadsOuterName(**g, v->name())) return true;
+    }
+  }
+  return false;
+}
+
+ir::Node* SoleUser(const ir::Graph& graph, const ir::Value* v) {
+  if (v == nullptr || IsGraphOutput(graph, v)) return nullptr;
+  std::vector<ir::Node*> uses = graph.Uses(v);
+  if (uses.size() != 1) return nullptr;
+  if (IsCapturedBySubgraph(graph, v)) return nullptr;
+  return uses[0];
+}
+
+std::optional<double> ScalarConstant(const ir::Value* v) {
+  if (v == nullptr || v->constant() == nullptr) return std::nullopt;
+  const ir::Tensor& t = *v->constant();
+  if (t.num_elements() != 1) return std::nullopt;
+  std::vector<double> values = t.AsDoubles();
+  if (values.size() != 1) return std::nullopt;
+  return values[0];
+}
+
+bool IsScalarFor(const ir::Value* c, const ir::Value* like) {
+  if (!ScalarConstant(c)) return false;
+  size_t rank = c->constant()->dims().size();
+  if (like == nullptr || !like->shape().rank_known()) return rank == 0;
+  return rank <= like->shape().rank();
+}
+
+bool IsScalarNear(const ir::Value* c, double expected, const ir::Value* like, double tol) {
+  std::optional<double> value = ScalarConstant(c);
+  return value && std::abs(*value - expected) <= tol && IsScalarFor(c, like);
+}
+
+ir::Value* OtherInput(const ir::Node& n, const ir::Value* v) {
+  if (n.inputs().size() != 2) return nullptr;
+  if (n.input(0) == v) return n.input(1);
+  if (n.input(1) == v) return n.input(0);
+  return nullptr;
+}
+
+bool DependsOn(const ir::Value* v, const ir::Node* node) {
+  std::vector<const ir::Node*> stack;
+  std::unordered_set<const ir::Node*> seen;
+  if (v != nullptr && v->producer() != nullptr) stack.push_back(v->producer());
+  while (!stack.empty()) {
+    const ir::Node* n = stack.back();
+    stack.pop_back();
+    if (n == node) return true;
+    if (!seen.insert(n).second) continue;
+    for (const ir::Value* in : n->inputs()) {
+      if (in != nullptr && in->producer() != nullptr) stack.push_back(in->producer());
+    }
+  }
+  return false;
+}
+
+Result<ir::Node*> Rewriter::Replace(const std::vector<ir::Node*>& old_nodes, NewNode spec) {
+  auto& nodes = graph_.nodes();
+  // The position just after the last old node: the new node goes there. It is not an old node,
+  // so the iterator stays valid while they are removed.
+  auto insert_at = nodes.end();
+  for (auto it = nodes.begin(); it != nodes.end(); ++it) {
+    if (std::find(old_nodes.begin(), old_nodes.end(), it->get()) != old_nodes.end()) {
+      insert_at = std::next(it);
+    }
+  }
+  std::vector<std::string> origins;
+  for (const ir::Node* n : old_nodes) {
+    origins.insert(origins.end(), n->origins().begin(), n->origins().end());
+  }
+  for (ir::Node* n : old_nodes) {
+    graph_.RemoveNode(n);
+    removed_.insert(n);
+  }
+  KILN_ASSIGN_OR_RETURN(ir::Node * added,
+                        graph_.AddNode(spec.op_type, spec.domain, spec.name, spec.opset,
+                                       std::move(spec.inputs), std::move(spec.outputs)));
+  added->add_origins(origins);
+  for (auto& [name, attr] : spec.attrs) added->set_attr(name, std::move(attr));
+  nodes.splice(insert_at, nodes, std::prev(nodes.end()));
+  return added;
+}
+
+Result<bool> RewriteEachNode(ir::Graph& graph,
+                             const std::function<Result<bool>(ir::Node&, Rewriter&)>& try_rewrite) {
+  bool changed = false;
+  for (bool again = true; again;) {
+    again = false;
+    std::vector<ir::Node*> snapshot;
+    for (const auto& n : graph.nodes()) snapshot.push_back(n.get());
+    Rewriter rewriter(graph);
+    for (ir::Node* n : snapshot) {
+      if (rewriter.removed(n)) continue;
+      KILN_ASSIGN_OR_RETURN(bool rewrote, try_rewrite(*n, rewriter));
+      again = again || rewrote;
+    }
+    changed = changed || again;
+  }
+  if (changed) graph.Prune();
+  return changed;
+}
+
+}  // namespace kiln::compiler::pattern
