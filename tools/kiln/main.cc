@@ -8,6 +8,7 @@
 #include <string>
 
 #include "acl/acl.h"
+#include "tools/kiln/atc.h"
 #include "tools/kiln/version_report.h"
 
 int main(int argc, char** argv) {
@@ -18,9 +19,13 @@ int main(int argc, char** argv) {
   bool show_version = false;
   app.add_flag("--version", show_version,
                "print the version block (runtime, AscendCL interface, devices) and exit");
+  int exit_code = 0;
+  kiln::tools::AddAtcCommand(app, &exit_code);
   app.require_subcommand(0, 1);
+  std::vector<std::string> storage;
+  kiln::tools::NormalizeAtcArgs(argc, argv, storage);
   CLI11_PARSE(app, argc, argv);
   if (show_version) return kiln::tools::PrintVersionReport(stdout);
-  std::fputs(app.help().c_str(), stdout);
-  return 0;
+  if (app.get_subcommands().empty()) std::fputs(app.help().c_str(), stdout);
+  return exit_code;
 }

@@ -1,0 +1,280 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// `kiln atc`: ONNX → .om with ATC's flags. Modes: 0 compile, 1 .om → JSON, 3 pre-check,
+// 6 display an .om's info.
+#include "tools/kiln/atc.h"
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "compiler/compile.h"
+#include "compiler/om_inspect.h"
+
+namespace kiln::tools {
+namespace {
+
+constexpr const char* kSuccess = "ATC run success, welcome to the next use.";
+constexpr const char* kFailure =
+    "ATC run failed, Please check the detail log, Try 'atc --help' for more information";
+
+struct AtcFlags {
+  int mode = 0;
+  std::string model, weight, output, soc_version, input_shape, input_format, out_nodes;
+  std::string output_type, input_fp16_nodes, precision_mode, precision_mode_v2, keep_dtype;
+  std::string insert_op_conf, fusion_switch_file, log = "null", om, json, check_report;
+  std::string dynamic_batch_size, dynamic_image_size, dynamic_dims;
+  int framework = -1;
+  int display_model_info = 0;
+};
+
+int Fail(const std::string& message, int code = 0) {
+  std::fprintf(stderr, "%s\n", kFailure);
+  if (code != 0) {
+    std::fprintf(stderr, "E10001: [aclError %d] %s\n", code, message.c_str());
+  } else {
+    std::fprintf(stderr, "E10001: %s\n", message.c_str());
+  }
+  return 1;
+}
+
+int Fail(const Status& st) { return Fail(st.message(), st.code()); }
+
+// --fusion_switch_file: "PassName:off" lines (other lines and "on" are ignored).
+Result<std::vector<std::string>> ReadFusionSwitches(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Error(code::kInvalidFile, "cannot read --fusion_switch_file '", path, "'");
+  std::vector<std::string> off;
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    std::string name = line.substr(0, colon), value = line.substr(colon + 1);
+    auto trim = [](std::string s) {
+      s.erase(0, s.find_first_not_of(" \t\r"));
+      s.erase(s.find_last_not_of(" \t\r") + 1);
+      return s;
+    };
+    if (trim(value) == "off") off.push_back(trim(name));
+  }
+  return off;
+}
+
+int DisplayOm(const AtcFlags& f) {
+  auto text = compiler::DescribeOmFile(f.om);
+  if (!text.ok()) return Fail(text.status());
+  std::fputs(text->c_str(), stdout);
+  std::printf("%s\n", kSuccess);
+  return 0;
+}
+
+int OmToJsonMode(const AtcFlags& f) {
+  if (f.om.empty() || f.json.empty()) {
+    return Fail("--mode=1 needs --om=<model.om> and --json=<out.json>");
+  }
+  auto json = compiler::OmFileToJson(f.om);
+  if (!json.ok()) return Fail(json.status());
+  std::ofstream out(f.json);
+  out << *json << "\n";
+  if (!out) return Fail("cannot write --json file '" + f.json + "'", code::kWriteFile);
+  std::printf("%s\n", kSuccess);
+  return 0;
+}
+
+// Common checks of mode 0 and 3; returns 0 when the options are usable.
+int CheckModelOptions(const AtcFlags& f, compiler::CompileOptions& options) {
+  if (f.framework == 0 || f.framework == 1 || f.framework == 3) {
+    static const char* kNames[] = {"Caffe", "MindSpore", "", "TensorFlow"};
+    return Fail(StrCat(kNames[f.framework],
+                       " models are not supported (Caffe/MindSpore/TensorFlow are not supported: "
+                       "export to ONNX and use --framework=5)"));
+  }
+  if (f.framework != 5)
+    return Fail(StrCat("--framework=", f.framework, " is invalid: use 5 (ONNX)"));
+  if (f.model.empty()) return Fail("--model is required");
+  if (!f.weight.empty()) {
+    std::fprintf(stderr,
+                 "W11001: --weight is ignored for ONNX models (weights are inside the "
+                 ".onnx or its external data files)\n");
+  }
+  for (const auto& [flag, value] :
+       {std::pair<const char*, const std::string&>{"--dynamic_batch_size", f.dynamic_batch_size},
+        {"--dynamic_image_size", f.dynamic_image_size},
+        {"--dynamic_dims", f.dynamic_dims},
+        {"--insert_op_conf", f.insert_op_conf},
+        {"--out_nodes", f.out_nodes},
+        {"--output_type", f.output_type},
+        {"--input_fp16_nodes", f.input_fp16_nodes},
+        {"--keep_dtype", f.keep_dtype}}) {
+    if (!value.empty()) {
+      return Fail(StrCat(flag, " is not implemented in this Kiln version yet; compile without it"),
+                  code::kFeatureUnsupported);
+    }
+  }
+  options.model = f.model;
+  options.output = f.output;
+  if (!f.input_shape.empty()) {
+    auto shapes = compiler::ParseInputShape(f.input_shape);
+    if (!shapes.ok()) return Fail(shapes.status());
+    options.input_shapes = *shapes;
+  }
+  std::string target = f.soc_version;
+  if (target.rfind("Ascend", 0) == 0) {
+    std::fprintf(stderr,
+                 "W11002: --soc_version=%s is an Ascend SoC; compiling for this host's default "
+                 "target (%s)\n",
+                 target.c_str(), compiler::HostTarget().c_str());
+    target = "";
+  } else if (!target.empty() && target != "cpu" && target != "cpu-avx2" && target != "cpu-avx512" &&
+             target != "cuda") {
+    return Fail("--soc_version=" + target +
+                " is not a Kiln target (cpu, cpu-avx2, cpu-avx512, cuda) or an Ascend SoC name");
+  }
+  options.target = target;
+  if (!f.fusion_switch_file.empty()) {
+    auto off = ReadFusionSwitches(f.fusion_switch_file);
+    if (!off.ok()) return Fail(off.status());
+    options.disabled_passes = *off;
+  }
+  options.record = {{"framework", "5"}, {"soc_version", f.soc_version}};
+  if (!f.input_shape.empty()) options.record.push_back({"input_shape", f.input_shape});
+  if (!f.input_format.empty()) options.record.push_back({"input_format", f.input_format});
+  std::string precision = !f.precision_mode_v2.empty() ? f.precision_mode_v2 : f.precision_mode;
+  if (!precision.empty()) options.record.push_back({"precision_mode", precision});
+  return 0;
+}
+
+int PreCheckMode(const AtcFlags& f) {
+  compiler::CompileOptions options;
+  if (int rc = CheckModelOptions(f, options)) return rc;
+  auto problems = compiler::PreCheck(options);
+  if (!problems.ok()) return Fail(problems.status());
+  nlohmann::json report{{"model", f.model}, {"result", problems->empty() ? "success" : "failed"}};
+  nlohmann::json ops = nlohmann::json::array();
+  for (const auto& p : *problems) {
+    ops.push_back({{"node", p.node},
+                   {"op_type", p.op_type},
+                   {"opset", p.opset},
+                   {"code", p.code},
+                   {"reason", p.message}});
+    std::fprintf(stderr, "unsupported: %s\n", p.message.c_str());
+  }
+  report["op_list"] = ops;
+  std::string path = f.check_report.empty() ? "check_result.json" : f.check_report;
+  std::ofstream(path) << report.dump(2) << "\n";
+  std::printf("pre-check: %zu unsupported or invalid node(s); report written to %s\n",
+              problems->size(), path.c_str());
+  if (!problems->empty()) {
+    std::fprintf(stderr, "%s\n", kFailure);
+    return 1;
+  }
+  std::printf("%s\n", kSuccess);
+  return 0;
+}
+
+int CompileMode(const AtcFlags& f) {
+  compiler::CompileOptions options;
+  if (int rc = CheckModelOptions(f, options)) return rc;
+  if (f.output.empty()) return Fail("--output is required");
+  auto report = compiler::Compile(options);
+  if (!report.ok()) return Fail(report.status());
+  for (const auto& line : report->pass_log) std::printf("[pass] %s\n", line.c_str());
+  for (const auto& [phase, ms] : report->phases_ms)
+    std::printf("[phase] %s: %.1f ms\n", phase.c_str(), ms);
+  std::printf("model: %zu ONNX nodes -> %zu compiled nodes\n", report->onnx_nodes,
+              report->compiled_nodes);
+  std::printf("gear default: work size %llu bytes, weight size %llu bytes, peak %llu bytes\n",
+              static_cast<unsigned long long>(report->work_size),
+              static_cast<unsigned long long>(report->weight_size),
+              static_cast<unsigned long long>(report->work_size + report->weight_size));
+  if (f.display_model_info == 1) {
+    std::printf("%-10s %14s %14s %14s %18s\n", "gear", "work_size", "weight_size", "peak",
+                "no_reuse_work_size");
+    std::printf("%-10s %14llu %14llu %14llu %18llu\n", "default",
+                static_cast<unsigned long long>(report->work_size),
+                static_cast<unsigned long long>(report->weight_size),
+                static_cast<unsigned long long>(report->work_size + report->weight_size),
+                static_cast<unsigned long long>(report->naive_size));
+  }
+  std::printf("output: %s\n", report->output_path.c_str());
+  std::printf("%s\n", kSuccess);
+  return 0;
+}
+
+}  // namespace
+
+void NormalizeAtcArgs(int argc, char** argv, std::vector<std::string>& storage) {
+  storage.clear();
+  storage.reserve(static_cast<size_t>(argc));
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.size() > 2 && a[0] == '-' && a[1] != '-' && a.find('=') != std::string::npos) a = "-" + a;
+    storage.push_back(a);
+  }
+  for (int i = 0; i < argc; ++i) argv[i] = storage[static_cast<size_t>(i)].data();
+}
+
+void AddAtcCommand(CLI::App& app, int* exit_code) {
+  auto flags = std::make_shared<AtcFlags>();
+  CLI::App* atc =
+      app.add_subcommand("atc", "compile an ONNX model into a Kiln .om (ATC-compatible flags)");
+  atc->add_option("--mode", flags->mode,
+                  "0 compile (default), 1 .om to JSON (--om, --json), 3 pre-check only, 6 display "
+                  "an .om's information (--om)")
+      ->check(CLI::IsMember({0, 1, 3, 6}));
+  atc->add_option("--model", flags->model, "the ONNX model file");
+  atc->add_option("--weight", flags->weight, "Caffe weights (ignored for ONNX)");
+  atc->add_option("--framework", flags->framework,
+                  "5 = ONNX (Caffe 0, MindSpore 1, TensorFlow 3 are not supported)");
+  atc->add_option("--output", flags->output, "output path; .om is appended");
+  atc->add_option("--soc_version", flags->soc_version,
+                  "cpu, cpu-avx2, cpu-avx512 or cuda; Ascend SoC names compile for this host");
+  atc->add_option("--input_shape", flags->input_shape,
+                  "\"name:n,c,h,w;name2:...\"; -1 for a dynamic dim, a~b for a range");
+  atc->add_option("--input_format", flags->input_format, "NCHW, NHWC, NCDHW or ND (recorded)");
+  atc->add_option("--dynamic_batch_size", flags->dynamic_batch_size, "\"1,2,4,8\" (not yet)");
+  atc->add_option("--dynamic_image_size", flags->dynamic_image_size, "\"h1,w1;h2,w2\" (not yet)");
+  atc->add_option("--dynamic_dims", flags->dynamic_dims, "\"d1,d2;d3,d4\" (not yet)");
+  atc->add_option("--insert_op_conf", flags->insert_op_conf, "AIPP configuration file (not yet)");
+  atc->add_option("--out_nodes", flags->out_nodes, "\"node:0;node:1\" (not yet)");
+  atc->add_option("--output_type", flags->output_type, "FP32, FP16, ... (not yet)");
+  atc->add_option("--input_fp16_nodes", flags->input_fp16_nodes, "\"n1;n2\" (not yet)");
+  atc->add_option(
+      "--precision_mode", flags->precision_mode,
+      "force_fp32, must_keep_origin_dtype, allow_fp32_to_fp16, ... (recorded; fp32 is kept)");
+  atc->add_option("--precision_mode_v2", flags->precision_mode_v2,
+                  "origin, fp16, mixed_float16, mixed_bfloat16, ... (recorded; fp32 is kept)");
+  atc->add_option("--keep_dtype", flags->keep_dtype, "file of ops that keep their dtype (not yet)");
+  atc->add_option("--fusion_switch_file", flags->fusion_switch_file,
+                  "file of \"pass_name:off\" lines disabling passes");
+  atc->add_option("--log", flags->log, "null, error, warning, info or debug")
+      ->check(CLI::IsMember({"null", "error", "warning", "info", "debug"}));
+  atc->add_option("--om", flags->om, "input .om for --mode=1 and --mode=6");
+  atc->add_option("--json", flags->json, "output JSON for --mode=1");
+  atc->add_option("--check_report", flags->check_report,
+                  "pre-check report path for --mode=3 (default check_result.json)");
+  atc->add_option("--display_model_info", flags->display_model_info,
+                  "1 prints the memory table of every gear")
+      ->check(CLI::IsMember({0, 1}));
+  atc->callback([flags, exit_code] {
+    switch (flags->mode) {
+      case 1:
+        *exit_code = OmToJsonMode(*flags);
+        break;
+      case 3:
+        *exit_code = PreCheckMode(*flags);
+        break;
+      case 6:
+        *exit_code = flags->om.empty() ? Fail("--mode=6 needs --om=<model.om>") : DisplayOm(*flags);
+        break;
+      default:
+        *exit_code = CompileMode(*flags);
+        break;
+    }
+  });
+}
+
+}  // namespace kiln::tools
