@@ -2,8 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compiler/compile.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <unordered_set>
 
 #include "compiler/memory_planner.h"
 #include "compiler/om_builder.h"
@@ -110,11 +112,22 @@ Result<std::vector<NodeProblem>> PreCheck(const CompileOptions& options) {
   ir::Graph& graph = *imported.graph;
   std::vector<NodeProblem> problems;
   const auto& registry = ir::OpRegistry::Global();
+  // Values downstream of a problem have no type; their readers are not problems of their own.
+  std::unordered_set<const ir::Value*> blocked;
   for (auto& node : graph.nodes()) {
-    Status st = ir::InferNode(registry, *node);
+    bool upstream_failed = std::any_of(node->inputs().begin(), node->inputs().end(),
+                                       [&](const ir::Value* v) { return blocked.count(v) != 0; });
+    Status st;
+    if (!upstream_failed) {
+      st = ir::InferNode(registry, *node);
+    } else if (const ir::OpSchema* schema = registry.Find(node->domain(), node->op_type());
+               schema == nullptr || node->opset() < schema->since_version) {
+      st = ir::InferNode(registry, *node);  // an unsupported op whatever its inputs are
+    }
     if (!st.ok()) {
       problems.push_back({node->name(), node->op_type(), node->opset(), st.code(), st.message()});
     }
+    if (upstream_failed || !st.ok()) blocked.insert(node->outputs().begin(), node->outputs().end());
   }
   return problems;
 }
