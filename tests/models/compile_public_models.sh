@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Compiles every model of the public set (../shared/docs/test-assets.md) with `kiln atc`, then
+# reads each .om back (--mode=6). Usage: compile_public_models.sh <kiln binary> <project root>
+set -euo pipefail
+kiln="$1"
+root="$2"
+site="$("$root/.venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+models=(
+  "$root/../shared/models/mnist-8/model.onnx"
+  "$root/../shared/models/yunet/yunet_n_320_320.onnx"
+  "$root/../shared/models/yunet/yunet_n_dynamic.onnx"
+  "$site/nudenet/320n.onnx"
+  "$site/rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx"
+  "$site/rapidocr_onnxruntime/models/ch_PP-OCRv4_rec_infer.onnx"
+  "$site/rapidocr_onnxruntime/models/ch_ppocr_mobile_v2.0_cls_infer.onnx"
+  "$site/silero_vad/data/silero_vad.onnx"
+)
+for m in "$site"/onnx/backend/test/data/light/light_*.onnx; do models+=("$m"); done
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+passed=0
+failed=0
+for m in "${models[@]}"; do
+  name="$(basename "$m" .onnx)"
+  if [ ! -f "$m" ]; then
+    echo "MISSING $m (run scripts/setup.sh)"
+    failed=$((failed + 1))
+    continue
+  fi
+  if log="$("$kiln" atc --framework=5 --model="$m" --output="$out/$name" 2>&1)" &&
+     "$kiln" atc --mode=6 --om="$out/$name.om" > /dev/null 2>&1; then
+    echo "ok   $name: $(echo "$log" | grep -E 'ONNX nodes|gear default' | tr '\n' ' ')"
+    passed=$((passed + 1))
+  else
+    echo "FAIL $name"
+    echo "$log" | tail -3
+    failed=$((failed + 1))
+  fi
+done
+echo "public models: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
