@@ -6,6 +6,9 @@
 # Usage: scripts/build.sh [preset] [extra cmake -D options...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Paths below the project root are hashed relative to it, so clones in other folders (CI) hit
+# the same ccache entries.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 preset="${1:-release}"
 shift || true
 cmake --preset "$preset" "$@" > "build-$preset.configure.log" 2>&1 ||
