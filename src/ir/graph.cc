@@ -143,8 +143,51 @@ std::vector<Node*> Graph::Uses(const Value* v) const {
   return uses;
 }
 
+namespace {
+
+// Adds to `names` what `graph`'s nodes (and their nested bodies) read without `graph` defining it.
+void CollectOuterReads(const Graph& graph, std::set<std::string>* names) {
+  std::unordered_set<const Value*> inputs(graph.inputs().begin(), graph.inputs().end());
+  auto defined = [&](const Value* v) {
+    return v->producer() != nullptr || v->constant() != nullptr || inputs.count(v) != 0;
+  };
+  for (const auto& node : graph.nodes()) {
+    for (const std::string& name : CapturedNames(*node)) {
+      const Value* v = graph.FindValue(name);
+      if (v == nullptr || !defined(v)) names->insert(name);
+    }
+    for (const Value* v : node->inputs()) {
+      if (v != nullptr && !defined(v)) names->insert(v->name());
+    }
+  }
+}
+
+}  // namespace
+
+std::set<std::string> CapturedNames(const Node& node) {
+  std::set<std::string> names;
+  for (const auto& [attr_name, attr] : node.attrs()) {
+    if (const auto* body = std::get_if<std::shared_ptr<Graph>>(&attr); body && *body) {
+      CollectOuterReads(**body, &names);
+    }
+  }
+  return names;
+}
+
+std::set<std::string> CapturedNames(const Graph& graph) {
+  std::set<std::string> names;
+  for (const auto& node : graph.nodes()) {
+    std::set<std::string> reads = CapturedNames(*node);
+    names.insert(reads.begin(), reads.end());
+  }
+  return names;
+}
+
 void Graph::Prune() {
   std::unordered_set<const Value*> live(inputs_.begin(), inputs_.end());
+  for (const std::string& name : CapturedNames(*this)) {
+    if (Value* v = FindValue(name)) live.insert(v);
+  }
   live.insert(outputs_.begin(), outputs_.end());
   for (auto& n : nodes_) {
     live.insert(n->inputs_.begin(), n->inputs_.end());

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -121,7 +122,8 @@ class Graph {
   void ReplaceAllUses(Value* from, Value* to);
   // Nodes reading `v` (one entry per use).
   std::vector<Node*> Uses(const Value* v) const;
-  // Drops values that nothing produces, reads, or lists as a graph input or output.
+  // Drops values that nothing produces, reads (here or, by name, in a node's body), or lists
+  // as a graph input or output.
   void Prune();
   // Re-establishes topological order; fails when the graph has a cycle or reads a value that
   // is neither produced, constant, nor a graph input.
@@ -149,5 +151,11 @@ class Graph {
   std::map<std::string, int> opsets_;
   uint64_t unique_counter_ = 0;
 };
+
+// Names that the If/Loop/Scan bodies of `node` (at any depth) read from the graph around the
+// node without defining them: values captured from the enclosing scope.
+std::set<std::string> CapturedNames(const Node& node);
+// The same for every node of `graph`.
+std::set<std::string> CapturedNames(const Graph& graph);
 
 }  // namespace kiln::ir

@@ -21,42 +21,10 @@ namespace {
 // Folded results above this stay computed: they would only grow the weights.
 constexpr size_t kMaxFoldedBytes = size_t{1} << 20;
 
-// Adds to `names` what the nodes of `graph` (and their nested subgraphs) read without `graph`
-// defining it: names captured from an enclosing scope.
-void CollectOuterReads(const ir::Graph& graph, std::set<std::string>* names) {
-  std::unordered_set<const ir::Value*> inputs(graph.inputs().begin(), graph.inputs().end());
-  auto defined = [&](const ir::Value* v) {
-    return v->producer() != nullptr || v->constant() != nullptr || inputs.count(v) != 0;
-  };
-  std::set<std::string> nested;
-  for (const auto& node : graph.nodes()) {
-    for (const auto& [attr_name, attr] : node->attrs()) {
-      if (const auto* sub = std::get_if<std::shared_ptr<ir::Graph>>(&attr); sub && *sub) {
-        CollectOuterReads(**sub, &nested);
-      }
-    }
-    for (const ir::Value* v : node->inputs()) {
-      if (v != nullptr && !defined(v)) names->insert(v->name());
-    }
-  }
-  for (const std::string& name : nested) {
-    const ir::Value* v = graph.FindValue(name);
-    if (v == nullptr || !defined(v)) names->insert(name);
-  }
-}
-
 // Values of `graph` that subgraphs of its nodes read by name.
 std::vector<ir::Value*> ReadBySubgraphs(const ir::Graph& graph) {
-  std::set<std::string> names;
-  for (const auto& node : graph.nodes()) {
-    for (const auto& [attr_name, attr] : node->attrs()) {
-      if (const auto* sub = std::get_if<std::shared_ptr<ir::Graph>>(&attr); sub && *sub) {
-        CollectOuterReads(**sub, &names);
-      }
-    }
-  }
   std::vector<ir::Value*> values;
-  for (const std::string& name : names) {
+  for (const std::string& name : ir::CapturedNames(graph)) {
     if (ir::Value* v = graph.FindValue(name)) values.push_back(v);
   }
   return values;

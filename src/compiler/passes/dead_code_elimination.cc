@@ -18,41 +18,6 @@
 namespace kiln::compiler {
 namespace {
 
-// Adds to `names` what the nodes of `graph` (and their nested subgraphs) read without `graph`
-// defining it: names captured from an enclosing scope.
-void CollectOuterReads(const ir::Graph& graph, std::set<std::string>* names) {
-  std::unordered_set<const ir::Value*> inputs(graph.inputs().begin(), graph.inputs().end());
-  auto defined = [&](const ir::Value* v) {
-    return v->producer() != nullptr || v->constant() != nullptr || inputs.count(v) != 0;
-  };
-  std::set<std::string> nested;
-  for (const auto& node : graph.nodes()) {
-    for (const auto& [attr_name, attr] : node->attrs()) {
-      if (const auto* sub = std::get_if<std::shared_ptr<ir::Graph>>(&attr); sub && *sub) {
-        CollectOuterReads(**sub, &nested);
-      }
-    }
-    for (const ir::Value* v : node->inputs()) {
-      if (v != nullptr && !defined(v)) names->insert(v->name());
-    }
-  }
-  for (const std::string& name : nested) {
-    const ir::Value* v = graph.FindValue(name);
-    if (v == nullptr || !defined(v)) names->insert(name);
-  }
-}
-
-// Names the subgraphs of `node` (If branches, Loop / Scan bodies) read from the graph around it.
-std::set<std::string> SubgraphReads(const ir::Node& node) {
-  std::set<std::string> names;
-  for (const auto& [attr_name, attr] : node.attrs()) {
-    if (const auto* sub = std::get_if<std::shared_ptr<ir::Graph>>(&attr); sub && *sub) {
-      CollectOuterReads(**sub, &names);
-    }
-  }
-  return names;
-}
-
 bool Contains(const std::vector<ir::Value*>& values, const ir::Value* v) {
   return std::find(values.begin(), values.end(), v) != values.end();
 }
@@ -62,11 +27,7 @@ class DeadCodeElimination : public Pass {
   const char* name() const override { return "dead_code_elimination"; }
 
   Result<bool> Run(ir::Graph& graph, PassContext& ctx) override {
-    captured_.clear();
-    for (const auto& node : graph.nodes()) {
-      std::set<std::string> reads = SubgraphReads(*node);
-      captured_.insert(reads.begin(), reads.end());
-    }
+    captured_ = ir::CapturedNames(graph);
     const size_t values_before = graph.values().size();
     KILN_ASSIGN_OR_RETURN(size_t bypassed, BypassPassThroughs(graph));
     const size_t dead = RemoveDeadNodes(graph);
@@ -74,7 +35,7 @@ class DeadCodeElimination : public Pass {
     // read as outputs meanwhile.
     const size_t n_outputs = graph.outputs().size();
     for (const auto& node : graph.nodes()) {
-      for (const std::string& name : SubgraphReads(*node)) {
+      for (const std::string& name : ir::CapturedNames(*node)) {
         if (ir::Value* v = graph.FindValue(name)) graph.outputs().push_back(v);
       }
     }
@@ -193,7 +154,7 @@ class DeadCodeElimination : public Pass {
       const ir::Node* producer = v->producer();
       if (producer == nullptr || !live.insert(producer).second) continue;
       for (const ir::Value* in : producer->inputs()) use(in);
-      for (const std::string& name : SubgraphReads(*producer)) use(graph.FindValue(name));
+      for (const std::string& name : ir::CapturedNames(*producer)) use(graph.FindValue(name));
     }
     std::vector<ir::Node*> dead;
     for (auto& node : graph.nodes()) {

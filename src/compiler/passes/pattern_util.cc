@@ -9,35 +9,6 @@
 #include <variant>
 
 namespace kiln::compiler::pattern {
-namespace {
-
-// True when `sub` or a graph nested in it reads a value called `name` that it neither
-// produces, holds as a constant, nor declares as an input: a capture from an outer scope.
-bool ReadsOuterName(const ir::Graph& sub, const std::string& name) {
-  for (const auto& n : sub.nodes()) {
-    for (const ir::Value* in : n->inputs()) {
-      if (in == nullptr || in->name() != name) continue;
-      bool local = in->producer() != nullptr || in->constant() != nullptr ||
-                   std::find(sub.inputs().begin(), sub.inputs().end(), in) != sub.inputs().end();
-      if (!local) return true;
-    }
-    for (const auto& [attr_name, attr] : n->attrs()) {
-      const auto* g = std::get_if<std::shared_ptr<ir::Graph>>(&attr);
-      if (g != nullptr && *g != nullptr) {
-        // A nested graph captures through `sub` only when `sub` does not define the name.
-        const ir::Value* shadow = sub.FindValue(name);
-        bool defined_here =
-            shadow != nullptr &&
-            (shadow->producer() != nullptr || shadow->constant() != nullptr ||
-             std::find(sub.inputs().begin(), sub.inputs().end(), shadow) != sub.inputs().end());
-        if (!defined_here && ReadsOuterName(**g, name)) return true;
-      }
-    }
-  }
-  return false;
-}
-
-}  // namespace
 
 bool IsOp(const ir::Node* n, std::string_view op_type, std::string_view domain) {
   return n != nullptr && n->op_type() == op_type && n->domain() == domain;
@@ -48,14 +19,7 @@ bool IsGraphOutput(const ir::Graph& graph, const ir::Value* v) {
 }
 
 bool IsCapturedBySubgraph(const ir::Graph& graph, const ir::Value* v) {
-  if (v->name().empty()) return false;
-  for (const auto& n : graph.nodes()) {
-    for (const auto& [attr_name, attr] : n->attrs()) {
-      const auto* g = std::get_if<std::shared_ptr<ir::Graph>>(&attr);
-      if (g != nullptr && *g != nullptr && ReadsOuterName(**g, v->name())) return true;
-    }
-  }
-  return false;
+  return !v->name().empty() && ir::CapturedNames(graph).count(v->name()) != 0;
 }
 
 ir::Node* SoleUser(const ir::Graph& graph, const ir::Value* v) {

@@ -20,30 +20,6 @@ namespace {
 
 using Perm = std::vector<int64_t>;
 
-// Adds to `names` what the nodes of `graph` (and their nested subgraphs) read without `graph`
-// defining it: names captured from an enclosing scope.
-void CollectOuterReads(const ir::Graph& graph, std::set<std::string>* names) {
-  std::unordered_set<const ir::Value*> inputs(graph.inputs().begin(), graph.inputs().end());
-  auto defined = [&](const ir::Value* v) {
-    return v->producer() != nullptr || v->constant() != nullptr || inputs.count(v) != 0;
-  };
-  std::set<std::string> nested;
-  for (const auto& node : graph.nodes()) {
-    for (const auto& [attr_name, attr] : node->attrs()) {
-      if (const auto* sub = std::get_if<std::shared_ptr<ir::Graph>>(&attr); sub && *sub) {
-        CollectOuterReads(**sub, &nested);
-      }
-    }
-    for (const ir::Value* v : node->inputs()) {
-      if (v != nullptr && !defined(v)) names->insert(v->name());
-    }
-  }
-  for (const std::string& name : nested) {
-    const ir::Value* v = graph.FindValue(name);
-    if (v == nullptr || !defined(v)) names->insert(name);
-  }
-}
-
 bool IsTranspose(const ir::Node* node) {
   return node != nullptr && node->domain().empty() && node->op_type() == "Transpose" &&
          node->input(0) != nullptr && node->output(0) != nullptr;
@@ -87,14 +63,7 @@ class TransposeCancellation : public Pass {
   const char* name() const override { return "transpose_cancellation"; }
 
   Result<bool> Run(ir::Graph& graph, PassContext& ctx) override {
-    captured_.clear();
-    for (const auto& node : graph.nodes()) {
-      for (const auto& [attr_name, attr] : node->attrs()) {
-        if (const auto* sub = std::get_if<std::shared_ptr<ir::Graph>>(&attr); sub && *sub) {
-          CollectOuterReads(**sub, &captured_);
-        }
-      }
-    }
+    captured_ = ir::CapturedNames(graph);
     std::vector<ir::Node*> transposes;
     for (auto& node : graph.nodes()) {
       if (IsTranspose(node.get())) transposes.push_back(node.get());

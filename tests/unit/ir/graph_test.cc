@@ -73,6 +73,36 @@ TEST(GraphTest, ReplaceAllUsesAndPrune) {
   EXPECT_EQ(g.nodes().size(), 1u);
 }
 
+TEST(GraphTest, CapturedNamesSeeReadsOfNestedBodiesAndPruneKeepsThem) {
+  Graph g;
+  Value* x = *g.AddValue("x", {});
+  Value* outer = *g.AddValue("outer", {});
+  Value* cond = *g.AddValue("cond", {});
+  Value* y = *g.AddValue("y", {});
+  g.inputs() = {x, cond};
+  ASSERT_TRUE(g.AddNode("Relu", "", "r", 13, {x}, {outer}).ok());
+  // then-branch: an inner If whose own branch reads "outer" from two scopes up.
+  auto inner = std::make_shared<Graph>();
+  Value* captured = *inner->AddValue("outer", {});
+  Value* inner_out = *inner->AddValue("inner_out", {});
+  ASSERT_TRUE(inner->AddNode("Neg", "", "neg", 13, {captured}, {inner_out}).ok());
+  inner->outputs().push_back(inner_out);
+  auto then_branch = std::make_shared<Graph>();
+  Value* c2 = *then_branch->AddValue("cond", {});
+  Value* t_out = *then_branch->AddValue("t_out", {});
+  Node* nested = *then_branch->AddNode("If", "", "if_inner", 13, {c2}, {t_out});
+  nested->set_attr("then_branch", inner);
+  then_branch->outputs().push_back(t_out);
+  Node* iff = *g.AddNode("If", "", "if_outer", 13, {cond}, {y});
+  iff->set_attr("then_branch", then_branch);
+  g.outputs().push_back(y);
+  EXPECT_EQ(CapturedNames(*iff), (std::set<std::string>{"cond", "outer"}));
+  EXPECT_EQ(CapturedNames(g).count("outer"), 1u);
+  EXPECT_EQ(g.Uses(outer).size(), 0u);  // only the body reads it
+  g.Prune();
+  EXPECT_NE(g.FindValue("outer"), nullptr);
+}
+
 TEST(OpRegistryTest, UnknownOpIsUnsupportedAndNamesTheNode) {
   Graph g;
   Value* x = *g.AddValue("x", {DataType::kFloat32, Shape::Of({1})});
