@@ -155,12 +155,33 @@ Result<CompileReport> Compile(const CompileOptions& options) {
   report.pass_log = ctx.log;
   report.compiled_nodes = graph.nodes().size();
   timer.Done("optimisation");
-  KILN_ASSIGN_OR_RETURN(MemoryPlan plan, PlanMemory(graph));
+  OmBuildInfo info;
+  MemoryPlan plan;
+  if (options.gears.enabled()) {
+    // The passes ran once, on the graph with the -1 dims kept; each gear re-binds the inputs
+    // and re-infers that same graph, so every gear's tensors are the .om's tensors.
+    if (graph.FindValue(kGearInputName) != nullptr) {
+      return Error(code::kInvalidParam, "the model has a value named '", kGearInputName,
+                   "', the name of the gear input ", GearFlagName(options.gears.kind),
+                   " adds; rename it in the model");
+    }
+    KILN_ASSIGN_OR_RETURN(GearPlans gears, PlanGears(graph, options.gears, registry));
+    plan = std::move(gears.shared);
+    info.gear_kind = options.gears.kind;
+    info.gear_dims = options.gears.SlotNames();
+    info.max_bytes = std::move(gears.max_bytes);
+    report.gear_kind = options.gears.kind;
+    for (const GearResult& g : gears.gears) {
+      report.gears.push_back({g.values, g.work_size, g.naive_size});
+    }
+    info.gears = std::move(gears.gears);
+  } else {
+    KILN_ASSIGN_OR_RETURN(plan, PlanMemory(graph));
+  }
   report.work_size = plan.work_size;
   report.weight_size = plan.weight_size;
   report.naive_size = plan.naive_size;
   timer.Done("memory planning");
-  OmBuildInfo info;
   info.model_name = ModelName(options.model);
   info.target = options.target.empty() ? HostTarget() : options.target;
   info.source = options.model + (imported.producer.empty() ? "" : " (" + imported.producer + ")");

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "compiler/gears.h"
 
 namespace kiln::compiler {
 
@@ -20,6 +21,9 @@ struct CompileOptions {
   std::string target;  // "cpu", "cpu-avx2", "cpu-avx512", "cuda"; "" = this host's CPU
   // --input_shape: name -> dims (-1 dynamic) and, for a~b dims, the range.
   std::map<std::string, std::vector<int64_t>> input_shapes;
+  // --dynamic_batch_size / --dynamic_image_size / --dynamic_dims (ParseGears); the -1 dims of
+  // input_shapes stay dynamic in the compiled graph and every gear is planned on it.
+  GearConfig gears;
   std::vector<std::string> disabled_passes;                 // --fusion_switch_file
   std::vector<std::pair<std::string, std::string>> record;  // options stored in the .om
 };
@@ -33,13 +37,22 @@ struct NodeProblem {
   std::string message;
 };
 
+// One gear of a compiled model.
+struct GearReport {
+  std::vector<int64_t> values;  // as given in the flag
+  uint64_t work_size = 0;       // this gear's workspace
+  uint64_t naive_size = 0;      // this gear's activations without reuse
+};
+
 struct CompileReport {
   std::string output_path;
   size_t onnx_nodes = 0;
   size_t compiled_nodes = 0;
-  uint64_t work_size = 0;  // activation workspace
+  uint64_t work_size = 0;  // activation workspace (with gears: the layout every gear shares)
   uint64_t weight_size = 0;
   uint64_t naive_size = 0;  // activations without reuse
+  GearKind gear_kind = GearKind::kNone;
+  std::vector<GearReport> gears;  // in the order of the flag
   std::vector<std::pair<std::string, double>> phases_ms;
   std::vector<std::string> pass_log;
 };

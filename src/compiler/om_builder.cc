@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compiler/om_builder.h"
 
+#include <algorithm>
 #include <cstring>
 #include <unordered_map>
 #include <unordered_set>
@@ -17,9 +18,15 @@ namespace fb = flatbuffers;
 
 uint64_t AlignUp(uint64_t v) { return (v + 63) / 64 * 64; }
 
+static_assert(static_cast<int>(om::GearKind::Batch) == static_cast<int>(GearKind::kBatch) &&
+                  static_cast<int>(om::GearKind::ImageSize) ==
+                      static_cast<int>(GearKind::kImageSize) &&
+                  static_cast<int>(om::GearKind::Dims) == static_cast<int>(GearKind::kDims),
+              "compiler::GearKind mirrors om::GearKind");
+
 class Builder {
  public:
-  Builder(const MemoryPlan& plan) : plan_(plan) {}
+  Builder(const MemoryPlan& plan, const OmBuildInfo& info) : plan_(plan), info_(info) {}
 
   fb::FlatBufferBuilder& fbb() { return fbb_; }
   std::vector<uint8_t>& weights() { return weights_; }
@@ -60,6 +67,15 @@ class Builder {
     std::vector<int32_t> g_in, g_out;
     for (const ir::Value* v : graph.inputs()) g_in.push_back(tensor_of(v));
     for (const ir::Value* v : graph.outputs()) g_out.push_back(tensor_of(v));
+    if (is_main && info_.gear_kind != GearKind::kNone) {
+      // The gear selector CANN adds: int64[values per gear], the last model input.
+      std::vector<int64_t> dims{static_cast<int64_t>(info_.gear_dims.size())};
+      g_in.push_back(static_cast<int32_t>(tensors.size()));
+      tensors.push_back(om::CreateTensorDescDirect(
+          fbb_, kGearInputName, static_cast<int32_t>(ir::DataType::kInt64), &dims, nullptr, 2,
+          om::TensorKind::Gear, 0, info_.gear_dims.size() * sizeof(int64_t)));
+    }
+    if (is_main) main_index_ = index;
     auto built = om::CreateGraphDirect(fbb_, graph.name().c_str(), &tensors, &nodes, &g_in, &g_out);
     if (is_main) {
       main_ = built;
@@ -69,6 +85,9 @@ class Builder {
     subgraphs_.push_back(built);
     return slot;
   }
+
+  // Tensor indices of the main graph's values (after AddGraph of the main graph).
+  const std::unordered_map<const ir::Value*, int>& main_index() const { return main_index_; }
 
   // Model.graphs: the main graph, then the bodies.
   std::vector<fb::Offset<om::Graph>> graphs() const {
@@ -112,6 +131,10 @@ class Builder {
     if (bytes == 0 && kind != om::TensorKind::Constant) {
       auto n = v.shape().NumElements();
       if (n) bytes = static_cast<uint64_t>(*n) * ir::SizeOf(v.dtype());
+    }
+    if (bytes == 0 && kind != om::TensorKind::Constant) {
+      auto it = info_.max_bytes.find(&v);  // a dynamic tensor: its largest gear's size
+      if (it != info_.max_bytes.end()) bytes = it->second;
     }
     return om::CreateTensorDescDirect(fbb_, v.name().c_str(), static_cast<int32_t>(v.dtype()),
                                       &dims, any_symbol ? &symbols : nullptr, 2, kind, offset,
@@ -171,6 +194,8 @@ class Builder {
   }
 
   const MemoryPlan& plan_;
+  const OmBuildInfo& info_;
+  std::unordered_map<const ir::Value*, int> main_index_;
   fb::FlatBufferBuilder fbb_{1 << 16};
   std::vector<uint8_t> weights_;
   fb::Offset<om::Graph> main_;
@@ -181,7 +206,7 @@ class Builder {
 
 Result<std::vector<uint8_t>> BuildOm(const ir::Graph& graph, const MemoryPlan& plan,
                                      const OmBuildInfo& info) {
-  Builder b(plan);
+  Builder b(plan, info);
   b.weights().resize(plan.weight_size, 0);
   KILN_RETURN_IF_ERROR(b.AddGraph(graph, true).status(), "");
   auto graphs = b.graphs();
@@ -194,8 +219,33 @@ Result<std::vector<uint8_t>> BuildOm(const ir::Graph& graph, const MemoryPlan& p
   };
   auto options = kv(info.options);
   auto aipp = kv(info.aipp);
+  std::vector<fb::Offset<fb::String>> gear_dims;
+  std::vector<fb::Offset<om::GearPlan>> gears;
+  if (info.gear_kind != GearKind::kNone) {
+    for (const auto& d : info.gear_dims) gear_dims.push_back(fbb.CreateString(d));
+    for (const GearResult& gear : info.gears) {
+      if (gear.values.size() != info.gear_dims.size()) {
+        return Error(code::kInvalidParam, "gear '", GearLabel(gear.values), "' has ",
+                     gear.values.size(), " value(s) for ", info.gear_dims.size(), " gear dim(s)");
+      }
+      // (tensor index, dims) in index order; values the .om does not hold are skipped.
+      std::vector<std::pair<int, const std::vector<int64_t>*>> changed;
+      for (const auto& [value, dims] : gear.dims) {
+        auto it = b.main_index().find(value);
+        if (it != b.main_index().end()) changed.emplace_back(it->second, &dims);
+      }
+      std::sort(changed.begin(), changed.end());
+      std::vector<fb::Offset<om::TensorDims>> tensor_dims;
+      for (const auto& [index, dims] : changed) {
+        tensor_dims.push_back(om::CreateTensorDimsDirect(fbb, index, dims));
+      }
+      gears.push_back(om::CreateGearPlanDirect(fbb, &gear.values, gear.work_size, &tensor_dims));
+    }
+  }
+  const bool geared = info.gear_kind != GearKind::kNone;
   auto model = om::CreateModelDirect(fbb, info.model_name.c_str(), &graphs, plan.work_size,
-                                     b.weights().size(), om::GearKind::None, nullptr, nullptr,
+                                     b.weights().size(), static_cast<om::GearKind>(info.gear_kind),
+                                     geared ? &gear_dims : nullptr, geared ? &gears : nullptr,
                                      &options, &aipp, info.source.c_str());
   om::FinishModelBuffer(fbb, model);
   format::OmWriteInfo write;

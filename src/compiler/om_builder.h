@@ -6,10 +6,12 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "base/status.h"
+#include "compiler/gears.h"
 #include "compiler/memory_planner.h"
 #include "ir/graph.h"
 
@@ -21,6 +23,15 @@ struct OmBuildInfo {
   std::string source;                                        // original file and producer
   std::vector<std::pair<std::string, std::string>> options;  // atc options, for the record
   std::vector<std::pair<std::string, std::string>> aipp;
+  // Dynamic gears (docs/om-format.md, "Gears"): `graph` is the dynamic graph and `plan` the
+  // layout every gear shares. With gears the main graph gets the extra input kGearInputName
+  // (int64, one value per gear_dims entry) as its last input.
+  GearKind gear_kind = GearKind::kNone;
+  std::vector<std::string> gear_dims;  // Model.gear_dims
+  std::vector<GearResult> gears;       // one GearPlan each
+  // Bytes of the largest gear's tensor for values whose size depends on the gear (the inputs
+  // and outputs; activations take theirs from the plan).
+  std::unordered_map<const ir::Value*, uint64_t> max_bytes;
 };
 
 // Serializes `graph` (and its If/Loop bodies) with `plan` into a complete .om file.

@@ -5,13 +5,16 @@
 // 6 display an .om's info.
 #include "tools/kiln/atc.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <tuple>
 
 #include "compiler/compile.h"
+#include "compiler/gears.h"
 #include "compiler/om_inspect.h"
 
 namespace kiln::tools {
@@ -101,10 +104,7 @@ int CheckModelOptions(const AtcFlags& f, compiler::CompileOptions& options) {
                  ".onnx or its external data files)\n");
   }
   for (const auto& [flag, value] :
-       {std::pair<const char*, const std::string&>{"--dynamic_batch_size", f.dynamic_batch_size},
-        {"--dynamic_image_size", f.dynamic_image_size},
-        {"--dynamic_dims", f.dynamic_dims},
-        {"--insert_op_conf", f.insert_op_conf},
+       {std::pair<const char*, const std::string&>{"--insert_op_conf", f.insert_op_conf},
         {"--out_nodes", f.out_nodes},
         {"--output_type", f.output_type},
         {"--input_fp16_nodes", f.input_fp16_nodes},
@@ -121,6 +121,10 @@ int CheckModelOptions(const AtcFlags& f, compiler::CompileOptions& options) {
     if (!shapes.ok()) return Fail(shapes.status());
     options.input_shapes = *shapes;
   }
+  auto gears = compiler::ParseGears(
+      {f.input_shape, f.input_format, f.dynamic_batch_size, f.dynamic_image_size, f.dynamic_dims});
+  if (!gears.ok()) return Fail(gears.status());
+  options.gears = *gears;
   std::string target = f.soc_version;
   if (target.rfind("Ascend", 0) == 0) {
     std::fprintf(stderr,
@@ -142,6 +146,10 @@ int CheckModelOptions(const AtcFlags& f, compiler::CompileOptions& options) {
   options.record = {{"framework", "5"}, {"soc_version", f.soc_version}};
   if (!f.input_shape.empty()) options.record.push_back({"input_shape", f.input_shape});
   if (!f.input_format.empty()) options.record.push_back({"input_format", f.input_format});
+  if (options.gears.enabled()) {
+    options.record.push_back(
+        {compiler::GearFlagName(options.gears.kind) + 2, options.gears.text});  // no "--"
+  }
   std::string precision = !f.precision_mode_v2.empty() ? f.precision_mode_v2 : f.precision_mode;
   if (!precision.empty()) options.record.push_back({"precision_mode", precision});
   return 0;
@@ -175,6 +183,56 @@ int PreCheckMode(const AtcFlags& f) {
   return 0;
 }
 
+unsigned long long U(uint64_t v) { return static_cast<unsigned long long>(v); }
+
+// The memory lines of mode 0: the largest gear's sizes (the model's without gears), and with
+// `table` one row per gear.
+void PrintMemory(const compiler::CompileReport& r, bool table) {
+  const uint64_t weight = r.weight_size;
+  if (r.gears.empty()) {
+    std::printf("gear default: work size %llu bytes, weight size %llu bytes, peak %llu bytes\n",
+                U(r.work_size), U(weight), U(r.work_size + weight));
+    if (table) {
+      std::printf("%-10s %14s %14s %14s %18s\n", "gear", "work_size", "weight_size", "peak",
+                  "no_reuse_work_size");
+      std::printf("%-10s %14llu %14llu %14llu %18llu\n", "default", U(r.work_size), U(weight),
+                  U(r.work_size + weight), U(r.naive_size));
+    }
+    return;
+  }
+  // The largest gear: the most workspace, then the largest values.
+  const compiler::GearReport* largest = &r.gears.front();
+  for (const auto& g : r.gears) {
+    if (std::tie(g.work_size, g.values) > std::tie(largest->work_size, largest->values)) {
+      largest = &g;
+    }
+  }
+  std::printf(
+      "gear %s (largest of %zu, %s): work size %llu bytes, weight size %llu bytes, peak "
+      "%llu bytes\n",
+      compiler::GearLabel(largest->values).c_str(), r.gears.size(),
+      compiler::GearFlagName(r.gear_kind) + 2, U(largest->work_size), U(weight),
+      U(largest->work_size + weight));
+  if (table) {
+    int width = 10;
+    for (const auto& g : r.gears) {
+      width = std::max(width, static_cast<int>(compiler::GearLabel(g.values).size()));
+    }
+    std::printf("%-*s %14s %14s %14s %18s\n", width, "gear", "work_size", "weight_size", "peak",
+                "no_reuse_work_size");
+    for (const auto& g : r.gears) {
+      std::printf("%-*s %14llu %14llu %14llu %18llu\n", width,
+                  compiler::GearLabel(g.values).c_str(), U(g.work_size), U(weight),
+                  U(g.work_size + weight), U(g.naive_size));
+    }
+  }
+  if (r.work_size != largest->work_size) {
+    // The gears' largest tensors come from different gears: the one layout they share is larger.
+    std::printf("all gears share one layout: work size %llu bytes, peak %llu bytes\n",
+                U(r.work_size), U(r.work_size + weight));
+  }
+}
+
 int CompileMode(const AtcFlags& f) {
   compiler::CompileOptions options;
   if (int rc = CheckModelOptions(f, options)) return rc;
@@ -186,19 +244,7 @@ int CompileMode(const AtcFlags& f) {
     std::printf("[phase] %s: %.1f ms\n", phase.c_str(), ms);
   std::printf("model: %zu ONNX nodes -> %zu compiled nodes\n", report->onnx_nodes,
               report->compiled_nodes);
-  std::printf("gear default: work size %llu bytes, weight size %llu bytes, peak %llu bytes\n",
-              static_cast<unsigned long long>(report->work_size),
-              static_cast<unsigned long long>(report->weight_size),
-              static_cast<unsigned long long>(report->work_size + report->weight_size));
-  if (f.display_model_info == 1) {
-    std::printf("%-10s %14s %14s %14s %18s\n", "gear", "work_size", "weight_size", "peak",
-                "no_reuse_work_size");
-    std::printf("%-10s %14llu %14llu %14llu %18llu\n", "default",
-                static_cast<unsigned long long>(report->work_size),
-                static_cast<unsigned long long>(report->weight_size),
-                static_cast<unsigned long long>(report->work_size + report->weight_size),
-                static_cast<unsigned long long>(report->naive_size));
-  }
+  PrintMemory(*report, f.display_model_info == 1);
   std::printf("output: %s\n", report->output_path.c_str());
   std::printf("%s\n", kSuccess);
   return 0;
@@ -235,9 +281,12 @@ void AddAtcCommand(CLI::App& app, int* exit_code) {
   atc->add_option("--input_shape", flags->input_shape,
                   "\"name:n,c,h,w;name2:...\"; -1 for a dynamic dim, a~b for a range");
   atc->add_option("--input_format", flags->input_format, "NCHW, NHWC, NCDHW or ND (recorded)");
-  atc->add_option("--dynamic_batch_size", flags->dynamic_batch_size, "\"1,2,4,8\" (not yet)");
-  atc->add_option("--dynamic_image_size", flags->dynamic_image_size, "\"h1,w1;h2,w2\" (not yet)");
-  atc->add_option("--dynamic_dims", flags->dynamic_dims, "\"d1,d2;d3,d4\" (not yet)");
+  atc->add_option("--dynamic_batch_size", flags->dynamic_batch_size,
+                  "\"1,2,4,8\": batch gears (2-100) for the -1 first dims of --input_shape");
+  atc->add_option("--dynamic_image_size", flags->dynamic_image_size,
+                  "\"h1,w1;h2,w2\": image size gears for the -1 H,W dims of --input_shape");
+  atc->add_option("--dynamic_dims", flags->dynamic_dims,
+                  "\"d1,d2;d3,d4\": gears of one value per -1 in --input_shape (ND)");
   atc->add_option("--insert_op_conf", flags->insert_op_conf, "AIPP configuration file (not yet)");
   atc->add_option("--out_nodes", flags->out_nodes, "\"node:0;node:1\" (not yet)");
   atc->add_option("--output_type", flags->output_type, "FP32, FP16, ... (not yet)");
