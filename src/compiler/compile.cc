@@ -5,10 +5,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <unordered_set>
 
+#include "compiler/aipp_config.h"
 #include "compiler/memory_planner.h"
 #include "compiler/om_builder.h"
+#include "compiler/passes/output_selection.h"
 #include "compiler/passes/passes.h"
 #include "format/om_file.h"
 #include "frontend/onnx/importer.h"
@@ -34,6 +38,9 @@ class PhaseTimer {
 
 void AddDefaultPasses(PassManager& pm, const CompileOptions& options) {
   pm.Add(CreateShapeBindingPass(options.input_shapes));
+  // Outputs are chosen and typed before the fusions, so "node:index" names ONNX nodes.
+  pm.Add(CreateOutputSelectionPass(options.out_nodes));
+  pm.Add(CreateIoDtypePass(options.io_dtypes));
   pm.Add(CreateConstantFoldingPass());
   pm.Add(CreateDeadCodeEliminationPass());
   pm.Add(CreateConvBnFoldPass());
@@ -44,6 +51,25 @@ void AddDefaultPasses(PassManager& pm, const CompileOptions& options) {
   pm.Add(CreateTransposeCancellationPass());
   pm.Add(CreateConstantFoldingPass());
   pm.Add(CreateDeadCodeEliminationPass());
+}
+
+// Reads, parses and validates the --insert_op_conf file against the model's inputs; returns its
+// encoding for the .om.
+Result<std::vector<std::pair<std::string, std::string>>> CheckAipp(const std::string& path,
+                                                                   const ir::Graph& graph) {
+  std::ifstream in(path);
+  if (!in) return Error(code::kInvalidFile, "cannot read --insert_op_conf file '", path, "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  KILN_ASSIGN_OR_RETURN(auto configs, ParseAippConfig(text.str(), path));
+  std::vector<std::vector<int64_t>> dims;
+  std::vector<std::string> names;
+  for (const ir::Value* v : graph.inputs()) {
+    dims.push_back(v->shape().Sizes());
+    names.push_back(v->name());
+  }
+  KILN_RETURN_IF_ERROR(ValidateAippForModel(configs, dims, names), "");
+  return AippToKeyValues(configs);
 }
 
 std::string ModelName(const std::string& path) {
@@ -151,6 +177,10 @@ Result<CompileReport> Compile(const CompileOptions& options) {
   KILN_RETURN_IF_ERROR(graph.TopologicalSort(), "");
   KILN_RETURN_IF_ERROR(ir::InferGraph(registry, graph), "");
   timer.Done("shape inference");
+  std::vector<std::pair<std::string, std::string>> aipp;
+  if (!options.aipp_config.empty()) {
+    KILN_ASSIGN_OR_RETURN(aipp, CheckAipp(options.aipp_config, graph));
+  }
   KILN_RETURN_IF_ERROR(pm.Run(graph, ctx), "");
   report.pass_log = ctx.log;
   report.compiled_nodes = graph.nodes().size();
@@ -186,6 +216,7 @@ Result<CompileReport> Compile(const CompileOptions& options) {
   info.target = options.target.empty() ? HostTarget() : options.target;
   info.source = options.model + (imported.producer.empty() ? "" : " (" + imported.producer + ")");
   info.options = options.record;
+  info.aipp = std::move(aipp);
   KILN_ASSIGN_OR_RETURN(auto bytes, BuildOm(graph, plan, info));
   // Read the result back as the runtime will: a writer bug must not reach a user's disk.
   KILN_ASSIGN_OR_RETURN(

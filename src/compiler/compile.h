@@ -12,6 +12,7 @@
 
 #include "base/status.h"
 #include "compiler/gears.h"
+#include "compiler/passes/io_dtype.h"
 
 namespace kiln::compiler {
 
@@ -24,7 +25,10 @@ struct CompileOptions {
   // --dynamic_batch_size / --dynamic_image_size / --dynamic_dims (ParseGears); the -1 dims of
   // input_shapes stay dynamic in the compiled graph and every gear is planned on it.
   GearConfig gears;
-  std::vector<std::string> disabled_passes;                 // --fusion_switch_file
+  std::vector<std::string> out_nodes;        // --out_nodes: "node:index" or tensor names
+  IoDtypeOptions io_dtypes;                  // --output_type, --input_fp16_nodes
+  std::string aipp_config;                   // --insert_op_conf file ("" = none)
+  std::vector<std::string> disabled_passes;  // --fusion_switch_file
   std::vector<std::pair<std::string, std::string>> record;  // options stored in the .om
 };
 

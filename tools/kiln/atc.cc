@@ -103,16 +103,26 @@ int CheckModelOptions(const AtcFlags& f, compiler::CompileOptions& options) {
                  "W11001: --weight is ignored for ONNX models (weights are inside the "
                  ".onnx or its external data files)\n");
   }
-  for (const auto& [flag, value] :
-       {std::pair<const char*, const std::string&>{"--insert_op_conf", f.insert_op_conf},
-        {"--out_nodes", f.out_nodes},
-        {"--output_type", f.output_type},
-        {"--input_fp16_nodes", f.input_fp16_nodes},
-        {"--keep_dtype", f.keep_dtype}}) {
-    if (!value.empty()) {
-      return Fail(StrCat(flag, " is not implemented in this Kiln version yet; compile without it"),
-                  code::kFeatureUnsupported);
-    }
+  if (!f.insert_op_conf.empty() && !f.dynamic_dims.empty()) {
+    return Fail("--insert_op_conf cannot be combined with --dynamic_dims (as in ATC)");
+  }
+  if (!f.insert_op_conf.empty() && !f.input_fp16_nodes.empty()) {
+    return Fail(
+        "--insert_op_conf and --input_fp16_nodes cannot be combined: AIPP inputs are "
+        "uint8 images");
+  }
+  options.aipp_config = f.insert_op_conf;
+  auto io = compiler::ParseIoDtypeFlags(f.output_type, f.input_fp16_nodes);
+  if (!io.ok()) return Fail(io.status());
+  options.io_dtypes = *io;
+  std::stringstream outs(f.out_nodes);
+  for (std::string entry; std::getline(outs, entry, ';');) {
+    entry.erase(0, entry.find_first_not_of(" \t"));
+    entry.erase(entry.find_last_not_of(" \t") + 1);
+    if (!entry.empty()) options.out_nodes.push_back(entry);
+  }
+  if (!f.keep_dtype.empty() && !std::ifstream(f.keep_dtype)) {
+    return Fail("cannot read --keep_dtype file '" + f.keep_dtype + "'", code::kInvalidFile);
   }
   options.model = f.model;
   options.output = f.output;
@@ -146,6 +156,14 @@ int CheckModelOptions(const AtcFlags& f, compiler::CompileOptions& options) {
   options.record = {{"framework", "5"}, {"soc_version", f.soc_version}};
   if (!f.input_shape.empty()) options.record.push_back({"input_shape", f.input_shape});
   if (!f.input_format.empty()) options.record.push_back({"input_format", f.input_format});
+  for (const auto& [key, value] :
+       {std::pair<const char*, const std::string&>{"out_nodes", f.out_nodes},
+        {"output_type", f.output_type},
+        {"input_fp16_nodes", f.input_fp16_nodes},
+        {"insert_op_conf", f.insert_op_conf},
+        {"keep_dtype", f.keep_dtype}}) {
+    if (!value.empty()) options.record.push_back({key, value});
+  }
   if (options.gears.enabled()) {
     options.record.push_back(
         {compiler::GearFlagName(options.gears.kind) + 2, options.gears.text});  // no "--"
@@ -287,16 +305,23 @@ void AddAtcCommand(CLI::App& app, int* exit_code) {
                   "\"h1,w1;h2,w2\": image size gears for the -1 H,W dims of --input_shape");
   atc->add_option("--dynamic_dims", flags->dynamic_dims,
                   "\"d1,d2;d3,d4\": gears of one value per -1 in --input_shape (ND)");
-  atc->add_option("--insert_op_conf", flags->insert_op_conf, "AIPP configuration file (not yet)");
-  atc->add_option("--out_nodes", flags->out_nodes, "\"node:0;node:1\" (not yet)");
-  atc->add_option("--output_type", flags->output_type, "FP32, FP16, ... (not yet)");
-  atc->add_option("--input_fp16_nodes", flags->input_fp16_nodes, "\"n1;n2\" (not yet)");
+  atc->add_option(
+      "--insert_op_conf", flags->insert_op_conf,
+      "AIPP configuration file (parsed, validated and recorded; executed by a later version)");
+  atc->add_option("--out_nodes", flags->out_nodes,
+                  "\"node:0;node:1\" or tensor names: the model outputs, in this order");
+  atc->add_option("--output_type", flags->output_type,
+                  "FP32, FP16, UINT8, INT8, ... for every output, or \"node:0:FP16;...\"");
+  atc->add_option("--input_fp16_nodes", flags->input_fp16_nodes,
+                  "\"n1;n2\": these float inputs are fed as float16");
   atc->add_option(
       "--precision_mode", flags->precision_mode,
       "force_fp32, must_keep_origin_dtype, allow_fp32_to_fp16, ... (recorded; fp32 is kept)");
   atc->add_option("--precision_mode_v2", flags->precision_mode_v2,
                   "origin, fp16, mixed_float16, mixed_bfloat16, ... (recorded; fp32 is kept)");
-  atc->add_option("--keep_dtype", flags->keep_dtype, "file of ops that keep their dtype (not yet)");
+  atc->add_option(
+      "--keep_dtype", flags->keep_dtype,
+      "file of ops that keep their dtype (Kiln keeps fp32 everywhere, so it is recorded)");
   atc->add_option("--fusion_switch_file", flags->fusion_switch_file,
                   "file of \"pass_name:off\" lines disabling passes");
   atc->add_option("--log", flags->log, "null, error, warning, info or debug")

@@ -247,6 +247,48 @@ TEST(AtcCliTest, RefusesOtherFrameworksAndFailsWithAtcLine) {
   EXPECT_NE(out.find("/nonexistent.onnx"), std::string::npos);
 }
 
+TEST(AtcCliTest, OutputSelectionAndDtypesReachTheOm) {
+  TempDir dir;
+  int rc = 0;
+  std::string model = " --framework=5 --model=" KILN_SHARED_MODELS "/mnist-8/model.onnx";
+  std::string out =
+      RunKiln("atc" + model + " --output=" + (dir / "m") +
+                  " --out_nodes=Plus214:0 --output_type=FP16 --input_fp16_nodes=Input3",
+              &rc);
+  ASSERT_EQ(rc, 0) << out;
+  out = RunKiln("atc --mode=6 --om=" + (dir / "m.om"), &rc);
+  EXPECT_NE(out.find("input  Input3: dtype 10"), std::string::npos) << out;  // float16
+  EXPECT_NE(out.find("output Plus214_Output_0: dtype 10"), std::string::npos) << out;
+  out = RunKiln("atc" + model + " --output=" + (dir / "x") + " --out_nodes=NoSuchNode:0", &rc);
+  EXPECT_EQ(rc, 1);
+  EXPECT_NE(out.find("NoSuchNode"), std::string::npos) << out;
+  out = RunKiln("atc" + model + " --output=" + (dir / "x") + " --output_type=FP17", &rc);
+  EXPECT_EQ(rc, 1);
+  EXPECT_NE(out.find("FP17"), std::string::npos) << out;
+}
+
+TEST(AtcCliTest, AippConfigIsValidatedAgainstTheModelAndRecorded) {
+  TempDir dir;
+  std::ofstream(dir / "ok.cfg") << "aipp_op {\n  aipp_mode : static\n  input_format : YUV400_U8\n"
+                                   "  src_image_size_w : 28\n  src_image_size_h : 28\n}\n";
+  std::ofstream(dir / "bad.cfg")
+      << "aipp_op {\n  aipp_mode : static\n  input_format : RGB888_U8\n}\n";
+  int rc = 0;
+  std::string model = " --framework=5 --model=" KILN_SHARED_MODELS "/mnist-8/model.onnx";
+  std::string out = RunKiln(
+      "atc" + model + " --output=" + (dir / "a") + " --insert_op_conf=" + (dir / "ok.cfg"), &rc);
+  ASSERT_EQ(rc, 0) << out;
+  auto json = OmFileToJson(dir / "a.om");
+  ASSERT_TRUE(json.ok());
+  auto j = nlohmann::json::parse(*json);
+  EXPECT_EQ(j["aipp"]["0.input_format"], "YUV400_U8");
+  out = RunKiln(
+      "atc" + model + " --output=" + (dir / "b") + " --insert_op_conf=" + (dir / "bad.cfg"), &rc);
+  EXPECT_EQ(rc, 1);
+  EXPECT_NE(out.find("bad.cfg:3"), std::string::npos) << out;  // the file and the line
+  EXPECT_NE(out.find("C = 1"), std::string::npos) << out;
+}
+
 TEST(AtcCliTest, SingleDashLongOptionsAreAccepted) {
   TempDir dir;
   int rc = 0;
