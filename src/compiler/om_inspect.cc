@@ -72,6 +72,16 @@ Result<std::string> DescribeOmFile(const std::string& path) {
   s += "============ Resource Information ============\n";
   s += StrCat("memory_size (work): ", m->work_size(), "\n");
   s += StrCat("weight_size: ", m->weight_size(), "\n");
+  if (m->gears() && m->gears()->size()) {
+    s += StrCat("dynamic gears (", om::EnumNameGearKind(m->gear_kind()), "):");
+    for (auto d : *m->gear_dims()) s += " " + d->str();
+    s += "\n";
+    for (auto gear : *m->gears()) {
+      std::string values;
+      for (auto v : *gear->values()) values += (values.empty() ? "" : ",") + std::to_string(v);
+      s += StrCat("  gear ", values, ": work size ", gear->work_size(), "\n");
+    }
+  }
   const om::Graph* g = m->graphs()->Get(0);
   s += StrCat("node count: ", g->nodes() ? g->nodes()->size() : 0, "\n");
   s += "============ Input / Output ============\n";

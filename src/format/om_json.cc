@@ -129,6 +129,17 @@ std::string OmToJson(const OmView& view, int indent) {
   if (m->aipp()) {
     for (auto kv : *m->aipp()) aipp[Str(kv->key())] = Str(kv->value());
   }
+  json gears = json::array();
+  if (m->gears()) {
+    for (auto g : *m->gears()) {
+      json dims = json::object();
+      if (g->tensor_dims()) {
+        for (auto td : *g->tensor_dims()) dims[std::to_string(td->tensor())] = Vec(td->dims());
+      }
+      gears.push_back(
+          {{"values", Vec(g->values())}, {"work_size", g->work_size()}, {"tensor_dims", dims}});
+    }
+  }
   json j{{"format_version", std::to_string(h.format_major) + "." + std::to_string(h.format_minor)},
          {"compiler_version", std::string(h.compiler_version)},
          {"min_runtime_version",
@@ -139,6 +150,8 @@ std::string OmToJson(const OmView& view, int indent) {
          {"work_size", m->work_size()},
          {"weight_size", m->weight_size()},
          {"gear_kind", om::EnumNameGearKind(m->gear_kind())},
+         {"gear_dims", Strings(m->gear_dims())},
+         {"gears", gears},
          {"options", options},
          {"aipp", aipp},
          {"graphs", graphs}};

@@ -289,6 +289,42 @@ TEST(AtcCliTest, AippConfigIsValidatedAgainstTheModelAndRecorded) {
   EXPECT_NE(out.find("C = 1"), std::string::npos) << out;
 }
 
+TEST(AtcCliTest, AGearTheModelCannotTakeIsNamed) {
+  TempDir dir;
+  int rc = 0;
+  // mnist-8 reshapes to a fixed [1,256]: batch 4 cannot work, and the error says where.
+  std::string out =
+      RunKiln("atc --framework=5 --model=" KILN_SHARED_MODELS "/mnist-8/model.onnx --output=" +
+                  (dir / "g") + " --input_shape=Input3:-1,1,28,28 --dynamic_batch_size=1,4",
+              &rc);
+  EXPECT_EQ(rc, 1);
+  EXPECT_NE(out.find("gear '4' of --dynamic_batch_size=\"1,4\""), std::string::npos) << out;
+  EXPECT_NE(out.find("Reshape 'Times212_reshape0'"), std::string::npos) << out;
+}
+
+TEST(AtcCliTest, DisplayAndJsonShowTheGears) {
+  TempDir dir;
+  int rc = 0;
+  std::string out = RunKiln("atc --framework=5 --model=" KILN_SHARED_MODELS
+                            "/yunet/yunet_n_dynamic.onnx --output=" +
+                                (dir / "g") +
+                                " --input_shape=input:1,3,-1,-1 "
+                                "--dynamic_image_size=\"160,160;320,320\"",
+                            &rc);
+  ASSERT_EQ(rc, 0) << out;
+  out = RunKiln("atc --mode=6 --om=" + (dir / "g.om"), &rc);
+  EXPECT_NE(out.find("dynamic gears (ImageSize): input:2 input:3"), std::string::npos) << out;
+  EXPECT_NE(out.find("  gear 320,320: work size"), std::string::npos) << out;
+  auto json = OmFileToJson(dir / "g.om");
+  ASSERT_TRUE(json.ok());
+  auto j = nlohmann::json::parse(*json);
+  ASSERT_EQ(j["gears"].size(), 2u);
+  EXPECT_EQ(j["gears"][1]["values"], nlohmann::json({320, 320}));
+  // Every activation of a fully convolutional net scales with H*W: 4x the pixels, 4x the work.
+  EXPECT_EQ(j["gears"][1]["work_size"].get<uint64_t>(),
+            4 * j["gears"][0]["work_size"].get<uint64_t>());
+}
+
 TEST(AtcCliTest, SingleDashLongOptionsAreAccepted) {
   TempDir dir;
   int rc = 0;
