@@ -23,7 +23,13 @@ ThreadPool::~ThreadPool() {
   for (auto& worker : workers_) worker.join();
 }
 
-void SpinPause() {
+void SpinPause(int iteration) {
+  // Every 64th round gives the core away: when the cores are oversubscribed, the thread being
+  // waited for may be runnable on this very core.
+  if ((iteration & 63) == 63) {
+    std::this_thread::yield();
+    return;
+  }
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
 #else
@@ -45,7 +51,7 @@ void ThreadPool::WorkerLoop() {
     std::function<void()> task;
     for (int spin = 0; spin < kSpinBeforeSleep && queued_.load(std::memory_order_acquire) == 0;
          ++spin) {
-      SpinPause();
+      SpinPause(spin);
     }
     {
       std::unique_lock<std::mutex> lock(mu_);

@@ -18,8 +18,8 @@
 
 namespace kiln {
 
-// One pause of a spin-wait loop.
-void SpinPause();
+// Round `iteration` of a spin-wait loop: a CPU pause, and now and then a yield.
+void SpinPause(int iteration);
 // Pauses an idle worker (or a synchronising caller) spins before it sleeps: work that arrives
 // within a few microseconds is then picked up without a futex wake-up.
 inline constexpr int kSpinBeforeSleep = 2000;

@@ -32,7 +32,7 @@ Status CpuEvent::Synchronize(int32_t timeout_ms) {
     lock.unlock();  // a record a few microseconds away: spin before sleeping
     for (int spin = 0;
          spin < kSpinBeforeSleep && completed_.load(std::memory_order_acquire) < target; ++spin) {
-      SpinPause();
+      SpinPause(spin);
     }
     lock.lock();
   }

@@ -113,7 +113,7 @@ Status CpuQueue::Synchronize(int32_t timeout_ms) {
     lock.unlock();
     for (int spin = 0;
          spin < kSpinBeforeSleep && finished_.load(std::memory_order_acquire) < target; ++spin) {
-      SpinPause();
+      SpinPause(spin);
     }
     lock.lock();
   }
