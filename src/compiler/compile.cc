@@ -23,16 +23,19 @@ namespace {
 
 class PhaseTimer {
  public:
-  explicit PhaseTimer(CompileReport& report) : report_(report) {}
+  PhaseTimer(CompileReport& report, const CompileOptions& options)
+      : report_(report), on_phase_(options.on_phase) {}
   void Done(const char* phase) {
     auto now = std::chrono::steady_clock::now();
-    report_.phases_ms.push_back(
-        {phase, std::chrono::duration<double, std::milli>(now - start_).count()});
+    double ms = std::chrono::duration<double, std::milli>(now - start_).count();
+    report_.phases_ms.push_back({phase, ms});
+    if (on_phase_) on_phase_(phase, ms);
     start_ = now;
   }
 
  private:
   CompileReport& report_;
+  const std::function<void(const std::string&, double)>& on_phase_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
@@ -160,7 +163,7 @@ Result<std::vector<NodeProblem>> PreCheck(const CompileOptions& options) {
 
 Result<CompileReport> Compile(const CompileOptions& options) {
   CompileReport report;
-  PhaseTimer timer(report);
+  PhaseTimer timer(report, options);
   KILN_ASSIGN_OR_RETURN(auto imported, frontend::onnx::ImportFile(options.model));
   ir::Graph& graph = *imported.graph;
   report.onnx_nodes = graph.nodes().size();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -30,6 +31,8 @@ struct CompileOptions {
   std::string aipp_config;                   // --insert_op_conf file ("" = none)
   std::vector<std::string> disabled_passes;  // --fusion_switch_file
   std::vector<std::pair<std::string, std::string>> record;  // options stored in the .om
+  // Called as each phase ends (progress for large models); may be empty.
+  std::function<void(const std::string& phase, double ms)> on_phase;
 };
 
 // One unsupported or invalid node found by the pre-check (--mode=3).

@@ -255,11 +255,15 @@ int CompileMode(const AtcFlags& f) {
   compiler::CompileOptions options;
   if (int rc = CheckModelOptions(f, options)) return rc;
   if (f.output.empty()) return Fail("--output is required");
+  options.on_phase = [](const std::string& phase, double ms) {
+    std::printf("[phase] %s: %.1f ms\n", phase.c_str(), ms);
+    std::fflush(stdout);  // progress, while a large model compiles
+  };
   auto report = compiler::Compile(options);
   if (!report.ok()) return Fail(report.status());
-  for (const auto& line : report->pass_log) std::printf("[pass] %s\n", line.c_str());
-  for (const auto& [phase, ms] : report->phases_ms)
-    std::printf("[phase] %s: %.1f ms\n", phase.c_str(), ms);
+  if (f.log == "info" || f.log == "debug") {
+    for (const auto& line : report->pass_log) std::printf("[pass] %s\n", line.c_str());
+  }
   std::printf("model: %zu ONNX nodes -> %zu compiled nodes\n", report->onnx_nodes,
               report->compiled_nodes);
   PrintMemory(*report, f.display_model_info == 1);
@@ -324,7 +328,9 @@ void AddAtcCommand(CLI::App& app, int* exit_code) {
       "file of ops that keep their dtype (Kiln keeps fp32 everywhere, so it is recorded)");
   atc->add_option("--fusion_switch_file", flags->fusion_switch_file,
                   "file of \"pass_name:off\" lines disabling passes");
-  atc->add_option("--log", flags->log, "null, error, warning, info or debug")
+  atc->add_option(
+         "--log", flags->log,
+         "null, error, warning, info or debug (info and debug print what each pass changed)")
       ->check(CLI::IsMember({"null", "error", "warning", "info", "debug"}));
   atc->add_option("--om", flags->om, "input .om for --mode=1 and --mode=6");
   atc->add_option("--json", flags->json, "output JSON for --mode=1");
