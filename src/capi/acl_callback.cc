@@ -71,8 +71,14 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
     }
     auto s = Runtime::Get().ResolveStream(stream);
     if (!s.ok()) return Report("aclrtLaunchCallback", s.status());
+    std::shared_ptr<kiln::hal::Event> gate;
+    if (block == ACL_CALLBACK_BLOCK) {
+      auto event = Runtime::Get().NewInternalEvent((*s)->device());
+      if (!event.ok()) return Report("aclrtLaunchCallback", event.status());
+      gate = *event;
+    }
     return Report("aclrtLaunchCallback",
-                  Runtime::Get().reports().Launch(fn, userData, block == ACL_CALLBACK_BLOCK, *s));
+                  Runtime::Get().reports().Launch(fn, userData, std::move(gate), *s));
   });
 }
 
@@ -90,17 +96,21 @@ aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
 }
 
 aclError aclrtSetOpWaitTimeout(uint32_t timeout) {
-  op_wait_timeout_s.store(timeout);
-  KILN_LOG(kRuntime, kInfo, "op wait timeout set to ", timeout,
-           " s (recorded; CPU streams wait on events without a limit)");
-  return ACL_SUCCESS;
+  KILN_CAPI("aclrtSetOpWaitTimeout", {
+    op_wait_timeout_s.store(timeout);
+    KILN_LOG(kRuntime, kInfo, "op wait timeout set to ", timeout,
+             " s (recorded; CPU streams wait on events without a limit)");
+    return ACL_SUCCESS;
+  });
 }
 
 aclError aclrtSetOpExecuteTimeOut(uint32_t timeout) {
-  op_execute_timeout_s.store(timeout);
-  KILN_LOG(kRuntime, kInfo, "op execute timeout set to ", timeout,
-           " s (recorded; CPU kernels are not interrupted)");
-  return ACL_SUCCESS;
+  KILN_CAPI("aclrtSetOpExecuteTimeOut", {
+    op_execute_timeout_s.store(timeout);
+    KILN_LOG(kRuntime, kInfo, "op execute timeout set to ", timeout,
+             " s (recorded; CPU kernels are not interrupted)");
+    return ACL_SUCCESS;
+  });
 }
 
 aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) {

@@ -49,8 +49,12 @@ aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) {
 
 aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
   KILN_CAPI("aclDestroyDataBuffer", {
-    if (Live("aclDestroyDataBuffer", dataBuffer) == nullptr) return ACL_ERROR_INVALID_PARAM;
-    Buffers().Remove(dataBuffer);
+    if (dataBuffer == nullptr) return InvalidParam("aclDestroyDataBuffer", "dataBuffer is NULL");
+    // Remove() decides: of two threads destroying one buffer, exactly one deletes it.
+    if (!Buffers().Remove(dataBuffer)) {
+      return InvalidParam("aclDestroyDataBuffer", "dataBuffer ", kiln::PtrStr(dataBuffer),
+                          " is not a live aclDataBuffer (destroyed already?)");
+    }
     delete dataBuffer;
     return ACL_SUCCESS;
   });

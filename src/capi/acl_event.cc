@@ -84,8 +84,11 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
     std::shared_ptr<kiln::runtime::Event> e;
     std::shared_ptr<kiln::runtime::Stream> s;
     if (aclError err = Resolve("aclrtResetEvent", event, stream, &e, &s)) return err;
-    s->queue().Submit([hal = e->hal()] {
-      hal->Reset();
+    // Only the records made before this call are forgotten: a record issued for the next
+    // round while the reset waits in the stream stays pending.
+    uint64_t upto = e->hal()->issued();
+    s->queue().Submit([hal = e->hal(), upto] {
+      hal->Reset(upto);
       return kiln::Status::Ok();
     });
     return ACL_SUCCESS;

@@ -74,7 +74,13 @@ aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* 
   });
 }
 
-const char* aclGetRecentErrMsg(void) { return kiln::capi::TakeRecentErrMsg(); }
+const char* aclGetRecentErrMsg(void) {
+  try {
+    return kiln::capi::TakeRecentErrMsg();
+  } catch (...) {
+    return nullptr;  // out of memory joining the messages
+  }
+}
 
 aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
   (void)level;  // ACL_RT_THREAD_LEVEL is the only level
@@ -150,7 +156,11 @@ aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
 
 const char* aclrtGetSocName(void) {
   static thread_local std::string name;
-  name = Runtime::Get().SocName();
+  try {
+    name = Runtime::Get().SocName();
+  } catch (...) {
+    return nullptr;
+  }
   return name.empty() ? nullptr : name.c_str();
 }
 
@@ -165,8 +175,12 @@ void aclAppLog(aclLogLevel logLevel, const char* func, const char* file, uint32_
   char buf[1024];
   std::vsnprintf(buf, sizeof buf, fmt, args);
   va_end(args);
-  kiln::log::Write(kiln::log::Module::kApp, level, file ? file : "?", static_cast<int>(line),
-                   func ? func : "?", buf);
+  try {
+    kiln::log::Write(kiln::log::Module::kApp, level, file ? file : "?", static_cast<int>(line),
+                     func ? func : "?", buf);
+  } catch (...) {
+    // out of memory: the record is lost, the application goes on
+  }
 }
 
 float aclFloat16ToFloat(aclFloat16 value) { return kiln::HalfToFloat(value); }

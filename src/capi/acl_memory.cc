@@ -163,7 +163,15 @@ kiln::Status Check2dCopy(void* dst, size_t dpitch, const void* src, size_t spitc
     return kiln::Error(kiln::code::kInvalidParam, "width ", width,
                        " is larger than a pitch (dpitch ", dpitch, ", spitch ", spitch, ")");
   }
-  return CheckCopy(dst, src, (height - 1) * dpitch + width, (height - 1) * spitch + width, kind);
+  size_t dst_extent, src_extent;
+  if (__builtin_mul_overflow(height - 1, dpitch, &dst_extent) ||
+      __builtin_add_overflow(dst_extent, width, &dst_extent) ||
+      __builtin_mul_overflow(height - 1, spitch, &src_extent) ||
+      __builtin_add_overflow(src_extent, width, &src_extent)) {
+    return kiln::Error(kiln::code::kInvalidParam, "height ", height, " rows of pitch ", dpitch, "/",
+                       spitch, " do not fit in the address space");
+  }
+  return CheckCopy(dst, src, dst_extent, src_extent, kind);
 }
 
 void Copy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height) {

@@ -155,14 +155,23 @@ size_t aclGetTensorDescElementCount(const aclTensorDesc* desc) {
   size_t count = 1;
   for (int64_t dim : d->dims) {
     if (dim < 0) return 0;  // dynamic: unknown until run time
-    count *= static_cast<size_t>(dim);
+    if (__builtin_mul_overflow(count, static_cast<size_t>(dim), &count)) {
+      InvalidParam("aclGetTensorDescElementCount", "the element count overflows size_t");
+      return 0;
+    }
   }
   return count;
 }
 
 size_t aclGetTensorDescSize(const aclTensorDesc* desc) {
   const aclTensorDesc* d = Live("aclGetTensorDescSize", desc);
-  return d ? aclGetTensorDescElementCount(d) * aclDataTypeSize(d->dtype) : 0;
+  if (d == nullptr) return 0;
+  size_t bytes;
+  if (__builtin_mul_overflow(aclGetTensorDescElementCount(d), aclDataTypeSize(d->dtype), &bytes)) {
+    InvalidParam("aclGetTensorDescSize", "the byte size overflows size_t");
+    return 0;
+  }
+  return bytes;
 }
 
 size_t aclGetTensorDescNumDims(const aclTensorDesc* desc) {

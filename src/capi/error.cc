@@ -37,8 +37,8 @@ const char* Family(int code) {
 
 void SetErrMsgMode(int mode) { err_msg_mode.store(mode); }
 
-aclError Report(const char* api, const Status& status) {
-  if (status.ok()) return ACL_SUCCESS;
+// Logs the failure and keeps its message for aclGetRecentErrMsg (may throw bad_alloc).
+static void Store(const char* api, const Status& status) {
   std::string text = StrCat(Family(status.code()), ": ", api, ": ", status.message(), " [aclError ",
                             status.code(), "]");
   if (log::Enabled(log::Module::kAscendCl, log::Level::kError)) {
@@ -53,6 +53,15 @@ aclError Report(const char* api, const Status& status) {
   target->items.push_back(std::move(text));
   if (target->items.size() > kMaxKept) target->items.pop_front();
   tls_last_error = status.code();
+}
+
+aclError Report(const char* api, const Status& status) noexcept {
+  if (status.ok()) return ACL_SUCCESS;
+  try {
+    Store(api, status);
+  } catch (...) {
+    tls_last_error = status.code();
+  }
   return status.code();
 }
 

@@ -26,13 +26,18 @@ int EnumInt(const E& value) {
   return static_cast<int>(raw);
 }
 
-// Records a failed `status` of `api` and returns its code; returns ACL_SUCCESS for Ok.
-aclError Report(const char* api, const Status& status);
+// Records a failed `status` of `api` and returns its code; returns ACL_SUCCESS for Ok. Never
+// throws (a message that cannot be stored for lack of memory is dropped).
+aclError Report(const char* api, const Status& status) noexcept;
 
 // Shorthand for the common argument failure.
 template <typename... Args>
-aclError InvalidParam(const char* api, Args&&... args) {
-  return Report(api, Error(code::kInvalidParam, std::forward<Args>(args)...));
+aclError InvalidParam(const char* api, Args&&... args) noexcept {
+  try {
+    return Report(api, Error(code::kInvalidParam, std::forward<Args>(args)...));
+  } catch (...) {
+    return code::kInvalidParam;  // out of memory while formatting: the code still stands
+  }
 }
 
 // The text for aclGetRecentErrMsg (newest first), then cleared; NULL when there is none.

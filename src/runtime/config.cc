@@ -13,10 +13,12 @@ namespace {
 
 constexpr int kMaxNesting = 10;
 
-int Depth(const nlohmann::json& j) {
+// Nesting depth, counted no further than `limit` + 1 (so a hostile file cannot recurse deep).
+int Depth(const nlohmann::json& j, int limit) {
   if (!j.is_structured()) return 0;
+  if (limit < 0) return 1;
   int deepest = 0;
-  for (const auto& child : j) deepest = std::max(deepest, Depth(child));
+  for (const auto& child : j) deepest = std::max(deepest, Depth(child, limit - 1));
   return deepest + 1;
 }
 
@@ -52,7 +54,7 @@ Result<Config> ParseConfig(const std::string& text, const std::string& origin) {
   }
   if (!root.is_object())
     return Error(code::kParseFile, origin, ": the top level must be an object");
-  if (Depth(root) > kMaxNesting) {
+  if (Depth(root, kMaxNesting) > kMaxNesting) {
     return Error(code::kParseFile, origin, ": nesting deeper than ", kMaxNesting, " levels");
   }
   if (auto it = root.find("err_msg_mode"); it != root.end()) {

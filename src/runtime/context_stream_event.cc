@@ -21,6 +21,7 @@ Status StaleHandle(const char* what, const void* handle) {
 }  // namespace
 
 Result<std::shared_ptr<Context>> Runtime::CurrentContextLocked() {
+  if (init_refs_ == 0) return Error(code::kUninitialize, "needs aclInit to be called first");
   if (tls_context != nullptr) {
     auto it = contexts_.find(tls_context);
     if (it != contexts_.end()) return it->second;
@@ -81,10 +82,8 @@ Status Runtime::DestroyContext(void* handle) {
   }
   if (tls_context == handle) tls_context = nullptr;
   lock.unlock();
-  for (auto& s : streams) {
-    reports_.ForgetStream(*s);
-    (void)s->queue().Synchronize(-1);
-  }
+  for (auto& s : streams) reports_.ForgetStream(*s);  // all first (see ResetDeviceLocked)
+  for (auto& s : streams) (void)s->queue().Synchronize(-1);
   return Status::Ok();
 }
 
@@ -130,7 +129,11 @@ Status Runtime::DestroyStream(void* handle, bool force) {
     streams_.erase(it);
   }
   reports_.ForgetStream(*stream);
-  if (force) stream->queue().DiscardPending();
+  if (force) {
+    // Not waiting for a running task; the queue keeps itself alive until it has finished.
+    stream->queue().DiscardPending();
+    return Status::Ok();
+  }
   Status st = stream->queue().Synchronize(-1);
   if (!st.ok()) {
     KILN_LOG(kRuntime, kWarning, "stream ", PtrStr(handle),
@@ -141,6 +144,7 @@ Status Runtime::DestroyStream(void* handle, bool force) {
 
 Result<std::shared_ptr<Stream>> Runtime::ResolveStream(void* handle) {
   std::lock_guard<std::mutex> lock(mu_);
+  if (init_refs_ == 0) return Error(code::kUninitialize, "needs aclInit to be called first");
   if (handle == nullptr) {
     KILN_ASSIGN_OR_RETURN(auto ctx, CurrentContextLocked());
     return ctx->default_stream();
@@ -173,9 +177,18 @@ Status Runtime::DestroyEvent(void* handle) {
   return Status::Ok();  // a queue still holding a record or wait keeps the hal event alive
 }
 
+Result<std::shared_ptr<hal::Event>> Runtime::NewInternalEvent(int32_t device) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = devices_.find(device);
+  if (it == devices_.end())
+    return Error(code::kRtInvalidDeviceId, "device ", device, " is not set");
+  return it->second->hal->CreateEvent();
+}
+
 Result<std::shared_ptr<Event>> Runtime::ResolveEvent(void* handle) {
   if (handle == nullptr) return Error(code::kInvalidParam, "event is NULL");
   std::lock_guard<std::mutex> lock(mu_);
+  if (init_refs_ == 0) return Error(code::kUninitialize, "needs aclInit to be called first");
   auto it = events_.find(handle);
   if (it == events_.end()) return StaleHandle("event", handle);
   return it->second;

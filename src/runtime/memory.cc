@@ -10,20 +10,20 @@ namespace kiln::runtime {
 
 Result<void*> Runtime::Malloc(size_t bytes, bool huge_pages) {
   KILN_RETURN_IF_ERROR(CheckInitialized("aclrtMalloc"), "");
-  MemoryPool* pool;
+  std::shared_ptr<MemoryPool> pool;
   {
     std::lock_guard<std::mutex> lock(mu_);
     KILN_ASSIGN_OR_RETURN(auto ctx, CurrentContextLocked());
-    pool = devices_[ctx->device()]->pool.get();
+    pool = devices_[ctx->device()]->pool;
   }
-  // The pool outlives this call unless the application resets the device concurrently, which
-  // CANN forbids too.
   return pool->Allocate(bytes, huge_pages);
 }
 
 Status Runtime::Free(void* ptr) {
   if (ptr == nullptr) return Error(code::kInvalidParam, "devPtr is NULL");
   std::lock_guard<std::mutex> lock(mu_);
+  if (init_refs_ == 0)
+    return Error(code::kUninitialize, "aclrtFree needs aclInit to be called first");
   for (auto& [id, dev] : devices_) {
     if (dev->pool->BytesFrom(ptr) != 0) return dev->pool->Free(ptr);
   }

@@ -20,8 +20,9 @@ size_t SizeClass(size_t bytes) {
 
 }  // namespace
 
-MemoryPool::MemoryPool(hal::Allocator& allocator, int32_t device_id, uint64_t capacity)
-    : allocator_(allocator), device_id_(device_id) {
+MemoryPool::MemoryPool(hal::Allocator& allocator, int32_t device_id, uint64_t capacity,
+                       std::shared_ptr<const void> owner)
+    : owner_(std::move(owner)), allocator_(allocator), device_id_(device_id) {
   stats_.capacity = capacity;
 }
 
@@ -55,8 +56,11 @@ Result<void*> MemoryPool::Allocate(size_t bytes, bool huge_pages) {
     cached_.erase(it);
     return ptr;
   }
-  if (stats_.reserved_bytes + size > stats_.capacity) TrimLocked();
-  if (stats_.reserved_bytes + size > stats_.capacity) {
+  auto over = [&] {
+    return size > stats_.capacity || stats_.reserved_bytes > stats_.capacity - size;
+  };
+  if (over()) TrimLocked();
+  if (over()) {
     --stats_.allocations;
     return Error(code::kRtMemoryAllocation, "device ", device_id_,
                  " memory pool exhausted: ", bytes, " bytes requested, ", stats_.live_bytes, " of ",

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <unordered_map>
 
@@ -29,7 +30,9 @@ struct PoolStats {
 // request fails with kRtMemoryAllocation and nothing changes. Thread-safe.
 class MemoryPool {
  public:
-  MemoryPool(hal::Allocator& allocator, int32_t device_id, uint64_t capacity);
+  // `owner` keeps the allocator's device alive as long as the pool (may be null).
+  MemoryPool(hal::Allocator& allocator, int32_t device_id, uint64_t capacity,
+             std::shared_ptr<const void> owner = nullptr);
   // Returns every block, live (leaked by the application) or cached, to the device.
   ~MemoryPool();
   MemoryPool(const MemoryPool&) = delete;
@@ -52,6 +55,7 @@ class MemoryPool {
   };
   void TrimLocked();
 
+  std::shared_ptr<const void> owner_;
   hal::Allocator& allocator_;
   const int32_t device_id_;
   mutable std::mutex mu_;

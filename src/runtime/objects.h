@@ -22,9 +22,9 @@ class Context;
 // An opened (SetDevice'd) device.
 struct DeviceState {
   int32_t id = 0;  // logical id, after ASCEND_RT_VISIBLE_DEVICES
-  std::unique_ptr<hal::Device> hal;
-  std::unique_ptr<MemoryPool> pool;
-  int refcount = 0;  // aclrtSetDevice calls not yet reset
+  std::shared_ptr<hal::Device> hal;
+  std::shared_ptr<MemoryPool> pool;  // shared: an allocation in flight keeps it alive
+  int refcount = 0;                  // aclrtSetDevice calls not yet reset
   std::shared_ptr<Context> default_context;
   uint64_t last_busy_ns = 0;  // for utilisation between two queries
   uint64_t last_query_ns = 0;

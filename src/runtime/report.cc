@@ -11,27 +11,6 @@
 
 namespace kiln::runtime {
 
-// Opened once a BLOCK callback has run (or was dropped); the stream waits on it.
-class Latch {
- public:
-  void Open() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      open_ = true;
-    }
-    cv_.notify_all();
-  }
-  void Wait() {
-    std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait(lock, [this] { return open_; });
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool open_ = false;
-};
-
 Status ReportHub::Subscribe(uint64_t thread_id, Stream& stream) {
   if (thread_id == 0) return Error(code::kInvalidParam, "thread id 0 is invalid");
   std::lock_guard<std::mutex> lock(mu_);
@@ -52,7 +31,7 @@ void ReportHub::DropLocked(ThreadQueue& q, const Stream* stream) {
     if (it->stream == stream) {
       KILN_LOG(kRuntime, kWarning, "dropping a callback of stream ", PtrStr(stream),
                " that no thread processed before it was unsubscribed");
-      if (it->done) it->done->Open();
+      if (it->gate) it->gate->SignalFromHost();
       it = q.items.erase(it);
     } else {
       ++it;
@@ -82,30 +61,30 @@ void ReportHub::ForgetStream(Stream& stream) {
   if (tid != 0) (void)Unsubscribe(tid, stream);
 }
 
-Status ReportHub::Launch(HostCallback fn, void* user_data, bool block,
+Status ReportHub::Launch(HostCallback fn, void* user_data, std::shared_ptr<hal::Event> gate,
                          const std::shared_ptr<Stream>& s) {
   uint64_t tid = s->report_thread.load();
   if (tid == 0) {
     return Error(code::kRtStreamNoCbReg, "no thread is subscribed to stream ", PtrStr(s.get()),
                  " (call aclrtSubscribeReport first)");
   }
-  auto latch = block ? std::make_shared<Latch>() : nullptr;
+  if (gate) gate->RecordOnHost();  // pending now, so the wait below has something to wait for
   const Stream* key = s.get();
-  s->queue().Submit([this, fn, user_data, key, tid, latch]() -> Status {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      auto it = threads_.find(tid);
-      if (it == threads_.end() || it->second->streams.count(key) == 0) {
-        KILN_LOG(kRuntime, kWarning, "callback of stream ", PtrStr(key), " dropped: thread ", tid,
-                 " unsubscribed before the stream reached it");
-        return Status::Ok();
-      }
-      it->second->items.push_back(Pending{fn, user_data, key, latch});
-      it->second->cv.notify_all();
+  s->queue().Submit([this, fn, user_data, key, tid, gate]() -> Status {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = threads_.find(tid);
+    if (it == threads_.end() || it->second->streams.count(key) == 0) {
+      KILN_LOG(kRuntime, kWarning, "callback of stream ", PtrStr(key), " dropped: thread ", tid,
+               " unsubscribed before the stream reached it");
+      if (gate) gate->SignalFromHost();
+      return Status::Ok();
     }
-    if (latch) latch->Wait();
+    it->second->items.push_back(Pending{fn, user_data, key, gate});
+    it->second->cv.notify_all();
     return Status::Ok();
   });
+  // BLOCK: later work parks on the gate (no worker held) until the callback has run.
+  if (gate) s->queue().WaitEvent(gate);
   return Status::Ok();
 }
 
@@ -134,7 +113,7 @@ Status ReportHub::Process(int32_t timeout_ms) {
   }
   for (auto& p : batch) {
     p.fn(p.user_data);
-    if (p.done) p.done->Open();
+    if (p.gate) p.gate->SignalFromHost();
   }
   return Status::Ok();
 }

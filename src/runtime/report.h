@@ -28,9 +28,11 @@ class ReportHub {
   // kRtThreadSubscribe when `thread_id` is not the stream's thread. Callbacks of the stream
   // still waiting for the thread are dropped (their stream goes on).
   Status Unsubscribe(uint64_t thread_id, Stream& stream);
-  // Enqueues the callback on the stream. kRtStreamNoCbReg when nobody subscribed. BLOCK holds
-  // the stream's later work until the callback has run.
-  Status Launch(HostCallback fn, void* user_data, bool block, const std::shared_ptr<Stream>& s);
+  // Enqueues the callback on the stream. kRtStreamNoCbReg when nobody subscribed. With a
+  // `gate` (BLOCK), the stream's later work waits on it until the callback has run; the wait
+  // parks the stream and holds no worker.
+  Status Launch(HostCallback fn, void* user_data, std::shared_ptr<hal::Event> gate,
+                const std::shared_ptr<Stream>& s);
   // Runs the callbacks waiting for the calling thread, waiting up to `timeout_ms` (-1: forever)
   // for the first. kRtThreadSubscribe when the thread serves no stream; kRtReportTimeout when
   // nothing came in time.
@@ -42,8 +44,8 @@ class ReportHub {
   struct Pending {
     HostCallback fn;
     void* user_data;
-    const Stream* stream;               // identity only: never dereferenced
-    std::shared_ptr<class Latch> done;  // BLOCK only
+    const Stream* stream;              // identity only: never dereferenced
+    std::shared_ptr<hal::Event> gate;  // BLOCK only: signalled once the callback has run
   };
   struct ThreadQueue {
     std::deque<Pending> items;

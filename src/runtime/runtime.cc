@@ -83,15 +83,12 @@ Result<uint64_t> Runtime::FinalizeReference() {
 }
 
 void Runtime::FinalizeLocked(std::unique_lock<std::mutex>& lock) {
-  std::vector<int32_t> ids;
-  for (auto& [id, dev] : devices_) ids.push_back(id);
-  for (int32_t id : ids) {
-    auto it = devices_.find(id);
-    if (it != devices_.end()) (void)ResetDeviceLocked(*it->second, lock);
-  }
+  // Uninitialised first: a thread racing with the resets (which release the lock) cannot open a
+  // new device that would outlive this session.
+  init_refs_ = 0;
+  while (!devices_.empty()) (void)ResetDeviceLocked(*devices_.begin()->second, lock);
   for (auto& [addr, bytes] : host_allocations_) std::free(reinterpret_cast<void*>(addr));
   host_allocations_.clear();
-  init_refs_ = 0;
   tls_context = nullptr;
 }
 
@@ -161,10 +158,10 @@ Status Runtime::OpenDeviceLocked(int32_t id) {
   KILN_ASSIGN_OR_RETURN(auto hal_device, phys.driver->OpenDevice(phys.index));
   auto dev = std::make_unique<DeviceState>();
   dev->id = id;
-  dev->hal = std::move(hal_device);
+  dev->hal = std::shared_ptr<hal::Device>(std::move(hal_device));
   uint64_t capacity =
       pool_capacity_override_ ? pool_capacity_override_ : dev->hal->info().memory_bytes;
-  dev->pool = std::make_unique<MemoryPool>(dev->hal->allocator(), id, capacity);
+  dev->pool = std::make_shared<MemoryPool>(dev->hal->allocator(), id, capacity, dev->hal);
   auto ctx = std::make_shared<Context>(id, /*is_default=*/true, nullptr);
   ctx->set_default_stream(NewStreamLocked(*dev, ctx.get(), 0, 0));
   dev->default_context = ctx;
@@ -250,10 +247,10 @@ Status Runtime::ResetDeviceLocked(DeviceState& dev_ref, std::unique_lock<std::mu
   }
   size_t leaked_streams = streams.size() - contexts.size();
   lock.unlock();
-  for (auto& s : streams) {
-    reports_.ForgetStream(*s);
-    (void)s->queue().Synchronize(-1);
-  }
+  // Drop every waiting callback first: a stream may wait on an event that another stream
+  // records only after its BLOCK callback.
+  for (auto& s : streams) reports_.ForgetStream(*s);
+  for (auto& s : streams) (void)s->queue().Synchronize(-1);
   if (leaked_streams + leaked_events > 0) {
     KILN_LOG(kRuntime, kInfo, "device ", id, " reset: reclaimed ", leaked_streams,
              " stream(s) and ", leaked_events, " event(s) the application did not destroy");
@@ -304,8 +301,17 @@ Status Runtime::SynchronizeDevice(int32_t timeout_ms) {
 
 Result<hal::DeviceInfo> Runtime::DeviceInfo(int32_t id) {
   std::lock_guard<std::mutex> lock(mu_);
-  KILN_RETURN_IF_ERROR(OpenDeviceLocked(id), "");
-  return devices_[id]->hal->info();
+  if (init_refs_ == 0) return Error(code::kUninitialize, "needs aclInit to be called first");
+  if (auto it = devices_.find(id); it != devices_.end()) return it->second->hal->info();
+  // Probe without opening: asking about a device must not set it (or fix its pool capacity).
+  DiscoverDevicesLocked();
+  if (id < 0 || id >= static_cast<int32_t>(visible_.size())) {
+    return Error(code::kRtInvalidDeviceId, "device id ", id, " is invalid: ", visible_.size(),
+                 " device(s) visible");
+  }
+  KILN_ASSIGN_OR_RETURN(auto probe, visible_[static_cast<size_t>(id)].driver->OpenDevice(
+                                        visible_[static_cast<size_t>(id)].index));
+  return probe->info();
 }
 
 std::string Runtime::SocName() {

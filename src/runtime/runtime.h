@@ -84,6 +84,8 @@ class Runtime {
   Result<void*> CreateEvent(uint32_t flags);
   Status DestroyEvent(void* handle);
   Result<std::shared_ptr<Event>> ResolveEvent(void* handle);
+  // A bare device event for runtime-internal use (BLOCK callback gates); not a handle.
+  Result<std::shared_ptr<hal::Event>> NewInternalEvent(int32_t device);
 
   // --- memory ----------------------------------------------------------------------------
   Result<void*> Malloc(size_t bytes, bool huge_pages);  // on the current device

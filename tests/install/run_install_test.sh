@@ -16,11 +16,14 @@ source "$work/prefix/set_env.sh"
 [ "$DDK_PATH" = "$work/prefix" ] || { echo "DDK_PATH=$DDK_PATH"; exit 1; }
 [ "$ASCEND_HOME_PATH" = "$work/prefix" ] || { echo "ASCEND_HOME_PATH=$ASCEND_HOME_PATH"; exit 1; }
 [ "$(command -v kiln)" = "$work/prefix/bin/kiln" ] || { echo "kiln not first on PATH"; exit 1; }
-kiln --version | grep -q '^ascendcl interface: 1\.17\.0$'
+# Captured first: `cmd | grep -q` under pipefail fails when grep exits early (SIGPIPE).
+version="$(kiln --version)"
+grep -q '^ascendcl interface: 1\.17\.0$' <<< "$version"
 cmake -S "$here/cann_app" -B "$work/app" > "$work/configure.log" || { cat "$work/configure.log"; exit 1; }
 cmake --build "$work/app" > "$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 # The application resolves libascendcl.so through LD_LIBRARY_PATH from set_env.sh.
-ldd "$work/app/acl_sample" | grep -q "$work/prefix/runtime/lib64/"
+libs="$(ldd "$work/app/acl_sample")"
+grep -q "$work/prefix/runtime/lib64/" <<< "$libs"
 "$work/app/acl_sample"
 "$work/app/acl_sample_cxx"
 echo "install test: OK"

@@ -4,6 +4,7 @@
 
 #include <sys/mman.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -15,6 +16,9 @@ constexpr size_t kHugePage = size_t{2} << 20;
 Result<void*> CpuAllocator::Allocate(size_t bytes, size_t alignment, bool huge_pages) {
   bool huge = huge_pages && bytes >= kHugePage;
   if (huge && alignment < kHugePage) alignment = kHugePage;
+  if (bytes > SIZE_MAX - alignment) {
+    return Error(code::kRtMemoryAllocation, "size ", bytes, " is larger than any device");
+  }
   size_t rounded = (bytes + alignment - 1) / alignment * alignment;  // aligned_alloc's rule
   void* ptr = std::aligned_alloc(alignment, rounded);
   if (ptr == nullptr) {

@@ -17,26 +17,26 @@ uint64_t NowNs() {
 
 bool CpuEvent::recorded() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return recorded_;
+  return issued_ > reset_upto_;
 }
 
 bool CpuEvent::IsComplete() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return completed_ >= issued_;
+  return DoneLocked(issued_);
 }
 
 Status CpuEvent::Synchronize(int32_t timeout_ms) {
   std::unique_lock<std::mutex> lock(mu_);
   uint64_t target = issued_;
-  if (completed_.load() < target && timeout_ms != 0) {
+  if (!DoneLocked(target) && timeout_ms != 0) {
     lock.unlock();  // a record a few microseconds away: spin before sleeping
-    for (int spin = 0;
-         spin < kSpinBeforeSleep && completed_.load(std::memory_order_acquire) < target; ++spin) {
+    for (int spin = 0; spin < kSpinBeforeSleep && pending_count_.load(std::memory_order_acquire);
+         ++spin) {
       SpinPause(spin);
     }
     lock.lock();
   }
-  auto done = [&] { return completed_ >= target; };
+  auto done = [&] { return DoneLocked(target); };
   if (timeout_ms < 0) {
     cv_.wait(lock, done);
   } else if (!cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), done)) {
@@ -50,41 +50,75 @@ uint64_t CpuEvent::timestamp_ns() const {
   return timestamp_ns_;
 }
 
-void CpuEvent::Reset() {
-  std::vector<std::pair<uint64_t, std::function<void()>>> wake;
+uint64_t CpuEvent::issued() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return issued_;
+}
+
+void CpuEvent::ReleaseLocked(std::vector<std::function<void()>>* wake) {
+  for (size_t i = 0; i < waiters_.size();) {
+    if (DoneLocked(waiters_[i].first)) {
+      wake->push_back(std::move(waiters_[i].second));
+      waiters_[i] = std::move(waiters_.back());
+      waiters_.pop_back();
+    } else {
+      ++i;
+    }
+  }
+  pending_count_.store(pending_.size(), std::memory_order_release);
+}
+
+void CpuEvent::Reset(uint64_t upto) {
+  std::vector<std::function<void()>> wake;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    recorded_ = false;
-    completed_ = issued_;
-    timestamp_ns_ = 0;
-    wake.swap(waiters_);
+    reset_upto_ = std::max(reset_upto_, upto);
+    pending_.erase(pending_.begin(), pending_.upper_bound(upto));
+    if (timestamp_gen_ <= upto) {
+      timestamp_gen_ = 0;
+      timestamp_ns_ = 0;
+    }
+    ReleaseLocked(&wake);
   }
   cv_.notify_all();
-  for (auto& w : wake) w.second();
+  for (auto& w : wake) w();
 }
 
 uint64_t CpuEvent::BeginRecord() {
   std::lock_guard<std::mutex> lock(mu_);
-  recorded_ = true;
-  return ++issued_;
+  pending_.insert(++issued_);
+  pending_count_.store(pending_.size(), std::memory_order_release);
+  return issued_;
+}
+
+void CpuEvent::RecordOnHost() {
+  std::lock_guard<std::mutex> lock(mu_);
+  pending_.insert(++issued_);
+  host_gens_.push_back(issued_);
+  pending_count_.store(pending_.size(), std::memory_order_release);
+}
+
+void CpuEvent::SignalFromHost() {
+  uint64_t gen = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (host_gens_.empty()) return;
+    gen = host_gens_.front();
+    host_gens_.erase(host_gens_.begin());
+  }
+  Complete(gen);
 }
 
 void CpuEvent::Complete(uint64_t gen) {
   std::vector<std::function<void()>> wake;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (gen <= completed_) return;  // a later record already completed (or a reset)
-    completed_ = gen;
-    timestamp_ns_ = NowNs();
-    for (size_t i = 0; i < waiters_.size();) {
-      if (waiters_[i].first <= completed_) {
-        wake.push_back(std::move(waiters_[i].second));
-        waiters_[i] = std::move(waiters_.back());
-        waiters_.pop_back();
-      } else {
-        ++i;
-      }
+    if (pending_.erase(gen) == 0) return;  // forgotten by a reset
+    if (gen >= timestamp_gen_) {
+      timestamp_gen_ = gen;
+      timestamp_ns_ = NowNs();
     }
+    ReleaseLocked(&wake);
   }
   cv_.notify_all();
   for (auto& w : wake) w();
@@ -92,12 +126,12 @@ void CpuEvent::Complete(uint64_t gen) {
 
 uint64_t CpuEvent::WaitTarget() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return recorded_ ? issued_ : 0;
+  return issued_ > reset_upto_ ? issued_ : 0;
 }
 
 bool CpuEvent::AddWaiterIfPending(uint64_t target, std::function<void()> resume) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (completed_ >= target) return false;
+  if (DoneLocked(target)) return false;
   waiters_.emplace_back(target, std::move(resume));
   return true;
 }

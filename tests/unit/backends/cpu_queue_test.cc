@@ -164,9 +164,72 @@ TEST(CpuEventTest, TracksTheLatestRecord) {
   EXPECT_TRUE(e->Synchronize(5000).ok());
   EXPECT_TRUE(e->IsComplete());
   EXPECT_GT(e->timestamp_ns(), 0u);
-  e->Reset();
+  e->Reset(e->issued());
   EXPECT_FALSE(e->recorded());
   EXPECT_EQ(e->timestamp_ns(), 0u);
+}
+
+TEST(CpuEventTest, AWaitIsNotReleasedByALaterRecordOnAnotherQueue) {
+  ThreadPool pool(2);
+  auto a = NewQueue(pool), b = NewQueue(pool), c = NewQueue(pool);
+  auto e = std::make_shared<CpuEvent>();
+  std::atomic<bool> gate{false}, a_done{false};
+  a->Submit([&] {
+    while (!gate) std::this_thread::yield();
+    a_done = true;
+    return Status::Ok();
+  });
+  a->RecordEvent(e);  // generation 1, held back by the gate
+  c->WaitEvent(e);    // waits for generation 1
+  std::atomic<bool> c_saw_a{false};
+  c->Submit([&] {
+    c_saw_a = a_done.load();
+    return Status::Ok();
+  });
+  b->RecordEvent(e);  // generation 2 completes at once on idle b
+  ASSERT_TRUE(b->Synchronize(5000).ok());
+  EXPECT_EQ(c->Synchronize(50).code(), code::kRtStreamSyncTimeout);  // still waiting for a
+  gate = true;
+  ASSERT_TRUE(c->Synchronize(5000).ok());
+  EXPECT_TRUE(c_saw_a);
+}
+
+TEST(CpuEventTest, ResetForgetsOnlyTheRecordsMadeBeforeIt) {
+  ThreadPool pool(1);
+  auto q = NewQueue(pool);
+  auto e = std::make_shared<CpuEvent>();
+  e->BeginRecord();  // generation 1, never completed by a queue
+  uint64_t mark = e->issued();
+  std::atomic<bool> gate{false};
+  q->Submit([&] {
+    while (!gate) std::this_thread::yield();
+    return Status::Ok();
+  });
+  q->RecordEvent(e);  // generation 2, pending behind the gate
+  e->Reset(mark);     // the reset requested before generation 2 existed
+  EXPECT_TRUE(e->recorded());
+  EXPECT_FALSE(e->IsComplete());  // generation 2 still pending
+  gate = true;
+  ASSERT_TRUE(e->Synchronize(5000).ok());
+  EXPECT_GT(e->timestamp_ns(), 0u);
+}
+
+TEST(CpuEventTest, HostRecordsHoldQueuesUntilSignalled) {
+  ThreadPool pool(1);
+  auto q = NewQueue(pool);
+  auto e = std::make_shared<CpuEvent>();
+  e->RecordOnHost();
+  q->WaitEvent(e);
+  std::atomic<bool> ran{false};
+  q->Submit([&] {
+    ran = true;
+    return Status::Ok();
+  });
+  EXPECT_EQ(q->Synchronize(30).code(), code::kRtStreamSyncTimeout);
+  EXPECT_FALSE(ran);
+  e->SignalFromHost();
+  ASSERT_TRUE(q->Synchronize(5000).ok());
+  EXPECT_TRUE(ran);
 }
 
 }  // namespace
