@@ -14,8 +14,12 @@ uint64_t AlignUp(uint64_t v) { return (v + kPlanAlignment - 1) / kPlanAlignment 
 std::optional<uint64_t> BytesOf(const ir::Value& v) {
   auto n = v.shape().NumElements();
   size_t elem = ir::SizeOf(v.dtype());
-  if (!n || elem == 0) return std::nullopt;
-  return static_cast<uint64_t>(*n) * elem;
+  uint64_t bytes;
+  if (!n || elem == 0 || __builtin_mul_overflow(static_cast<uint64_t>(*n), elem, &bytes) ||
+      bytes > (uint64_t{1} << 56)) {
+    return std::nullopt;  // unknown, or too large to plan: allocated (and checked) at run time
+  }
+  return bytes;
 }
 
 struct Interval {
@@ -49,9 +53,16 @@ Result<MemoryPlan> PlanMemory(const ir::Graph& graph) {
   std::unordered_map<const ir::Value*, size_t> first, last;
   std::vector<const ir::Node*> order;
   for (const auto& n : graph.nodes()) order.push_back(n.get());
+  std::unordered_set<const ir::Value*> captured;  // read by name inside an If/Loop body
   for (size_t i = 0; i < order.size(); ++i) {
     for (const ir::Value* in : order[i]->inputs()) {
       if (in) last[in] = i;
+    }
+    for (const std::string& name : ir::CapturedNames(*order[i])) {
+      if (const ir::Value* v = graph.FindValue(name)) {
+        last[v] = i;  // the body reads it when the node runs
+        captured.insert(v);
+      }
     }
     for (const ir::Value* out : order[i]->outputs()) {
       if (out && !outputs.count(out) && !out->constant()) {
@@ -67,7 +78,10 @@ Result<MemoryPlan> PlanMemory(const ir::Graph& graph) {
     if (!MayRunInPlace(n) || n.outputs().empty() || n.inputs().empty()) continue;
     const ir::Value* in = n.input(0);
     const ir::Value* out = n.output(0);
-    if (!in || !out || !first.count(in) || !first.count(out) || last[in] != i) continue;
+    if (!in || !out || !first.count(in) || !first.count(out) || last[in] != i ||
+        captured.count(in)) {
+      continue;
+    }
     auto in_bytes = BytesOf(*in), out_bytes = BytesOf(*out);
     if (!in_bytes || in_bytes != out_bytes) continue;
     const ir::Value* owner = alias.count(in) ? alias[in] : in;

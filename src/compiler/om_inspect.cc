@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compiler/om_inspect.h"
 
+#include <sys/stat.h>
+
 #include <fstream>
 #include <iterator>
 #include <vector>
@@ -15,6 +17,10 @@ namespace kiln::compiler {
 namespace {
 
 Result<format::OmView> OpenOm(const std::string& path, std::vector<uint8_t>& storage) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+    return Error(code::kInvalidFile, "'", path, "' is not a readable regular file");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error(code::kInvalidFile, "cannot read .om file '", path, "'");
   storage.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
@@ -74,7 +80,9 @@ Result<std::string> DescribeOmFile(const std::string& path) {
   s += StrCat("weight_size: ", m->weight_size(), "\n");
   if (m->gears() && m->gears()->size()) {
     s += StrCat("dynamic gears (", om::EnumNameGearKind(m->gear_kind()), "):");
-    for (auto d : *m->gear_dims()) s += " " + d->str();
+    if (m->gear_dims()) {
+      for (auto d : *m->gear_dims()) s += " " + d->str();
+    }
     s += "\n";
     for (auto gear : *m->gears()) {
       std::string values;
@@ -85,13 +93,23 @@ Result<std::string> DescribeOmFile(const std::string& path) {
   const om::Graph* g = m->graphs()->Get(0);
   s += StrCat("node count: ", g->nodes() ? g->nodes()->size() : 0, "\n");
   s += "============ Input / Output ============\n";
-  for (auto idx : *g->inputs())
-    s += TensorLine("input ", *g->tensors()->Get(static_cast<uint32_t>(idx)));
-  for (auto idx : *g->outputs())
-    s += TensorLine("output", *g->tensors()->Get(static_cast<uint32_t>(idx)));
+  // VerifyOm checked every index against the tensor list.
+  if (g->inputs()) {
+    for (auto idx : *g->inputs()) {
+      s += TensorLine("input ", *g->tensors()->Get(static_cast<uint32_t>(idx)));
+    }
+  }
+  if (g->outputs()) {
+    for (auto idx : *g->outputs()) {
+      s += TensorLine("output", *g->tensors()->Get(static_cast<uint32_t>(idx)));
+    }
+  }
   if (m->options() && m->options()->size()) {
     s += "============ Compile Options ============\n";
-    for (auto kv : *m->options()) s += StrCat(kv->key()->str(), ": ", kv->value()->str(), "\n");
+    for (auto kv : *m->options()) {
+      s += StrCat(kv->key() ? kv->key()->str() : "", ": ", kv->value() ? kv->value()->str() : "",
+                  "\n");
+    }
   }
   return s;
 }

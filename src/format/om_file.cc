@@ -32,6 +32,77 @@ void CopyString(char* dst, size_t cap, const std::string& s) {
   std::memcpy(dst, s.data(), std::min(s.size(), cap - 1));
 }
 
+// Indices and placements inside the graph section must be in range: the FlatBuffers verifier
+// checks structure only, and a file's checksums can be recomputed by whoever crafted it.
+Status CheckModel(const om::Model& m, uint64_t weights_size) {
+  const int bad = code::kGeModelDataSizeInvalid;
+  const auto* graphs = m.graphs();
+  if (graphs == nullptr || graphs->size() == 0) return Error(bad, "the model has no graph");
+  const int64_t n_graphs = graphs->size();
+  for (uint32_t g = 0; g < graphs->size(); ++g) {
+    const om::Graph* graph = graphs->Get(g);
+    const int64_t n = graph->tensors() ? graph->tensors()->size() : 0;
+    auto in_range = [&](int64_t i, bool optional) {
+      return (optional && i == -1) || (i >= 0 && i < n);
+    };
+    auto check_list = [&](const flatbuffers::Vector<int32_t>* v, bool optional,
+                          const char* what) -> Status {
+      if (v == nullptr) return Status::Ok();
+      for (int32_t i : *v) {
+        if (!in_range(i, optional)) {
+          return Error(bad, "graph ", g, ": ", what, " names tensor ", i, " of ", n);
+        }
+      }
+      return Status::Ok();
+    };
+    KILN_RETURN_IF_ERROR(check_list(graph->inputs(), false, "an input"), "");
+    KILN_RETURN_IF_ERROR(check_list(graph->outputs(), false, "an output"), "");
+    if (graph->nodes()) {
+      for (const om::Node* node : *graph->nodes()) {
+        KILN_RETURN_IF_ERROR(check_list(node->inputs(), true, "a node input"), "");
+        KILN_RETURN_IF_ERROR(check_list(node->outputs(), true, "a node output"), "");
+        if (!node->attrs()) continue;
+        for (const om::Attr* a : *node->attrs()) {
+          if (!in_range(a->tensor(), true) || a->graph() < -1 || a->graph() >= n_graphs) {
+            return Error(bad, "graph ", g, ": an attribute names a tensor or graph out of range");
+          }
+        }
+      }
+    }
+    if (graph->tensors()) {
+      for (const om::TensorDesc* t : *graph->tensors()) {
+        if (!in_range(t->alias_of(), true)) {
+          return Error(bad, "graph ", g, ": in-place alias ", t->alias_of(), " out of range");
+        }
+        uint64_t end;
+        bool overflow = __builtin_add_overflow(t->offset(), t->bytes(), &end);
+        if (t->kind() == om::TensorKind::Constant && (overflow || end > weights_size)) {
+          return Error(bad, "constant tensor at weights offset ", t->offset(), " (", t->bytes(),
+                       " bytes) lies outside the ", weights_size, "-byte weights section");
+        }
+        if (g == 0 && t->kind() == om::TensorKind::Activation && t->offset() != UINT64_MAX &&
+            t->alias_of() < 0 && (overflow || end > m.work_size())) {
+          return Error(bad, "activation at workspace offset ", t->offset(), " (", t->bytes(),
+                       " bytes) lies outside the ", m.work_size(), "-byte workspace");
+        }
+      }
+    }
+  }
+  if (m.gears()) {
+    const int64_t n_main = graphs->Get(0)->tensors() ? graphs->Get(0)->tensors()->size() : 0;
+    for (const om::GearPlan* gear : *m.gears()) {
+      if (gear->values() == nullptr) return Error(bad, "a gear has no values");
+      if (!gear->tensor_dims()) continue;
+      for (const om::TensorDims* td : *gear->tensor_dims()) {
+        if (td->tensor() < 0 || td->tensor() >= n_main) {
+          return Error(bad, "a gear names tensor ", td->tensor(), " of ", n_main);
+        }
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 uint32_t HeaderChecksum(const OmHeader& h) {
@@ -156,6 +227,8 @@ Result<OmView> VerifyOm(const uint8_t* data, size_t size, uint16_t runtime_major
     return Error(bad, "the graph section (offset ", view.graph - data, ", ", view.graph_size,
                  " bytes) is not a valid Kiln graph");
   }
+  KILN_RETURN_IF_ERROR(CheckModel(*om::GetModel(view.graph), view.weights_size),
+                       "the graph section is inconsistent");
   return view;
 }
 

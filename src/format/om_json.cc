@@ -155,7 +155,8 @@ std::string OmToJson(const OmView& view, int indent) {
          {"options", options},
          {"aipp", aipp},
          {"graphs", graphs}};
-  return j.dump(indent);
+  // Names come from files: invalid UTF-8 is replaced, never thrown on.
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace kiln::format

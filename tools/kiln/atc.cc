@@ -190,7 +190,8 @@ int PreCheckMode(const AtcFlags& f) {
   }
   report["op_list"] = ops;
   std::string path = f.check_report.empty() ? "check_result.json" : f.check_report;
-  std::ofstream(path) << report.dump(2) << "\n";
+  std::ofstream(path) << report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                      << "\n";
   std::printf("pre-check: %zu unsupported or invalid node(s); report written to %s\n",
               problems->size(), path.c_str());
   if (!problems->empty()) {

@@ -56,7 +56,10 @@ Result<ir::TensorType> Importer::TypeOf(const pb::ValueInfoProto& vi) {
   if (tt.has_shape()) {
     std::vector<ir::Dim> dims;
     for (const auto& d : tt.shape().dim()) {
-      if (d.has_dim_value() && d.dim_value() >= 0) {
+      if (d.has_dim_value() && d.dim_value() > (int64_t{1} << 48)) {
+        return Error(code::kParseModel, origin, ": value '", vi.name(), "' declares dim ",
+                     d.dim_value(), ", larger than any tensor Kiln can hold");
+      } else if (d.has_dim_value() && d.dim_value() >= 0) {
         dims.push_back(ir::Dim::Known(d.dim_value()));
       } else if (d.has_dim_param() && !d.dim_param().empty()) {
         dims.push_back(ir::Dim::Symbol(d.dim_param()));

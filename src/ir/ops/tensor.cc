@@ -16,6 +16,10 @@
 namespace kiln::ir {
 namespace {
 
+// Longest shape/axes list whose length is trusted from a declared dim alone (ranks above this
+// are not real tensors; the cap keeps hostile dims from sizing allocations).
+constexpr int64_t kMaxListLength = 64;
+
 constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
 
@@ -83,8 +87,8 @@ IntList FromInput(const InferenceContext& ctx, size_t i) {
     l.length = static_cast<int64_t>(l.values->size());
   } else if (s.rank_known() && s.rank() == 0) {
     l.length = 1;
-  } else if (s.rank_known() && s.rank() == 1 && s[0].known()) {
-    l.length = s[0].value;
+  } else if (s.rank_known() && s.rank() == 1 && s[0].known() && s[0].value <= kMaxListLength) {
+    l.length = s[0].value;  // (a longer list would describe an impossible rank: left unknown)
   }
   return l;
 }
@@ -947,9 +951,11 @@ Result<Dim> RangeLength(const InferenceContext& ctx) {
     }
     return Dim::Known(std::max<int64_t>(CeilDiv(diff, d), 0));
   }
-  double s = ctx.input_constant(0)->AsDoubles().at(0);
-  double l = ctx.input_constant(1)->AsDoubles().at(0);
-  double d = ctx.input_constant(2)->AsDoubles().at(0);
+  std::vector<double> sv = ctx.input_constant(0)->AsDoubles();
+  std::vector<double> lv = ctx.input_constant(1)->AsDoubles();
+  std::vector<double> dv = ctx.input_constant(2)->AsDoubles();
+  if (sv.size() != 1 || lv.size() != 1 || dv.size() != 1) return Dim::Unknown();  // e.g. bfloat16
+  double s = sv[0], l = lv[0], d = dv[0];
   if (d == 0) return ctx.Fail("delta is 0");
   double n = std::ceil((l - s) / d);
   if (!(n < 9.0e18)) return Dim::Unknown();  // also NaN

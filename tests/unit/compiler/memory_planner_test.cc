@@ -62,6 +62,28 @@ TEST(MemoryPlannerTest, InputStillReadLaterIsNotOverwrittenInPlace) {
   EXPECT_NE(plan->activations[b].offset, plan->activations[a].offset);
 }
 
+TEST(MemoryPlannerTest, ValuesReadByAnIfBodyLiveUntilTheIf) {
+  GraphBuilder g;
+  ir::Value* x = g.In("x", DataType::kFloat32, {256});
+  ir::Value* cond = g.In("cond", DataType::kBool, {});
+  ir::Value* t = g.Op("Exp", "e", {x});
+  ir::Value* n = g.Op("Neg", "n", {t});  // t's last *input* use; the If still reads it by name
+  auto body = std::make_shared<ir::Graph>();
+  ir::Value* captured = *body->AddValue(t->name(), {DataType::kFloat32, ir::Shape::Of({256})});
+  ir::Value* r = *body->AddValue("r", {DataType::kFloat32, ir::Shape::Of({256})});
+  ASSERT_TRUE(body->AddNode("Relu", "", "br", 17, {captured}, {r}).ok());
+  body->outputs().push_back(r);
+  ir::Value* y = g.Op("If", "if", {cond}, {{"then_branch", body}, {"else_branch", body}});
+  ir::Value* z = g.Op("Add", "add", {y, n});
+  g.Out(z);
+  for (ir::Value* v : {t, n, y}) v->type() = {DataType::kFloat32, ir::Shape::Of({256})};
+  auto plan = PlanMemory(g.graph);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->activations[n].alias_of, nullptr);  // not in place over t
+  EXPECT_NE(plan->activations[n].offset, plan->activations[t].offset);
+  EXPECT_NE(plan->activations[y].offset, plan->activations[t].offset);
+}
+
 TEST(MemoryPlannerTest, WeightsAreLaidOutAlignedAndDynamicTensorsAreMarked) {
   GraphBuilder g;
   ir::Value* x = g.In("x", DataType::kFloat32, {-1, 3});

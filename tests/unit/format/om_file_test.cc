@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "format/om_generated.h"
+#include "format/om_json.h"
 #include "format/sniff.h"
 
 namespace kiln::format {
@@ -112,6 +113,49 @@ TEST(OmFileTest, OtherFormatMajorIsRefused) {
   EXPECT_EQ(view.status().code(), code::kDeserializeModel);
   EXPECT_NE(view.status().message().find("format 2.0"), std::string::npos);
   EXPECT_NE(view.status().message().find("reads format 1.x"), std::string::npos);
+}
+
+// A node naming tensor 7 of a 1-tensor graph, sealed with valid checksums: the verifier must
+// refuse it before anything indexes with it.
+TEST(OmFileTest, OutOfRangeIndicesAreRejectedEvenWithValidChecksums) {
+  flatbuffers::FlatBufferBuilder b;
+  std::vector<int64_t> dims = {1};
+  auto t0 = om::CreateTensorDescDirect(b, "x", 1, &dims, nullptr, 2, om::TensorKind::Input);
+  std::vector<flatbuffers::Offset<om::TensorDesc>> tensors = {t0};
+  std::vector<int32_t> ins = {0}, outs = {7};
+  auto node = om::CreateNodeDirect(b, "Relu", "", "r", nullptr, &ins, &outs);
+  std::vector<flatbuffers::Offset<om::Node>> nodes = {node};
+  std::vector<int32_t> g_in = {0}, g_out = {0};
+  auto graph = om::CreateGraphDirect(b, "g", &tensors, &nodes, &g_in, &g_out);
+  std::vector<flatbuffers::Offset<om::Graph>> graphs = {graph};
+  om::FinishModelBuffer(b, om::CreateModelDirect(b, "m", &graphs));
+  auto file = SerializeOm({"0.1.0", 1, 0, "cpu", 0}, b.GetBufferPointer(), b.GetSize(), nullptr, 0);
+  auto view = VerifyOm(file.data(), file.size(), kFormatMajor, kFormatMinor);
+  ASSERT_FALSE(view.ok());
+  EXPECT_NE(view.status().message().find("names tensor 7 of 1"), std::string::npos)
+      << view.status().message();
+  flatbuffers::FlatBufferBuilder empty;
+  std::vector<flatbuffers::Offset<om::Graph>> none;
+  om::FinishModelBuffer(empty, om::CreateModelDirect(empty, "m", &none));
+  file =
+      SerializeOm({"0.1.0", 1, 0, "cpu", 0}, empty.GetBufferPointer(), empty.GetSize(), nullptr, 0);
+  EXPECT_FALSE(VerifyOm(file.data(), file.size(), kFormatMajor, kFormatMinor).ok());
+}
+
+TEST(OmFileTest, JsonOfNamesThatAreNotUtf8DoesNotThrow) {
+  flatbuffers::FlatBufferBuilder b;
+  std::vector<int64_t> dims = {1};
+  auto t0 = om::CreateTensorDescDirect(b, "bad\xff", 1, &dims, nullptr, 2, om::TensorKind::Input);
+  std::vector<flatbuffers::Offset<om::TensorDesc>> tensors = {t0};
+  std::vector<int32_t> io = {0};
+  auto graph = om::CreateGraphDirect(b, "g", &tensors, nullptr, &io, &io);
+  std::vector<flatbuffers::Offset<om::Graph>> graphs = {graph};
+  om::FinishModelBuffer(b, om::CreateModelDirect(b, "m", &graphs));
+  auto file = SerializeOm({"0.1.0", 1, 0, "cpu", 0}, b.GetBufferPointer(), b.GetSize(), nullptr, 0);
+  auto view = VerifyOm(file.data(), file.size(), kFormatMajor, kFormatMinor);
+  ASSERT_TRUE(view.ok()) << view.status().message();
+  std::string json = OmToJson(*view);
+  EXPECT_NE(json.find("bad"), std::string::npos);
 }
 
 TEST(SniffTest, RecognisesModelFormatsByMagic) {
