@@ -115,6 +115,21 @@ Result<Node*> Graph::AddNode(const std::string& op_type, const std::string& doma
   return nodes_.back().get();
 }
 
+Status Graph::ReplaceOutput(Node* node, Value* from, Value* to) {
+  if (to->producer_ != nullptr && to->producer_ != node) {
+    return Error(code::kInvalidParam, "value '", to->name(), "' is already produced by ",
+                 to->producer_->Label());
+  }
+  auto it = std::find(node->outputs_.begin(), node->outputs_.end(), from);
+  if (it == node->outputs_.end()) {
+    return Error(code::kInvalidParam, "'", from->name(), "' is not an output of ", node->Label());
+  }
+  *it = to;
+  from->producer_ = nullptr;
+  to->producer_ = node;
+  return Status::Ok();
+}
+
 void Graph::RemoveNode(Node* node) {
   for (Value* out : node->outputs_) {
     if (out && out->producer_ == node) out->producer_ = nullptr;

@@ -116,6 +116,10 @@ class Graph {
   Result<Node*> AddNode(const std::string& op_type, const std::string& domain,
                         const std::string& name, int opset, std::vector<Value*> inputs,
                         std::vector<Value*> outputs);
+  // Makes `node` produce `to` where it produced `from`, in place (position, name, attributes
+  // and origins kept). kInvalidParam when `to` already has a producer or `from` is not an
+  // output of `node`.
+  Status ReplaceOutput(Node* node, Value* from, Value* to);
   // Removes `node` (its outputs lose their producer; values are removed by Prune()).
   void RemoveNode(Node* node);
   // Points every use of `from` (node inputs and graph outputs) at `to`.

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <set>
 
+#include "base/clock.h"
 #include "base/env.h"
 #include "base/log.h"
 
@@ -16,14 +17,6 @@ namespace kiln::runtime {
 
 // The calling thread's current context (a handle; validated against contexts_ on every use).
 thread_local const void* tls_context = nullptr;
-
-namespace {
-uint64_t NowNs() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now().time_since_epoch())
-                                   .count());
-}
-}  // namespace
 
 Runtime& Runtime::Get() {
   static Runtime* runtime = new Runtime();  // outlives static destructors of the application
@@ -134,6 +127,15 @@ void Runtime::DiscoverDevicesLocked() {
   }
 }
 
+Status Runtime::CheckDeviceIdLocked(int32_t id) {
+  DiscoverDevicesLocked();
+  if (id < 0 || id >= static_cast<int32_t>(visible_.size())) {
+    return Error(code::kRtInvalidDeviceId, "device id ", id, " is invalid: ", visible_.size(),
+                 " device(s) visible");
+  }
+  return Status::Ok();
+}
+
 uint32_t Runtime::VisibleDeviceCount() {
   std::lock_guard<std::mutex> lock(mu_);
   DiscoverDevicesLocked();
@@ -166,7 +168,7 @@ Status Runtime::OpenDeviceLocked(int32_t id) {
   ctx->set_default_stream(NewStreamLocked(*dev, ctx.get(), 0, 0));
   dev->default_context = ctx;
   contexts_[ctx.get()] = ctx;
-  dev->last_query_ns = NowNs();
+  dev->last_query_ns = SteadyNowNs();
   dev->last_busy_ns = dev->hal->busy_ns();
   KILN_LOG(kRuntime, kInfo, "opened device ", id, " (", dev->hal->info().name, "), pool capacity ",
            capacity, " bytes");
@@ -193,10 +195,7 @@ Status Runtime::ResetDevice(int32_t id, bool force) {
   KILN_RETURN_IF_ERROR(CheckInitialized(force ? "aclrtResetDeviceForce" : "aclrtResetDevice"), "");
   std::unique_lock<std::mutex> lock(mu_);
   DiscoverDevicesLocked();
-  if (id < 0 || id >= static_cast<int32_t>(visible_.size())) {
-    return Error(code::kRtInvalidDeviceId, "device id ", id, " is invalid: ", visible_.size(),
-                 " device(s) visible");
-  }
+  KILN_RETURN_IF_ERROR(CheckDeviceIdLocked(id), "");
   auto it = devices_.find(id);
   if (it == devices_.end()) {
     KILN_LOG(kRuntime, kWarning, "aclrtResetDevice(", id,
@@ -305,10 +304,7 @@ Result<hal::DeviceInfo> Runtime::DeviceInfo(int32_t id) {
   if (auto it = devices_.find(id); it != devices_.end()) return it->second->hal->info();
   // Probe without opening: asking about a device must not set it (or fix its pool capacity).
   DiscoverDevicesLocked();
-  if (id < 0 || id >= static_cast<int32_t>(visible_.size())) {
-    return Error(code::kRtInvalidDeviceId, "device id ", id, " is invalid: ", visible_.size(),
-                 " device(s) visible");
-  }
+  KILN_RETURN_IF_ERROR(CheckDeviceIdLocked(id), "");
   KILN_ASSIGN_OR_RETURN(auto probe, visible_[static_cast<size_t>(id)].driver->OpenDevice(
                                         visible_[static_cast<size_t>(id)].index));
   return probe->info();
@@ -327,10 +323,7 @@ std::string Runtime::SocName() {
 Status Runtime::Utilization(int32_t id, int32_t* compute, int32_t* memory) {
   std::lock_guard<std::mutex> lock(mu_);
   DiscoverDevicesLocked();
-  if (id < 0 || id >= static_cast<int32_t>(visible_.size())) {
-    return Error(code::kRtInvalidDeviceId, "device id ", id, " is invalid: ", visible_.size(),
-                 " device(s) visible");
-  }
+  KILN_RETURN_IF_ERROR(CheckDeviceIdLocked(id), "");
   auto it = devices_.find(id);
   if (it == devices_.end()) {
     *compute = 0;
@@ -338,7 +331,7 @@ Status Runtime::Utilization(int32_t id, int32_t* compute, int32_t* memory) {
     return Status::Ok();
   }
   DeviceState& dev = *it->second;
-  uint64_t now = NowNs(), busy = dev.hal->busy_ns();
+  uint64_t now = SteadyNowNs(), busy = dev.hal->busy_ns();
   uint64_t wall = (now - dev.last_query_ns) * static_cast<uint64_t>(dev.hal->info().compute_units);
   *compute =
       wall == 0

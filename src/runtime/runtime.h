@@ -109,6 +109,8 @@ class Runtime {
   void FinalizeLocked(std::unique_lock<std::mutex>& lock);
   // Physical (driver, index) behind each visible device, after ASCEND_RT_VISIBLE_DEVICES.
   void DiscoverDevicesLocked();
+  // kRtInvalidDeviceId unless `id` names a visible device.
+  Status CheckDeviceIdLocked(int32_t id);
 
   mutable std::mutex mu_;
   uint64_t init_refs_ = 0;

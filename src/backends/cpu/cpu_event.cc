@@ -4,17 +4,10 @@
 
 #include <chrono>
 
+#include "base/clock.h"
 #include "base/thread_pool.h"
 
 namespace kiln::cpu {
-namespace {
-uint64_t NowNs() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now().time_since_epoch())
-                                   .count());
-}
-}  // namespace
-
 bool CpuEvent::recorded() const {
   std::lock_guard<std::mutex> lock(mu_);
   return issued_ > reset_upto_;
@@ -116,7 +109,7 @@ void CpuEvent::Complete(uint64_t gen) {
     if (pending_.erase(gen) == 0) return;  // forgotten by a reset
     if (gen >= timestamp_gen_) {
       timestamp_gen_ = gen;
-      timestamp_ns_ = NowNs();
+      timestamp_ns_ = SteadyNowNs();
     }
     ReleaseLocked(&wake);
   }

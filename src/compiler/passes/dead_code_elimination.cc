@@ -113,28 +113,11 @@ class DeadCodeElimination : public Pass {
     return bypassed;
   }
 
-  // Replaces `node` by a copy at the same place that produces `to` where it produced `from`,
-  // with `more_origins` added. (Graph cannot re-point a node's output in place.)
+  // Makes `node` produce `to` instead of `from`, and records `more_origins` on it.
   static Status RebuildWithOutput(ir::Graph& graph, ir::Node* node, ir::Value* from, ir::Value* to,
                                   const std::vector<std::string>& more_origins) {
-    auto& nodes = graph.nodes();
-    auto it = std::find_if(nodes.begin(), nodes.end(),
-                           [&](const std::unique_ptr<ir::Node>& n) { return n.get() == node; });
-    const auto next = std::next(it);
-    const std::string op_type = node->op_type(), domain = node->domain(), name = node->name();
-    const int opset = node->opset();
-    const std::vector<ir::Value*> inputs = node->inputs();
-    std::vector<ir::Value*> outputs = node->outputs();
-    std::replace(outputs.begin(), outputs.end(), from, to);
-    const auto attrs = node->attrs();
-    const std::vector<std::string> origins = node->origins();
-    graph.RemoveNode(node);
-    KILN_ASSIGN_OR_RETURN(ir::Node * copy,
-                          graph.AddNode(op_type, domain, name, opset, inputs, outputs));
-    for (const auto& [attr_name, attr] : attrs) copy->set_attr(attr_name, attr);
-    copy->add_origins(origins);
-    copy->add_origins(more_origins);
-    nodes.splice(next, nodes, std::prev(nodes.end()));
+    KILN_RETURN_IF_ERROR(graph.ReplaceOutput(node, from, to), "");
+    node->add_origins(more_origins);
     return Status::Ok();
   }
 

@@ -96,29 +96,10 @@ void RedirectReaders(ir::Graph& graph, ir::Value* from, ir::Value* to) {
   }
 }
 
-// Replaces `node` by a copy at the same place that produces `to` where it produced `from`.
-// Graph cannot re-point a node's output in place; the copy keeps name, attributes and origins.
+// Makes `node` produce `to` where it produced `from` (in place: name, attributes and origins
+// kept).
 Status RebuildWithOutput(ir::Graph& graph, ir::Node* node, ir::Value* from, ir::Value* to) {
-  auto& nodes = graph.nodes();
-  auto it = std::find_if(nodes.begin(), nodes.end(),
-                         [&](const std::unique_ptr<ir::Node>& n) { return n.get() == node; });
-  const auto next = std::next(it);
-  const std::string op_type = node->op_type(), domain = node->domain(), name = node->name();
-  const int opset = node->opset();
-  const std::vector<ir::Value*> inputs = node->inputs();
-  std::vector<ir::Value*> outputs = node->outputs();
-  std::replace(outputs.begin(), outputs.end(), from, to);
-  const auto attrs = node->attrs();
-  const std::vector<std::string> origins = node->origins();
-  graph.RemoveNode(node);
-  // Added unnamed so that AddNode does not make the name an origin the node did not have.
-  KILN_ASSIGN_OR_RETURN(ir::Node * copy,
-                        graph.AddNode(op_type, domain, "", opset, inputs, outputs));
-  copy->set_name(name);
-  for (const auto& [attr_name, attr] : attrs) copy->set_attr(attr_name, attr);
-  copy->add_origins(origins);
-  nodes.splice(next, nodes, std::prev(nodes.end()));
-  return Status::Ok();
+  return graph.ReplaceOutput(node, from, to);
 }
 
 class IoDtype : public Pass {

@@ -73,6 +73,22 @@ TEST(GraphTest, ReplaceAllUsesAndPrune) {
   EXPECT_EQ(g.nodes().size(), 1u);
 }
 
+TEST(GraphTest, ReplaceOutputRepointsANodeInPlace) {
+  Graph g;
+  Value* x = *g.AddValue("x", {});
+  Value* a = *g.AddValue("a", {});
+  Value* b = *g.AddValue("b", {});
+  Node* n = *g.AddNode("Relu", "", "r", 13, {x}, {a});
+  ASSERT_TRUE(g.ReplaceOutput(n, a, b).ok());
+  EXPECT_EQ(n->output(0), b);
+  EXPECT_EQ(b->producer(), n);
+  EXPECT_EQ(a->producer(), nullptr);
+  EXPECT_EQ(g.ReplaceOutput(n, a, b).code(), code::kInvalidParam);  // a is no longer an output
+  Value* c = *g.AddValue("c", {});
+  ASSERT_TRUE(g.AddNode("Neg", "", "m", 13, {x}, {c}).ok());
+  EXPECT_EQ(g.ReplaceOutput(n, b, c).code(), code::kInvalidParam);  // c has a producer
+}
+
 TEST(GraphTest, CapturedNamesSeeReadsOfNestedBodiesAndPruneKeepsThem) {
   Graph g;
   Value* x = *g.AddValue("x", {});
