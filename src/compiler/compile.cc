@@ -136,14 +136,21 @@ std::string HostTarget() {
   return "cpu";
 }
 
-Result<std::vector<NodeProblem>> PreCheck(const CompileOptions& options) {
-  KILN_ASSIGN_OR_RETURN(auto imported, frontend::onnx::ImportFile(options.model));
-  ir::Graph& graph = *imported.graph;
-  std::vector<NodeProblem> problems;
-  const auto& registry = ir::OpRegistry::Global();
-  // Values downstream of a problem have no type; their readers are not problems of their own.
+namespace {
+
+// Checks the nodes of `graph` (bodies first), adding every problem to `problems`. Readers of a
+// value downstream of a problem are reported only when their own op is unsupported.
+void PreCheckGraph(const ir::OpRegistry& registry, ir::Graph& graph,
+                   std::vector<const ir::Graph*>& outer, std::vector<NodeProblem>& problems) {
+  if (!outer.empty()) ir::TypeCaptures(graph, outer);
+  outer.push_back(&graph);
   std::unordered_set<const ir::Value*> blocked;
   for (auto& node : graph.nodes()) {
+    for (auto& [name, attr] : node->attrs()) {
+      if (auto* body = std::get_if<std::shared_ptr<ir::Graph>>(&attr); body && *body) {
+        PreCheckGraph(registry, **body, outer, problems);
+      }
+    }
     bool upstream_failed = std::any_of(node->inputs().begin(), node->inputs().end(),
                                        [&](const ir::Value* v) { return blocked.count(v) != 0; });
     Status st;
@@ -158,6 +165,16 @@ Result<std::vector<NodeProblem>> PreCheck(const CompileOptions& options) {
     }
     if (upstream_failed || !st.ok()) blocked.insert(node->outputs().begin(), node->outputs().end());
   }
+  outer.pop_back();
+}
+
+}  // namespace
+
+Result<std::vector<NodeProblem>> PreCheck(const CompileOptions& options) {
+  KILN_ASSIGN_OR_RETURN(auto imported, frontend::onnx::ImportFile(options.model));
+  std::vector<NodeProblem> problems;
+  std::vector<const ir::Graph*> outer;
+  PreCheckGraph(ir::OpRegistry::Global(), *imported.graph, outer, problems);
   return problems;
 }
 

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ir/op_schema.h"
 
+#include <algorithm>
+
 namespace kiln::ir {
 
 InferenceContext::InferenceContext(const Node& node) : node_(node) {
@@ -90,9 +92,53 @@ Status InferNode(const OpRegistry& registry, Node& node) {
   return Status::Ok();
 }
 
-Status InferGraph(const OpRegistry& registry, Graph& graph) {
-  for (auto& node : graph.nodes()) KILN_RETURN_IF_ERROR(InferNode(registry, *node), "");
+void TypeCaptures(Graph& graph, const std::vector<const Graph*>& outer) {
+  for (const auto& v : graph.values()) {
+    if (v->producer() != nullptr || v->constant() != nullptr) continue;
+    if (std::find(graph.inputs().begin(), graph.inputs().end(), v.get()) != graph.inputs().end()) {
+      continue;
+    }
+    for (auto it = outer.rbegin(); it != outer.rend(); ++it) {
+      if (const Value* o = (*it)->FindValue(v->name())) {
+        v->type() = o->type();  // a capture reads the enclosing value
+        break;
+      }
+    }
+  }
+}
+
+namespace {
+
+// Infers `graph`, whose captured values take their types from `outer` (the enclosing graphs,
+// innermost last); the bodies of its nodes are inferred first, so If/Loop see typed outputs.
+Status InferScoped(const OpRegistry& registry, Graph& graph, std::vector<const Graph*>& outer) {
+  if (!outer.empty()) TypeCaptures(graph, outer);
+  outer.push_back(&graph);
+  for (auto& node : graph.nodes()) {
+    for (auto& [name, attr] : node->attrs()) {
+      if (auto* body = std::get_if<std::shared_ptr<Graph>>(&attr); body && *body) {
+        Status st = InferScoped(registry, **body, outer);
+        if (!st.ok()) {
+          outer.pop_back();
+          return std::move(st).Annotate(StrCat("in ", name, " of ", node->Label()));
+        }
+      }
+    }
+    Status st = InferNode(registry, *node);
+    if (!st.ok()) {
+      outer.pop_back();
+      return st;
+    }
+  }
+  outer.pop_back();
   return Status::Ok();
+}
+
+}  // namespace
+
+Status InferGraph(const OpRegistry& registry, Graph& graph) {
+  std::vector<const Graph*> outer;
+  return InferScoped(registry, graph, outer);
 }
 
 }  // namespace kiln::ir

@@ -90,11 +90,16 @@ class OpRegistry {
 // Registers every built-in op family.
 void RegisterAllOps(OpRegistry& registry);
 
+// Gives the values `graph` (a node's body) captures from its enclosing graphs — `outer`,
+// innermost last — the types of those enclosing values.
+void TypeCaptures(Graph& graph, const std::vector<const Graph*>& outer);
+
 // Checks `node` against its schema (known op, opset, input/output counts) and sets the types
 // of its outputs. kFeatureUnsupported for unknown ops or opsets; kInvalidParam for a node that
 // breaks its op's rules. Messages name the op type, node name and opset.
 Status InferNode(const OpRegistry& registry, Node& node);
-// InferNode over every node in order; stops at the first failure.
+// InferNode over every node in order, and over the If/Loop/Scan bodies first (their captured
+// values typed from the enclosing graphs); stops at the first failure.
 Status InferGraph(const OpRegistry& registry, Graph& graph);
 
 }  // namespace kiln::ir

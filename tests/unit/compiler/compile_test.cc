@@ -184,6 +184,50 @@ TEST(CompileTest, PreCheckListsEveryUnsupportedNode) {
   EXPECT_NE(report.status().message().find("FancyOp 'odd1' (opset 17)"), std::string::npos);
 }
 
+// x → If(cond){then: FancyOp(x) (unsupported), else: Relu(x)} → y; the body is checked too.
+TEST(CompileTest, UnsupportedOpsInsideIfBodiesAreFound) {
+  TempDir dir;
+  pb::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(17);
+  auto* g = m.mutable_graph();
+  auto input = [](pb::ValueInfoProto* vi, const char* name, int type) {
+    vi->set_name(name);
+    auto* tt = vi->mutable_type()->mutable_tensor_type();
+    tt->set_elem_type(type);
+    tt->mutable_shape()->add_dim()->set_dim_value(4);
+  };
+  input(g->add_input(), "x", pb::TensorProto::FLOAT);
+  auto* cond = g->add_input();
+  cond->set_name("cond");
+  cond->mutable_type()->mutable_tensor_type()->set_elem_type(pb::TensorProto::BOOL);
+  cond->mutable_type()->mutable_tensor_type()->mutable_shape();
+  auto* iff = Node(g, "If", "if1", {"cond"}, {"y"});
+  for (auto [attr, op] :
+       {std::pair<const char*, const char*>{"then_branch", "FancyOp"}, {"else_branch", "Relu"}}) {
+    auto* a = iff->add_attribute();
+    a->set_name(attr);
+    a->set_type(pb::AttributeProto::GRAPH);
+    auto* body = a->mutable_g();
+    body->set_name(attr);
+    Node(body, op, std::string(attr) + "_op", {"x"}, {std::string(attr) + "_out"});
+    body->add_output()->set_name(std::string(attr) + "_out");
+  }
+  g->add_output()->set_name("y");
+  std::ofstream(dir / "if.onnx", std::ios::binary) << m.SerializeAsString();
+  CompileOptions opt;
+  opt.model = dir / "if.onnx";
+  auto problems = PreCheck(opt);
+  ASSERT_TRUE(problems.ok()) << problems.status().message();
+  ASSERT_EQ(problems->size(), 1u);
+  EXPECT_EQ((*problems)[0].node, "then_branch_op");
+  opt.output = dir / "if";
+  auto report = Compile(opt);
+  ASSERT_FALSE(report.ok());
+  EXPECT_NE(report.status().message().find("in then_branch of If 'if1'"), std::string::npos)
+      << report.status().message();
+}
+
 TEST(CompileTest, UnknownInputShapeNameIsReported) {
   TempDir dir;
   CompileOptions opt;
