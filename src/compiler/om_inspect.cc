@@ -27,7 +27,7 @@ Result<format::OmView> OpenOm(const std::string& path, std::vector<uint8_t>& sto
   auto kind = format::Sniff(storage.data(), storage.size());
   if (kind != format::FileKind::kKilnOm) {
     return Error(code::kGeModelDataSizeInvalid, "'", path, "' is a ", format::KindName(kind),
-                 " file, not a Kiln .om: ", format::WhatToDo(kind));
+                 " file, not a Kiln .om: ", format::AdviceFor(kind));
   }
   auto view =
       format::VerifyOm(storage.data(), storage.size(), format::kFormatMajor, format::kFormatMinor);

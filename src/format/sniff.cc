@@ -43,7 +43,7 @@ const char* KindName(FileKind kind) {
   return "unknown";
 }
 
-std::string WhatToDo(FileKind kind) {
+std::string AdviceFor(FileKind kind) {
   switch (kind) {
     case FileKind::kKilnOm:
       return "";

@@ -17,6 +17,6 @@ FileKind Sniff(const uint8_t* data, size_t size);
 const char* KindName(FileKind kind);
 
 // What to tell a user who gave a file of this kind to the .om loader.
-std::string WhatToDo(FileKind kind);
+std::string AdviceFor(FileKind kind);
 
 }  // namespace kiln::format

@@ -17,42 +17,19 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "tests/capi/wait_helpers.h"
 
 namespace {
 
 using std::chrono::milliseconds;
 
-constexpr int32_t kSyncTimeoutMs = 5000;  // bounds every wait a bug could turn into a hang
-constexpr milliseconds kWaitLimit{5000};
-constexpr milliseconds kGateLimit{10000};  // a gate left shut still lets its thread go on
+using kiln::testing::CallWithin;
+using kiln::testing::Gate;
+using kiln::testing::kGateLimit;
+using kiln::testing::kSyncTimeoutMs;
+using kiln::testing::kWaitLimit;
 
 uint64_t SelfId() { return static_cast<uint64_t>(pthread_self()); }
-
-// Holds whoever calls Pass until the test opens the gate.
-class Gate {
- public:
-  void Pass() {
-    std::unique_lock<std::mutex> lock(mu_);
-    entered_ = true;
-    cv_.notify_all();
-    cv_.wait_for(lock, kGateLimit, [this] { return open_; });
-  }
-  bool WaitUntilEntered() {
-    std::unique_lock<std::mutex> lock(mu_);
-    return cv_.wait_for(lock, kWaitLimit, [this] { return entered_; });
-  }
-  void Open() {
-    std::lock_guard<std::mutex> lock(mu_);
-    open_ = true;
-    cv_.notify_all();
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool entered_ = false;
-  bool open_ = false;
-};
 
 // A thread that serves host callbacks, as CANN samples write it: it publishes its pthread_self()
 // value, waits until the test has subscribed it to a stream, then loops aclrtProcessReport(100)

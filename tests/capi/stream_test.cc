@@ -19,15 +19,18 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "tests/capi/wait_helpers.h"
 
 namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::steady_clock;
 
-constexpr int32_t kSyncTimeoutMs = 5000;  // bounds every wait a bug could turn into a hang
-constexpr milliseconds kWaitLimit{5000};
-constexpr milliseconds kGateLimit{10000};  // a gate left shut still lets its stream go on
+using kiln::testing::CallWithin;
+using kiln::testing::Gate;
+using kiln::testing::kGateLimit;
+using kiln::testing::kSyncTimeoutMs;
+using kiln::testing::kWaitLimit;
 
 // Environment a test needs before aclInit. Each TEST runs in its own process (CTest), so SetUp
 // may set it; TearDown removes it again for runs of the whole binary in one process.
@@ -38,39 +41,6 @@ struct TestEnvironment {
 };
 constexpr TestEnvironment kTestEnvironment[] = {
     {"WaitingStreamHoldsNoWorkerWhenThePoolHasOnlyOne", "KILN_CPU_THREADS", "1"},
-};
-
-// A host function that holds its stream until the test opens the gate.
-class Gate {
- public:
-  static void Pass(void* gate) { static_cast<Gate*>(gate)->Pass(); }
-
-  void Pass() {
-    std::unique_lock<std::mutex> lock(mu_);
-    entered_ = true;
-    cv_.notify_all();
-    cv_.wait_for(lock, kGateLimit, [this] { return open_; });
-  }
-  // True once a host function is inside Pass, i.e. its stream is busy.
-  bool WaitUntilEntered() {
-    std::unique_lock<std::mutex> lock(mu_);
-    return cv_.wait_for(lock, kWaitLimit, [this] { return entered_; });
-  }
-  void Open() {
-    std::lock_guard<std::mutex> lock(mu_);
-    open_ = true;
-    cv_.notify_all();
-  }
-  bool is_open() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return open_;
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool entered_ = false;
-  bool open_ = false;
 };
 
 void SetFlag(void* flag) { static_cast<std::atomic<bool>*>(flag)->store(true); }
@@ -95,27 +65,6 @@ struct Observe {
     self->seen = self->flag->load() ? 1 : 0;
   }
 };
-
-// Calls `call` on a helper thread and waits at most `limit` for it, so that a call with no
-// timeout of its own fails the test instead of hanging it. nullopt when it did not return.
-template <typename F>
-std::optional<aclError> CallWithin(milliseconds limit, F call) {
-  struct State {
-    std::mutex mu;
-    std::condition_variable cv;
-    std::optional<aclError> result;
-  };
-  auto state = std::make_shared<State>();
-  std::thread([state, call] {
-    aclError result = call();
-    std::lock_guard<std::mutex> lock(state->mu);
-    state->result = result;
-    state->cv.notify_all();
-  }).detach();
-  std::unique_lock<std::mutex> lock(state->mu);
-  state->cv.wait_for(lock, limit, [&] { return state->result.has_value(); });
-  return state->result;
-}
 
 class StreamTest : public ::testing::Test {
  protected:

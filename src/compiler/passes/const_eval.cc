@@ -133,9 +133,9 @@ Tensor Relabel(const Tensor& in, Dims dims) {
   return Tensor::Copy(in.dtype(), std::move(dims), in.raw(), bytes);
 }
 
-// Calls f(T{}) with the C++ element type of `dtype` for the arithmetic types; false for others.
+// Calls f(T{}) with the C++ element type of a float `dtype`; false for other types.
 template <typename F>
-bool DispatchArith(DataType dtype, F&& f) {
+bool DispatchFloat(DataType dtype, F&& f) {
   switch (dtype) {
     case DataType::kFloat32:
       f(float{});
@@ -143,6 +143,15 @@ bool DispatchArith(DataType dtype, F&& f) {
     case DataType::kFloat64:
       f(double{});
       return true;
+    default:
+      return false;
+  }
+}
+
+// DispatchFloat plus the integer types arithmetic takes.
+template <typename F>
+bool DispatchArith(DataType dtype, F&& f) {
+  switch (dtype) {
     case DataType::kInt32:
       f(int32_t{});
       return true;
@@ -150,7 +159,7 @@ bool DispatchArith(DataType dtype, F&& f) {
       f(int64_t{});
       return true;
     default:
-      return false;
+      return DispatchFloat(dtype, std::forward<F>(f));
   }
 }
 
@@ -167,20 +176,6 @@ bool DispatchComparable(DataType dtype, F&& f) {
       return true;
     default:
       return DispatchArith(dtype, std::forward<F>(f));
-  }
-}
-
-template <typename F>
-bool DispatchFloat(DataType dtype, F&& f) {
-  switch (dtype) {
-    case DataType::kFloat32:
-      f(float{});
-      return true;
-    case DataType::kFloat64:
-      f(double{});
-      return true;
-    default:
-      return false;
   }
 }
 

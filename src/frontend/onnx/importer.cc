@@ -213,7 +213,7 @@ Result<ir::Attribute> Importer::AttributeOf(const pb::AttributeProto& a, const s
 }
 
 // Values a node reads: inputs/initializers of this graph, outputs of earlier nodes, or (for
-// subgraphs) names of the enclosing scope, which become placeholder values here.
+// subgraphs) names of the enclosing scope, which become values without a producer here.
 Status Importer::ImportGraph(const pb::GraphProto& g, ir::Graph& out, bool top_level) {
   out.set_name(g.name());
   out.opsets() = opsets;

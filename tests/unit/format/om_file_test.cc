@@ -170,8 +170,8 @@ TEST(SniffTest, RecognisesModelFormatsByMagic) {
   EXPECT_EQ(Sniff(onnx, sizeof onnx), FileKind::kOnnx);
   EXPECT_EQ(Sniff(junk, sizeof junk), FileKind::kUnknown);
   EXPECT_EQ(Sniff(nullptr, 0), FileKind::kEmpty);
-  EXPECT_NE(WhatToDo(FileKind::kHuaweiOm).find("kiln atc"), std::string::npos);
-  EXPECT_NE(WhatToDo(FileKind::kGguf).find("no runtime for model format 'gguf'"),
+  EXPECT_NE(AdviceFor(FileKind::kHuaweiOm).find("kiln atc"), std::string::npos);
+  EXPECT_NE(AdviceFor(FileKind::kGguf).find("no runtime for model format 'gguf'"),
             std::string::npos);
 }
 
