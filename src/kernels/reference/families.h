@@ -1,0 +1,20 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// One registration function per reference kernel family (kernels/reference/<family>.cc),
+// called from RegisterReferenceKernels. The families follow ir/ops/.
+#pragma once
+
+#include "kernels/registry.h"
+
+namespace kiln::kernels {
+
+void RegisterElementwiseKernels(KernelRegistry& r);
+void RegisterNnKernels(KernelRegistry& r);
+void RegisterNnConvKernels(KernelRegistry& r);  // convolution and pooling
+void RegisterTensorKernels(KernelRegistry& r);
+void RegisterReduceKernels(KernelRegistry& r);
+void RegisterControlFlowKernels(KernelRegistry& r);
+void RegisterFusedKernels(KernelRegistry& r);
+
+}  // namespace kiln::kernels

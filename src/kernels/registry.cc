@@ -1,0 +1,76 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "kernels/registry.h"
+
+#include "kernels/reference/families.h"
+
+namespace kiln::kernels {
+
+KernelRegistry& KernelRegistry::Global() {
+  static KernelRegistry* registry = [] {
+    auto* r = new KernelRegistry();
+    RegisterReferenceKernels(*r);
+    return r;
+  }();
+  return *registry;
+}
+
+void KernelRegistry::Register(const std::string& backend, const std::string& domain,
+                              const std::string& op_type, KernelFactory factory) {
+  std::lock_guard<std::mutex> lock(mu_);
+  factories_[{backend, domain == "ai.onnx" ? "" : domain, op_type}] = std::move(factory);
+}
+
+const KernelFactory* KernelRegistry::Find(const std::string& backend, const std::string& domain,
+                                          const std::string& op_type) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::string d = domain == "ai.onnx" ? "" : domain;
+  auto it = factories_.find({backend, d, op_type});
+  if (it == factories_.end()) it = factories_.find({kReferenceBackend, d, op_type});
+  return it == factories_.end() ? nullptr : &it->second;
+}
+
+bool KernelRegistry::Has(const std::string& backend, const std::string& domain,
+                         const std::string& op_type) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return factories_.count({backend, domain == "ai.onnx" ? "" : domain, op_type}) != 0;
+}
+
+std::vector<std::pair<std::string, std::string>> KernelRegistry::Ops(
+    const std::string& backend) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [key, f] : factories_) {
+    if (std::get<0>(key) == backend) out.emplace_back(std::get<1>(key), std::get<2>(key));
+  }
+  return out;
+}
+
+Result<std::unique_ptr<Kernel>> KernelRegistry::Create(const std::string& backend,
+                                                       const NodeDef& def) const {
+  const std::string d = def.domain == "ai.onnx" ? "" : def.domain;
+  if (backend != kReferenceBackend && Has(backend, d, def.op_type)) {
+    const KernelFactory* f = Find(backend, d, def.op_type);
+    auto k = (*f)(def);
+    if (k.ok() || k.status().code() != code::kFeatureUnsupported) return k;
+    // The optimised kernel declined (a dtype or attribute it does not handle): use the oracle.
+  }
+  const KernelFactory* f = Find(kReferenceBackend, d, def.op_type);  // map nodes are stable
+  if (f == nullptr) {
+    return Error(code::kFeatureUnsupported, def.Label(), ": no kernel for op '",
+                 d.empty() ? "" : d + ".", def.op_type, "' on backend '", backend, "'");
+  }
+  return (*f)(def);
+}
+
+void RegisterReferenceKernels(KernelRegistry& registry) {
+  RegisterElementwiseKernels(registry);
+  RegisterNnKernels(registry);
+  RegisterNnConvKernels(registry);
+  RegisterTensorKernels(registry);
+  RegisterReduceKernels(registry);
+  RegisterControlFlowKernels(registry);
+  RegisterFusedKernels(registry);
+}
+
+}  // namespace kiln::kernels

@@ -1,0 +1,55 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "kernels/registry.h"
+
+#include <gtest/gtest.h>
+
+#include "ir/op_schema.h"
+#include "kernel_test_util.h"
+
+namespace kiln::kernels {
+namespace {
+
+using testing::Def;
+using testing::F32;
+
+TEST(KernelRegistryTest, EveryOpTheCompilerAcceptsHasAReferenceKernel) {
+  const auto& reg = KernelRegistry::Global();
+  std::vector<std::string> missing;
+  for (const ir::OpSchema* s : ir::OpRegistry::Global().All()) {
+    if (!reg.Has(kReferenceBackend, s->domain, s->op_type)) missing.push_back(s->op_type);
+  }
+  EXPECT_TRUE(missing.empty()) << ::testing::PrintToString(missing);
+}
+
+TEST(KernelRegistryTest, UnknownOpIsUnsupportedAndNamesNodeAndBackend) {
+  HostTensor x = F32({1}, {1.f});
+  NodeDef def = Def("NoSuchOp", {&x}, {DataType::kFloat32});
+  auto k = KernelRegistry::Global().Create("cpu", def);
+  ASSERT_FALSE(k.ok());
+  EXPECT_EQ(k.status().code(), code::kFeatureUnsupported);
+  EXPECT_NE(k.status().message().find("NoSuchOp 'n'"), std::string::npos);
+  EXPECT_NE(k.status().message().find("'cpu'"), std::string::npos);
+}
+
+TEST(KernelRegistryTest, BackendKernelOverridesAndFallsBackWhenItDeclines) {
+  KernelRegistry reg;
+  int made = 0;
+  reg.Register(kReferenceBackend, "", "Op", [&](const NodeDef& d) -> Result<std::unique_ptr<Kernel>> {
+    ++made;
+    return MakeFunctionKernel(d, [](const NodeDef&, KernelContext&) { return Status::Ok(); });
+  });
+  reg.Register("fast", "", "Op", [](const NodeDef& d) -> Result<std::unique_ptr<Kernel>> {
+    return d.Fail(code::kFeatureUnsupported, "declined");
+  });
+  HostTensor x = F32({1}, {1.f});
+  NodeDef def = Def("Op", {&x}, {DataType::kFloat32});
+  ASSERT_TRUE(reg.Create("fast", def).ok());
+  EXPECT_EQ(made, 1);
+  EXPECT_TRUE(reg.Has("fast", "", "Op"));
+  EXPECT_FALSE(reg.Has("other", "", "Op"));
+  EXPECT_NE(reg.Find("other", "", "Op"), nullptr);  // falls back to the reference kernel
+}
+
+}  // namespace
+}  // namespace kiln::kernels
