@@ -71,6 +71,7 @@ void RegisterReferenceKernels(KernelRegistry& registry) {
   RegisterReduceKernels(registry);
   RegisterControlFlowKernels(registry);
   RegisterFusedKernels(registry);
+  RegisterQuantizeKernels(registry);
 }
 
 }  // namespace kiln::kernels

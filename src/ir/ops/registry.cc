@@ -12,6 +12,7 @@ void RegisterTensorOps(OpRegistry& registry);
 void RegisterReduceOps(OpRegistry& registry);
 void RegisterControlFlowOps(OpRegistry& registry);
 void RegisterFusedOps(OpRegistry& registry);
+void RegisterQuantizeOps(OpRegistry& registry);
 
 void RegisterAllOps(OpRegistry& registry) {
   RegisterElementwiseOps(registry);
@@ -20,6 +21,7 @@ void RegisterAllOps(OpRegistry& registry) {
   RegisterReduceOps(registry);
   RegisterControlFlowOps(registry);
   RegisterFusedOps(registry);
+  RegisterQuantizeOps(registry);
 }
 
 }  // namespace kiln::ir

@@ -16,5 +16,6 @@ void RegisterTensorKernels(KernelRegistry& r);
 void RegisterReduceKernels(KernelRegistry& r);
 void RegisterControlFlowKernels(KernelRegistry& r);
 void RegisterFusedKernels(KernelRegistry& r);
+void RegisterQuantizeKernels(KernelRegistry& r);
 
 }  // namespace kiln::kernels
