@@ -4,13 +4,14 @@
 /*
  * AscendCL umbrella header: include this one to get the whole API, as with CANN's acl/acl.h.
  *
- * CANN's acl.h also pulls in acl_op.h and acl_mdl.h; they join this list when Kiln provides them
- * (model and single-operator issues).
+ * CANN's acl.h also pulls in acl_op.h; it joins this list when Kiln provides it (single-operator
+ * issue).
  */
 
 #ifndef INC_EXTERNAL_ACL_ACL_H_
 #define INC_EXTERNAL_ACL_ACL_H_
 
+#include "acl_mdl.h"
 #include "acl_rt.h"
 
 #endif /* INC_EXTERNAL_ACL_ACL_H_ */

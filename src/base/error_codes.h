@@ -55,5 +55,11 @@ inline constexpr int kRtEventSyncTimeout = 507047;
 inline constexpr int kGeModelPathInvalid = 145002;
 inline constexpr int kGeModelDataSizeInvalid = 145006;
 inline constexpr int kGeLoadModel = 545001;
+inline constexpr int kGeMemoryAllocation = 245000;
+inline constexpr int kGeDynamicInputLengthInvalid = 145012;
+inline constexpr int kGeDynamicBatchSizeInvalid = 145013;
+inline constexpr int kInvalidModelId = 100011;
+inline constexpr int kModelNotDynamic = 100019;
+inline constexpr int kRtModelExecute = 507011;
 
 }  // namespace kiln::code

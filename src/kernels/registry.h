@@ -25,14 +25,13 @@ class KernelRegistry {
   // The process-wide registry (reference kernels registered on first use).
   static KernelRegistry& Global();
 
-  void Register(const std::string& backend, const std::string& domain,
-                const std::string& op_type, KernelFactory factory);
+  void Register(const std::string& backend, const std::string& domain, const std::string& op_type,
+                KernelFactory factory);
   // The backend's factory for the op, or the reference one, or null.
   const KernelFactory* Find(const std::string& backend, const std::string& domain,
                             const std::string& op_type) const;
   // Whether `backend` itself (not the reference fallback) has the op.
-  bool Has(const std::string& backend, const std::string& domain,
-           const std::string& op_type) const;
+  bool Has(const std::string& backend, const std::string& domain, const std::string& op_type) const;
   // Op types (domain, op) registered for `backend`.
   std::vector<std::pair<std::string, std::string>> Ops(const std::string& backend) const;
 

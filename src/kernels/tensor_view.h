@@ -48,9 +48,7 @@ struct HostTensor {
     bytes.resize(static_cast<size_t>(NumElements(dims)) * ir::SizeOf(dtype));
   }
   TensorView view() { return TensorView{dtype, dims, bytes.data()}; }
-  TensorView view() const {
-    return TensorView{dtype, dims, const_cast<uint8_t*>(bytes.data())};
-  }
+  TensorView view() const { return TensorView{dtype, dims, const_cast<uint8_t*>(bytes.data())}; }
 };
 
 }  // namespace kiln::kernels

@@ -76,8 +76,8 @@ inline void Store(T* p, int64_t i, ComputeT<T> v) {
 }
 
 template <typename T>
-constexpr bool kIsFloat = std::is_floating_point_v<T> || std::is_same_v<T, Half> ||
-                          std::is_same_v<T, BFloat16>;
+constexpr bool kIsFloat =
+    std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
 
 template <typename T>
 struct TypeTag {
@@ -88,31 +88,67 @@ struct TypeTag {
 template <typename Fn>
 bool DispatchAny(DataType dtype, Fn&& fn) {
   switch (dtype) {
-    case DataType::kFloat32: fn(TypeTag<float>{}); return true;
-    case DataType::kFloat64: fn(TypeTag<double>{}); return true;
-    case DataType::kFloat16: fn(TypeTag<Half>{}); return true;
-    case DataType::kBFloat16: fn(TypeTag<BFloat16>{}); return true;
-    case DataType::kInt8: fn(TypeTag<int8_t>{}); return true;
-    case DataType::kUint8: fn(TypeTag<uint8_t>{}); return true;
-    case DataType::kInt16: fn(TypeTag<int16_t>{}); return true;
-    case DataType::kUint16: fn(TypeTag<uint16_t>{}); return true;
-    case DataType::kInt32: fn(TypeTag<int32_t>{}); return true;
-    case DataType::kUint32: fn(TypeTag<uint32_t>{}); return true;
-    case DataType::kInt64: fn(TypeTag<int64_t>{}); return true;
-    case DataType::kUint64: fn(TypeTag<uint64_t>{}); return true;
-    case DataType::kBool: fn(TypeTag<bool>{}); return true;
-    default: return false;
+    case DataType::kFloat32:
+      fn(TypeTag<float>{});
+      return true;
+    case DataType::kFloat64:
+      fn(TypeTag<double>{});
+      return true;
+    case DataType::kFloat16:
+      fn(TypeTag<Half>{});
+      return true;
+    case DataType::kBFloat16:
+      fn(TypeTag<BFloat16>{});
+      return true;
+    case DataType::kInt8:
+      fn(TypeTag<int8_t>{});
+      return true;
+    case DataType::kUint8:
+      fn(TypeTag<uint8_t>{});
+      return true;
+    case DataType::kInt16:
+      fn(TypeTag<int16_t>{});
+      return true;
+    case DataType::kUint16:
+      fn(TypeTag<uint16_t>{});
+      return true;
+    case DataType::kInt32:
+      fn(TypeTag<int32_t>{});
+      return true;
+    case DataType::kUint32:
+      fn(TypeTag<uint32_t>{});
+      return true;
+    case DataType::kInt64:
+      fn(TypeTag<int64_t>{});
+      return true;
+    case DataType::kUint64:
+      fn(TypeTag<uint64_t>{});
+      return true;
+    case DataType::kBool:
+      fn(TypeTag<bool>{});
+      return true;
+    default:
+      return false;
   }
 }
 // Floats only (float32/64/16, bfloat16).
 template <typename Fn>
 bool DispatchFloat(DataType dtype, Fn&& fn) {
   switch (dtype) {
-    case DataType::kFloat32: fn(TypeTag<float>{}); return true;
-    case DataType::kFloat64: fn(TypeTag<double>{}); return true;
-    case DataType::kFloat16: fn(TypeTag<Half>{}); return true;
-    case DataType::kBFloat16: fn(TypeTag<BFloat16>{}); return true;
-    default: return false;
+    case DataType::kFloat32:
+      fn(TypeTag<float>{});
+      return true;
+    case DataType::kFloat64:
+      fn(TypeTag<double>{});
+      return true;
+    case DataType::kFloat16:
+      fn(TypeTag<Half>{});
+      return true;
+    case DataType::kBFloat16:
+      fn(TypeTag<BFloat16>{});
+      return true;
+    default:
+      return false;
   }
 }
 // Numbers: floats and integers, not bool.

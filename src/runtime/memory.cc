@@ -19,6 +19,13 @@ Result<void*> Runtime::Malloc(size_t bytes, bool huge_pages) {
   return pool->Allocate(bytes, huge_pages);
 }
 
+Result<Runtime::DeviceRef> Runtime::CurrentDeviceRef() {
+  std::lock_guard<std::mutex> lock(mu_);
+  KILN_ASSIGN_OR_RETURN(auto ctx, CurrentContextLocked());
+  const auto& dev = devices_[ctx->device()];
+  return DeviceRef{ctx->device(), dev->hal->info().backend, dev->pool, dev->hal};
+}
+
 Status Runtime::Free(void* ptr) {
   if (ptr == nullptr) return Error(code::kInvalidParam, "devPtr is NULL");
   std::lock_guard<std::mutex> lock(mu_);

@@ -47,6 +47,7 @@ class MemoryPool {
   // Bytes of a live block from `ptr` to its end, when `ptr` lies inside one; else 0.
   size_t BytesFrom(const void* ptr) const;
   PoolStats stats() const;
+  int32_t device() const { return device_id_; }
 
  private:
   struct Block {

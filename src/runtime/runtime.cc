@@ -5,6 +5,8 @@
 // memory in memory.cc.
 #include "runtime/runtime.h"
 
+#include "runtime/model.h"
+
 #include <chrono>
 #include <cstdlib>
 #include <set>
@@ -79,6 +81,7 @@ void Runtime::FinalizeLocked(std::unique_lock<std::mutex>& lock) {
   // Uninitialised first: a thread racing with the resets (which release the lock) cannot open a
   // new device that would outlive this session.
   init_refs_ = 0;
+  ModelTable::Get().Clear();
   while (!devices_.empty()) (void)ResetDeviceLocked(*devices_.begin()->second, lock);
   for (auto& [addr, bytes] : host_allocations_) std::free(reinterpret_cast<void*>(addr));
   host_allocations_.clear();

@@ -95,6 +95,14 @@ class Runtime {
   PointerInfo Classify(const void* ptr);
   Result<MemInfo> GetMemInfo();  // current device
   hal::Allocator* CurrentAllocator();
+  // The current context's device: its HAL backend name ("cpu") and memory pool.
+  struct DeviceRef {
+    int32_t id = 0;
+    std::string backend;
+    std::shared_ptr<MemoryPool> pool;
+    std::shared_ptr<hal::Device> hal;
+  };
+  Result<DeviceRef> CurrentDeviceRef();
 
   // --- host callbacks --------------------------------------------------------------------
   ReportHub& reports() { return reports_; }

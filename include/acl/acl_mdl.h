@@ -1,0 +1,206 @@
+/* Copyright 2026 The Kiln Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
+/*
+ * AscendCL model API: load a .om compiled by `kiln atc`, describe its inputs and outputs,
+ * build datasets, execute synchronously or on a stream, and select dynamic gears.
+ *
+ * Source-compatible with CANN's acl/acl_mdl.h for the functions declared here. A model is
+ * loaded into the current context's device; model ids are process-wide. Loading refuses files
+ * that are not Kiln .om files (a Huawei OM, ONNX, GGUF, TFLite ...) with a message naming the
+ * format (docs/capi.md, "Models").
+ */
+
+#ifndef INC_EXTERNAL_ACL_ACL_MODEL_H_
+#define INC_EXTERNAL_ACL_ACL_MODEL_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "acl_base.h"
+#include "acl_rt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ACL_MAX_DIM_CNT 128
+#define ACL_MAX_TENSOR_NAME_LEN 128
+#define ACL_MAX_BATCH_NUM 128
+#define ACL_MAX_HW_NUM 128
+#define ACL_MAX_SHAPE_COUNT 128
+#define ACL_DIM_ENDPOINTS 2
+#define ACL_INVALID_NODE_INDEX 0xFFFFFFFF
+
+#define ACL_MDL_LOAD_FROM_FILE 1
+#define ACL_MDL_LOAD_FROM_FILE_WITH_MEM 2
+#define ACL_MDL_LOAD_FROM_MEM 3
+#define ACL_MDL_LOAD_FROM_MEM_WITH_MEM 4
+#define ACL_MDL_LOAD_FROM_FILE_WITH_Q 5
+#define ACL_MDL_LOAD_FROM_MEM_WITH_Q 6
+
+#define ACL_DYNAMIC_TENSOR_NAME "ascend_mbatch_shape_data"
+#define ACL_DYNAMIC_AIPP_NAME "ascend_dynamic_aipp_data"
+#define ACL_ATTR_NAME_DATA_DUMP_ORIGIN_OP_NAMES "_datadump_original_op_names"
+
+/* A tensor's name and dims; dimCount 0 is a scalar, a dynamic dim is -1. */
+typedef struct aclmdlIODims {
+  char name[ACL_MAX_TENSOR_NAME_LEN];
+  size_t dimCount;
+  int64_t dims[ACL_MAX_DIM_CNT];
+} aclmdlIODims;
+
+typedef struct aclmdlIODimsRange {
+  size_t rangeCount;
+  int64_t range[ACL_MAX_DIM_CNT][ACL_DIM_ENDPOINTS];
+} aclmdlIODimsRange;
+
+/* The batch sizes of a model compiled with --dynamic_batch_size. */
+typedef struct aclmdlBatch {
+  size_t batchCount;
+  uint64_t batch[ACL_MAX_BATCH_NUM];
+} aclmdlBatch;
+
+/* The (height, width) pairs of a model compiled with --dynamic_image_size. */
+typedef struct aclmdlHW {
+  size_t hwCount;
+  uint64_t hw[ACL_MAX_HW_NUM][2];
+} aclmdlHW;
+
+/* ---- Load, query, unload ------------------------------------------------------------------ */
+
+/*
+ * Loads the .om at modelPath with runtime-managed work and weight memory. Returns
+ * ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID (145002) for a path that cannot be read or an empty
+ * file, ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID (145006) for a file that is not a Kiln .om
+ * (the message names what it is), ACL_ERROR_GE_LOAD_MODEL (545001) for an .om this runtime
+ * cannot run (version, unsupported kernel), ACL_ERROR_RT_MEMORY_ALLOCATION (207001) when the
+ * device pool is exhausted.
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFile(const char* modelPath, uint32_t* modelId);
+/* As aclmdlLoadFromFile from a copy of the file in host memory (the runtime keeps its own). */
+ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMem(const void* model, size_t modelSize,
+                                               uint32_t* modelId);
+/*
+ * As aclmdlLoadFromFile with caller-owned device memory: workPtr/workSize for activations,
+ * weightPtr/weightSize for weights (aclmdlQuerySize tells the sizes). A NULL pointer means
+ * runtime-managed for that part. The memory must stay valid until aclmdlUnload; work memory
+ * may be shared by models executed one after another.
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFileWithMem(const char* modelPath, uint32_t* modelId,
+                                                       void* workPtr, size_t workSize,
+                                                       void* weightPtr, size_t weightSize);
+ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMemWithMem(const void* model, size_t modelSize,
+                                                      uint32_t* modelId, void* workPtr,
+                                                      size_t workSize, void* weightPtr,
+                                                      size_t weightSize);
+/* Device bytes the model needs for activations (largest gear) and weights. */
+ACL_FUNC_VISIBILITY aclError aclmdlQuerySize(const char* fileName, size_t* workSize,
+                                             size_t* weightSize);
+ACL_FUNC_VISIBILITY aclError aclmdlQuerySizeFromMem(const void* model, size_t modelSize,
+                                                    size_t* workSize, size_t* weightSize);
+/* Unloads; waits for the model's executions in flight. */
+ACL_FUNC_VISIBILITY aclError aclmdlUnload(uint32_t modelId);
+
+/* ---- Model description ------------------------------------------------------------------- */
+
+ACL_FUNC_VISIBILITY aclmdlDesc* aclmdlCreateDesc(void);
+ACL_FUNC_VISIBILITY aclError aclmdlDestroyDesc(aclmdlDesc* modelDesc);
+/* Fills modelDesc from a loaded model (a copy: it stays valid after aclmdlUnload). */
+ACL_FUNC_VISIBILITY aclError aclmdlGetDesc(aclmdlDesc* modelDesc, uint32_t modelId);
+
+/* A model compiled with gears has one extra input, ACL_DYNAMIC_TENSOR_NAME, last. */
+ACL_FUNC_VISIBILITY size_t aclmdlGetNumInputs(aclmdlDesc* modelDesc);
+ACL_FUNC_VISIBILITY size_t aclmdlGetNumOutputs(aclmdlDesc* modelDesc);
+/* Bytes of input/output `index` (the largest gear's for dynamic models); 0 on a bad index. */
+ACL_FUNC_VISIBILITY size_t aclmdlGetInputSizeByIndex(aclmdlDesc* modelDesc, size_t index);
+ACL_FUNC_VISIBILITY size_t aclmdlGetOutputSizeByIndex(aclmdlDesc* modelDesc, size_t index);
+ACL_FUNC_VISIBILITY aclError aclmdlGetInputDims(const aclmdlDesc* modelDesc, size_t index,
+                                                aclmdlIODims* dims);
+ACL_FUNC_VISIBILITY aclError aclmdlGetInputDimsV2(const aclmdlDesc* modelDesc, size_t index,
+                                                  aclmdlIODims* dims);
+ACL_FUNC_VISIBILITY aclError aclmdlGetOutputDims(const aclmdlDesc* modelDesc, size_t index,
+                                                 aclmdlIODims* dims);
+/* The output's dims in the gear last selected on this model (the largest before any). */
+ACL_FUNC_VISIBILITY aclError aclmdlGetCurOutputDims(const aclmdlDesc* modelDesc, size_t index,
+                                                    aclmdlIODims* dims);
+ACL_FUNC_VISIBILITY const char* aclmdlGetInputNameByIndex(const aclmdlDesc* modelDesc,
+                                                          size_t index);
+ACL_FUNC_VISIBILITY const char* aclmdlGetOutputNameByIndex(const aclmdlDesc* modelDesc,
+                                                           size_t index);
+ACL_FUNC_VISIBILITY aclFormat aclmdlGetInputFormat(const aclmdlDesc* modelDesc, size_t index);
+ACL_FUNC_VISIBILITY aclFormat aclmdlGetOutputFormat(const aclmdlDesc* modelDesc, size_t index);
+ACL_FUNC_VISIBILITY aclDataType aclmdlGetInputDataType(const aclmdlDesc* modelDesc, size_t index);
+ACL_FUNC_VISIBILITY aclDataType aclmdlGetOutputDataType(const aclmdlDesc* modelDesc, size_t index);
+ACL_FUNC_VISIBILITY aclError aclmdlGetInputIndexByName(const aclmdlDesc* modelDesc,
+                                                       const char* name, size_t* index);
+ACL_FUNC_VISIBILITY aclError aclmdlGetOutputIndexByName(const aclmdlDesc* modelDesc,
+                                                        const char* name, size_t* index);
+
+/* ---- Gears (dynamic batch, image size, dims) ----------------------------------------------- */
+
+ACL_FUNC_VISIBILITY aclError aclmdlGetDynamicBatch(const aclmdlDesc* modelDesc, aclmdlBatch* batch);
+ACL_FUNC_VISIBILITY aclError aclmdlGetDynamicHW(const aclmdlDesc* modelDesc, size_t index,
+                                                aclmdlHW* hw);
+/* index is unused and must be (size_t)-1. */
+ACL_FUNC_VISIBILITY aclError aclmdlGetInputDynamicGearCount(const aclmdlDesc* modelDesc,
+                                                            size_t index, size_t* gearCount);
+ACL_FUNC_VISIBILITY aclError aclmdlGetInputDynamicDims(const aclmdlDesc* modelDesc, size_t index,
+                                                       aclmdlIODims* dims, size_t gearCount);
+/*
+ * Select the gear for the next execution with `dataset`: index is the ACL_DYNAMIC_TENSOR_NAME
+ * input, whose buffer receives the gear values. A value that is not a compiled gear →
+ * ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID (145013) for a batch, ACL_ERROR_INVALID_PARAM for
+ * HW and dims; batch 0, a
+ * missing buffer at index or a NULL buffer address → ACL_ERROR_INVALID_PARAM (100000); a buffer
+ * too small for the gear values → ACL_ERROR_GE_DYNAMIC_INPUT_LENGTH_INVALID (145012); a model
+ * compiled without that kind of gear → ACL_ERROR_MODEL_NOT_DYNAMIC (100019).
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlSetDynamicBatchSize(uint32_t modelId, aclmdlDataset* dataset,
+                                                       size_t index, uint64_t batchSize);
+ACL_FUNC_VISIBILITY aclError aclmdlSetDynamicHWSize(uint32_t modelId, aclmdlDataset* dataset,
+                                                    size_t index, uint64_t height, uint64_t width);
+ACL_FUNC_VISIBILITY aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset* dataset,
+                                                       size_t index, const aclmdlIODims* dims);
+
+/* ---- Datasets ------------------------------------------------------------------------------ */
+
+ACL_FUNC_VISIBILITY aclmdlDataset* aclmdlCreateDataset(void);
+/* Destroys the dataset (and the tensor descs it owns), not its data buffers. */
+ACL_FUNC_VISIBILITY aclError aclmdlDestroyDataset(const aclmdlDataset* dataset);
+/* Appends; the buffer order is the model's input (or output) order. */
+ACL_FUNC_VISIBILITY aclError aclmdlAddDatasetBuffer(aclmdlDataset* dataset,
+                                                    aclDataBuffer* dataBuffer);
+ACL_FUNC_VISIBILITY size_t aclmdlGetDatasetNumBuffers(const aclmdlDataset* dataset);
+ACL_FUNC_VISIBILITY aclDataBuffer* aclmdlGetDatasetBuffer(const aclmdlDataset* dataset,
+                                                          size_t index);
+/*
+ * Dynamic shapes: set the real dims of input `index` before executing (the dataset takes a
+ * copy); after an execution, the output dataset holds a desc per output with its actual dims.
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlSetDatasetTensorDesc(aclmdlDataset* dataset,
+                                                        aclTensorDesc* tensorDesc, size_t index);
+ACL_FUNC_VISIBILITY aclTensorDesc* aclmdlGetDatasetTensorDesc(const aclmdlDataset* dataset,
+                                                              size_t index);
+
+/* ---- Execution ----------------------------------------------------------------------------- */
+
+/*
+ * Runs the model on the current context's device and returns when its outputs are written.
+ * One loaded model may be executed from several threads at once (each execution gets its own
+ * workspace). Failures: ACL_ERROR_INVALID_PARAM for datasets that do not match the model
+ * (count, size), ACL_ERROR_RT_MODEL_EXECUTE (507011) for a kernel error, the message naming the
+ * ONNX node.
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input,
+                                           aclmdlDataset* output);
+/* Enqueues the execution on `stream` (NULL: the default stream); the datasets and their
+ * buffers must stay valid until the stream has run it. */
+ACL_FUNC_VISIBILITY aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input,
+                                                aclmdlDataset* output, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* INC_EXTERNAL_ACL_ACL_MODEL_H_ */

@@ -1,0 +1,614 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The model API: load/unload, descriptions, gears and execution (docs/capi.md, "Models").
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "capi/error.h"
+#include "capi/model_handles.h"
+#include "runtime/runtime.h"
+
+using kiln::Error;
+using kiln::Result;
+using kiln::Status;
+using kiln::capi::InvalidParam;
+using kiln::capi::Report;
+using kiln::runtime::ModelTable;
+namespace code = kiln::code;
+
+namespace {
+
+kiln::capi::HandleSet<aclmdlDesc>& Descs() {
+  static auto* set = new kiln::capi::HandleSet<aclmdlDesc>();
+  return *set;
+}
+
+// The description when it is live and filled; otherwise records why not and returns null.
+const aclmdlDesc* LiveDesc(const char* api, const aclmdlDesc* desc) {
+  if (desc == nullptr) {
+    InvalidParam(api, "modelDesc is NULL");
+    return nullptr;
+  }
+  if (!Descs().Contains(desc)) {
+    InvalidParam(api, "modelDesc ", kiln::PtrStr(desc),
+                 " is not a live aclmdlDesc (destroyed already?)");
+    return nullptr;
+  }
+  if (!desc->filled) {
+    InvalidParam(api, "modelDesc is empty: fill it with aclmdlGetDesc first");
+    return nullptr;
+  }
+  return desc;
+}
+
+Result<std::vector<uint8_t>> ReadFile(const char* path) {
+  if (path == nullptr) return Error(code::kInvalidParam, "modelPath is NULL");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return Error(code::kGeModelPathInvalid, "cannot open model file '", path,
+                 "' (missing or unreadable)");
+  }
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+  if (in.bad()) return Error(code::kGeModelPathInvalid, "cannot read model file '", path, "'");
+  if (bytes.empty()) return Error(code::kGeModelPathInvalid, "model file '", path, "' is empty");
+  return bytes;
+}
+
+aclError Load(const char* api, const uint8_t* data, size_t size, uint32_t* modelId,
+              const kiln::runtime::LoadMemory& mem, const char* path) {
+  auto& rt = kiln::runtime::Runtime::Get();
+  if (Status st = rt.CheckInitialized(api); !st.ok()) return Report(api, st);
+  if (modelId == nullptr) return InvalidParam(api, "modelId is NULL");
+  if (data == nullptr) return InvalidParam(api, "model is NULL");
+  if (size == 0) return InvalidParam(api, "modelSize is 0");
+  auto dev = rt.CurrentDeviceRef();
+  if (!dev.ok()) return Report(api, dev.status());
+  auto model = kiln::runtime::Model::Load(data, size, dev->pool, dev->backend, mem);
+  if (!model.ok()) {
+    Status st = model.status();
+    if (path != nullptr) st = std::move(st).Annotate(std::string("'") + path + "'");
+    return Report(api, st);
+  }
+  *modelId = ModelTable::Get().Add(std::move(model).value());
+  return ACL_SUCCESS;
+}
+
+aclError LoadFile(const char* api, const char* path, uint32_t* modelId,
+                  const kiln::runtime::LoadMemory& mem) {
+  if (Status st = kiln::runtime::Runtime::Get().CheckInitialized(api); !st.ok()) {
+    return Report(api, st);
+  }
+  if (modelId == nullptr) return InvalidParam(api, "modelId is NULL");
+  auto bytes = ReadFile(path);
+  if (!bytes.ok()) return Report(api, bytes.status());
+  return Load(api, bytes->data(), bytes->size(), modelId, mem, path);
+}
+
+void FillDims(const std::string& name, const kiln::kernels::Dims& dims, aclmdlIODims* out) {
+  std::memset(out->name, 0, sizeof out->name);
+  std::strncpy(out->name, name.c_str(), sizeof out->name - 1);
+  out->dimCount = std::min<size_t>(dims.size(), ACL_MAX_DIM_CNT);
+  for (size_t i = 0; i < out->dimCount; ++i) out->dims[i] = dims[i];
+}
+
+const kiln::runtime::IoDesc* Io(const char* api, const aclmdlDesc* desc, size_t index, bool input) {
+  const aclmdlDesc* d = LiveDesc(api, desc);
+  if (d == nullptr) return nullptr;
+  const auto& list = input ? d->info.inputs : d->info.outputs;
+  if (index >= list.size()) {
+    InvalidParam(api, "index ", index, " is out of range: the model has ", list.size(),
+                 input ? " input(s)" : " output(s)");
+    return nullptr;
+  }
+  return &list[index];
+}
+
+aclError GetDims(const char* api, const aclmdlDesc* desc, size_t index, aclmdlIODims* dims,
+                 bool input) {
+  KILN_CAPI(api, {
+    const auto* io = Io(api, desc, index, input);
+    if (io == nullptr) return ACL_ERROR_INVALID_PARAM;
+    if (dims == nullptr) return InvalidParam(api, "dims is NULL");
+    FillDims(io->name, io->dims, dims);
+    return ACL_SUCCESS;
+  });
+}
+
+aclError IndexByName(const char* api, const aclmdlDesc* desc, const char* name, size_t* index,
+                     bool input) {
+  KILN_CAPI(api, {
+    const aclmdlDesc* d = LiveDesc(api, desc);
+    if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
+    if (name == nullptr) return InvalidParam(api, "name is NULL");
+    if (index == nullptr) return InvalidParam(api, "index is NULL");
+    const auto& list = input ? d->info.inputs : d->info.outputs;
+    for (size_t i = 0; i < list.size(); ++i) {
+      if (list[i].name == name) {
+        *index = i;
+        return ACL_SUCCESS;
+      }
+    }
+    return InvalidParam(api, "the model has no ", input ? "input" : "output", " named '", name,
+                        "'");
+  });
+}
+
+// The dataset's buffers as the executor takes them (with the input descs' dims).
+Result<std::vector<kiln::runtime::IoBuffer>> Buffers(const aclmdlDataset* ds, const char* what) {
+  std::vector<kiln::runtime::IoBuffer> out;
+  for (size_t i = 0; i < ds->buffers.size(); ++i) {
+    kiln::runtime::IoBuffer b;
+    b.data = aclGetDataBufferAddr(ds->buffers[i]);
+    b.size = aclGetDataBufferSizeV2(ds->buffers[i]);
+    if (b.data == nullptr && b.size != 0) {
+      return Error(code::kInvalidParam, what, " buffer ", i, " is not a live aclDataBuffer");
+    }
+    if (const aclTensorDesc* desc = ds->descs[i]) {
+      b.has_dims = true;
+      b.dims.resize(aclGetTensorDescNumDims(desc));
+      for (size_t k = 0; k < b.dims.size(); ++k) (void)aclGetTensorDescDimV2(desc, k, &b.dims[k]);
+    }
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+// After a run: the output dataset's descs give each output's actual dims.
+void SetOutputDescs(aclmdlDataset* out, const kiln::runtime::ModelInfo& info,
+                    const kiln::runtime::ExecResult& result) {
+  for (size_t i = 0; i < out->descs.size() && i < result.output_dims.size(); ++i) {
+    const auto& dims = result.output_dims[i];
+    aclTensorDesc* d = aclCreateTensorDesc(kiln::capi::ToAclType(info.outputs[i].dtype),
+                                           static_cast<int>(dims.size()), dims.data(),
+                                           static_cast<aclFormat>(info.outputs[i].format));
+    if (d == nullptr) continue;
+    if (out->descs[i]) aclDestroyTensorDesc(out->descs[i]);
+    out->descs[i] = d;
+  }
+}
+
+// Writes gear `values` into the selector buffer at `index` of `dataset` (CANN's
+// ascend_mbatch_shape_data), after the checks the reference gives.
+aclError SelectGear(const char* api, uint32_t modelId, aclmdlDataset* dataset, size_t index,
+                    int kind, const std::vector<int64_t>& values, int invalid_code) {
+  auto& rt = kiln::runtime::Runtime::Get();
+  if (Status st = rt.CheckInitialized(api); !st.ok()) return Report(api, st);
+  auto model = ModelTable::Get().Find(modelId);
+  if (!model.ok()) return Report(api, model.status());
+  aclmdlDataset* ds = kiln::capi::LiveDataset(api, dataset);
+  if (ds == nullptr) return ACL_ERROR_INVALID_PARAM;
+  const auto& info = (*model)->info();
+  if (info.gear_kind != kind) {
+    return Report(api, Error(code::kModelNotDynamic, "model ", modelId,
+                             " was not compiled with this kind of gear"));
+  }
+  if (index >= ds->buffers.size()) {
+    return InvalidParam(api, "index ", index, " has no buffer in the dataset (", ds->buffers.size(),
+                        " buffers)");
+  }
+  void* addr = aclGetDataBufferAddr(ds->buffers[index]);
+  size_t size = aclGetDataBufferSizeV2(ds->buffers[index]);
+  if (addr == nullptr) return InvalidParam(api, "the buffer at index ", index, " has no address");
+  if (size < values.size() * sizeof(int64_t)) {
+    return Report(
+        api, Error(code::kGeDynamicInputLengthInvalid, "the buffer at index ", index, " has ", size,
+                   " bytes; the gear needs ", values.size() * sizeof(int64_t)));
+  }
+  bool known = false;
+  for (const auto& g : info.gears) known |= g == values;
+  if (!known) {
+    std::ostringstream gs;
+    for (size_t i = 0; i < info.gears.size(); ++i) {
+      gs << (i ? " " : "");
+      for (size_t k = 0; k < info.gears[i].size(); ++k) gs << (k ? "," : "") << info.gears[i][k];
+    }
+    return Report(api, Error(invalid_code, "not a compiled gear; the model has: ", gs.str()));
+  }
+  std::memcpy(addr, values.data(), values.size() * sizeof(int64_t));
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclmdlLoadFromFile(const char* modelPath, uint32_t* modelId) {
+  KILN_CAPI("aclmdlLoadFromFile",
+            { return LoadFile("aclmdlLoadFromFile", modelPath, modelId, {}); });
+}
+
+aclError aclmdlLoadFromMem(const void* model, size_t modelSize, uint32_t* modelId) {
+  KILN_CAPI("aclmdlLoadFromMem", {
+    return Load("aclmdlLoadFromMem", static_cast<const uint8_t*>(model), modelSize, modelId, {},
+                nullptr);
+  });
+}
+
+aclError aclmdlLoadFromFileWithMem(const char* modelPath, uint32_t* modelId, void* workPtr,
+                                   size_t workSize, void* weightPtr, size_t weightSize) {
+  KILN_CAPI("aclmdlLoadFromFileWithMem", {
+    return LoadFile("aclmdlLoadFromFileWithMem", modelPath, modelId,
+                    {workPtr, workSize, weightPtr, weightSize});
+  });
+}
+
+aclError aclmdlLoadFromMemWithMem(const void* model, size_t modelSize, uint32_t* modelId,
+                                  void* workPtr, size_t workSize, void* weightPtr,
+                                  size_t weightSize) {
+  KILN_CAPI("aclmdlLoadFromMemWithMem", {
+    return Load("aclmdlLoadFromMemWithMem", static_cast<const uint8_t*>(model), modelSize, modelId,
+                {workPtr, workSize, weightPtr, weightSize}, nullptr);
+  });
+}
+
+aclError aclmdlQuerySize(const char* fileName, size_t* workSize, size_t* weightSize) {
+  KILN_CAPI("aclmdlQuerySize", {
+    if (workSize == nullptr || weightSize == nullptr) {
+      return InvalidParam("aclmdlQuerySize", "workSize or weightSize is NULL");
+    }
+    auto bytes = ReadFile(fileName);
+    if (!bytes.ok()) return Report("aclmdlQuerySize", bytes.status());
+    Status st = kiln::runtime::QuerySize(bytes->data(), bytes->size(), workSize, weightSize);
+    if (!st.ok()) return Report("aclmdlQuerySize", std::move(st).Annotate(fileName));
+    return ACL_SUCCESS;
+  });
+}
+
+aclError aclmdlQuerySizeFromMem(const void* model, size_t modelSize, size_t* workSize,
+                                size_t* weightSize) {
+  KILN_CAPI("aclmdlQuerySizeFromMem", {
+    if (model == nullptr) return InvalidParam("aclmdlQuerySizeFromMem", "model is NULL");
+    if (workSize == nullptr || weightSize == nullptr) {
+      return InvalidParam("aclmdlQuerySizeFromMem", "workSize or weightSize is NULL");
+    }
+    Status st = kiln::runtime::QuerySize(static_cast<const uint8_t*>(model), modelSize, workSize,
+                                         weightSize);
+    return st.ok() ? ACL_SUCCESS : Report("aclmdlQuerySizeFromMem", st);
+  });
+}
+
+aclError aclmdlUnload(uint32_t modelId) {
+  KILN_CAPI("aclmdlUnload", {
+    Status st = ModelTable::Get().Remove(modelId);
+    return st.ok() ? ACL_SUCCESS : Report("aclmdlUnload", st);
+  });
+}
+
+aclmdlDesc* aclmdlCreateDesc(void) {
+  try {
+    return Descs().Add(new aclmdlDesc());
+  } catch (...) {
+    Report("aclmdlCreateDesc", Error(code::kBadAlloc, "out of host memory"));
+    return nullptr;
+  }
+}
+
+aclError aclmdlDestroyDesc(aclmdlDesc* modelDesc) {
+  KILN_CAPI("aclmdlDestroyDesc", {
+    if (modelDesc == nullptr) return InvalidParam("aclmdlDestroyDesc", "modelDesc is NULL");
+    if (!Descs().Remove(modelDesc)) {
+      return InvalidParam("aclmdlDestroyDesc", "modelDesc ", kiln::PtrStr(modelDesc),
+                          " is not a live aclmdlDesc (destroyed already?)");
+    }
+    delete modelDesc;
+    return ACL_SUCCESS;
+  });
+}
+
+aclError aclmdlGetDesc(aclmdlDesc* modelDesc, uint32_t modelId) {
+  KILN_CAPI("aclmdlGetDesc", {
+    if (modelDesc == nullptr) return InvalidParam("aclmdlGetDesc", "modelDesc is NULL");
+    if (!Descs().Contains(modelDesc)) {
+      return InvalidParam("aclmdlGetDesc", "modelDesc ", kiln::PtrStr(modelDesc),
+                          " is not a live aclmdlDesc");
+    }
+    auto model = ModelTable::Get().Find(modelId);
+    if (!model.ok()) return Report("aclmdlGetDesc", model.status());
+    modelDesc->info = (*model)->info();
+    modelDesc->model_id = modelId;
+    modelDesc->filled = true;
+    return ACL_SUCCESS;
+  });
+}
+
+size_t aclmdlGetNumInputs(aclmdlDesc* modelDesc) {
+  const aclmdlDesc* d = LiveDesc("aclmdlGetNumInputs", modelDesc);
+  return d ? d->info.inputs.size() : 0;
+}
+
+size_t aclmdlGetNumOutputs(aclmdlDesc* modelDesc) {
+  const aclmdlDesc* d = LiveDesc("aclmdlGetNumOutputs", modelDesc);
+  return d ? d->info.outputs.size() : 0;
+}
+
+size_t aclmdlGetInputSizeByIndex(aclmdlDesc* modelDesc, size_t index) {
+  const auto* io = Io("aclmdlGetInputSizeByIndex", modelDesc, index, true);
+  return io ? io->bytes : 0;
+}
+
+size_t aclmdlGetOutputSizeByIndex(aclmdlDesc* modelDesc, size_t index) {
+  const auto* io = Io("aclmdlGetOutputSizeByIndex", modelDesc, index, false);
+  return io ? io->bytes : 0;
+}
+
+aclError aclmdlGetInputDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
+  return GetDims("aclmdlGetInputDims", modelDesc, index, dims, true);
+}
+
+aclError aclmdlGetInputDimsV2(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
+  return GetDims("aclmdlGetInputDimsV2", modelDesc, index, dims, true);
+}
+
+aclError aclmdlGetOutputDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
+  return GetDims("aclmdlGetOutputDims", modelDesc, index, dims, false);
+}
+
+aclError aclmdlGetCurOutputDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
+  KILN_CAPI("aclmdlGetCurOutputDims", {
+    const auto* io = Io("aclmdlGetCurOutputDims", modelDesc, index, false);
+    if (io == nullptr) return ACL_ERROR_INVALID_PARAM;
+    if (dims == nullptr) return InvalidParam("aclmdlGetCurOutputDims", "dims is NULL");
+    const auto& info = modelDesc->info;
+    if (info.gears.empty()) {
+      FillDims(io->name, io->dims, dims);
+      return ACL_SUCCESS;
+    }
+    // The gear the model last ran, or its largest before any run.
+    int gear = -1;
+    if (auto model = ModelTable::Get().Find(modelDesc->model_id); model.ok()) {
+      gear = (*model)->last_gear();
+    }
+    if (gear < 0) {
+      gear = 0;
+      uint64_t best = 0;
+      for (size_t g = 0; g < info.gear_output_dims.size(); ++g) {
+        uint64_t n = 1;
+        for (int64_t d : info.gear_output_dims[g][index]) n *= static_cast<uint64_t>(d < 0 ? 1 : d);
+        if (n > best) best = n, gear = static_cast<int>(g);
+      }
+    }
+    FillDims(io->name, info.gear_output_dims[gear][index], dims);
+    return ACL_SUCCESS;
+  });
+}
+
+const char* aclmdlGetInputNameByIndex(const aclmdlDesc* modelDesc, size_t index) {
+  const auto* io = Io("aclmdlGetInputNameByIndex", modelDesc, index, true);
+  return io ? io->name.c_str() : "";
+}
+
+const char* aclmdlGetOutputNameByIndex(const aclmdlDesc* modelDesc, size_t index) {
+  const auto* io = Io("aclmdlGetOutputNameByIndex", modelDesc, index, false);
+  return io ? io->name.c_str() : "";
+}
+
+aclFormat aclmdlGetInputFormat(const aclmdlDesc* modelDesc, size_t index) {
+  const auto* io = Io("aclmdlGetInputFormat", modelDesc, index, true);
+  return io ? static_cast<aclFormat>(io->format) : ACL_FORMAT_UNDEFINED;
+}
+
+aclFormat aclmdlGetOutputFormat(const aclmdlDesc* modelDesc, size_t index) {
+  const auto* io = Io("aclmdlGetOutputFormat", modelDesc, index, false);
+  return io ? static_cast<aclFormat>(io->format) : ACL_FORMAT_UNDEFINED;
+}
+
+aclDataType aclmdlGetInputDataType(const aclmdlDesc* modelDesc, size_t index) {
+  const auto* io = Io("aclmdlGetInputDataType", modelDesc, index, true);
+  return io ? kiln::capi::ToAclType(io->dtype) : ACL_DT_UNDEFINED;
+}
+
+aclDataType aclmdlGetOutputDataType(const aclmdlDesc* modelDesc, size_t index) {
+  const auto* io = Io("aclmdlGetOutputDataType", modelDesc, index, false);
+  return io ? kiln::capi::ToAclType(io->dtype) : ACL_DT_UNDEFINED;
+}
+
+aclError aclmdlGetInputIndexByName(const aclmdlDesc* modelDesc, const char* name, size_t* index) {
+  return IndexByName("aclmdlGetInputIndexByName", modelDesc, name, index, true);
+}
+
+aclError aclmdlGetOutputIndexByName(const aclmdlDesc* modelDesc, const char* name, size_t* index) {
+  return IndexByName("aclmdlGetOutputIndexByName", modelDesc, name, index, false);
+}
+
+aclError aclmdlGetDynamicBatch(const aclmdlDesc* modelDesc, aclmdlBatch* batch) {
+  KILN_CAPI("aclmdlGetDynamicBatch", {
+    const aclmdlDesc* d = LiveDesc("aclmdlGetDynamicBatch", modelDesc);
+    if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
+    if (batch == nullptr) return InvalidParam("aclmdlGetDynamicBatch", "batch is NULL");
+    batch->batchCount = 0;
+    if (d->info.gear_kind == 1) {
+      for (const auto& g : d->info.gears) {
+        if (batch->batchCount < ACL_MAX_BATCH_NUM && !g.empty()) {
+          batch->batch[batch->batchCount++] = static_cast<uint64_t>(g[0]);
+        }
+      }
+    }
+    return ACL_SUCCESS;
+  });
+}
+
+aclError aclmdlGetDynamicHW(const aclmdlDesc* modelDesc, size_t index, aclmdlHW* hw) {
+  KILN_CAPI("aclmdlGetDynamicHW", {
+    const aclmdlDesc* d = LiveDesc("aclmdlGetDynamicHW", modelDesc);
+    if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
+    if (hw == nullptr) return InvalidParam("aclmdlGetDynamicHW", "hw is NULL");
+    hw->hwCount = 0;
+    if (d->info.gear_kind == 2) {
+      for (const auto& g : d->info.gears) {
+        if (hw->hwCount < ACL_MAX_HW_NUM && g.size() >= 2) {
+          hw->hw[hw->hwCount][0] = static_cast<uint64_t>(g[0]);
+          hw->hw[hw->hwCount][1] = static_cast<uint64_t>(g[1]);
+          ++hw->hwCount;
+        }
+      }
+    }
+    return ACL_SUCCESS;
+  });
+}
+
+aclError aclmdlGetInputDynamicGearCount(const aclmdlDesc* modelDesc, size_t index,
+                                        size_t* gearCount) {
+  KILN_CAPI("aclmdlGetInputDynamicGearCount", {
+    const aclmdlDesc* d = LiveDesc("aclmdlGetInputDynamicGearCount", modelDesc);
+    if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
+    if (gearCount == nullptr) {
+      return InvalidParam("aclmdlGetInputDynamicGearCount", "gearCount is NULL");
+    }
+    if (index != static_cast<size_t>(-1)) {
+      return InvalidParam("aclmdlGetInputDynamicGearCount", "index must be (size_t)-1, got ",
+                          index);
+    }
+    *gearCount = d->info.gear_kind == 3 ? d->info.gears.size() : 0;
+    return ACL_SUCCESS;
+  });
+}
+
+aclError aclmdlGetInputDynamicDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims,
+                                   size_t gearCount) {
+  KILN_CAPI("aclmdlGetInputDynamicDims", {
+    const char* api = "aclmdlGetInputDynamicDims";
+    const aclmdlDesc* d = LiveDesc(api, modelDesc);
+    if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
+    if (dims == nullptr) return InvalidParam(api, "dims is NULL");
+    if (index != static_cast<size_t>(-1)) {
+      return InvalidParam(api, "index must be (size_t)-1, got ", index);
+    }
+    if (d->info.gear_kind != 3) {
+      return Report(api, Error(code::kModelNotDynamic, "the model has no dynamic dims gears"));
+    }
+    if (gearCount < d->info.gears.size()) {
+      return InvalidParam(api, "gearCount ", gearCount, " is less than the model's ",
+                          d->info.gears.size(), " gears");
+    }
+    // Per gear: every data input's dims, concatenated in input order (CANN's layout).
+    for (size_t g = 0; g < d->info.gears.size(); ++g) {
+      kiln::kernels::Dims all;
+      for (size_t i = 0; i < d->info.inputs.size(); ++i) {
+        if (d->info.inputs[i].name == ACL_DYNAMIC_TENSOR_NAME) continue;
+        const auto& in = d->info.gear_input_dims[g][i];
+        all.insert(all.end(), in.begin(), in.end());
+      }
+      FillDims("", all, &dims[g]);
+    }
+    return ACL_SUCCESS;
+  });
+}
+
+aclError aclmdlSetDynamicBatchSize(uint32_t modelId, aclmdlDataset* dataset, size_t index,
+                                   uint64_t batchSize) {
+  KILN_CAPI("aclmdlSetDynamicBatchSize", {
+    if (batchSize == 0) return InvalidParam("aclmdlSetDynamicBatchSize", "batchSize is 0");
+    return SelectGear("aclmdlSetDynamicBatchSize", modelId, dataset, index, 1,
+                      {static_cast<int64_t>(batchSize)}, code::kGeDynamicBatchSizeInvalid);
+  });
+}
+
+aclError aclmdlSetDynamicHWSize(uint32_t modelId, aclmdlDataset* dataset, size_t index,
+                                uint64_t height, uint64_t width) {
+  KILN_CAPI("aclmdlSetDynamicHWSize", {
+    if (height == 0 || width == 0) {
+      return InvalidParam("aclmdlSetDynamicHWSize", "height and width must be > 0");
+    }
+    return SelectGear("aclmdlSetDynamicHWSize", modelId, dataset, index, 2,
+                      {static_cast<int64_t>(height), static_cast<int64_t>(width)},
+                      code::kInvalidParam);
+  });
+}
+
+aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset* dataset, size_t index,
+                                   const aclmdlIODims* dims) {
+  KILN_CAPI("aclmdlSetInputDynamicDims", {
+    const char* api = "aclmdlSetInputDynamicDims";
+    if (dims == nullptr) return InvalidParam(api, "dims is NULL");
+    if (dims->dimCount > ACL_MAX_DIM_CNT) {
+      return InvalidParam(api, "dims->dimCount ", dims->dimCount, " is over ", ACL_MAX_DIM_CNT);
+    }
+    auto model = ModelTable::Get().Find(modelId);
+    if (!model.ok()) return Report(api, model.status());
+    const auto& info = (*model)->info();
+    std::vector<int64_t> values;
+    if (dims->dimCount == info.gear_dims.size()) {
+      values.assign(dims->dims, dims->dims + dims->dimCount);  // the gear values themselves
+    } else {
+      // Every data input's full dims, concatenated: pick the values at the gear slots.
+      for (const std::string& slot : info.gear_dims) {
+        std::string target = slot.substr(0, slot.find(';'));
+        size_t colon = target.rfind(':');
+        std::string input = target.substr(0, colon);
+        size_t dim = static_cast<size_t>(std::stoul(target.substr(colon + 1)));
+        size_t offset = 0;
+        bool found = false;
+        for (const auto& in : info.inputs) {
+          if (in.name == input) {
+            found = true;
+            break;
+          }
+          if (in.name != ACL_DYNAMIC_TENSOR_NAME) offset += in.dims.size();
+        }
+        if (!found || offset + dim >= dims->dimCount) {
+          return InvalidParam(api, "dims has ", dims->dimCount,
+                              " values; expected the gear values or every input's dims");
+        }
+        values.push_back(dims->dims[offset + dim]);
+      }
+    }
+    return SelectGear(api, modelId, dataset, index, 3, values, code::kInvalidParam);
+  });
+}
+
+aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output) {
+  KILN_CAPI("aclmdlExecute", {
+    const char* api = "aclmdlExecute";
+    auto& rt = kiln::runtime::Runtime::Get();
+    if (Status st = rt.CheckInitialized(api); !st.ok()) return Report(api, st);
+    auto model = ModelTable::Get().Find(modelId);
+    if (!model.ok()) return Report(api, model.status());
+    const aclmdlDataset* in = kiln::capi::LiveDataset(api, input);
+    aclmdlDataset* out = kiln::capi::LiveDataset(api, output);
+    if (in == nullptr || out == nullptr) return ACL_ERROR_INVALID_PARAM;
+    auto ins = Buffers(in, "input");
+    if (!ins.ok()) return Report(api, ins.status());
+    auto outs = Buffers(out, "output");
+    if (!outs.ok()) return Report(api, outs.status());
+    kiln::runtime::ExecResult result;
+    Status st = (*model)->Execute(*ins, *outs, &result);
+    if (!st.ok()) return Report(api, std::move(st).Annotate("model " + std::to_string(modelId)));
+    SetOutputDescs(out, (*model)->info(), result);
+    return ACL_SUCCESS;
+  });
+}
+
+aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output,
+                            aclrtStream stream) {
+  KILN_CAPI("aclmdlExecuteAsync", {
+    const char* api = "aclmdlExecuteAsync";
+    auto& rt = kiln::runtime::Runtime::Get();
+    if (Status st = rt.CheckInitialized(api); !st.ok()) return Report(api, st);
+    auto model = ModelTable::Get().Find(modelId);
+    if (!model.ok()) return Report(api, model.status());
+    const aclmdlDataset* in = kiln::capi::LiveDataset(api, input);
+    aclmdlDataset* out = kiln::capi::LiveDataset(api, output);
+    if (in == nullptr || out == nullptr) return ACL_ERROR_INVALID_PARAM;
+    auto ins = Buffers(in, "input");
+    if (!ins.ok()) return Report(api, ins.status());
+    auto outs = Buffers(out, "output");
+    if (!outs.ok()) return Report(api, outs.status());
+    auto s = rt.ResolveStream(stream);
+    if (!s.ok()) return Report(api, s.status());
+    std::shared_ptr<kiln::runtime::Model> m = *model;  // kept alive until the run
+    (*s)->queue().Submit(
+        [m, ins = std::move(*ins), outs = std::move(*outs), out, modelId]() -> Status {
+          kiln::runtime::ExecResult result;
+          Status st = m->Execute(ins, outs, &result);
+          if (!st.ok()) return std::move(st).Annotate("model " + std::to_string(modelId));
+          if (kiln::capi::Datasets().Contains(out)) SetOutputDescs(out, m->info(), result);
+          return Status::Ok();
+        });
+    return ACL_SUCCESS;
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,179 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// aclmdlDataset: the ordered data buffers (and optional tensor descs) of a model's inputs or
+// outputs.
+#include "capi/error.h"
+#include "capi/model_handles.h"
+
+using kiln::capi::InvalidParam;
+
+namespace kiln::capi {
+
+HandleSet<aclmdlDataset>& Datasets() {
+  static auto* set = new HandleSet<aclmdlDataset>();
+  return *set;
+}
+
+aclmdlDataset* LiveDataset(const char* api, const aclmdlDataset* dataset) {
+  if (dataset == nullptr) {
+    InvalidParam(api, "dataset is NULL");
+    return nullptr;
+  }
+  if (!Datasets().Contains(dataset)) {
+    InvalidParam(api, "dataset ", PtrStr(dataset),
+                 " is not a live aclmdlDataset (destroyed already?)");
+    return nullptr;
+  }
+  return const_cast<aclmdlDataset*>(dataset);
+}
+
+aclDataType ToAclType(ir::DataType t) {
+  using D = ir::DataType;
+  switch (t) {
+    case D::kFloat32:
+      return ACL_FLOAT;
+    case D::kFloat16:
+      return ACL_FLOAT16;
+    case D::kInt8:
+      return ACL_INT8;
+    case D::kInt32:
+      return ACL_INT32;
+    case D::kUint8:
+      return ACL_UINT8;
+    case D::kInt16:
+      return ACL_INT16;
+    case D::kUint16:
+      return ACL_UINT16;
+    case D::kUint32:
+      return ACL_UINT32;
+    case D::kInt64:
+      return ACL_INT64;
+    case D::kUint64:
+      return ACL_UINT64;
+    case D::kFloat64:
+      return ACL_DOUBLE;
+    case D::kBool:
+      return ACL_BOOL;
+    case D::kString:
+      return ACL_STRING;
+    case D::kBFloat16:
+      return ACL_BF16;
+    default:
+      return ACL_DT_UNDEFINED;
+  }
+}
+
+ir::DataType FromAclType(aclDataType t) {
+  for (ir::DataType d :
+       {ir::DataType::kFloat32, ir::DataType::kFloat16, ir::DataType::kInt8, ir::DataType::kInt32,
+        ir::DataType::kUint8, ir::DataType::kInt16, ir::DataType::kUint16, ir::DataType::kUint32,
+        ir::DataType::kInt64, ir::DataType::kUint64, ir::DataType::kFloat64, ir::DataType::kBool,
+        ir::DataType::kString, ir::DataType::kBFloat16}) {
+    if (ToAclType(d) == t) return d;
+  }
+  return ir::DataType::kUndefined;
+}
+
+}  // namespace kiln::capi
+
+using kiln::capi::Datasets;
+using kiln::capi::LiveDataset;
+
+extern "C" {
+
+aclmdlDataset* aclmdlCreateDataset(void) {
+  try {
+    return Datasets().Add(new aclmdlDataset());
+  } catch (...) {
+    kiln::capi::Report("aclmdlCreateDataset",
+                       kiln::Error(kiln::code::kBadAlloc, "out of host memory"));
+    return nullptr;
+  }
+}
+
+aclError aclmdlDestroyDataset(const aclmdlDataset* dataset) {
+  KILN_CAPI("aclmdlDestroyDataset", {
+    if (LiveDataset("aclmdlDestroyDataset", dataset) == nullptr) return ACL_ERROR_INVALID_PARAM;
+    if (!Datasets().Remove(dataset)) {
+      return InvalidParam("aclmdlDestroyDataset", "dataset was destroyed concurrently");
+    }
+    for (aclTensorDesc* d : dataset->descs) aclDestroyTensorDesc(d);
+    delete dataset;
+    return ACL_SUCCESS;
+  });
+}
+
+aclError aclmdlAddDatasetBuffer(aclmdlDataset* dataset, aclDataBuffer* dataBuffer) {
+  KILN_CAPI("aclmdlAddDatasetBuffer", {
+    aclmdlDataset* d = LiveDataset("aclmdlAddDatasetBuffer", dataset);
+    if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
+    if (dataBuffer == nullptr) return InvalidParam("aclmdlAddDatasetBuffer", "dataBuffer is NULL");
+    d->buffers.push_back(dataBuffer);
+    d->descs.push_back(nullptr);
+    return ACL_SUCCESS;
+  });
+}
+
+size_t aclmdlGetDatasetNumBuffers(const aclmdlDataset* dataset) {
+  aclmdlDataset* d = LiveDataset("aclmdlGetDatasetNumBuffers", dataset);
+  return d ? d->buffers.size() : 0;
+}
+
+aclDataBuffer* aclmdlGetDatasetBuffer(const aclmdlDataset* dataset, size_t index) {
+  aclmdlDataset* d = LiveDataset("aclmdlGetDatasetBuffer", dataset);
+  if (d == nullptr) return nullptr;
+  if (index >= d->buffers.size()) {
+    InvalidParam("aclmdlGetDatasetBuffer", "index ", index, " is out of range: the dataset has ",
+                 d->buffers.size(), " buffer(s)");
+    return nullptr;
+  }
+  return d->buffers[index];
+}
+
+aclError aclmdlSetDatasetTensorDesc(aclmdlDataset* dataset, aclTensorDesc* tensorDesc,
+                                    size_t index) {
+  KILN_CAPI("aclmdlSetDatasetTensorDesc", {
+    aclmdlDataset* d = LiveDataset("aclmdlSetDatasetTensorDesc", dataset);
+    if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
+    if (tensorDesc == nullptr) {
+      return InvalidParam("aclmdlSetDatasetTensorDesc", "tensorDesc is NULL");
+    }
+    if (index >= d->buffers.size()) {
+      return InvalidParam("aclmdlSetDatasetTensorDesc", "index ", index,
+                          " is out of range: the dataset has ", d->buffers.size(), " buffer(s)");
+    }
+    // The dataset keeps its own copy: the caller may destroy tensorDesc afterwards.
+    const size_t rank = aclGetTensorDescNumDims(tensorDesc);
+    if (rank > ACL_MAX_DIM_CNT) {
+      return InvalidParam("aclmdlSetDatasetTensorDesc",
+                          "tensorDesc has no known rank (or is not a live desc)");
+    }
+    std::vector<int64_t> dims(rank);
+    for (size_t i = 0; i < dims.size(); ++i) {
+      if (aclGetTensorDescDimV2(tensorDesc, i, &dims[i]) != ACL_SUCCESS) {
+        return InvalidParam("aclmdlSetDatasetTensorDesc", "tensorDesc is not a live desc");
+      }
+    }
+    aclTensorDesc* copy =
+        aclCreateTensorDesc(aclGetTensorDescType(tensorDesc), static_cast<int>(dims.size()),
+                            dims.data(), aclGetTensorDescFormat(tensorDesc));
+    if (copy == nullptr) return kiln::capi::PeekLastError();
+    if (d->descs[index]) aclDestroyTensorDesc(d->descs[index]);
+    d->descs[index] = copy;
+    return ACL_SUCCESS;
+  });
+}
+
+aclTensorDesc* aclmdlGetDatasetTensorDesc(const aclmdlDataset* dataset, size_t index) {
+  aclmdlDataset* d = LiveDataset("aclmdlGetDatasetTensorDesc", dataset);
+  if (d == nullptr) return nullptr;
+  if (index >= d->descs.size()) {
+    InvalidParam("aclmdlGetDatasetTensorDesc", "index ", index,
+                 " is out of range: the dataset has ", d->descs.size(), " buffer(s)");
+    return nullptr;
+  }
+  return d->descs[index];
+}
+
+}  // extern "C"

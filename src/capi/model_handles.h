@@ -1,0 +1,36 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The model API's handle types (aclmdlDataset, aclmdlDesc), shared by acl_mdl.cc and
+// acl_mdl_dataset.cc, and the ONNX/aclDataType mapping.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "acl/acl.h"
+#include "capi/handle_set.h"
+#include "runtime/model.h"
+
+struct aclmdlDataset {
+  std::vector<aclDataBuffer*> buffers;
+  std::vector<aclTensorDesc*> descs;  // owned; null where none was set
+};
+
+struct aclmdlDesc {
+  bool filled = false;
+  uint32_t model_id = 0;
+  kiln::runtime::ModelInfo info;
+};
+
+namespace kiln::capi {
+
+HandleSet<aclmdlDataset>& Datasets();
+// The dataset when it is live; otherwise records why not (for `api`) and returns null.
+aclmdlDataset* LiveDataset(const char* api, const aclmdlDataset* dataset);
+
+aclDataType ToAclType(ir::DataType t);
+ir::DataType FromAclType(aclDataType t);
+
+}  // namespace kiln::capi

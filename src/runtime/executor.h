@@ -1,0 +1,43 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The executor: walks a Program's kernel list for one execution. Planned tensors live in the
+// caller-provided workspace, inputs and outputs in the caller's buffers, constants in the
+// weights; only tensors whose size is known just at run time (fully dynamic dims,
+// data-dependent shapes, control-flow bodies) are allocated, and freed after their last use.
+// Thread-safe: concurrent executions of one Program need distinct workspaces.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "base/status.h"
+#include "runtime/program.h"
+
+namespace kiln::runtime {
+
+struct IoBuffer {
+  void* data = nullptr;
+  size_t size = 0;
+  // The input's real dims (for dims the model leaves dynamic); empty = the model's dims.
+  bool has_dims = false;
+  kernels::Dims dims;
+};
+
+struct ExecResult {
+  std::vector<kernels::Dims> output_dims;  // actual dims of each output
+  int gear = -1;                           // the gear that ran (-1: static model)
+};
+
+// The gear whose values equal the first values in `selector` (the gear input's buffer), or the
+// largest gear when none matches (nothing selected yet); -1 for a model without gears.
+int SelectGear(const Program& program, const IoBuffer* selector);
+
+// Runs the main graph. `inputs`/`outputs` follow the model's input/output order (the gear
+// selector included). Fails with kInvalidParam for buffers that do not fit the model (the
+// message names the tensor, the bytes needed and given) and kRtModelExecute for a kernel
+// failure (the message names the node and its ONNX origins).
+Status Execute(const Program& program, uint8_t* workspace, const std::vector<IoBuffer>& inputs,
+               const std::vector<IoBuffer>& outputs, ExecResult* result);
+
+}  // namespace kiln::runtime

@@ -1,0 +1,186 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/model.h"
+
+#include <cstring>
+
+#include "format/om_file.h"
+#include "format/om_generated.h"
+#include "format/sniff.h"
+
+namespace kiln::runtime {
+namespace {
+
+// The verified view of an .om, or an error that names what the bytes are instead.
+Result<format::OmView> Open(const uint8_t* data, size_t size) {
+  format::FileKind kind = format::Sniff(data, size);
+  if (kind != format::FileKind::kKilnOm) {
+    return Error(code::kGeModelDataSizeInvalid, "not a Kiln .om file (it looks like ",
+                 format::KindName(kind), "): ", format::AdviceFor(kind));
+  }
+  return format::VerifyOm(data, size, format::kFormatMajor, format::kFormatMinor);
+}
+
+IoDesc Describe(const TensorInfo& t) {
+  IoDesc d;
+  d.name = t.name;
+  d.dtype = t.dtype;
+  d.dims = t.dims;
+  d.format = t.format;
+  d.bytes = t.bytes;
+  return d;
+}
+
+}  // namespace
+
+Status QuerySize(const uint8_t* data, size_t size, size_t* work_size, size_t* weight_size) {
+  KILN_ASSIGN_OR_RETURN(format::OmView view, Open(data, size));
+  const om::Model* model = om::GetModel(view.graph);
+  if (work_size) *work_size = model->work_size();
+  if (weight_size) *weight_size = view.weights_size;
+  return Status::Ok();
+}
+
+Result<std::shared_ptr<Model>> Model::Load(const uint8_t* data, size_t size,
+                                           std::shared_ptr<MemoryPool> pool,
+                                           const std::string& backend, const LoadMemory& mem) {
+  KILN_ASSIGN_OR_RETURN(format::OmView view, Open(data, size));
+  std::shared_ptr<Model> model(new Model());
+  model->pool_ = std::move(pool);
+  model->device_ = model->pool_ ? model->pool_->device() : 0;
+  // Weights: the caller's memory, or a block of the device pool.
+  uint8_t* weights = nullptr;
+  if (view.weights_size > 0) {
+    if (mem.weights != nullptr) {
+      if (mem.weight_size < view.weights_size) {
+        return Error(code::kInvalidParam, "weight memory of ", mem.weight_size,
+                     " bytes is smaller than the model's ", view.weights_size,
+                     " (aclmdlQuerySize tells the size)");
+      }
+      weights = static_cast<uint8_t*>(mem.weights);
+    } else {
+      KILN_ASSIGN_OR_RETURN(void* p, model->pool_->Allocate(view.weights_size, false));
+      weights = static_cast<uint8_t*>(p);
+      model->own_weights_ = true;
+    }
+    model->weights_ = weights;
+    std::memcpy(weights, view.weights, view.weights_size);
+  }
+  const om::Model* om_model = om::GetModel(view.graph);
+  if (mem.work != nullptr) {
+    if (mem.work_size < om_model->work_size()) {
+      return Error(code::kInvalidParam, "work memory of ", mem.work_size,
+                   " bytes is smaller than the model's ", om_model->work_size(),
+                   " (aclmdlQuerySize tells the size)");
+    }
+    model->user_workspace_ = static_cast<uint8_t*>(mem.work);
+    model->free_workspaces_.push_back(model->user_workspace_);
+  }
+  KILN_ASSIGN_OR_RETURN(model->program_,
+                        BuildProgram(view.graph, weights, view.weights_size, backend));
+  const Program& p = *model->program_;
+  const GraphProgram& g = p.graphs[0];
+  ModelInfo& info = model->info_;
+  for (int32_t t : g.inputs) info.inputs.push_back(Describe(g.tensors[t]));
+  for (int32_t t : g.outputs) info.outputs.push_back(Describe(g.tensors[t]));
+  info.gear_kind = p.gear_kind;
+  info.gear_dims = p.gear_dims;
+  for (const Gear& gear : p.gears) {
+    info.gears.push_back(gear.values);
+    auto dims_of = [&](const std::vector<int32_t>& ids) {
+      std::vector<kernels::Dims> out;
+      for (int32_t t : ids) {
+        auto it = gear.tensor_dims.find(t);
+        out.push_back(it != gear.tensor_dims.end() ? it->second : g.tensors[t].dims);
+      }
+      return out;
+    };
+    info.gear_input_dims.push_back(dims_of(g.inputs));
+    info.gear_output_dims.push_back(dims_of(g.outputs));
+  }
+  info.work_size = p.work_size;
+  info.weight_size = view.weights_size;
+  return model;
+}
+
+Model::~Model() {
+  if (pool_) {
+    if (own_weights_ && weights_) (void)pool_->Free(weights_);
+    for (uint8_t* ws : owned_workspaces_) (void)pool_->Free(ws);
+  }
+}
+
+Result<uint8_t*> Model::AcquireWorkspace() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!free_workspaces_.empty()) {
+    uint8_t* ws = free_workspaces_.back();
+    free_workspaces_.pop_back();
+    return ws;
+  }
+  if (program_->work_size == 0) return static_cast<uint8_t*>(nullptr);
+  // A first (or one more concurrent) execution: one more workspace, kept for later runs.
+  KILN_ASSIGN_OR_RETURN(void* p, pool_->Allocate(program_->work_size, false));
+  owned_workspaces_.push_back(static_cast<uint8_t*>(p));
+  return static_cast<uint8_t*>(p);
+}
+
+void Model::ReleaseWorkspace(uint8_t* ws) {
+  if (ws == nullptr) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  free_workspaces_.push_back(ws);
+}
+
+Status Model::Execute(const std::vector<IoBuffer>& inputs, const std::vector<IoBuffer>& outputs,
+                      ExecResult* result) {
+  KILN_ASSIGN_OR_RETURN(uint8_t * ws, AcquireWorkspace());
+  ExecResult local;
+  Status st = runtime::Execute(*program_, ws, inputs, outputs, result ? result : &local);
+  ReleaseWorkspace(ws);
+  if (st.ok()) last_gear_.store((result ? result : &local)->gear);
+  return st;
+}
+
+ModelTable& ModelTable::Get() {
+  static auto* table = new ModelTable();
+  return *table;
+}
+
+uint32_t ModelTable::Add(std::shared_ptr<Model> model) {
+  std::lock_guard<std::mutex> lock(mu_);
+  uint32_t id = next_++;
+  models_[id] = std::move(model);
+  return id;
+}
+
+Result<std::shared_ptr<Model>> ModelTable::Find(uint32_t id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = models_.find(id);
+  if (it == models_.end()) {
+    return Error(code::kInvalidModelId, "model id ", id, " is not loaded");
+  }
+  return it->second;
+}
+
+Status ModelTable::Remove(uint32_t id) {
+  std::shared_ptr<Model> model;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = models_.find(id);
+    if (it == models_.end()) {
+      return Error(code::kInvalidModelId, "model id ", id, " is not loaded");
+    }
+    model = std::move(it->second);
+    models_.erase(it);
+  }
+  return Status::Ok();  // freed when the last execution in flight lets go
+}
+
+void ModelTable::Clear() {
+  std::unordered_map<uint32_t, std::shared_ptr<Model>> models;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    models.swap(models_);
+  }
+}
+
+}  // namespace kiln::runtime

@@ -1,0 +1,110 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Loaded models: Model (a verified .om with weights bound in device memory, kernels prepared,
+// and a free list of execution workspaces) and ModelTable (the process-wide model ids).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "base/status.h"
+#include "runtime/executor.h"
+#include "runtime/memory_pool.h"
+#include "runtime/program.h"
+
+namespace kiln::runtime {
+
+// One model input or output as aclmdlDesc reports it.
+struct IoDesc {
+  std::string name;
+  kernels::DataType dtype = kernels::DataType::kUndefined;
+  kernels::Dims dims;  // -1 for dynamic dims
+  int32_t format = 2;  // aclFormat
+  uint64_t bytes = 0;  // the largest gear's size (0 when unbounded)
+};
+
+struct ModelInfo {
+  std::vector<IoDesc> inputs, outputs;
+  int gear_kind = 0;  // 0 none, 1 batch, 2 image size, 3 dims
+  std::vector<std::string> gear_dims;
+  std::vector<std::vector<int64_t>> gears;  // values per gear
+  // Output dims per gear (index as `gears`); outputs without gear dims keep their dims.
+  std::vector<std::vector<kernels::Dims>> gear_output_dims;
+  // Input dims per gear.
+  std::vector<std::vector<kernels::Dims>> gear_input_dims;
+  uint64_t work_size = 0;
+  uint64_t weight_size = 0;
+};
+
+// Caller-owned memory for a load (aclmdlLoadFrom*WithMem); null pointers = runtime-managed.
+struct LoadMemory {
+  void* work = nullptr;
+  size_t work_size = 0;
+  void* weights = nullptr;
+  size_t weight_size = 0;
+};
+
+// The sizes of an .om's workspace and weights, read from its verified header and graph.
+Status QuerySize(const uint8_t* data, size_t size, size_t* work_size, size_t* weight_size);
+
+class Model {
+ public:
+  // Verifies `data` (refusing other formats by name), binds the weights into `pool` (or
+  // mem.weights) and prepares the kernels for `backend`.
+  static Result<std::shared_ptr<Model>> Load(const uint8_t* data, size_t size,
+                                             std::shared_ptr<MemoryPool> pool,
+                                             const std::string& backend, const LoadMemory& mem);
+  ~Model();
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  const ModelInfo& info() const { return info_; }
+  int32_t device() const { return device_; }
+  // Runs once; concurrent calls each get their own workspace (the caller's for the first).
+  Status Execute(const std::vector<IoBuffer>& inputs, const std::vector<IoBuffer>& outputs,
+                 ExecResult* result);
+  // The gear the last execution ran (-1: none yet or static model).
+  int last_gear() const { return last_gear_.load(); }
+
+ private:
+  Model() = default;
+  Result<uint8_t*> AcquireWorkspace();
+  void ReleaseWorkspace(uint8_t* ws);
+
+  ModelInfo info_;
+  std::unique_ptr<Program> program_;
+  std::shared_ptr<MemoryPool> pool_;
+  int32_t device_ = 0;
+  void* weights_ = nullptr;
+  bool own_weights_ = false;
+  std::mutex mu_;
+  std::vector<uint8_t*> free_workspaces_;
+  std::vector<uint8_t*> owned_workspaces_;  // from the pool, freed at unload
+  uint8_t* user_workspace_ = nullptr;
+  std::atomic<int> last_gear_{-1};
+};
+
+// Model ids (process-wide, from 1).
+class ModelTable {
+ public:
+  static ModelTable& Get();
+  uint32_t Add(std::shared_ptr<Model> model);
+  // kInvalidModelId for an id that is not loaded.
+  Result<std::shared_ptr<Model>> Find(uint32_t id) const;
+  Status Remove(uint32_t id);
+  // Removes every model (aclFinalize).
+  void Clear();
+
+ private:
+  mutable std::mutex mu_;
+  uint32_t next_ = 1;
+  std::unordered_map<uint32_t, std::shared_ptr<Model>> models_;
+};
+
+}  // namespace kiln::runtime

@@ -1,0 +1,252 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/program.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "format/om_generated.h"
+#include "kernels/registry.h"
+
+namespace kiln::runtime {
+namespace {
+
+using kernels::DataType;
+using kernels::Dims;
+
+Dims DimsOf(const flatbuffers::Vector<int64_t>* v) {
+  return v ? Dims(v->begin(), v->end()) : Dims{};
+}
+
+std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
+
+class Builder {
+ public:
+  Builder(const om::Model& model, const uint8_t* weights, size_t weights_size,
+          const std::string& backend)
+      : model_(model), weights_(weights), weights_size_(weights_size), backend_(backend) {}
+
+  Status Build(Program& program) {
+    const auto* graphs = model_.graphs();
+    if (graphs == nullptr || graphs->size() == 0) {
+      return Error(code::kGeLoadModel, "the model has no graph");
+    }
+    program.graphs.resize(graphs->size());
+    for (uint32_t g = 0; g < graphs->size(); ++g) {
+      KILN_RETURN_IF_ERROR(BuildGraph(*graphs->Get(g), g == 0, program.graphs[g]), "");
+    }
+    program.work_size = model_.work_size();
+    program.weight_size = model_.weight_size();
+    program.gear_kind = static_cast<int>(model_.gear_kind());
+    if (model_.gear_dims()) {
+      for (const auto* s : *model_.gear_dims()) program.gear_dims.push_back(s->str());
+    }
+    if (model_.gears()) {
+      for (const auto* gp : *model_.gears()) {
+        Gear gear;
+        gear.values = DimsOf(gp->values());
+        gear.work_size = gp->work_size();
+        if (gp->tensor_dims()) {
+          for (const auto* td : *gp->tensor_dims()) {
+            gear.tensor_dims[td->tensor()] = DimsOf(td->dims());
+          }
+        }
+        program.gears.push_back(std::move(gear));
+      }
+    }
+    return Status::Ok();
+  }
+
+ private:
+  Status BuildGraph(const om::Graph& g, bool is_main, GraphProgram& out) {
+    out.name = Str(g.name());
+    const auto* tensors = g.tensors();
+    const size_t n = tensors ? tensors->size() : 0;
+    out.tensors.resize(n);
+    std::unordered_set<int32_t> produced, graph_inputs;
+    if (g.inputs()) graph_inputs.insert(g.inputs()->begin(), g.inputs()->end());
+    if (g.nodes()) {
+      for (const auto* node : *g.nodes()) {
+        if (node->outputs()) produced.insert(node->outputs()->begin(), node->outputs()->end());
+      }
+    }
+    for (size_t i = 0; i < n; ++i) {
+      const om::TensorDesc& d = *tensors->Get(static_cast<uint32_t>(i));
+      TensorInfo& t = out.tensors[i];
+      t.name = Str(d.name());
+      t.dtype = static_cast<DataType>(d.dtype());
+      t.dims = DimsOf(d.dims());
+      t.format = d.format();
+      t.offset = d.offset();
+      t.bytes = d.bytes();
+      const bool is_input = graph_inputs.count(static_cast<int32_t>(i)) != 0;
+      switch (d.kind()) {
+        case om::TensorKind::Constant: {
+          if (t.offset > weights_size_ || t.bytes > weights_size_ - t.offset) {
+            return Error(code::kGeLoadModel, "constant '", t.name, "' lies outside the weights");
+          }
+          t.place = TensorPlace::kWeight;
+          t.constant =
+              kernels::TensorView{t.dtype, t.dims, const_cast<uint8_t*>(weights_ + t.offset)};
+          if (t.constant.bytes() > t.bytes) {
+            return Error(code::kGeLoadModel, "constant '", t.name, "' holds ", t.bytes,
+                         " bytes, its dims need ", t.constant.bytes());
+          }
+          break;
+        }
+        case om::TensorKind::Input:
+          t.place = TensorPlace::kInput;
+          break;
+        case om::TensorKind::Gear:
+          t.place = TensorPlace::kGear;
+          break;
+        case om::TensorKind::Output:
+          t.place = is_main ? TensorPlace::kOutput : TensorPlace::kDynamic;
+          break;
+        case om::TensorKind::Activation:
+          t.place = is_main && t.offset != UINT64_MAX && t.bytes > 0 ? TensorPlace::kWorkspace
+                                                                     : TensorPlace::kDynamic;
+          break;
+        default:
+          return Error(code::kGeLoadModel, "tensor '", t.name, "' has an unknown kind");
+      }
+      if (is_input && t.place != TensorPlace::kGear) t.place = TensorPlace::kInput;
+      // A body's value that nothing in the body makes: captured from the enclosing graph.
+      if (!is_main && !is_input && t.place != TensorPlace::kWeight &&
+          produced.count(static_cast<int32_t>(i)) == 0) {
+        t.place = TensorPlace::kCaptured;
+      }
+      if (is_main && t.place == TensorPlace::kWorkspace &&
+          t.offset + t.bytes > model_.work_size()) {
+        return Error(code::kGeLoadModel, "tensor '", t.name, "' lies outside the workspace");
+      }
+      if (!t.name.empty()) out.by_name.emplace(t.name, static_cast<int32_t>(i));
+    }
+    if (g.inputs()) out.inputs.assign(g.inputs()->begin(), g.inputs()->end());
+    if (g.outputs()) out.outputs.assign(g.outputs()->begin(), g.outputs()->end());
+    out.last_use.assign(n, -1);
+    if (!g.nodes()) return Status::Ok();
+    for (const auto* node : *g.nodes()) {
+      NodeInfo info;
+      info.op_type = Str(node->op_type());
+      info.name = Str(node->name());
+      if (node->origins()) {
+        for (const auto* o : *node->origins()) info.origins.push_back(o->str());
+      }
+      if (node->inputs()) info.inputs.assign(node->inputs()->begin(), node->inputs()->end());
+      if (node->outputs()) info.outputs.assign(node->outputs()->begin(), node->outputs()->end());
+      for (int32_t t : info.inputs) {
+        if (t >= static_cast<int32_t>(n)) return Error(code::kGeLoadModel, "bad tensor index");
+        if (t >= 0) out.last_use[t] = static_cast<int32_t>(out.nodes.size());
+      }
+      KILN_ASSIGN_OR_RETURN(info.kernel, Prepare(*node, out));
+      out.nodes.push_back(std::move(info));
+    }
+    return Status::Ok();
+  }
+
+  Result<std::unique_ptr<kernels::Kernel>> Prepare(const om::Node& node, const GraphProgram& g) {
+    kernels::NodeDef def;
+    def.op_type = Str(node.op_type());
+    def.domain = Str(node.domain());
+    def.name = Str(node.name());
+    def.opset = node.opset();
+    if (node.inputs()) {
+      for (int32_t t : *node.inputs()) {
+        def.has_input.push_back(t >= 0);
+        const TensorInfo* ti = t >= 0 ? &g.tensors[t] : nullptr;
+        def.input_types.push_back(ti ? ti->dtype : DataType::kUndefined);
+        def.input_dims.push_back(ti ? ti->dims : Dims{});
+        def.constants.push_back(ti && ti->place == TensorPlace::kWeight ? &ti->constant : nullptr);
+      }
+    }
+    if (node.outputs()) {
+      for (int32_t t : *node.outputs()) {
+        const TensorInfo* ti = t >= 0 ? &g.tensors[t] : nullptr;
+        def.output_types.push_back(ti ? ti->dtype : DataType::kUndefined);
+        def.output_dims.push_back(ti ? ti->dims : Dims{});
+      }
+    }
+    if (node.attrs()) {
+      for (const auto* a : *node.attrs()) {
+        KILN_RETURN_IF_ERROR(AddAttr(*a, g, def), "");
+      }
+    }
+    auto kernel = kernels::KernelRegistry::Global().Create(backend_, def);
+    if (!kernel.ok()) {
+      return Error(code::kGeLoadModel, "cannot prepare ", def.Label(), ": ",
+                   kernel.status().message());
+    }
+    return std::move(kernel).value();
+  }
+
+  Status AddAttr(const om::Attr& a, const GraphProgram& g, kernels::NodeDef& def) {
+    const std::string name = Str(a.name());
+    switch (a.type()) {
+      case om::AttrType::Int:
+        def.attrs[name] = a.i();
+        break;
+      case om::AttrType::Float:
+        def.attrs[name] = a.f();
+        break;
+      case om::AttrType::String:
+        def.attrs[name] = Str(a.s());
+        break;
+      case om::AttrType::Ints:
+        def.attrs[name] = DimsOf(a.ints());
+        break;
+      case om::AttrType::Floats:
+        def.attrs[name] = a.floats() ? std::vector<float>(a.floats()->begin(), a.floats()->end())
+                                     : std::vector<float>{};
+        break;
+      case om::AttrType::Strings: {
+        std::vector<std::string> v;
+        if (a.strings()) {
+          for (const auto* s : *a.strings()) v.push_back(s->str());
+        }
+        def.attrs[name] = std::move(v);
+        break;
+      }
+      case om::AttrType::Tensor: {
+        if (a.tensor() < 0 || a.tensor() >= static_cast<int32_t>(g.tensors.size()) ||
+            g.tensors[a.tensor()].place != TensorPlace::kWeight) {
+          return def.Fail(code::kGeLoadModel, "tensor attribute '", name, "' has no data");
+        }
+        const TensorInfo& t = g.tensors[a.tensor()];
+        // Non-owning: the weights outlive every kernel of the model.
+        std::shared_ptr<const uint8_t> data(std::shared_ptr<const uint8_t>(),
+                                            static_cast<const uint8_t*>(t.constant.data));
+        def.attrs[name] = ir::Tensor(t.dtype, t.dims, std::move(data), t.constant.bytes());
+        break;
+      }
+      case om::AttrType::Graph:
+        if (a.graph() <= 0 || !model_.graphs() ||
+            a.graph() >= static_cast<int32_t>(model_.graphs()->size())) {
+          return def.Fail(code::kGeLoadModel, "graph attribute '", name, "' has no body");
+        }
+        def.graphs[name] = a.graph();
+        break;
+      default:
+        return def.Fail(code::kGeLoadModel, "attribute '", name, "' has an unknown type");
+    }
+    return Status::Ok();
+  }
+
+  const om::Model& model_;
+  const uint8_t* weights_;
+  size_t weights_size_;
+  std::string backend_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Program>> BuildProgram(const uint8_t* graph_section, const uint8_t* weights,
+                                              size_t weights_size, const std::string& backend) {
+  const om::Model* model = om::GetModel(graph_section);
+  auto program = std::make_unique<Program>();
+  Builder builder(*model, weights, weights_size, backend);
+  KILN_RETURN_IF_ERROR(builder.Build(*program), "");
+  return program;
+}
+
+}  // namespace kiln::runtime

@@ -1,0 +1,84 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Program: a loaded .om turned into what the executor walks — per graph, its tensors (where
+// each lives: workspace offset, weights, caller's buffer, or allocated at run time) and its
+// nodes with their prepared kernels. Built once at load (kernels created, weights bound);
+// read-only afterwards, so executions share it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "base/status.h"
+#include "kernels/kernel.h"
+
+namespace kiln::runtime {
+
+enum class TensorPlace : uint8_t {
+  kWorkspace,  // planned: workspace + offset (when the run-time size fits `bytes`)
+  kDynamic,    // allocated at run time (unplanned or dynamic-shape tensors)
+  kWeight,     // constant: weights + offset
+  kInput,      // graph input (the caller's buffer for the main graph)
+  kOutput,     // main-graph output (the caller's buffer)
+  kGear,       // the gear selector input (ascend_mbatch_shape_data)
+  kCaptured,   // a body graph's value from the enclosing scope (resolved by name)
+};
+
+struct TensorInfo {
+  std::string name;
+  kernels::DataType dtype = kernels::DataType::kUndefined;
+  kernels::Dims dims;  // planned dims; -1 where known only at run time
+  int32_t format = 2;  // aclFormat
+  TensorPlace place = TensorPlace::kDynamic;
+  uint64_t offset = 0;           // workspace or weights offset
+  uint64_t bytes = 0;            // planned bytes (largest gear)
+  kernels::TensorView constant;  // kWeight: the bound data
+};
+
+struct NodeInfo {
+  std::string op_type;
+  std::string name;
+  std::vector<std::string> origins;  // ONNX node names
+  std::vector<int32_t> inputs;       // tensor indices, -1 = omitted
+  std::vector<int32_t> outputs;
+  std::unique_ptr<kernels::Kernel> kernel;
+};
+
+struct GraphProgram {
+  std::string name;
+  std::vector<TensorInfo> tensors;
+  std::vector<NodeInfo> nodes;
+  std::vector<int32_t> inputs, outputs;
+  std::unordered_map<std::string, int32_t> by_name;
+  // For each tensor: the index of the last node that reads it (-1: none), so dynamic
+  // allocations can be released early. Graph outputs are never released.
+  std::vector<int32_t> last_use;
+};
+
+struct Gear {
+  std::vector<int64_t> values;
+  uint64_t work_size = 0;
+  std::unordered_map<int32_t, kernels::Dims> tensor_dims;  // main-graph tensor -> dims
+};
+
+struct Program {
+  std::vector<GraphProgram> graphs;  // [0] is the main graph
+  uint64_t work_size = 0;
+  uint64_t weight_size = 0;
+  int gear_kind = 0;  // om::GearKind: 0 none, 1 batch, 2 image size, 3 dims
+  std::vector<std::string> gear_dims;
+  std::vector<Gear> gears;
+};
+
+// Builds the program from a verified .om graph section (FlatBuffers) whose weights section has
+// been copied to `weights` (device memory, `weights_size` bytes). Kernels come from the
+// registry for `backend` (falling back to reference kernels). Fails with kGeLoadModel naming
+// the node when a kernel cannot be prepared.
+Result<std::unique_ptr<Program>> BuildProgram(const uint8_t* graph_section, const uint8_t* weights,
+                                              size_t weights_size, const std::string& backend);
+
+}  // namespace kiln::runtime
