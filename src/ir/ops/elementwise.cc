@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Elementwise ops: unary math and activations, broadcasting binary and variadic arithmetic,
-// comparisons and logic, Where, Clip, Cast/CastLike, Identity and Dropout.
+// comparisons, logic and bitwise ops, Where, Clip, Cast/CastLike/BitCast, Identity and Dropout.
 #include "ir/ops/infer_util.h"
 
 namespace kiln::ir {
@@ -19,6 +19,13 @@ Status UnaryNumeric(InferenceContext& ctx) {
   DataType t = ctx.input_dtype(0);
   if (!IsFloat(t) && !IsInteger(t)) {
     return ctx.Fail("input is ", Name(t), "; a numeric type is required");
+  }
+  return InferSameAsInput(ctx);
+}
+
+Status UnaryInteger(InferenceContext& ctx) {
+  if (!IsInteger(ctx.input_dtype(0))) {
+    return ctx.Fail("input is ", Name(ctx.input_dtype(0)), "; an integer type is required");
   }
   return InferSameAsInput(ctx);
 }
@@ -138,6 +145,32 @@ Status BitShift(InferenceContext& ctx) {
   return Binary(ctx);
 }
 
+// BitwiseAnd/Or/Xor: integers of one type, broadcast.
+Status Bitwise(InferenceContext& ctx) {
+  if (!IsInteger(ctx.input_dtype(0))) {
+    return ctx.Fail("input is ", Name(ctx.input_dtype(0)), "; an integer type is required");
+  }
+  return Binary(ctx);
+}
+
+// BitCast: reinterprets the bits as attribute 'to', which must have the input's width.
+Status BitCast(InferenceContext& ctx) {
+  if (!ctx.node().has_attr("to")) return ctx.Fail("attribute 'to' is required");
+  int64_t to = ctx.node().attr_int("to", 0);
+  DataType t = FromOnnx(static_cast<int32_t>(to));
+  if (t == DataType::kUndefined || t == DataType::kString) {
+    return ctx.Unsupported("attribute 'to' = ", to, " names a type Kiln does not support");
+  }
+  DataType in = ctx.input_dtype(0);
+  if (in == DataType::kString) return ctx.Unsupported("string input is not supported");
+  if (SizeOf(in) != SizeOf(t)) {
+    return ctx.Fail("input is ", Name(in), " and 'to' is ", Name(t),
+                    "; they must have the same bit width");
+  }
+  ctx.set_output(0, t, ctx.input_shape(0));
+  return Status::Ok();
+}
+
 Status Mod(InferenceContext& ctx) {
   if (IsFloat(ctx.input_dtype(0)) && ctx.node().attr_int("fmod", 0) != 1) {
     return ctx.Fail("floating-point Mod needs fmod=1");
@@ -184,11 +217,14 @@ void RegisterElementwiseOps(OpRegistry& r) {
     r.Register(MakeSchema(op, 6, 1, 1, 1, 1, kFamily, UnaryFloat));
   }
   r.Register(MakeSchema("Gelu", 20, 1, 1, 1, 1, kFamily, UnaryFloat));
+  r.Register(MakeSchema("Swish", 24, 1, 1, 1, 1, kFamily, UnaryFloat));
+  r.Register(MakeSchema("Shrink", 9, 1, 1, 1, 1, kFamily, UnaryNumeric));
   // Unary on any number.
   for (const char* op : {"Abs", "Neg", "Sign", "Relu"}) {
     r.Register(MakeSchema(op, 6, 1, 1, 1, 1, kFamily, UnaryNumeric));
   }
   r.Register(MakeSchema("Not", 1, 1, 1, 1, 1, kFamily, UnaryBool));
+  r.Register(MakeSchema("BitwiseNot", 18, 1, 1, 1, 1, kFamily, UnaryInteger));
   r.Register(MakeSchema("IsNaN", 9, 1, 1, 1, 1, kFamily, FloatPredicate));
   r.Register(MakeSchema("IsInf", 10, 1, 1, 1, 1, kFamily, FloatPredicate));
   r.Register(MakeSchema("Identity", 1, 1, 1, 1, 1, kFamily, InferSameAsInput));
@@ -202,6 +238,9 @@ void RegisterElementwiseOps(OpRegistry& r) {
   r.Register(MakeSchema("Pow", 7, 2, 2, 1, 1, kFamily, Pow));
   r.Register(MakeSchema("Mod", 10, 2, 2, 1, 1, kFamily, Mod));
   r.Register(MakeSchema("BitShift", 11, 2, 2, 1, 1, kFamily, BitShift));
+  for (const char* op : {"BitwiseAnd", "BitwiseOr", "BitwiseXor"}) {
+    r.Register(MakeSchema(op, 18, 2, 2, 1, 1, kFamily, Bitwise));
+  }
   r.Register(MakeSchema("PRelu", 7, 2, 2, 1, 1, kFamily, PRelu));
   for (const char* op : {"Equal", "Less", "Greater"}) {
     r.Register(MakeSchema(op, 7, 2, 2, 1, 1, kFamily, Compare));
@@ -216,6 +255,7 @@ void RegisterElementwiseOps(OpRegistry& r) {
   r.Register(MakeSchema("Clip", 11, 1, 3, 1, 1, kFamily, Clip));
   r.Register(MakeSchema("Cast", 6, 1, 1, 1, 1, kFamily, Cast));
   r.Register(MakeSchema("CastLike", 15, 2, 2, 1, 1, kFamily, CastLike));
+  r.Register(MakeSchema("BitCast", 26, 1, 1, 1, 1, kFamily, BitCast));
   r.Register(MakeSchema("Dropout", 7, 1, 3, 1, 2, kFamily, Dropout));
 }
 

@@ -1,8 +1,9 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// Neural-network ops: convolutions and pools, normalisations, the softmax family, matrix
-// products (MatMul, Gemm, Einsum), Flatten, and the recurrent ops (RNN, GRU, LSTM).
+// Neural-network ops: convolutions and pools, normalisations, the softmax family, the losses
+// (NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss), matrix products (MatMul, Gemm, Einsum),
+// Flatten, and the recurrent ops (RNN, GRU, LSTM).
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -471,33 +472,35 @@ Result<Dim> ChannelDim(InferenceContext& ctx, size_t min_rank) {
   return x.rank_known() ? x[1] : Dim::Unknown();
 }
 
-// Training mode is refused: opset 14+ says so with training_mode=1; before 14 the extra
-// mean/var/saved_mean/saved_var outputs are what select it.
-Status CheckBatchNormInferenceMode(InferenceContext& ctx) {
+// Training mode (batch statistics) is accepted from opset 14, where training_mode=1 selects it
+// and adds the running_mean / running_var outputs. Before 14 the extra mean/var/saved_mean/
+// saved_var outputs are what select it, and that older form is refused.
+Result<bool> BatchNormTrainingMode(InferenceContext& ctx) {
   bool extra_outputs = NumOutputsGiven(ctx) > 1;
+  bool training = false;
   if (ctx.opset() >= 14) {
     if (ctx.num_outputs() > 3) {
       return ctx.Fail("has ", ctx.num_outputs(), " outputs; from opset 14 there are 1 to 3");
     }
-    if (ctx.node().attr_int("training_mode", 0) != 0) {
-      return ctx.Unsupported("training_mode=1 is not supported; Kiln runs inference only");
+    KILN_ASSIGN_OR_RETURN(training, FlagAttr(ctx, "training_mode"));
+    if (extra_outputs && !training) {
+      return ctx.Fail("outputs running_mean and running_var need training_mode=1");
     }
-    if (extra_outputs) return ctx.Fail("outputs running_mean and running_var need training_mode=1");
   } else if (extra_outputs) {
     return ctx.Unsupported(
-        "the mean/var outputs select training mode, which Kiln does not "
+        "the mean/var outputs select the opset < 14 training mode, which Kiln does not "
         "support; keep only output Y");
   }
   if (ctx.opset() < 9 && ctx.node().attr_int("spatial", 1) == 0) {
     return ctx.Unsupported("spatial=0 (per-activation statistics) is not supported");
   }
-  return Status::Ok();
+  return training;
 }
 
-// BatchNormalization (inference): X, scale, B, mean, var. From opset 15 scale/B and mean/var
-// may each have their own float type.
+// BatchNormalization: X, scale, B, mean, var. From opset 15 scale/B and mean/var may each have
+// their own float type; the running statistics (training mode) have mean's type and shape.
 Status BatchNormalization(InferenceContext& ctx) {
-  KILN_RETURN_IF_ERROR(CheckBatchNormInferenceMode(ctx), "");
+  KILN_ASSIGN_OR_RETURN(bool training, BatchNormTrainingMode(ctx));
   const char* names[] = {"X", "scale", "B", "input_mean", "input_var"};
   if (ctx.opset() < 15) {
     KILN_RETURN_IF_ERROR(CheckFloatSameType(ctx, 5), "");
@@ -508,6 +511,11 @@ Status BatchNormalization(InferenceContext& ctx) {
   }
   KILN_ASSIGN_OR_RETURN(Dim c, ChannelDim(ctx, 2));
   for (size_t i = 1; i < 5; ++i) KILN_RETURN_IF_ERROR(CheckShape(ctx, i, names[i], {c}), "");
+  if (training) {
+    for (size_t i = 1; i < ctx.num_outputs(); ++i) {
+      ctx.set_output(i, ctx.input_dtype(3), Shape(std::vector<Dim>{c}));
+    }
+  }
   return InferSameAsInput(ctx);
 }
 
@@ -579,6 +587,72 @@ Status MeanVarianceNormalization(InferenceContext& ctx) {
     }
   }
   return InferSameAsInput(ctx);
+}
+
+// RMSNormalization (opset 23): Y has X's shape and scale's type (the spec's V); the statistics
+// run over the dims from `axis` on.
+Status RmsNormalization(InferenceContext& ctx) {
+  KILN_RETURN_IF_ERROR(CheckFloatInput(ctx, 0, "X"), "");
+  KILN_RETURN_IF_ERROR(CheckFloatInput(ctx, 1, "scale"), "");
+  int64_t stash = ctx.node().attr_int("stash_type", 1);
+  if (!IsFloat(FromOnnx(static_cast<int32_t>(stash)))) {
+    return ctx.Fail("attribute 'stash_type' = ", stash, " is not a floating-point type");
+  }
+  const Shape& x = ctx.input_shape(0);
+  if (!BroadcastsTo(ctx.input_shape(1), x)) {
+    return ctx.Fail("scale has shape ", ctx.input_shape(1).ToString(),
+                    ", which does not broadcast to X ", x.ToString());
+  }
+  if (x.rank_known()) {
+    KILN_RETURN_IF_ERROR(AxisAttr(ctx, -1, static_cast<int64_t>(x.rank())).status(), "");
+  }
+  ctx.set_output(0, ctx.input_dtype(1), x);
+  return Status::Ok();
+}
+
+// LpNormalization: x / ||x||_p along `axis`, p = 1 or 2.
+Status LpNormalization(InferenceContext& ctx) {
+  KILN_RETURN_IF_ERROR(CheckFloatInput(ctx, 0, "input"), "");
+  int64_t p = ctx.node().attr_int("p", 2);
+  if (p != 1 && p != 2) return ctx.Fail("attribute 'p' must be 1 or 2, got ", p);
+  const Shape& x = ctx.input_shape(0);
+  if (x.rank_known()) {
+    KILN_RETURN_IF_ERROR(AxisAttr(ctx, -1, static_cast<int64_t>(x.rank())).status(), "");
+  }
+  return InferSameAsInput(ctx);
+}
+
+// NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss: input [N, C, d...], labels [N, d...]
+// (int32/int64), optional weight [C]. The loss has the labels' shape under reduction "none"
+// and is a scalar otherwise; SoftmaxCrossEntropyLoss's optional output 1 is the
+// log-probabilities, shaped like the input.
+Status Loss(InferenceContext& ctx) {
+  KILN_RETURN_IF_ERROR(CheckFloatInput(ctx, 0, "input 0"), "");
+  KILN_RETURN_IF_ERROR(CheckTypeOfInput0(ctx, 2, "input 2 (weight)"), "");
+  DataType label_type = ctx.input_dtype(1);
+  if (label_type != DataType::kInt32 && label_type != DataType::kInt64) {
+    return ctx.Fail("the labels are ", Name(label_type), "; int32 or int64 is required");
+  }
+  std::string reduction = ctx.node().attr_string("reduction", "mean");
+  if (reduction != "none" && reduction != "sum" && reduction != "mean") {
+    return ctx.Fail("attribute 'reduction' must be none, sum or mean, got \"", reduction, "\"");
+  }
+  KILN_RETURN_IF_ERROR(CheckRankAtLeast(ctx, 0, 2, "N x C x ..."), "");
+  const Shape& x = ctx.input_shape(0);
+  Shape loss;  // the per-sample loss: [N, d...]
+  if (x.rank_known()) {
+    std::vector<Dim> want = x.dims();
+    want.erase(want.begin() + 1);
+    KILN_RETURN_IF_ERROR(CheckShape(ctx, 1, "input 1 (labels)", want), "");
+    KILN_RETURN_IF_ERROR(CheckShape(ctx, 2, "input 2 (weight)", {x[1]}), "");
+    loss = Shape(std::move(want));
+  } else {
+    loss = ctx.input_shape(1);
+  }
+  DataType t = ctx.input_dtype(0);
+  ctx.set_output(0, t, reduction == "none" ? std::move(loss) : Shape::Scalar());
+  if (ctx.num_outputs() > 1) ctx.set_output(1, t, x);
+  return Status::Ok();
 }
 
 // Softmax, LogSoftmax, Hardmax: the default axis is 1 before opset 13 and -1 from 13 (the
@@ -913,7 +987,7 @@ void RegisterNnOps(OpRegistry& r) {
   r.Register(MakeSchema("GlobalAveragePool", 1, 1, 1, 1, 1, kFamily, GlobalPool));
   r.Register(MakeSchema("GlobalMaxPool", 1, 1, 1, 1, 1, kFamily, GlobalPool));
   r.Register(MakeSchema("GlobalLpPool", 2, 1, 1, 1, 1, kFamily, GlobalPool));
-  // Up to 5 outputs before opset 14 and 3 after; only Y is accepted (inference mode).
+  // Up to 5 outputs before opset 14 and 3 after; the extra ones only in opset 14+ training mode.
   r.Register(MakeSchema("BatchNormalization", 7, 5, 5, 1, 5, kFamily, BatchNormalization));
   r.Register(MakeSchema("InstanceNormalization", 6, 3, 3, 1, 1, kFamily, InstanceNormalization));
   r.Register(MakeSchema("LayerNormalization", 17, 2, 3, 1, 3, kFamily, LayerNormalization));
@@ -921,6 +995,10 @@ void RegisterNnOps(OpRegistry& r) {
   r.Register(MakeSchema("LRN", 1, 1, 1, 1, 1, kFamily, Lrn));
   r.Register(
       MakeSchema("MeanVarianceNormalization", 9, 1, 1, 1, 1, kFamily, MeanVarianceNormalization));
+  r.Register(MakeSchema("RMSNormalization", 23, 2, 2, 1, 1, kFamily, RmsNormalization));
+  r.Register(MakeSchema("LpNormalization", 1, 1, 1, 1, 1, kFamily, LpNormalization));
+  r.Register(MakeSchema("NegativeLogLikelihoodLoss", 12, 2, 3, 1, 1, kFamily, Loss));
+  r.Register(MakeSchema("SoftmaxCrossEntropyLoss", 12, 2, 3, 1, 2, kFamily, Loss));
   for (const char* op : {"Softmax", "LogSoftmax", "Hardmax"}) {
     r.Register(MakeSchema(op, 1, 1, 1, 1, 1, kFamily, SoftmaxFamily));
   }

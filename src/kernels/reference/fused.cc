@@ -1,9 +1,470 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
+//
+// Reference kernels of Kiln's fused ops (domain "com.kiln", see src/compiler/passes/README.md):
+// FusedConv = act(Conv(X, W, B) + Z), FusedGemm = act(Gemm(A, B, C)), FusedMatMul =
+// act(MatMul(A, B) + Bias). Each intermediate the unfused graph would store is rounded to the
+// element type, so a fused node computes what the ops it replaces compute.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
 #include "kernels/reference/families.h"
+#include "kernels/reference/nn_conv.h"
+#include "kernels/util.h"
 
 namespace kiln::kernels {
+namespace {
 
-void RegisterFusedKernels(KernelRegistry& r) {}
+constexpr const char* kKilnDomain = "com.kiln";
+
+// ---------------------------------------------------------------------------------------------
+// Activations.
+
+enum class ActKind {
+  kNone,
+  kRelu,
+  kLeakyRelu,
+  kClip,
+  kSigmoid,
+  kTanh,
+  kHardSigmoid,
+  kHardSwish,
+  kGelu
+};
+
+// The `activation` attribute with its activation_alpha / activation_beta (LeakyRelu alpha,
+// Clip min and max, HardSigmoid alpha and beta), defaults as in the ONNX ops.
+struct Activation {
+  ActKind kind = ActKind::kNone;
+  double alpha = 0, beta = 0;
+
+  double Apply(double v) const {
+    switch (kind) {
+      case ActKind::kNone:
+        return v;
+      case ActKind::kRelu:
+        return v < 0 ? 0.0 : v;
+      case ActKind::kLeakyRelu:
+        return v < 0 ? alpha * v : v;
+      case ActKind::kClip:
+        return std::min(std::max(v, alpha), beta);
+      case ActKind::kSigmoid:
+        return 1.0 / (1.0 + std::exp(-v));
+      case ActKind::kTanh:
+        return std::tanh(v);
+      case ActKind::kHardSigmoid:
+        return std::max(0.0, std::min(1.0, alpha * v + beta));
+      case ActKind::kHardSwish:
+        return v * std::max(0.0, std::min(1.0, v / 6.0 + 0.5));
+      case ActKind::kGelu:
+        return 0.5 * v * (1.0 + std::erf(v / std::sqrt(2.0)));
+    }
+    return v;
+  }
+};
+
+Result<Activation> PrepareActivation(const NodeDef& def, DataType type) {
+  const std::string name = def.attr_string("activation", "");
+  Activation a;
+  const float lowest = std::numeric_limits<float>::lowest();
+  const float highest = std::numeric_limits<float>::max();
+  if (name.empty()) {
+    a.kind = ActKind::kNone;
+  } else if (name == "Relu") {
+    a.kind = ActKind::kRelu;
+  } else if (name == "LeakyRelu") {
+    a = {ActKind::kLeakyRelu, def.attr_float("activation_alpha", 0.01f), 0};
+  } else if (name == "Clip") {
+    a = {ActKind::kClip, def.attr_float("activation_alpha", lowest),
+         def.attr_float("activation_beta", highest)};
+  } else if (name == "Sigmoid") {
+    a.kind = ActKind::kSigmoid;
+  } else if (name == "Tanh") {
+    a.kind = ActKind::kTanh;
+  } else if (name == "HardSigmoid") {
+    a = {ActKind::kHardSigmoid, def.attr_float("activation_alpha", 0.2f),
+         def.attr_float("activation_beta", 0.5f)};
+  } else if (name == "HardSwish") {
+    a.kind = ActKind::kHardSwish;
+  } else if (name == "Gelu") {
+    a.kind = ActKind::kGelu;
+  } else {
+    return def.Fail(code::kFeatureUnsupported, "activation '", name, "' is not supported");
+  }
+  if (!ir::IsFloat(type) && a.kind != ActKind::kNone && a.kind != ActKind::kRelu &&
+      a.kind != ActKind::kClip) {
+    return def.Fail(code::kFeatureUnsupported, "activation '", name, "' on ", ir::Name(type),
+                    " is not supported; integer types take Relu or Clip only");
+  }
+  return a;
+}
+
+// `x` as the integer type T, rounded toward the inside of [lowest, max] (ceil for a lower
+// bound, floor for an upper one); NaN is no bound.
+template <typename T>
+T IntBound(double x, bool lower) {
+  const double lo = static_cast<double>(std::numeric_limits<T>::lowest());
+  const double hi = static_cast<double>(std::numeric_limits<T>::max());
+  if (std::isnan(x))
+    return lower ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+  if (x <= lo) return std::numeric_limits<T>::lowest();
+  if (x >= hi) return std::numeric_limits<T>::max();
+  return static_cast<T>(lower ? std::ceil(x) : std::floor(x));
+}
+
+// An activation bound to element type T (integer Clip bounds converted once).
+template <typename T>
+class Epilogue {
+ public:
+  using C = ComputeT<T>;
+  explicit Epilogue(const Activation& a) : act_(a) {
+    if constexpr (!kIsFloat<T>) {
+      lo_ = IntBound<T>(a.alpha, true);
+      hi_ = IntBound<T>(a.beta, false);
+    }
+  }
+  C operator()(C v) const {
+    if constexpr (kIsFloat<T>) {
+      return act_.kind == ActKind::kNone ? v : static_cast<C>(act_.Apply(static_cast<double>(v)));
+    } else {
+      switch (act_.kind) {
+        case ActKind::kRelu:
+          if constexpr (std::is_signed_v<T>) return v < 0 ? T{0} : v;
+          return v;
+        case ActKind::kClip:
+          return std::min(std::max(v, lo_), hi_);
+        default:
+          return v;
+      }
+    }
+  }
+
+ private:
+  Activation act_;
+  T lo_{}, hi_{};
+};
+
+// `v` rounded to T and back (what storing an intermediate tensor does).
+template <typename T>
+ComputeT<T> RoundTo(ComputeT<T> v) {
+  T t;
+  Store(&t, 0, v);
+  return Load(&t, 0);
+}
+
+// The accumulator of a product of T: double for floats, modular uint64 for integers.
+template <typename T>
+using AccT = std::conditional_t<kIsFloat<T>, double, uint64_t>;
+
+template <typename T>
+AccT<T> Widen(const T* p, int64_t i) {
+  if constexpr (kIsFloat<T>) {
+    return static_cast<double>(Load(p, i));
+  } else {
+    return static_cast<uint64_t>(p[i]);
+  }
+}
+
+// out[m * n_cols + n] = sum_k A(m, k) * B(k, n), where A(m, k) = a[m * a_rs + k * a_cs] and
+// B(k, n) = b[k * b_rs + n * b_cs].
+template <typename T>
+void MatMulAccumulate(const T* a, int64_t a_rs, int64_t a_cs, const T* b, int64_t b_rs,
+                      int64_t b_cs, int64_t rows, int64_t cols, int64_t depth, AccT<T>* out) {
+  std::fill(out, out + rows * cols, AccT<T>{});
+  for (int64_t m = 0; m < rows; ++m) {
+    AccT<T>* row = out + m * cols;
+    for (int64_t k = 0; k < depth; ++k) {
+      const AccT<T> av = Widen(a, m * a_rs + k * a_cs);
+      const T* bk = b + k * b_rs;
+      for (int64_t n = 0; n < cols; ++n) row[n] += av * Widen(bk, n * b_cs);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// FusedConv.
+
+class FusedConvKernel final : public Kernel {
+ public:
+  FusedConvKernel(const NodeDef& def, ConvAttrs conv, Activation act)
+      : def_(def), conv_(std::move(conv)), act_(act) {}
+
+  Status Run(KernelContext& ctx) const override {
+    KILN_ASSIGN_OR_RETURN(TensorView * y, RunConv(def_, conv_, ctx));
+    const TensorView* z = ctx.num_inputs() > 3 ? ctx.input(3) : nullptr;
+    if (z != nullptr) {
+      auto b = BroadcastDims({&y->dims, &z->dims});
+      if (z->dtype != y->dtype || !b || *b != y->dims) {
+        return def_.Fail(code::kInvalidParam, "residual Z ", ir::Name(z->dtype), " ",
+                         DimsString(z->dims), " does not broadcast to the convolution output ",
+                         ir::Name(y->dtype), " ", DimsString(y->dims));
+      }
+    }
+    if (z == nullptr && act_.kind == ActKind::kNone) return Status::Ok();
+    DispatchFloat(y->dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      Apply<T>(*y, z, ctx);
+    });
+    return Status::Ok();
+  }
+
+ private:
+  template <typename T>
+  void Apply(TensorView& y, const TensorView* z, KernelContext& ctx) const {
+    T* yd = y.as<T>();
+    const T* zd = z ? z->as<const T>() : nullptr;
+    std::vector<int64_t> zi;
+    if (z && z->dims != y.dims) zi = BroadcastIndex(z->dims, y.dims);
+    const Epilogue<T> act(act_);
+    ctx.ParallelFor(y.num_elements(), 16384, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        ComputeT<T> v = Load(yd, i);
+        if (zd) v = RoundTo<T>(v + Load(zd, zi.empty() ? i : zi[static_cast<size_t>(i)]));
+        Store(yd, i, act(v));
+      }
+    });
+  }
+
+  NodeDef def_;
+  ConvAttrs conv_;
+  Activation act_;
+};
+
+Result<std::unique_ptr<Kernel>> MakeFusedConv(const NodeDef& def) {
+  KILN_ASSIGN_OR_RETURN(ConvAttrs conv, PrepareConv(def));
+  KILN_ASSIGN_OR_RETURN(Activation act, PrepareActivation(def, def.input_types[0]));
+  return std::unique_ptr<Kernel>(std::make_unique<FusedConvKernel>(def, std::move(conv), act));
+}
+
+// ---------------------------------------------------------------------------------------------
+// FusedGemm.
+
+Status CheckNumericInput(const NodeDef& def) {
+  DataType t = def.input_types.empty() ? DataType::kUndefined : def.input_types[0];
+  if (DispatchNumeric(t, [](auto) {})) return Status::Ok();
+  return def.Fail(code::kFeatureUnsupported, "input type ", ir::Name(t),
+                  " is not supported; a numeric type is required");
+}
+
+struct GemmAttrs {
+  double alpha = 1, beta = 1;
+  bool trans_a = false, trans_b = false;
+  Activation act;
+};
+
+template <typename T>
+void GemmCompute(const GemmAttrs& g, const TensorView& a, const TensorView& b, const TensorView* c,
+                 int64_t rows, int64_t cols, int64_t depth, TensorView& y, KernelContext& ctx) {
+  const T* ad = a.as<const T>();
+  const T* bd = b.as<const T>();
+  const T* cd = c ? c->as<const T>() : nullptr;
+  T* yd = y.as<T>();
+  // C broadcasts to [M, N]: a 1 (or missing) dim repeats.
+  const int64_t c_rows = c && c->rank() == 2 ? c->dims[0] : 1;
+  const int64_t c_cols = c && c->rank() >= 1 ? c->dims[c->rank() - 1] : 1;
+  const int64_t a_rs = g.trans_a ? 1 : depth, a_cs = g.trans_a ? rows : 1;
+  const int64_t b_rs = g.trans_b ? 1 : cols, b_cs = g.trans_b ? depth : 1;
+  const Epilogue<T> act(g.act);
+  ctx.ParallelFor(rows, 1, [&](int64_t begin, int64_t end) {
+    std::vector<AccT<T>> acc(static_cast<size_t>(cols));
+    for (int64_t m = begin; m < end; ++m) {
+      MatMulAccumulate(ad + m * a_rs, a_rs, a_cs, bd, b_rs, b_cs, 1, cols, depth, acc.data());
+      for (int64_t n = 0; n < cols; ++n) {
+        const int64_t ci = (c_rows == 1 ? 0 : m) * c_cols + (c_cols == 1 ? 0 : n);
+        AccT<T> v = acc[static_cast<size_t>(n)];
+        if constexpr (kIsFloat<T>) {
+          v *= g.alpha;
+          if (cd) v += g.beta * static_cast<double>(Load(cd, ci));
+          Store(yd, m * cols + n, act(RoundTo<T>(static_cast<ComputeT<T>>(v))));
+        } else {
+          // Integral alpha and beta (checked at Prepare), in modular arithmetic.
+          v *= static_cast<uint64_t>(static_cast<int64_t>(g.alpha));
+          if (cd) v += static_cast<uint64_t>(static_cast<int64_t>(g.beta)) * Widen(cd, ci);
+          yd[m * cols + n] = act(static_cast<T>(v));
+        }
+      }
+    }
+  });
+}
+
+class FusedGemmKernel final : public Kernel {
+ public:
+  FusedGemmKernel(const NodeDef& def, GemmAttrs attrs) : def_(def), g_(attrs) {}
+
+  Status Run(KernelContext& ctx) const override {
+    const TensorView* a = ctx.input(0);
+    const TensorView* b = ctx.input(1);
+    const TensorView* c = ctx.num_inputs() > 2 ? ctx.input(2) : nullptr;
+    if (a == nullptr || b == nullptr) {
+      return def_.Fail(code::kInvalidParam, "inputs A and B are required");
+    }
+    if (a->rank() != 2 || b->rank() != 2) {
+      return def_.Fail(code::kInvalidParam, "A ", DimsString(a->dims), " and B ",
+                       DimsString(b->dims), " must be matrices");
+    }
+    if (b->dtype != a->dtype || (c && c->dtype != a->dtype)) {
+      return def_.Fail(code::kInvalidParam, "A, B and C must share one type; A is ",
+                       ir::Name(a->dtype), ", B ", ir::Name(b->dtype));
+    }
+    const int64_t rows = a->dims[g_.trans_a ? 1 : 0], depth = a->dims[g_.trans_a ? 0 : 1];
+    const int64_t cols = b->dims[g_.trans_b ? 0 : 1];
+    if (b->dims[g_.trans_b ? 1 : 0] != depth) {
+      return def_.Fail(code::kInvalidParam, "A ", DimsString(a->dims), " (transA=", g_.trans_a,
+                       ") and B ", DimsString(b->dims), " (transB=", g_.trans_b, ") disagree on K");
+    }
+    const Dims ydims = {rows, cols};
+    if (c) {
+      auto bc = BroadcastDims({&ydims, &c->dims});
+      if (c->rank() > 2 || !bc || *bc != ydims) {
+        return def_.Fail(code::kInvalidParam, "C ", DimsString(c->dims),
+                         " does not broadcast to [M,N] = ", DimsString(ydims));
+      }
+    }
+    KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, ydims));
+    DispatchNumeric(a->dtype, [&](auto tag) {
+      GemmCompute<typename decltype(tag)::type>(g_, *a, *b, c, rows, cols, depth, *y, ctx);
+    });
+    return Status::Ok();
+  }
+
+ private:
+  NodeDef def_;
+  GemmAttrs g_;
+};
+
+Result<std::unique_ptr<Kernel>> MakeFusedGemm(const NodeDef& def) {
+  KILN_RETURN_IF_ERROR(CheckNumericInput(def), "");
+  GemmAttrs g;
+  g.alpha = def.attr_float("alpha", 1.0f);
+  g.beta = def.attr_float("beta", 1.0f);
+  g.trans_a = def.attr_int("transA", 0) != 0;
+  g.trans_b = def.attr_int("transB", 0) != 0;
+  const DataType t = def.input_types[0];
+  if (!ir::IsFloat(t) && (g.alpha != std::trunc(g.alpha) || g.beta != std::trunc(g.beta))) {
+    return def.Fail(code::kFeatureUnsupported, "alpha ", g.alpha, " and beta ", g.beta, " on ",
+                    ir::Name(t), " are not supported; integer types take integral values only");
+  }
+  KILN_ASSIGN_OR_RETURN(g.act, PrepareActivation(def, t));
+  return std::unique_ptr<Kernel>(std::make_unique<FusedGemmKernel>(def, g));
+}
+
+// ---------------------------------------------------------------------------------------------
+// FusedMatMul.
+
+template <typename T>
+void MatMulCompute(const Activation& act_attr, const TensorView& a, const TensorView& b,
+                   const TensorView* bias, const Dims& batch, const Dims& a_batch,
+                   const Dims& b_batch, int64_t rows, int64_t cols, int64_t depth, TensorView& y,
+                   KernelContext& ctx) {
+  const T* ad = a.as<const T>();
+  const T* bd = b.as<const T>();
+  const T* biasd = bias ? bias->as<const T>() : nullptr;
+  const bool bias_scalar = bias && bias->num_elements() == 1;
+  T* yd = y.as<T>();
+  const std::vector<int64_t> a_index = BroadcastIndex(a_batch, batch);
+  const std::vector<int64_t> b_index = BroadcastIndex(b_batch, batch);
+  const Epilogue<T> act(act_attr);
+  const int64_t count = NumElements(batch);
+  ctx.ParallelFor(count * rows, 1, [&](int64_t begin, int64_t end) {
+    std::vector<AccT<T>> acc(static_cast<size_t>(cols));
+    for (int64_t bm = begin; bm < end; ++bm) {
+      const int64_t bi = bm / rows, m = bm % rows;
+      const T* ap = ad + (a_index[static_cast<size_t>(bi)] * rows + m) * depth;
+      const T* bp = bd + b_index[static_cast<size_t>(bi)] * depth * cols;
+      MatMulAccumulate(ap, depth, 1, bp, cols, 1, 1, cols, depth, acc.data());
+      T* yp = yd + bm * cols;
+      for (int64_t n = 0; n < cols; ++n) {
+        const int64_t k = bias_scalar ? 0 : n;
+        if constexpr (kIsFloat<T>) {
+          ComputeT<T> v = RoundTo<T>(static_cast<ComputeT<T>>(acc[static_cast<size_t>(n)]));
+          if (biasd) v = RoundTo<T>(v + Load(biasd, k));
+          Store(yp, n, act(v));
+        } else {
+          uint64_t v = acc[static_cast<size_t>(n)];
+          if (biasd) v += Widen(biasd, k);
+          yp[n] = act(static_cast<T>(v));
+        }
+      }
+    }
+  });
+}
+
+class FusedMatMulKernel final : public Kernel {
+ public:
+  FusedMatMulKernel(const NodeDef& def, Activation act) : def_(def), act_(act) {}
+
+  Status Run(KernelContext& ctx) const override {
+    const TensorView* a = ctx.input(0);
+    const TensorView* b = ctx.input(1);
+    const TensorView* bias = ctx.num_inputs() > 2 ? ctx.input(2) : nullptr;
+    if (a == nullptr || b == nullptr) {
+      return def_.Fail(code::kInvalidParam, "inputs A and B are required");
+    }
+    if (a->rank() < 1 || b->rank() < 1) {
+      return def_.Fail(code::kInvalidParam, "A ", DimsString(a->dims), " and B ",
+                       DimsString(b->dims), " must have rank >= 1");
+    }
+    if (b->dtype != a->dtype || (bias && bias->dtype != a->dtype)) {
+      return def_.Fail(code::kInvalidParam, "A, B and Bias must share one type; A is ",
+                       ir::Name(a->dtype), ", B ", ir::Name(b->dtype));
+    }
+    // numpy matmul: a 1-D A is a row [1, K], a 1-D B a column [K, 1]; both extra dims drop.
+    const bool a_vec = a->rank() == 1, b_vec = b->rank() == 1;
+    const Dims& ad = a->dims;
+    const Dims& bd = b->dims;
+    const int64_t rows = a_vec ? 1 : ad[ad.size() - 2], depth = ad.back();
+    const int64_t b_depth = b_vec ? bd[0] : bd[bd.size() - 2], cols = b_vec ? 1 : bd.back();
+    if (depth != b_depth) {
+      return def_.Fail(code::kInvalidParam, "A ", DimsString(ad), " and B ", DimsString(bd),
+                       " disagree on K (", depth, " vs ", b_depth, ")");
+    }
+    const Dims a_batch(ad.begin(), ad.end() - (a_vec ? 1 : 2));
+    const Dims b_batch(bd.begin(), bd.end() - (b_vec ? 1 : 2));
+    auto batch = BroadcastDims({&a_batch, &b_batch});
+    if (!batch) {
+      return def_.Fail(code::kInvalidParam, "the batch dims of A ", DimsString(ad), " and B ",
+                       DimsString(bd), " do not broadcast");
+    }
+    Dims ydims = *batch;
+    if (!a_vec) ydims.push_back(rows);
+    if (!b_vec) ydims.push_back(cols);
+    if (bias) {
+      const int64_t last = ydims.empty() ? 1 : ydims.back();
+      if (bias->rank() != 1 || (bias->dims[0] != last && bias->dims[0] != 1)) {
+        return def_.Fail(code::kInvalidParam, "Bias ", DimsString(bias->dims),
+                         " must be 1-D with the output's last dim ", last, " (output ",
+                         DimsString(ydims), ")");
+      }
+    }
+    KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, ydims));
+    DispatchNumeric(a->dtype, [&](auto tag) {
+      MatMulCompute<typename decltype(tag)::type>(act_, *a, *b, bias, *batch, a_batch, b_batch,
+                                                  rows, cols, depth, *y, ctx);
+    });
+    return Status::Ok();
+  }
+
+ private:
+  NodeDef def_;
+  Activation act_;
+};
+
+Result<std::unique_ptr<Kernel>> MakeFusedMatMul(const NodeDef& def) {
+  KILN_RETURN_IF_ERROR(CheckNumericInput(def), "");
+  KILN_ASSIGN_OR_RETURN(Activation act, PrepareActivation(def, def.input_types[0]));
+  return std::unique_ptr<Kernel>(std::make_unique<FusedMatMulKernel>(def, act));
+}
+
+}  // namespace
+
+void RegisterFusedKernels(KernelRegistry& r) {
+  r.Register(kReferenceBackend, kKilnDomain, "FusedConv", MakeFusedConv);
+  r.Register(kReferenceBackend, kKilnDomain, "FusedGemm", MakeFusedGemm);
+  r.Register(kReferenceBackend, kKilnDomain, "FusedMatMul", MakeFusedMatMul);
+}
 
 }  // namespace kiln::kernels

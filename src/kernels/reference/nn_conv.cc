@@ -1,9 +1,831 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
+//
+// Reference convolutions and pools: Conv, ConvTranspose, MaxPool, AveragePool, LpPool and the
+// global pools, over any number of spatial dims (up to kMaxSpatial). Plain loops: a
+// convolution accumulates, per output plane, one kernel tap at a time over the rows of output
+// positions that tap reads inside the input, so padding is skipped by bounds, never tested per
+// element. Sums run in double.
+#include "kernels/reference/nn_conv.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
 #include "kernels/reference/families.h"
+#include "kernels/util.h"
 
 namespace kiln::kernels {
+namespace {
 
-void RegisterNnConvKernels(KernelRegistry& r) {}
+constexpr size_t kMaxSpatial = 8;
+using SmallDims = std::array<int64_t, kMaxSpatial>;
+
+int64_t FloorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }  // b > 0
+int64_t CeilDiv(int64_t a, int64_t b) { return -FloorDiv(-a, b); }                       // b > 0
+
+template <typename C>
+bool IsNan(C v) {
+  if constexpr (std::is_floating_point_v<C>) {
+    return std::isnan(v);
+  } else {
+    return false;
+  }
+}
+
+// The lowest finite value of element type T, as its compute type.
+template <typename T>
+ComputeT<T> Lowest() {
+  if constexpr (std::is_same_v<T, Half>) {
+    return -65504.0f;
+  } else if constexpr (std::is_same_v<T, BFloat16>) {
+    return BFloat16ToFloat(0xff7f);
+  } else {
+    return std::numeric_limits<T>::lowest();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Window attributes.
+
+// Which optional window attributes the op has at the node's opset (older opsets ignore them).
+struct WindowFeatures {
+  bool dilations = true;
+  bool ceil_mode = false;
+};
+
+Result<std::vector<int64_t>> IntsAttr(const NodeDef& def, const char* name, int64_t min) {
+  std::vector<int64_t> v = def.attr_ints(name);
+  for (int64_t x : v) {
+    if (x < min) {
+      return def.Fail(code::kInvalidParam, "attribute '", name, "' = ", DimsString(v),
+                      " has a value < ", min);
+    }
+  }
+  return v;
+}
+
+Result<bool> FlagAttr(const NodeDef& def, const char* name) {
+  int64_t v = def.attr_int(name, 0);
+  if (v != 0 && v != 1) {
+    return def.Fail(code::kInvalidParam, "attribute '", name, "' must be 0 or 1, got ", v);
+  }
+  return v == 1;
+}
+
+Result<WindowAttrs> ReadWindowAttrs(const NodeDef& def, WindowFeatures has) {
+  WindowAttrs w;
+  std::string pad = def.attr_string("auto_pad", "NOTSET");
+  if (pad == "NOTSET" || pad.empty()) {
+    w.auto_pad = AutoPad::kNotSet;
+  } else if (pad == "SAME_UPPER") {
+    w.auto_pad = AutoPad::kSameUpper;
+  } else if (pad == "SAME_LOWER") {
+    w.auto_pad = AutoPad::kSameLower;
+  } else if (pad == "VALID") {
+    w.auto_pad = AutoPad::kValid;
+  } else {
+    return def.Fail(code::kInvalidParam,
+                    "attribute 'auto_pad' must be NOTSET, SAME_UPPER, SAME_LOWER or VALID, got \"",
+                    pad, "\"");
+  }
+  KILN_ASSIGN_OR_RETURN(w.kernel_shape, IntsAttr(def, "kernel_shape", 1));
+  KILN_ASSIGN_OR_RETURN(w.strides, IntsAttr(def, "strides", 1));
+  if (has.dilations) {
+    KILN_ASSIGN_OR_RETURN(w.dilations, IntsAttr(def, "dilations", 1));
+  }
+  KILN_ASSIGN_OR_RETURN(w.pads, IntsAttr(def, "pads", 0));
+  // Exporters sometimes write zero pads next to auto_pad; auto_pad decides.
+  if (w.auto_pad != AutoPad::kNotSet) w.pads.clear();
+  if (has.ceil_mode) {
+    KILN_ASSIGN_OR_RETURN(w.ceil_mode, FlagAttr(def, "ceil_mode"));
+  }
+  // Every given attribute must agree on the number of spatial dims.
+  size_t n = 0;
+  for (const auto* v : {&w.kernel_shape, &w.strides, &w.dilations}) {
+    if (v->empty()) continue;
+    if (n != 0 && v->size() != n) {
+      return def.Fail(code::kInvalidParam, "attributes kernel_shape ", DimsString(w.kernel_shape),
+                      ", strides ", DimsString(w.strides), " and dilations ",
+                      DimsString(w.dilations), " disagree on the number of spatial dims");
+    }
+    n = v->size();
+  }
+  if (!w.pads.empty() && (w.pads.size() % 2 != 0 || (n != 0 && w.pads.size() != 2 * n))) {
+    return def.Fail(code::kInvalidParam, "attribute 'pads' = ", DimsString(w.pads), " needs ",
+                    n != 0 ? std::to_string(2 * n) : std::string("2 x spatial"), " values");
+  }
+  return w;
+}
+
+// A window sized to one input: every field has one entry per spatial dim.
+struct Window {
+  size_t rank = 0;
+  Dims in, out, kernel, stride, dilation, pad_begin, pad_end;
+};
+
+// Checks the attribute lengths against the input's spatial rank and fills `w`'s stride,
+// dilation and (explicit) pads.
+Status SizeWindow(const NodeDef& def, const WindowAttrs& a, const Dims& in, Window& w) {
+  const size_t r = in.size();
+  if (r > kMaxSpatial) {
+    return def.Fail(code::kFeatureUnsupported, "inputs with ", r, " spatial dims (more than ",
+                    kMaxSpatial, ") are not supported");
+  }
+  auto check = [&](const std::vector<int64_t>& v, size_t n, const char* name) -> Status {
+    if (v.empty() || v.size() == n) return Status::Ok();
+    return def.Fail(code::kInvalidParam, "attribute '", name, "' = ", DimsString(v), " has ",
+                    v.size(), " values but the input ", DimsString(in), " needs ", n);
+  };
+  KILN_RETURN_IF_ERROR(check(a.kernel_shape, r, "kernel_shape"), "");
+  KILN_RETURN_IF_ERROR(check(a.strides, r, "strides"), "");
+  KILN_RETURN_IF_ERROR(check(a.dilations, r, "dilations"), "");
+  KILN_RETURN_IF_ERROR(check(a.pads, 2 * r, "pads"), "");
+  w.rank = r;
+  w.in = in;
+  w.stride = a.strides.empty() ? Dims(r, 1) : a.strides;
+  w.dilation = a.dilations.empty() ? Dims(r, 1) : a.dilations;
+  w.pad_begin.assign(r, 0);
+  w.pad_end.assign(r, 0);
+  if (!a.pads.empty()) {
+    w.pad_begin.assign(a.pads.begin(), a.pads.begin() + static_cast<ptrdiff_t>(r));
+    w.pad_end.assign(a.pads.begin() + static_cast<ptrdiff_t>(r), a.pads.end());
+  }
+  w.out.assign(r, 0);
+  return Status::Ok();
+}
+
+// The window of a convolution or pool over spatial dims `in` with kernel `kernel`: output
+// dims and the pads auto_pad implies (ceil_mode applies to explicit pads only, as in ONNX).
+Result<Window> ResolveWindow(const NodeDef& def, const WindowAttrs& a, const Dims& in,
+                             const Dims& kernel) {
+  Window w;
+  KILN_RETURN_IF_ERROR(SizeWindow(def, a, in, w), "");
+  w.kernel = kernel;
+  for (size_t i = 0; i < w.rank; ++i) {
+    const int64_t s = w.stride[i];
+    const int64_t extent = w.dilation[i] * (kernel[i] - 1) + 1;
+    if (a.auto_pad == AutoPad::kSameUpper || a.auto_pad == AutoPad::kSameLower) {
+      w.out[i] = CeilDiv(in[i], s);
+      int64_t total = std::max<int64_t>(0, (w.out[i] - 1) * s + extent - in[i]);
+      int64_t small = total / 2;
+      w.pad_begin[i] = a.auto_pad == AutoPad::kSameUpper ? small : total - small;
+      w.pad_end[i] = total - w.pad_begin[i];
+      continue;
+    }
+    const int64_t span = in[i] + w.pad_begin[i] + w.pad_end[i] - extent;
+    if (span < 0) {
+      return def.Fail(code::kInvalidParam, "spatial dim ", i, " of input ", DimsString(in),
+                      ": the window extent ", extent, " exceeds the padded input size ",
+                      span + extent);
+    }
+    const bool ceil = a.ceil_mode && a.auto_pad == AutoPad::kNotSet;
+    w.out[i] = (ceil ? CeilDiv(span, s) : span / s) + 1;
+    // A window that would start in the end padding is dropped.
+    if (ceil && (w.out[i] - 1) * s >= in[i] + w.pad_begin[i]) --w.out[i];
+  }
+  return w;
+}
+
+// Calls fn(a, b, n) for every row of positions p in `a_dims` (a row runs along the last dim)
+// whose image q = p * stride + off (per dim) lies inside `b_dims`: `a` is the flat index of the
+// row's first p, `b` that of its q; along the row p advances by 1 and q by stride[rank - 1].
+template <typename Fn>
+void ForEachMappedRow(size_t rank, const int64_t* a_dims, const int64_t* a_strides,
+                      const int64_t* b_dims, const int64_t* b_strides, const int64_t* stride,
+                      const int64_t* off, Fn&& fn) {
+  SmallDims lo, hi, p;
+  for (size_t i = 0; i < rank; ++i) {
+    lo[i] = off[i] >= 0 ? 0 : CeilDiv(-off[i], stride[i]);
+    int64_t top = b_dims[i] - 1 - off[i];
+    hi[i] = top < 0 ? 0 : std::min(a_dims[i], top / stride[i] + 1);
+    if (lo[i] >= hi[i]) return;
+    p[i] = lo[i];
+  }
+  const size_t last = rank - 1;
+  const int64_t n = hi[last] - lo[last];
+  for (;;) {
+    int64_t a = 0, b = 0;
+    for (size_t i = 0; i < rank; ++i) {
+      a += p[i] * a_strides[i];
+      b += (p[i] * stride[i] + off[i]) * b_strides[i];
+    }
+    fn(a, b, n);
+    size_t d = last;
+    for (;;) {
+      if (d == 0) return;
+      --d;
+      if (++p[d] < hi[d]) break;
+      p[d] = lo[d];
+    }
+  }
+}
+
+// Calls fn(tap, off) for every kernel tap (its flat index in the kernel) with off[i] =
+// k[i] * dilation[i] - pad_begin[i], the input (Conv) or output (ConvTranspose) offset.
+template <typename Fn>
+void ForEachTap(const Window& w, Fn&& fn) {
+  SmallDims k{}, off;
+  for (size_t i = 0; i < w.rank; ++i) off[i] = -w.pad_begin[i];
+  const int64_t taps = NumElements(w.kernel);
+  for (int64_t t = 0; t < taps; ++t) {
+    fn(t, off.data());
+    for (size_t d = w.rank; d-- > 0;) {
+      off[d] += w.dilation[d];
+      if (++k[d] < w.kernel[d]) break;
+      k[d] = 0;
+      off[d] = -w.pad_begin[d];
+    }
+  }
+}
+
+// The inputs common to Conv and ConvTranspose: X [N, C, ...], W [., ., k...], optional B.
+struct ConvInputs {
+  const TensorView* x = nullptr;
+  const TensorView* w = nullptr;
+  const TensorView* b = nullptr;
+};
+
+Result<ConvInputs> ReadConvInputs(const NodeDef& def, const KernelContext& ctx) {
+  ConvInputs in{ctx.input(0), ctx.input(1), ctx.num_inputs() > 2 ? ctx.input(2) : nullptr};
+  if (in.x == nullptr || in.w == nullptr) {
+    return def.Fail(code::kInvalidParam, "inputs X and W are required");
+  }
+  if (in.x->rank() < 3 || in.w->rank() != in.x->rank()) {
+    return def.Fail(code::kInvalidParam, "X ", DimsString(in.x->dims), " and W ",
+                    DimsString(in.w->dims), " must both be N x C x spatial dims of one rank");
+  }
+  if (in.w->dtype != in.x->dtype || (in.b && in.b->dtype != in.x->dtype)) {
+    return def.Fail(code::kInvalidParam, "X, W and B must share one type; X is ",
+                    ir::Name(in.x->dtype), ", W ", ir::Name(in.w->dtype));
+  }
+  return in;
+}
+
+// kernel_shape, when given, must be W's spatial dims.
+Result<Dims> ConvKernelDims(const NodeDef& def, const WindowAttrs& a, const TensorView& w) {
+  Dims k(w.dims.begin() + 2, w.dims.end());
+  if (!a.kernel_shape.empty() && a.kernel_shape != k) {
+    return def.Fail(code::kInvalidParam, "attribute 'kernel_shape' = ", DimsString(a.kernel_shape),
+                    " does not match W ", DimsString(w.dims));
+  }
+  for (int64_t d : k) {
+    if (d < 1) return def.Fail(code::kInvalidParam, "W ", DimsString(w.dims), " has a zero dim");
+  }
+  return k;
+}
+
+Status CheckBias(const NodeDef& def, const TensorView* b, int64_t m) {
+  if (b == nullptr || (b->rank() == 1 && b->dims[0] == m)) return Status::Ok();
+  return def.Fail(code::kInvalidParam, "B ", DimsString(b->dims), " must be [", m,
+                  "], one value per output channel");
+}
+
+// Spatial dims of a tensor of rank >= 2.
+Dims Spatial(const Dims& d) { return Dims(d.begin() + 2, d.end()); }
+
+Status CheckFloat(const NodeDef& def) {
+  DataType t = def.input_types.empty() ? DataType::kUndefined : def.input_types[0];
+  if (DispatchFloat(t, [](auto) {})) return Status::Ok();
+  return def.Fail(code::kFeatureUnsupported, "input type ", ir::Name(t),
+                  " is not supported; a floating-point type is required");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Conv.
+
+template <typename T>
+void ConvCompute(const ConvInputs& in, const Window& w, int64_t group, TensorView& y,
+                 KernelContext& ctx) {
+  const T* x = in.x->as<const T>();
+  const T* wt = in.w->as<const T>();
+  const T* b = in.b ? in.b->as<const T>() : nullptr;
+  T* out = y.as<T>();
+  const int64_t n_batch = in.x->dims[0], c_in = in.x->dims[1], m_out = in.w->dims[0];
+  const int64_t c_group = c_in / group, m_group = m_out / group;
+  const int64_t in_size = NumElements(w.in), out_size = NumElements(w.out);
+  const int64_t taps = NumElements(w.kernel);
+  const Dims in_strides = Strides(w.in), out_strides = Strides(w.out);
+  const int64_t s_last = w.stride[w.rank - 1];
+  ctx.ParallelFor(n_batch * m_out, 1, [&](int64_t begin, int64_t end) {
+    std::vector<double> acc(static_cast<size_t>(out_size));
+    for (int64_t nm = begin; nm < end; ++nm) {
+      const int64_t n = nm / m_out, m = nm % m_out, g = m / m_group;
+      std::fill(acc.begin(), acc.end(), b ? static_cast<double>(Load(b, m)) : 0.0);
+      for (int64_t c = 0; c < c_group; ++c) {
+        const T* xp = x + (n * c_in + g * c_group + c) * in_size;
+        const T* wp = wt + (m * c_group + c) * taps;
+        ForEachTap(w, [&](int64_t t, const int64_t* off) {
+          const double wv = static_cast<double>(Load(wp, t));
+          ForEachMappedRow(w.rank, w.out.data(), out_strides.data(), w.in.data(), in_strides.data(),
+                           w.stride.data(), off, [&](int64_t a, int64_t bi, int64_t len) {
+                             double* ap = acc.data() + a;
+                             for (int64_t j = 0; j < len; ++j) {
+                               ap[j] += wv * static_cast<double>(Load(xp, bi + j * s_last));
+                             }
+                           });
+        });
+      }
+      T* yp = out + nm * out_size;
+      for (int64_t i = 0; i < out_size; ++i) {
+        Store(yp, i, static_cast<ComputeT<T>>(acc[static_cast<size_t>(i)]));
+      }
+    }
+  });
+}
+
+class ConvKernel final : public Kernel {
+ public:
+  ConvKernel(const NodeDef& def, ConvAttrs attrs) : def_(def), attrs_(std::move(attrs)) {}
+  Status Run(KernelContext& ctx) const override { return RunConv(def_, attrs_, ctx).status(); }
+
+ private:
+  NodeDef def_;
+  ConvAttrs attrs_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// ConvTranspose.
+
+struct ConvTransposeAttrs {
+  WindowAttrs window;
+  int64_t group = 1;
+  std::vector<int64_t> output_padding, output_shape;
+};
+
+Result<ConvTransposeAttrs> PrepareConvTranspose(const NodeDef& def) {
+  KILN_RETURN_IF_ERROR(CheckFloat(def), "");
+  ConvTransposeAttrs a;
+  KILN_ASSIGN_OR_RETURN(a.window, ReadWindowAttrs(def, {}));
+  a.group = def.attr_int("group", 1);
+  if (a.group < 1) {
+    return def.Fail(code::kInvalidParam, "attribute 'group' must be >= 1, got ", a.group);
+  }
+  KILN_ASSIGN_OR_RETURN(a.output_padding, IntsAttr(def, "output_padding", 0));
+  KILN_ASSIGN_OR_RETURN(a.output_shape, IntsAttr(def, "output_shape", 0));
+  return a;
+}
+
+// The window of a transposed convolution: `w.in` are X's spatial dims, `w.out` Y's, and
+// pad_begin says where input position 0's kernel tap 0 lands (output = i * s + k * d - pad).
+Result<Window> ResolveTransposedWindow(const NodeDef& def, const ConvTransposeAttrs& a,
+                                       const Dims& in, const Dims& kernel) {
+  Window w;
+  KILN_RETURN_IF_ERROR(SizeWindow(def, a.window, in, w), "");
+  w.kernel = kernel;
+  const size_t r = w.rank;
+  if (!a.output_padding.empty() && a.output_padding.size() != r) {
+    return def.Fail(code::kInvalidParam,
+                    "attribute 'output_padding' = ", DimsString(a.output_padding), " needs ", r,
+                    " values");
+  }
+  std::vector<int64_t> shape = a.output_shape;
+  if (shape.size() == r + 2) shape.erase(shape.begin(), shape.begin() + 2);
+  if (!shape.empty() && shape.size() != r) {
+    return def.Fail(code::kInvalidParam, "attribute 'output_shape' = ", DimsString(a.output_shape),
+                    " needs ", r, " spatial sizes");
+  }
+  const bool same =
+      a.window.auto_pad == AutoPad::kSameUpper || a.window.auto_pad == AutoPad::kSameLower;
+  for (size_t i = 0; i < r; ++i) {
+    const int64_t s = w.stride[i], op = a.output_padding.empty() ? 0 : a.output_padding[i];
+    const int64_t full = s * (in[i] - 1) + op + w.dilation[i] * (kernel[i] - 1) + 1;
+    if (!shape.empty() || same) {
+      // The spec's total padding, split with floor division (a negative total, from an
+      // output_shape larger than the full result, leaves positions that only get the bias).
+      w.out[i] = !shape.empty() ? shape[i] : in[i] * s;
+      const int64_t total = full - w.out[i];
+      const int64_t half = FloorDiv(total, 2);
+      w.pad_begin[i] = a.window.auto_pad == AutoPad::kSameUpper ? half : total - half;
+      w.pad_end[i] = total - w.pad_begin[i];
+    } else {
+      w.out[i] = full - w.pad_begin[i] - w.pad_end[i];
+    }
+    if (w.out[i] < 0 || (in[i] > 0 && w.out[i] < 1)) {
+      return def.Fail(code::kInvalidParam, "spatial dim ", i, " of X ", DimsString(in),
+                      ": the pads leave an output size of ", w.out[i]);
+    }
+  }
+  return w;
+}
+
+template <typename T>
+void ConvTransposeCompute(const ConvInputs& in, const Window& w, int64_t group, TensorView& y,
+                          KernelContext& ctx) {
+  const T* x = in.x->as<const T>();
+  const T* wt = in.w->as<const T>();
+  const T* b = in.b ? in.b->as<const T>() : nullptr;
+  T* out = y.as<T>();
+  const int64_t n_batch = in.x->dims[0], c_in = in.x->dims[1], m_group = in.w->dims[1];
+  const int64_t c_group = c_in / group, m_out = m_group * group;
+  const int64_t in_size = NumElements(w.in), out_size = NumElements(w.out);
+  const int64_t taps = NumElements(w.kernel);
+  const Dims in_strides = Strides(w.in), out_strides = Strides(w.out);
+  const int64_t s_last = w.stride[w.rank - 1];
+  ctx.ParallelFor(n_batch * m_out, 1, [&](int64_t begin, int64_t end) {
+    std::vector<double> acc(static_cast<size_t>(out_size));
+    for (int64_t nm = begin; nm < end; ++nm) {
+      const int64_t n = nm / m_out, m = nm % m_out, g = m / m_group, mg = m % m_group;
+      std::fill(acc.begin(), acc.end(), b ? static_cast<double>(Load(b, m)) : 0.0);
+      for (int64_t c = 0; c < c_group; ++c) {
+        const T* xp = x + (n * c_in + g * c_group + c) * in_size;
+        const T* wp = wt + ((g * c_group + c) * m_group + mg) * taps;
+        ForEachTap(w, [&](int64_t t, const int64_t* off) {
+          const double wv = static_cast<double>(Load(wp, t));
+          ForEachMappedRow(w.rank, w.in.data(), in_strides.data(), w.out.data(), out_strides.data(),
+                           w.stride.data(), off, [&](int64_t a, int64_t bi, int64_t len) {
+                             double* op = acc.data() + bi;
+                             for (int64_t j = 0; j < len; ++j) {
+                               op[j * s_last] += wv * static_cast<double>(Load(xp, a + j));
+                             }
+                           });
+        });
+      }
+      T* yp = out + nm * out_size;
+      for (int64_t i = 0; i < out_size; ++i) {
+        Store(yp, i, static_cast<ComputeT<T>>(acc[static_cast<size_t>(i)]));
+      }
+    }
+  });
+}
+
+Status RunConvTranspose(const NodeDef& def, const ConvTransposeAttrs& a, KernelContext& ctx) {
+  KILN_ASSIGN_OR_RETURN(ConvInputs in, ReadConvInputs(def, ctx));
+  const Dims &xd = in.x->dims, &wd = in.w->dims;
+  if (xd[1] != wd[0] || wd[0] % a.group != 0) {
+    return def.Fail(code::kInvalidParam, "X ", DimsString(xd), " and W ", DimsString(wd),
+                    " do not fit: W.shape[0] must be X's ", xd[1],
+                    " channels and a multiple of group ", a.group);
+  }
+  const int64_t m = wd[1] * a.group;
+  KILN_RETURN_IF_ERROR(CheckBias(def, in.b, m), "");
+  KILN_ASSIGN_OR_RETURN(Dims kernel, ConvKernelDims(def, a.window, *in.w));
+  KILN_ASSIGN_OR_RETURN(Window w, ResolveTransposedWindow(def, a, Spatial(xd), kernel));
+  Dims ydims = {xd[0], m};
+  ydims.insert(ydims.end(), w.out.begin(), w.out.end());
+  KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, ydims));
+  DispatchFloat(in.x->dtype, [&](auto tag) {
+    ConvTransposeCompute<typename decltype(tag)::type>(in, w, a.group, *y, ctx);
+  });
+  return Status::Ok();
+}
+
+class ConvTransposeKernel final : public Kernel {
+ public:
+  ConvTransposeKernel(const NodeDef& def, ConvTransposeAttrs attrs)
+      : def_(def), attrs_(std::move(attrs)) {}
+  Status Run(KernelContext& ctx) const override { return RunConvTranspose(def_, attrs_, ctx); }
+
+ private:
+  NodeDef def_;
+  ConvTransposeAttrs attrs_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Pools.
+
+enum class PoolKind { kMax, kAverage, kLp };
+
+struct PoolAttrs {
+  PoolKind kind = PoolKind::kMax;
+  WindowAttrs window;
+  bool count_include_pad = false;
+  bool column_major_indices = false;  // MaxPool storage_order = 1
+  int64_t p = 2;
+};
+
+Result<PoolAttrs> PreparePool(const NodeDef& def, PoolKind kind) {
+  PoolAttrs a;
+  a.kind = kind;
+  DataType t = def.input_types.empty() ? DataType::kUndefined : def.input_types[0];
+  if (kind == PoolKind::kMax) {
+    if (!DispatchNumeric(t, [](auto) {})) {
+      return def.Fail(code::kFeatureUnsupported, "input type ", ir::Name(t),
+                      " is not supported; a numeric type is required");
+    }
+  } else {
+    KILN_RETURN_IF_ERROR(CheckFloat(def), "");
+  }
+  WindowFeatures has;
+  switch (kind) {
+    case PoolKind::kMax:
+      has = {def.opset >= 10, def.opset >= 10};
+      break;
+    case PoolKind::kAverage:
+      has = {def.opset >= 19, def.opset >= 10};
+      break;
+    case PoolKind::kLp:
+      has = {def.opset >= 18, def.opset >= 18};
+      break;
+  }
+  KILN_ASSIGN_OR_RETURN(a.window, ReadWindowAttrs(def, has));
+  if (a.window.kernel_shape.empty()) {
+    return def.Fail(code::kInvalidParam, "attribute 'kernel_shape' is required");
+  }
+  if (kind == PoolKind::kAverage) {
+    KILN_ASSIGN_OR_RETURN(a.count_include_pad, FlagAttr(def, "count_include_pad"));
+  }
+  if (kind == PoolKind::kMax) {
+    KILN_ASSIGN_OR_RETURN(a.column_major_indices, FlagAttr(def, "storage_order"));
+  }
+  if (kind == PoolKind::kLp) {
+    a.p = def.attr_int("p", 2);
+    if (a.p < 1) return def.Fail(code::kInvalidParam, "attribute 'p' must be >= 1, got ", a.p);
+  }
+  return a;
+}
+
+// One output position's window: for each dim the range [lo, hi) of kernel indices that land
+// inside the input, the input position of kernel index 0, and how many window positions lie
+// inside the input plus its explicit (or auto) pads.
+struct WindowSpan {
+  SmallDims lo, hi, start;
+  int64_t padded_count = 1;
+  bool empty = false;
+};
+
+WindowSpan SpanAt(const Window& w, const int64_t* o) {
+  WindowSpan s;
+  for (size_t i = 0; i < w.rank; ++i) {
+    const int64_t d = w.dilation[i], start = o[i] * w.stride[i] - w.pad_begin[i];
+    s.start[i] = start;
+    s.lo[i] = start >= 0 ? 0 : CeilDiv(-start, d);
+    const int64_t top = w.in[i] - 1 - start;
+    s.hi[i] = top < 0 ? 0 : std::min(w.kernel[i], top / d + 1);
+    if (s.lo[i] >= s.hi[i]) s.empty = true;
+    const int64_t padded_top = w.in[i] + w.pad_end[i] - 1 - start;
+    s.padded_count *= padded_top < 0 ? 0 : std::min(w.kernel[i], padded_top / d + 1);
+  }
+  return s;
+}
+
+// Calls fn(spatial) for the input position (as a SmallDims) of every window element inside
+// the input.
+template <typename Fn>
+void ForEachInWindow(const Window& w, const WindowSpan& s, Fn&& fn) {
+  if (s.empty) return;
+  SmallDims k = s.lo, pos;
+  for (;;) {
+    for (size_t i = 0; i < w.rank; ++i) pos[i] = s.start[i] + k[i] * w.dilation[i];
+    fn(pos);
+    size_t d = w.rank;
+    for (;;) {
+      if (d == 0) return;
+      --d;
+      if (++k[d] < s.hi[d]) break;
+      k[d] = s.lo[d];
+    }
+  }
+}
+
+template <typename T>
+void PoolCompute(const PoolAttrs& a, const Window& w, const TensorView& x, TensorView& y,
+                 int64_t* indices, KernelContext& ctx) {
+  using C = ComputeT<T>;
+  const T* xd = x.as<const T>();
+  T* yd = y.as<T>();
+  const int64_t planes = x.dims[0] * x.dims[1];
+  const int64_t in_size = NumElements(w.in), out_size = NumElements(w.out);
+  const Dims row_strides = Strides(w.in);
+  Dims col_strides(w.rank, 1);  // storage_order 1: the first spatial dim varies fastest
+  for (size_t i = 1; i < w.rank; ++i) col_strides[i] = col_strides[i - 1] * w.in[i - 1];
+  const Dims& idx_strides = a.column_major_indices ? col_strides : row_strides;
+  const int64_t window_size = std::max<int64_t>(1, NumElements(w.kernel));
+  const int64_t grain = std::max<int64_t>(1, 65536 / std::max<int64_t>(1, out_size * window_size));
+  ctx.ParallelFor(planes, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t plane = begin; plane < end; ++plane) {
+      const T* xp = xd + plane * in_size;
+      T* yp = yd + plane * out_size;
+      SmallDims o{};
+      for (int64_t oi = 0; oi < out_size; ++oi) {
+        const WindowSpan s = SpanAt(w, o.data());
+        if (a.kind == PoolKind::kMax) {
+          bool found = false;
+          C best{};
+          int64_t best_index = -1;
+          ForEachInWindow(w, s, [&](const SmallDims& pos) {
+            int64_t flat = 0;
+            for (size_t i = 0; i < w.rank; ++i) flat += pos[i] * row_strides[i];
+            const C v = Load(xp, flat);
+            // NaNs are skipped unless the window holds nothing else.
+            if (!found || v > best || (IsNan(best) && !IsNan(v))) {
+              found = true;
+              best = v;
+              best_index = 0;
+              for (size_t i = 0; i < w.rank; ++i) best_index += pos[i] * idx_strides[i];
+            }
+          });
+          if (!found) best = Lowest<T>();
+          Store(yp, oi, best);
+          if (indices) {
+            indices[plane * out_size + oi] = found ? plane * in_size + best_index : -1;
+          }
+        } else {
+          double sum = 0;
+          int64_t count = 0;
+          ForEachInWindow(w, s, [&](const SmallDims& pos) {
+            int64_t flat = 0;
+            for (size_t i = 0; i < w.rank; ++i) flat += pos[i] * row_strides[i];
+            const double v = static_cast<double>(Load(xp, flat));
+            sum += a.kind == PoolKind::kLp ? std::pow(std::fabs(v), static_cast<double>(a.p)) : v;
+            ++count;
+          });
+          double r;
+          if (a.kind == PoolKind::kLp) {
+            r = std::pow(sum, 1.0 / static_cast<double>(a.p));
+          } else {
+            r = sum / static_cast<double>(a.count_include_pad ? s.padded_count : count);
+          }
+          Store(yp, oi, static_cast<C>(r));
+        }
+        for (size_t d = w.rank; d-- > 0;) {
+          if (++o[d] < w.out[d]) break;
+          o[d] = 0;
+        }
+      }
+    }
+  });
+}
+
+Status RunPool(const NodeDef& def, const PoolAttrs& a, KernelContext& ctx) {
+  const TensorView* x = ctx.input(0);
+  if (x == nullptr) return def.Fail(code::kInvalidParam, "input X is required");
+  if (x->rank() < 3) {
+    return def.Fail(code::kInvalidParam, "X ", DimsString(x->dims),
+                    " must be N x C x spatial dims");
+  }
+  KILN_ASSIGN_OR_RETURN(Window w,
+                        ResolveWindow(def, a.window, Spatial(x->dims), a.window.kernel_shape));
+  Dims ydims = {x->dims[0], x->dims[1]};
+  ydims.insert(ydims.end(), w.out.begin(), w.out.end());
+  KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, ydims));
+  int64_t* indices = nullptr;
+  if (a.kind == PoolKind::kMax && ctx.num_outputs() > 1 && ctx.output_wanted(1)) {
+    KILN_ASSIGN_OR_RETURN(TensorView * iv, ctx.Output(1, ydims));
+    if (iv->dtype != DataType::kInt64) {
+      return def.Fail(code::kInvalidParam, "output Indices must be int64, not ",
+                      ir::Name(iv->dtype));
+    }
+    indices = iv->as<int64_t>();
+  }
+  bool ok = DispatchNumeric(x->dtype, [&](auto tag) {
+    PoolCompute<typename decltype(tag)::type>(a, w, *x, *y, indices, ctx);
+  });
+  if (!ok) return def.Fail(code::kInvalidParam, "X has unsupported type ", ir::Name(x->dtype));
+  return Status::Ok();
+}
+
+class PoolKernel final : public Kernel {
+ public:
+  PoolKernel(const NodeDef& def, PoolAttrs attrs) : def_(def), attrs_(std::move(attrs)) {}
+  Status Run(KernelContext& ctx) const override { return RunPool(def_, attrs_, ctx); }
+
+ private:
+  NodeDef def_;
+  PoolAttrs attrs_;
+};
+
+// GlobalAveragePool, GlobalMaxPool and GlobalLpPool: one value per (n, c) plane.
+template <typename T>
+void GlobalPoolCompute(PoolKind kind, int64_t p, const TensorView& x, TensorView& y,
+                       KernelContext& ctx) {
+  using C = ComputeT<T>;
+  const T* xd = x.as<const T>();
+  T* yd = y.as<T>();
+  const int64_t planes = x.dims[0] * x.dims[1];
+  const int64_t size = Product(x.dims, 2, x.dims.size());
+  const int64_t grain = std::max<int64_t>(1, 65536 / std::max<int64_t>(1, size));
+  ctx.ParallelFor(planes, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t plane = begin; plane < end; ++plane) {
+      const T* xp = xd + plane * size;
+      if (kind == PoolKind::kMax) {
+        C best = Lowest<T>();
+        bool found = false;
+        for (int64_t i = 0; i < size; ++i) {
+          const C v = Load(xp, i);
+          if (!found || v > best || (IsNan(best) && !IsNan(v))) best = v;
+          found = true;
+        }
+        Store(yd, plane, best);
+        continue;
+      }
+      double sum = 0;
+      for (int64_t i = 0; i < size; ++i) {
+        const double v = static_cast<double>(Load(xp, i));
+        sum += kind == PoolKind::kLp ? std::pow(std::fabs(v), static_cast<double>(p)) : v;
+      }
+      const double r = kind == PoolKind::kLp ? std::pow(sum, 1.0 / static_cast<double>(p))
+                                             : sum / static_cast<double>(size);
+      Store(yd, plane, static_cast<C>(r));
+    }
+  });
+}
+
+struct GlobalPoolAttrs {
+  PoolKind kind;
+  int64_t p;
+};
+
+class GlobalPoolKernel final : public Kernel {
+ public:
+  GlobalPoolKernel(const NodeDef& def, GlobalPoolAttrs attrs) : def_(def), attrs_(attrs) {}
+  Status Run(KernelContext& ctx) const override {
+    const TensorView* x = ctx.input(0);
+    if (x == nullptr) return def_.Fail(code::kInvalidParam, "input X is required");
+    if (x->rank() < 3) {
+      return def_.Fail(code::kInvalidParam, "X ", DimsString(x->dims),
+                       " must be N x C x spatial dims");
+    }
+    Dims ydims(x->rank(), 1);
+    ydims[0] = x->dims[0];
+    ydims[1] = x->dims[1];
+    KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, ydims));
+    bool ok = DispatchFloat(x->dtype, [&](auto tag) {
+      GlobalPoolCompute<typename decltype(tag)::type>(attrs_.kind, attrs_.p, *x, *y, ctx);
+    });
+    if (!ok) return def_.Fail(code::kInvalidParam, "X has unsupported type ", ir::Name(x->dtype));
+    return Status::Ok();
+  }
+
+ private:
+  NodeDef def_;
+  GlobalPoolAttrs attrs_;
+};
+
+KernelFactory PoolFactory(PoolKind kind) {
+  return [kind](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
+    KILN_ASSIGN_OR_RETURN(PoolAttrs a, PreparePool(def, kind));
+    return std::unique_ptr<Kernel>(std::make_unique<PoolKernel>(def, std::move(a)));
+  };
+}
+
+KernelFactory GlobalPoolFactory(PoolKind kind) {
+  return [kind](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
+    KILN_RETURN_IF_ERROR(CheckFloat(def), "");
+    GlobalPoolAttrs a{kind, 2};
+    if (kind == PoolKind::kLp) {
+      a.p = def.attr_int("p", 2);
+      if (a.p < 1) return def.Fail(code::kInvalidParam, "attribute 'p' must be >= 1, got ", a.p);
+    }
+    return std::unique_ptr<Kernel>(std::make_unique<GlobalPoolKernel>(def, a));
+  };
+}
+
+}  // namespace
+
+Result<ConvAttrs> PrepareConv(const NodeDef& def) {
+  KILN_RETURN_IF_ERROR(CheckFloat(def), "");
+  ConvAttrs a;
+  KILN_ASSIGN_OR_RETURN(a.window, ReadWindowAttrs(def, {}));
+  a.group = def.attr_int("group", 1);
+  if (a.group < 1) {
+    return def.Fail(code::kInvalidParam, "attribute 'group' must be >= 1, got ", a.group);
+  }
+  return a;
+}
+
+Result<TensorView*> RunConv(const NodeDef& def, const ConvAttrs& a, KernelContext& ctx) {
+  KILN_ASSIGN_OR_RETURN(ConvInputs in, ReadConvInputs(def, ctx));
+  const Dims &xd = in.x->dims, &wd = in.w->dims;
+  if (xd[1] != wd[1] * a.group || wd[0] % a.group != 0) {
+    return def.Fail(code::kInvalidParam, "X ", DimsString(xd), " and W ", DimsString(wd),
+                    " do not fit group ", a.group,
+                    ": X's channels must be W.shape[1] * group and W.shape[0] a multiple of group");
+  }
+  KILN_RETURN_IF_ERROR(CheckBias(def, in.b, wd[0]), "");
+  KILN_ASSIGN_OR_RETURN(Dims kernel, ConvKernelDims(def, a.window, *in.w));
+  KILN_ASSIGN_OR_RETURN(Window w, ResolveWindow(def, a.window, Spatial(xd), kernel));
+  Dims ydims = {xd[0], wd[0]};
+  ydims.insert(ydims.end(), w.out.begin(), w.out.end());
+  KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, ydims));
+  DispatchFloat(in.x->dtype, [&](auto tag) {
+    ConvCompute<typename decltype(tag)::type>(in, w, a.group, *y, ctx);
+  });
+  return y;
+}
+
+void RegisterNnConvKernels(KernelRegistry& r) {
+  r.Register(kReferenceBackend, "", "Conv",
+             [](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
+               KILN_ASSIGN_OR_RETURN(ConvAttrs a, PrepareConv(def));
+               return std::unique_ptr<Kernel>(std::make_unique<ConvKernel>(def, std::move(a)));
+             });
+  r.Register(
+      kReferenceBackend, "", "ConvTranspose",
+      [](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
+        KILN_ASSIGN_OR_RETURN(ConvTransposeAttrs a, PrepareConvTranspose(def));
+        return std::unique_ptr<Kernel>(std::make_unique<ConvTransposeKernel>(def, std::move(a)));
+      });
+  r.Register(kReferenceBackend, "", "MaxPool", PoolFactory(PoolKind::kMax));
+  r.Register(kReferenceBackend, "", "AveragePool", PoolFactory(PoolKind::kAverage));
+  r.Register(kReferenceBackend, "", "LpPool", PoolFactory(PoolKind::kLp));
+  r.Register(kReferenceBackend, "", "GlobalMaxPool", GlobalPoolFactory(PoolKind::kMax));
+  r.Register(kReferenceBackend, "", "GlobalAveragePool", GlobalPoolFactory(PoolKind::kAverage));
+  r.Register(kReferenceBackend, "", "GlobalLpPool", GlobalPoolFactory(PoolKind::kLp));
+}
 
 }  // namespace kiln::kernels

@@ -77,5 +77,63 @@ TEST(ElementwiseInferenceTest, ClipBoundsMustBeScalars) {
   EXPECT_TRUE(ok.Infer().ok());
 }
 
+TEST(ElementwiseInferenceTest, BitwiseBinaryOpsBroadcastIntegersOnly) {
+  for (const char* op : {"BitwiseAnd", "BitwiseOr", "BitwiseXor"}) {
+    OneNode n(op, {T(DataType::kUint8, {2, 1, 3}), T(DataType::kUint8, {4, 1})}, 1, 18);
+    ASSERT_TRUE(n.Infer().ok()) << op;
+    EXPECT_EQ(n.out().dtype, DataType::kUint8);
+    EXPECT_EQ(n.out().shape.ToString(), "[2,4,3]");
+    OneNode f(op, {F32({2}), F32({2})}, 1, 18);
+    EXPECT_EQ(f.Infer().code(), code::kInvalidParam) << op;
+    OneNode old(op, {I64({2}), I64({2})}, 1, 17);
+    EXPECT_EQ(old.Infer().code(), code::kFeatureUnsupported) << op;
+  }
+}
+
+TEST(ElementwiseInferenceTest, BitwiseNotKeepsTheIntegerType) {
+  OneNode n("BitwiseNot", {T(DataType::kInt16, {3, 4})}, 1, 18);
+  ASSERT_TRUE(n.Infer().ok());
+  EXPECT_EQ(n.out().dtype, DataType::kInt16);
+  EXPECT_EQ(n.out().shape.ToString(), "[3,4]");
+  OneNode b("BitwiseNot", {T(DataType::kBool, {3})}, 1, 18);
+  EXPECT_EQ(b.Infer().code(), code::kInvalidParam);
+}
+
+TEST(ElementwiseInferenceTest, ShrinkTakesAnyNumberFromOpset9) {
+  OneNode n("Shrink", {T(DataType::kInt8, {5})}, 1, 9);
+  ASSERT_TRUE(n.Infer().ok());
+  EXPECT_EQ(n.out().dtype, DataType::kInt8);
+  OneNode b("Shrink", {T(DataType::kBool, {5})}, 1, 9);
+  EXPECT_EQ(b.Infer().code(), code::kInvalidParam);
+  OneNode old("Shrink", {F32({5})}, 1, 8);
+  EXPECT_EQ(old.Infer().code(), code::kFeatureUnsupported);
+}
+
+TEST(ElementwiseInferenceTest, SwishIsAFloatOpFromOpset24) {
+  OneNode n("Swish", {F32({2, 3})}, 1, 24);
+  ASSERT_TRUE(n.Infer().ok());
+  EXPECT_EQ(n.out().shape.ToString(), "[2,3]");
+  OneNode i("Swish", {I64({2})}, 1, 24);
+  EXPECT_EQ(i.Infer().code(), code::kInvalidParam);
+  OneNode old("Swish", {F32({2})}, 1, 23);
+  EXPECT_EQ(old.Infer().code(), code::kFeatureUnsupported);
+}
+
+TEST(ElementwiseInferenceTest, BitCastNeedsATypeOfTheSameWidth) {
+  OneNode n("BitCast", {F32({2, 2})}, 1, 26);
+  n.node->set_attr("to", int64_t{6});  // int32
+  ASSERT_TRUE(n.Infer().ok());
+  EXPECT_EQ(n.out().dtype, DataType::kInt32);
+  EXPECT_EQ(n.out().shape.ToString(), "[2,2]");
+  OneNode wide("BitCast", {F32({2})}, 1, 26);
+  wide.node->set_attr("to", int64_t{7});  // int64
+  EXPECT_EQ(wide.Infer().code(), code::kInvalidParam);
+  OneNode str("BitCast", {F32({2})}, 1, 26);
+  str.node->set_attr("to", int64_t{8});
+  EXPECT_EQ(str.Infer().code(), code::kFeatureUnsupported);
+  OneNode none("BitCast", {F32({2})}, 1, 26);
+  EXPECT_EQ(none.Infer().code(), code::kInvalidParam);
+}
+
 }  // namespace
 }  // namespace kiln::ir

@@ -439,11 +439,18 @@ TEST(NormInferenceTest, BatchNormalizationParametersNeedOneValuePerChannel) {
   ExpectFailure(n, code::kInvalidParam, "input_mean has shape [4]; [3] is required");
 }
 
-TEST(NormInferenceTest, BatchNormalizationTrainingModeIsUnsupported) {
+TEST(NormInferenceTest, BatchNormalizationTrainingModeNeedsOpset14) {
   std::vector<TensorType> ins = {F32({1, 3, 4, 4}), F32({3}), F32({3}), F32({3}), F32({3})};
   OneNode training("BatchNormalization", ins, 3, /*opset=*/15);
   training.node->set_attr("training_mode", int64_t{1});
-  ExpectFailure(training, code::kFeatureUnsupported, "training_mode=1");
+  ASSERT_TRUE(training.Infer().ok());
+  EXPECT_EQ(OutShape(training, 0), "[1,3,4,4]");
+  EXPECT_EQ(OutShape(training, 1), "[3]");
+  EXPECT_EQ(OutShape(training, 2), "[3]");
+
+  OneNode flag("BatchNormalization", ins, 1, /*opset=*/15);
+  flag.node->set_attr("training_mode", int64_t{2});
+  ExpectFailure(flag, code::kInvalidParam, "'training_mode' must be 0 or 1");
 
   OneNode extra("BatchNormalization", ins, 3, /*opset=*/15);
   ExpectFailure(extra, code::kInvalidParam, "need training_mode=1");
@@ -593,6 +600,81 @@ TEST(SoftmaxInferenceTest, DefaultAxisIsOneBeforeOpset13AndMinusOneFrom13) {
 TEST(SoftmaxInferenceTest, SoftmaxRejectsIntegers) {
   OneNode n("Softmax", {I64({3})}, 1);
   ExpectFailure(n, code::kInvalidParam, "floating-point");
+}
+
+TEST(NormInferenceTest, RmsNormalizationOutputTakesTheScaleType) {
+  OneNode n("RMSNormalization", {F32Dims({S("B"), K(5), K(8)}), T(DataType::kFloat16, {8})}, 1,
+            /*opset=*/23);
+  ASSERT_TRUE(n.Infer().ok());
+  EXPECT_EQ(n.out().dtype, DataType::kFloat16);
+  EXPECT_EQ(OutShape(n), "[B,5,8]");
+
+  OneNode bad_scale("RMSNormalization", {F32({2, 5, 8}), F32({5})}, 1, 23);
+  ExpectFailure(bad_scale, code::kInvalidParam, "scale has shape [5]");
+
+  OneNode bad_axis("RMSNormalization", {F32({2, 5, 8}), F32({8})}, 1, 23);
+  bad_axis.node->set_attr("axis", int64_t{-4});
+  ExpectFailure(bad_axis, code::kInvalidParam, "'axis' = -4 is out of range for rank 3");
+
+  OneNode old("RMSNormalization", {F32({2, 5, 8}), F32({8})}, 1, 22);
+  EXPECT_EQ(old.Infer().code(), code::kFeatureUnsupported);
+}
+
+TEST(NormInferenceTest, LpNormalizationKeepsTheShapeAndNeedsPOneOrTwo) {
+  OneNode n("LpNormalization", {F32({3, 4})}, 1);
+  n.node->set_attr("axis", int64_t{0});
+  ASSERT_TRUE(n.Infer().ok());
+  EXPECT_EQ(OutShape(n), "[3,4]");
+
+  OneNode p3("LpNormalization", {F32({3, 4})}, 1);
+  p3.node->set_attr("p", int64_t{3});
+  ExpectFailure(p3, code::kInvalidParam, "'p' must be 1 or 2, got 3");
+
+  OneNode ints("LpNormalization", {I64({3, 4})}, 1);
+  ExpectFailure(ints, code::kInvalidParam, "floating-point");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Losses.
+
+TEST(LossInferenceTest, ReductionNoneKeepsTheLabelShapeOtherwiseAScalar) {
+  for (const char* op : {"NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss"}) {
+    OneNode none(op, {F32({2, 5, 3, 4}), I64({2, 3, 4}), F32({5})}, 1, 13);
+    none.node->set_attr("reduction", std::string("none"));
+    ASSERT_TRUE(none.Infer().ok()) << op;
+    EXPECT_EQ(OutShape(none), "[2,3,4]") << op;
+
+    OneNode mean(op, {F32({2, 5}), T(DataType::kInt32, {2})}, 1, 13);
+    ASSERT_TRUE(mean.Infer().ok()) << op;
+    EXPECT_EQ(OutShape(mean), "[]") << op;
+    EXPECT_EQ(mean.out().dtype, DataType::kFloat32) << op;
+  }
+}
+
+TEST(LossInferenceTest, SoftmaxCrossEntropyLogProbHasTheScoresShape) {
+  OneNode n("SoftmaxCrossEntropyLoss", {F32Dims({S("N"), K(5), K(3)}), I64({2, 3})}, 2, 13);
+  n.node->set_attr("reduction", std::string("sum"));
+  ASSERT_TRUE(n.Infer().ok());
+  EXPECT_EQ(OutShape(n, 0), "[]");
+  EXPECT_EQ(OutShape(n, 1), "[N,5,3]");
+}
+
+TEST(LossInferenceTest, LabelsWeightsAndReductionAreChecked) {
+  OneNode labels("NegativeLogLikelihoodLoss", {F32({2, 5, 3}), I64({2, 4})}, 1, 13);
+  ExpectFailure(labels, code::kInvalidParam, "input 1 (labels) has shape [2,4]; [2,3] is required");
+
+  OneNode weight("NegativeLogLikelihoodLoss", {F32({2, 5}), I64({2}), F32({4})}, 1, 13);
+  ExpectFailure(weight, code::kInvalidParam, "input 2 (weight) has shape [4]; [5] is required");
+
+  OneNode float_labels("NegativeLogLikelihoodLoss", {F32({2, 5}), F32({2})}, 1, 13);
+  ExpectFailure(float_labels, code::kInvalidParam, "int32 or int64 is required");
+
+  OneNode reduction("SoftmaxCrossEntropyLoss", {F32({2, 5}), I64({2})}, 1, 13);
+  reduction.node->set_attr("reduction", std::string("max"));
+  ExpectFailure(reduction, code::kInvalidParam, "\"max\"");
+
+  OneNode rank1("SoftmaxCrossEntropyLoss", {F32({5}), I64({})}, 1, 13);
+  ExpectFailure(rank1, code::kInvalidParam, "rank >= 2");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -918,6 +1000,10 @@ TEST(NnRegistryTest, EveryNnOpIsRegisteredInTheNnFamily) {
                          "GroupNormalization",
                          "LRN",
                          "MeanVarianceNormalization",
+                         "RMSNormalization",
+                         "LpNormalization",
+                         "NegativeLogLikelihoodLoss",
+                         "SoftmaxCrossEntropyLoss",
                          "Softmax",
                          "LogSoftmax",
                          "Hardmax",
