@@ -72,6 +72,8 @@ void RegisterReferenceKernels(KernelRegistry& registry) {
   RegisterControlFlowKernels(registry);
   RegisterFusedKernels(registry);
   RegisterQuantizeKernels(registry);
+  RegisterAttentionKernels(registry);
+  RegisterSamplingKernels(registry);
 }
 
 }  // namespace kiln::kernels

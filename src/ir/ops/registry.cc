@@ -13,6 +13,8 @@ void RegisterReduceOps(OpRegistry& registry);
 void RegisterControlFlowOps(OpRegistry& registry);
 void RegisterFusedOps(OpRegistry& registry);
 void RegisterQuantizeOps(OpRegistry& registry);
+void RegisterAttentionOps(OpRegistry& registry);
+void RegisterSamplingOps(OpRegistry& registry);
 
 void RegisterAllOps(OpRegistry& registry) {
   RegisterElementwiseOps(registry);
@@ -22,6 +24,8 @@ void RegisterAllOps(OpRegistry& registry) {
   RegisterControlFlowOps(registry);
   RegisterFusedOps(registry);
   RegisterQuantizeOps(registry);
+  RegisterAttentionOps(registry);
+  RegisterSamplingOps(registry);
 }
 
 }  // namespace kiln::ir

@@ -1,0 +1,9 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "kernels/reference/families.h"
+
+namespace kiln::kernels {
+
+void RegisterSamplingKernels(KernelRegistry& r) {}
+
+}  // namespace kiln::kernels
