@@ -109,6 +109,45 @@ void TypeCaptures(Graph& graph, const std::vector<const Graph*>& outer) {
 
 namespace {
 
+// Gives the untyped inputs of a Loop or Scan body the types the node feeds them (ONNX lets a
+// body leave them out). Loop: (iteration int64 scalar, cond bool scalar, carried values: their
+// element type, shape unknown since it may change between iterations). Scan: state values as
+// given, scan inputs one slice (the scan axis removed).
+void TypeBodyInputs(const Node& node, Graph& body) {
+  auto fill = [](Value* v, DataType dtype, Shape shape) {
+    if (v == nullptr || v->dtype() != DataType::kUndefined) return;
+    v->type().dtype = dtype;
+    if (!v->shape().rank_known()) v->type().shape = std::move(shape);
+  };
+  auto& in = body.inputs();
+  if (node.op_type() == "Loop") {
+    if (in.size() > 0) fill(in[0], DataType::kInt64, Shape::Scalar());
+    if (in.size() > 1) fill(in[1], DataType::kBool, Shape::Scalar());
+    for (size_t i = 2; i < in.size(); ++i) {
+      if (const Value* given = node.input(i)) fill(in[i], given->dtype(), Shape());
+    }
+  } else if (node.op_type() == "Scan" && node.opset() >= 9) {
+    const int64_t m = node.attr_int("num_scan_inputs", 0);
+    const int64_t n = static_cast<int64_t>(node.inputs().size()) - m;
+    const std::vector<int64_t> axes = node.attr_ints("scan_input_axes");
+    for (int64_t i = 0; i < static_cast<int64_t>(in.size()) && i < n + m; ++i) {
+      const Value* given = node.input(static_cast<size_t>(i));
+      if (given == nullptr) continue;
+      Shape shape = given->shape();
+      if (i >= n && shape.rank_known() && shape.rank() > 0) {
+        int64_t axis = i - n < static_cast<int64_t>(axes.size()) ? axes[i - n] : 0;
+        if (axis < 0) axis += static_cast<int64_t>(shape.rank());
+        if (axis >= 0 && axis < static_cast<int64_t>(shape.rank())) {
+          shape.dims().erase(shape.dims().begin() + axis);
+        } else {
+          shape = Shape();
+        }
+      }
+      fill(in[i], given->dtype(), std::move(shape));
+    }
+  }
+}
+
 // Infers `graph`, whose captured values take their types from `outer` (the enclosing graphs,
 // innermost last); the bodies of its nodes are inferred first, so If/Loop see typed outputs.
 Status InferScoped(const OpRegistry& registry, Graph& graph, std::vector<const Graph*>& outer) {
@@ -117,6 +156,7 @@ Status InferScoped(const OpRegistry& registry, Graph& graph, std::vector<const G
   for (auto& node : graph.nodes()) {
     for (auto& [name, attr] : node->attrs()) {
       if (auto* body = std::get_if<std::shared_ptr<Graph>>(&attr); body && *body) {
+        TypeBodyInputs(*node, **body);
         Status st = InferScoped(registry, **body, outer);
         if (!st.ok()) {
           outer.pop_back();

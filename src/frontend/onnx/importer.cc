@@ -331,9 +331,15 @@ Result<ImportResult> ImportBytes(const void* data, size_t size, const std::strin
   }
   auto onnx_opset = imp.opsets.find("");
   if (onnx_opset == imp.opsets.end()) {
-    return imp.Fail("opset_import has no entry for the ONNX domain");
-  }
-  if (onnx_opset->second < kMinOnnxOpset || onnx_opset->second > kMaxOnnxOpset) {
+    // Legal when no node is of the ONNX domain (a model of ai.onnx.ml or training ops only):
+    // its ops are then reported as unsupported by name.
+    for (const auto& n : model.graph().node()) {
+      if (n.domain().empty() || n.domain() == "ai.onnx") {
+        return imp.Fail("opset_import has no entry for the ONNX domain, which node '", n.name(),
+                        "' (", n.op_type(), ") uses");
+      }
+    }
+  } else if (onnx_opset->second < kMinOnnxOpset || onnx_opset->second > kMaxOnnxOpset) {
     return Error(code::kFeatureUnsupported, origin, ": ONNX opset ", onnx_opset->second,
                  " is outside the range Kiln reads (", kMinOnnxOpset, " to ", kMaxOnnxOpset,
                  "); convert it with onnx.version_converter");

@@ -104,6 +104,24 @@ TEST(OnnxImporterTest, ToleratesUnusedExtraDomainsAndNamesUnnamedNodes) {
   EXPECT_EQ(r->graph->nodes().front()->name(), "Add_0");
 }
 
+TEST(OnnxImporterTest, ModelWithoutOnnxDomainImportsWhenNoNodeNeedsIt) {
+  pb::ModelProto m = AddModel();
+  m.clear_opset_import();
+  auto* ml = m.add_opset_import();
+  ml->set_domain("ai.onnx.ml");
+  ml->set_version(3);
+  // An ONNX-domain node without an ONNX opset entry is an error naming the node.
+  auto bad = Import(m);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("node 'add0' (Add)"), std::string::npos)
+      << bad.status().message();
+  // The same graph of ai.onnx.ml nodes only imports; its ops are judged later, by name.
+  m.mutable_graph()->mutable_node(0)->set_domain("ai.onnx.ml");
+  auto ok = Import(m);
+  ASSERT_TRUE(ok.ok()) << ok.status().message();
+  EXPECT_EQ(ok->graph->nodes().front()->domain(), "ai.onnx.ml");
+}
+
 TEST(OnnxImporterTest, RejectsOpsetsOutsideTheSupportedRange) {
   auto r = Import(AddModel(6));
   ASSERT_FALSE(r.ok());

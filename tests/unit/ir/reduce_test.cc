@@ -378,4 +378,35 @@ TEST(ControlFlowInferenceTest, ScanInputsMustAgreeOnTheSequenceLength) {
 }
 
 }  // namespace
+
+TEST(ControlFlowInferenceTest, UntypedBodyInputsTakeTheTypesTheNodeFeedsThem) {
+  // Loop: iteration int64, cond bool, the carried value's element type (shape may change).
+  OneNode loop("Loop", {I64({}), Bool({}), F32({2, 3})}, 1, /*opset=*/16);
+  auto body = Body({TensorType{}, TensorType{}, TensorType{}}, {});
+  Value* sum = *body->AddValue("sum", {});
+  ASSERT_TRUE(
+      body->AddNode("Add", "", "add", 16, {body->inputs()[2], body->inputs()[2]}, {sum}).ok());
+  body->outputs() = {body->inputs()[1], sum};
+  loop.node->set_attr("body", body);
+  ASSERT_TRUE(InferGraph(OpRegistry::Global(), loop.graph).ok());
+  EXPECT_EQ(body->inputs()[0]->dtype(), DataType::kInt64);
+  EXPECT_EQ(body->inputs()[1]->dtype(), DataType::kBool);
+  EXPECT_EQ(body->inputs()[2]->dtype(), DataType::kFloat32);
+  EXPECT_FALSE(body->inputs()[2]->shape().rank_known());
+  EXPECT_EQ(loop.out().dtype, DataType::kFloat32);
+  // Scan: the state as given, a scan input as one slice along its axis.
+  OneNode scan("Scan", {F32({3}), F32({3, 5})}, 1, /*opset=*/16);
+  scan.node->set_attr("num_scan_inputs", int64_t{1});
+  scan.node->set_attr("scan_input_axes", std::vector<int64_t>{1});
+  auto sbody = Body({TensorType{}, TensorType{}}, {});
+  Value* next = *sbody->AddValue("next", {});
+  ASSERT_TRUE(
+      sbody->AddNode("Add", "", "add", 16, {sbody->inputs()[0], sbody->inputs()[1]}, {next}).ok());
+  sbody->outputs() = {next};
+  scan.node->set_attr("body", sbody);
+  ASSERT_TRUE(InferGraph(OpRegistry::Global(), scan.graph).ok());
+  EXPECT_EQ(sbody->inputs()[1]->shape().ToString(), "[3]");
+  EXPECT_EQ(scan.out().shape.ToString(), "[3]");
+}
+
 }  // namespace kiln::ir
