@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Tensor ops: reshaping (Reshape, Transpose, Squeeze, Expand, Tile, DepthToSpace ...), joining
-// and slicing (Concat, Split, Slice), indexing (Gather*, Scatter*, TopK, ArgMax ...), generators
-// (Shape, Size, Constant, ConstantOfShape, Range, EyeLike) and resampling (Pad, Resize, Upsample).
+// and slicing (Concat, Split, Slice, Compress), indexing (Gather*, Scatter*, TopK, ArgMax ...),
+// generators (Shape, Size, Constant, ConstantOfShape, Range, EyeLike) and resampling (Pad,
+// CenterCropPad, Resize, Upsample).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -771,7 +772,8 @@ Status OneHot(InferenceContext& ctx) {
 
 Status NonZero(InferenceContext& ctx) {
   const Shape& in = ctx.input_shape(0);
-  Dim rank = in.rank_known() ? Dim::Known(Rank(in)) : Dim::Unknown();
+  // A scalar counts as a one-element 1-D tensor (as onnxruntime does).
+  Dim rank = in.rank_known() ? Dim::Known(std::max<int64_t>(Rank(in), 1)) : Dim::Unknown();
   ctx.set_output(0, DataType::kInt64, Shape({rank, Dim::Unknown()}));
   return Status::Ok();
 }
@@ -1015,6 +1017,88 @@ Status Trilu(InferenceContext& ctx) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Compress, ReverseSequence, CenterCropPad.
+
+Status Compress(InferenceContext& ctx) {
+  if (ctx.input_dtype(1) != DataType::kBool) {
+    return ctx.Fail("condition is ", Name(ctx.input_dtype(1)), "; bool is required");
+  }
+  const Shape& cond = ctx.input_shape(1);
+  if (cond.rank_known() && cond.rank() != 1) {
+    return ctx.Fail("condition must be 1-D, got ", cond.ToString());
+  }
+  Dim kept;  // the count of true conditions when they are constant
+  if (const Tensor* t = ctx.input_constant(1)) {
+    kept = Dim::Known(std::count_if(t->raw(), t->raw() + t->bytes(), [](uint8_t b) { return b; }));
+  }
+  const Shape& in = ctx.input_shape(0);
+  if (!ctx.node().has_attr("axis")) return SetLikeInput(ctx, Shape({kept}));
+  if (!in.rank_known()) return SetLikeInput(ctx, Shape());
+  KILN_ASSIGN_OR_RETURN(int64_t axis, AxisAttr(ctx, 0, Rank(in)));
+  const Dim& d = in[static_cast<size_t>(axis)];
+  if (const Tensor* t = ctx.input_constant(1); t && d.known() && t->num_elements() > d.value) {
+    return ctx.Fail("condition has ", t->num_elements(), " entries but axis ", axis, " of ",
+                    in.ToString(), " has ", d.value);
+  }
+  Shape out = in;
+  out[static_cast<size_t>(axis)] = kept;
+  return SetLikeInput(ctx, std::move(out));
+}
+
+Status ReverseSequence(InferenceContext& ctx) {
+  const int64_t b = ctx.node().attr_int("batch_axis", 1), t = ctx.node().attr_int("time_axis", 0);
+  if ((b != 0 && b != 1) || (t != 0 && t != 1) || b == t) {
+    return ctx.Fail("batch_axis ", b, " and time_axis ", t, " must be 0 and 1 (one each)");
+  }
+  if (ctx.input_dtype(1) != DataType::kInt64) {
+    return ctx.Fail("sequence_lens is ", Name(ctx.input_dtype(1)), "; int64 is required");
+  }
+  const Shape& in = ctx.input_shape(0);
+  const Shape& lens = ctx.input_shape(1);
+  if (in.rank_known() && in.rank() < 2) {
+    return ctx.Fail("input must have rank >= 2, got ", in.ToString());
+  }
+  if (lens.rank_known() && lens.rank() != 1) {
+    return ctx.Fail("sequence_lens must be 1-D, got ", lens.ToString());
+  }
+  if (in.rank_known() && lens.rank_known()) {
+    Dim batch = in[static_cast<size_t>(b)];
+    if (!MergeDim(batch, lens[0])) {
+      return ctx.Fail("sequence_lens ", lens.ToString(), " must have one entry per batch of ",
+                      in.ToString());
+    }
+  }
+  return InferSameAsInput(ctx);
+}
+
+Status CenterCropPad(InferenceContext& ctx) {
+  KILN_RETURN_IF_ERROR(CheckIntInput(ctx, 1, "shape"), "");
+  const Shape& in = ctx.input_shape(0);
+  if (!in.rank_known()) return SetLikeInput(ctx, Shape());
+  std::vector<int64_t> axes = Iota(Rank(in));
+  if (ctx.node().has_attr("axes")) {
+    KILN_ASSIGN_OR_RETURN(axes, NormalizeAxes(ctx, ctx.node().attr_ints("axes"), Rank(in)));
+  }
+  IntList shape = FromInput(ctx, 1);
+  if (shape.length && *shape.length != static_cast<int64_t>(axes.size())) {
+    return ctx.Fail("shape has ", *shape.length, " entries for ", axes.size(), " axes of input ",
+                    in.ToString());
+  }
+  Shape out = in;
+  for (size_t k = 0; k < axes.size(); ++k) {
+    Dim& d = out[static_cast<size_t>(axes[k])];
+    if (!shape.values) {
+      d = Dim::Unknown();
+    } else if ((*shape.values)[k] < 0) {
+      return ctx.Fail("shape ", IntsStr(*shape.values), " has a negative entry");
+    } else {
+      d = Dim::Known((*shape.values)[k]);
+    }
+  }
+  return SetLikeInput(ctx, std::move(out));
+}
+
+// ---------------------------------------------------------------------------------------------
 // Pad.
 
 Status CheckPadMode(const InferenceContext& ctx) {
@@ -1254,6 +1338,8 @@ void RegisterTensorOps(OpRegistry& r) {
   r.Register(MakeSchema("Concat", 4, 1, -1, 1, 1, kFamily, Concat));
   r.Register(MakeSchema("Split", 2, 1, 2, 1, -1, kFamily, Split));
   r.Register(MakeSchema("Slice", 1, 1, 5, 1, 1, kFamily, Slice));
+  r.Register(MakeSchema("Compress", 9, 2, 2, 1, 1, kFamily, Compress));
+  r.Register(MakeSchema("ReverseSequence", 10, 2, 2, 1, 1, kFamily, ReverseSequence));
   // Indexing.
   r.Register(MakeSchema("Gather", 1, 2, 2, 1, 1, kFamily, Gather));
   r.Register(MakeSchema("GatherElements", 11, 2, 2, 1, 1, kFamily, GatherElements));
@@ -1274,10 +1360,12 @@ void RegisterTensorOps(OpRegistry& r) {
   r.Register(MakeSchema("Range", 11, 3, 3, 1, 1, kFamily, Range));
   r.Register(MakeSchema("EyeLike", 9, 1, 1, 1, 1, kFamily, EyeLike));
   r.Register(MakeSchema("CumSum", 11, 2, 2, 1, 1, kFamily, CumSum));
+  r.Register(MakeSchema("CumProd", 26, 2, 2, 1, 1, kFamily, CumSum));
   r.Register(MakeSchema("Trilu", 14, 1, 2, 1, 1, kFamily, Trilu));
   // Resampling. Pad takes pads as an attribute from opset 2 (opset 1 called it paddings);
   // Upsample gained multi-dim scales at opset 7 and was deprecated at 10.
   r.Register(MakeSchema("Pad", 2, 1, 4, 1, 1, kFamily, Pad));
+  r.Register(MakeSchema("CenterCropPad", 18, 2, 2, 1, 1, kFamily, CenterCropPad));
   r.Register(MakeSchema("Resize", 10, 1, 4, 1, 1, kFamily, Resize));
   r.Register(MakeSchema("Upsample", 7, 1, 2, 1, 1, kFamily, Upsample));
 }

@@ -549,6 +549,60 @@ TEST(ShapeOpsInferenceTest, OneHotInsertsTheDepthAtTheAxis) {
   EXPECT_EQ(InferShape(first), "[10,2,3]");
 }
 
+TEST(ShapeOpsInferenceTest, NonZeroCountsAScalarAsOneDim) {
+  OneNode n("NonZero", {F32({})}, 1);
+  EXPECT_EQ(InferShape(n), "[1,?]");
+}
+
+TEST(ShapeOpsInferenceTest, CumProdKeepsTheShapeFromOpset26) {
+  OneNode cum("CumProd", {F32Sym("N,4"), I64({})}, 1, 26, {kNone, ScalarI64(-1)});
+  EXPECT_EQ(InferShape(cum), "[N,4]");
+  OneNode old("CumProd", {F32({3, 4}), I64({})}, 1, 25, {kNone, ScalarI64(0)});
+  EXPECT_TRUE(FailsWith(old, "from opset 26", code::kFeatureUnsupported));
+}
+
+TEST(ShapeOpsInferenceTest, CompressCountsAConstantCondition) {
+  Tensor cond = Tensor::FromVector(DataType::kBool, {3}, std::vector<uint8_t>{1, 0, 1});
+  OneNode axis("Compress", {F32Sym("3,N"), T(DataType::kBool, {3})}, 1, 11, {kNone, cond});
+  SetInt(axis, "axis", 0);
+  EXPECT_EQ(InferShape(axis), "[2,N]");
+  OneNode flat("Compress", {F32({2, 3}), T(DataType::kBool, {3})}, 1, 11, {kNone, cond});
+  EXPECT_EQ(InferShape(flat), "[2]");
+  OneNode computed("Compress", {F32({4, 5}), T(DataType::kBool, {4})}, 1, 11);
+  SetInt(computed, "axis", -2);
+  EXPECT_EQ(InferShape(computed), "[?,5]");
+  OneNode too_long("Compress", {F32({2, 5}), T(DataType::kBool, {3})}, 1, 11, {kNone, cond});
+  SetInt(too_long, "axis", 0);
+  EXPECT_TRUE(FailsWith(too_long, "condition has 3 entries"));
+  OneNode not_bool("Compress", {F32({4}), I64({4})}, 1, 11);
+  EXPECT_TRUE(FailsWith(not_bool, "bool is required"));
+}
+
+TEST(ShapeOpsInferenceTest, ReverseSequenceKeepsTheShapeAndChecksAxes) {
+  OneNode n("ReverseSequence", {F32Sym("T,B,8"), I64({4})}, 1, 10);
+  EXPECT_EQ(InferShape(n), "[T,B,8]");
+  OneNode same("ReverseSequence", {F32({3, 4}), I64({4})}, 1, 10);
+  SetInt(same, "batch_axis", 0);
+  EXPECT_TRUE(FailsWith(same, "must be 0 and 1"));
+  OneNode batch("ReverseSequence", {F32({3, 4}), I64({3})}, 1, 10);
+  EXPECT_TRUE(FailsWith(batch, "one entry per batch"));
+  OneNode vec("ReverseSequence", {F32({3}), I64({3})}, 1, 10);
+  EXPECT_TRUE(FailsWith(vec, "rank >= 2"));
+}
+
+TEST(ShapeOpsInferenceTest, CenterCropPadTakesTheShapeOnItsAxes) {
+  OneNode all("CenterCropPad", {F32Sym("N,5"), I64({2})}, 1, 18, {kNone, Ints({2, 7})});
+  EXPECT_EQ(InferShape(all), "[2,7]");
+  OneNode axes("CenterCropPad", {F32Sym("N,5,6"), I64({1})}, 1, 18, {kNone, Ints({3})});
+  SetInts(axes, "axes", {-1});
+  EXPECT_EQ(InferShape(axes), "[N,5,3]");
+  OneNode computed("CenterCropPad", {F32Sym("N,5"), I64({1})}, 1, 18);
+  SetInts(computed, "axes", {1});
+  EXPECT_EQ(InferShape(computed), "[N,?]");
+  OneNode count("CenterCropPad", {F32({4, 5}), I64({1})}, 1, 18, {kNone, Ints({3})});
+  EXPECT_TRUE(FailsWith(count, "shape has 1 entries for 2 axes"));
+}
+
 TEST(ShapeOpsInferenceTest, CumSumAndTriluKeepTheShape) {
   OneNode cum("CumSum", {F32Sym("N,4"), I64({})}, 1, 14, {kNone, ScalarI64(1)});
   EXPECT_EQ(InferShape(cum), "[N,4]");
@@ -770,6 +824,10 @@ TEST(TensorRegistryTest, EveryTensorOpIsRegisteredInTheTensorFamily) {
                                                         {"NonZero", 9},
                                                         {"TopK", 1},
                                                         {"CumSum", 11},
+                                                        {"CumProd", 26},
+                                                        {"Compress", 9},
+                                                        {"ReverseSequence", 10},
+                                                        {"CenterCropPad", 18},
                                                         {"Trilu", 14},
                                                         {"EyeLike", 9},
                                                         {"ArgMax", 1},

@@ -1,0 +1,1174 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Reference kernels of the tensor family that index or resample: Gather, GatherElements,
+// GatherND, ScatterND, ScatterElements, OneHot, NonZero, TopK, NonMaxSuppression, Pad,
+// CenterCropPad, Resize, Upsample (registered from RegisterTensorKernels in tensor.cc). Data is
+// moved in element-sized chunks, so every element type takes one path; interpolation computes
+// in double.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "kernels/reference/families.h"
+#include "kernels/util.h"
+
+namespace kiln::kernels {
+namespace {
+
+constexpr int kBad = code::kInvalidParam;
+constexpr int kUnsupported = code::kFeatureUnsupported;
+
+// ---------------------------------------------------------------------------------------------
+// Helpers (the few tensor.cc also has: the two files share no header).
+
+using CheckFn = Status (*)(const NodeDef& def);
+
+// Registers a stateless kernel; Prepare rejects string tensors, then runs `check`.
+void Add(KernelRegistry& r, const char* op, RunFn run, CheckFn check = nullptr) {
+  r.Register(kReferenceBackend, "", op,
+             [run, check](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
+               for (const auto* types : {&def.input_types, &def.output_types}) {
+                 for (DataType t : *types) {
+                   if (t == DataType::kString) {
+                     return def.Fail(kUnsupported, "string tensors are not supported");
+                   }
+                 }
+               }
+               if (check != nullptr) {
+                 Status s = check(def);
+                 if (!s.ok()) return s;
+               }
+               return MakeFunctionKernel(def, run);
+             });
+}
+
+// Input i, failing when a required input is missing.
+Result<const TensorView*> In(const NodeDef& def, KernelContext& ctx, size_t i) {
+  const TensorView* t = ctx.input(i);
+  if (t == nullptr) return def.Fail(kBad, "required input ", i, " is missing");
+  return t;
+}
+
+// An optional input that is absent or has no elements (ONNX's two ways of omitting one).
+bool Omitted(const TensorView* t) { return t == nullptr || t->num_elements() == 0; }
+
+size_t ElemSize(const TensorView& t) { return ir::SizeOf(t.dtype); }
+
+uint8_t* Bytes(const TensorView& t) { return static_cast<uint8_t*>(t.data); }
+
+void CopyElem(const TensorView& dst, int64_t di, const TensorView& src, int64_t si, size_t es) {
+  std::memcpy(Bytes(dst) + static_cast<size_t>(di) * es, Bytes(src) + static_cast<size_t>(si) * es,
+              es);
+}
+
+// Element count of `dims`, or nullopt when a dim is negative or the count overflows.
+std::optional<int64_t> CheckedCount(const Dims& dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    if (d < 0 || __builtin_mul_overflow(n, d, &n)) return std::nullopt;
+  }
+  return n;
+}
+
+// Binds output i, first failing on dims no tensor can have (negative, or a count that
+// overflows once multiplied by an element size).
+Result<TensorView*> Alloc(const NodeDef& def, KernelContext& ctx, size_t i, const Dims& dims) {
+  auto n = CheckedCount(dims);
+  if (!n || *n > (std::numeric_limits<int64_t>::max() >> 4)) {
+    return def.Fail(kBad, "output ", i, " would have dims ", DimsString(dims));
+  }
+  return ctx.Output(i, dims);
+}
+
+// Advances row-major `idx` over `dims`; false after the last element.
+bool Next(Dims& idx, const Dims& dims) {
+  for (size_t d = idx.size(); d-- > 0;) {
+    if (++idx[d] < dims[d]) return true;
+    idx[d] = 0;
+  }
+  return false;
+}
+
+// The one integer of a scalar or one-element tensor.
+Result<int64_t> ScalarInt(const NodeDef& def, const TensorView& t, const char* what) {
+  if (t.num_elements() != 1) {
+    return def.Fail(kBad, "'", what, "' must hold one value, got shape ", DimsString(t.dims));
+  }
+  return ReadInts(t)[0];
+}
+
+// `axes` normalised for `rank`, failing on an out-of-range or repeated axis.
+Result<std::vector<int64_t>> NormAxes(const NodeDef& def, const std::vector<int64_t>& axes,
+                                      int64_t rank) {
+  std::vector<int64_t> out;
+  std::vector<bool> seen(static_cast<size_t>(rank));
+  for (int64_t a : axes) {
+    auto n = NormalizeAxis(a, rank);
+    if (!n) return def.Fail(kBad, "axis ", a, " is out of range for rank ", rank);
+    if (seen[static_cast<size_t>(*n)]) {
+      return def.Fail(kBad, "axes ", DimsString(axes), " repeat axis ", a);
+    }
+    seen[static_cast<size_t>(*n)] = true;
+    out.push_back(*n);
+  }
+  return out;
+}
+
+Result<int64_t> NormAxis(const NodeDef& def, int64_t axis, int64_t rank, const Dims& dims) {
+  auto n = NormalizeAxis(axis, rank);
+  if (!n) return def.Fail(kBad, "axis ", axis, " is out of range for input ", DimsString(dims));
+  return *n;
+}
+
+// Writes the value `v` into element i of `t` in t's type (bool: v != 0).
+void StoreDouble(const TensorView& t, int64_t i, double v) {
+  DispatchAny(t.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    Store(t.as<T>(), i, static_cast<ComputeT<T>>(v));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Indexing: Gather*, Scatter*, OneHot, NonZero.
+
+// Index v into an axis of size n (negative counts from the end); nullopt when out of range.
+std::optional<int64_t> WrapIndex(int64_t v, int64_t n) {
+  if (v < -n || v >= n) return std::nullopt;
+  return v < 0 ? v + n : v;
+}
+
+Status BadIndex(const NodeDef& def, int64_t v, int64_t n, const Dims& data) {
+  return def.Fail(kBad, "index ", v, " is out of range [", -n, ", ", n - 1, "] for data ",
+                  DimsString(data));
+}
+
+Status RunGather(const NodeDef& def, KernelContext& ctx) {
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* it, In(def, ctx, 1));
+  KILN_ASSIGN_OR_RETURN(int64_t axis, NormAxis(def, def.attr_int("axis", 0),
+                                               static_cast<int64_t>(x->rank()), x->dims));
+  const size_t a = static_cast<size_t>(axis);
+  const int64_t n = x->dims[a];
+  std::vector<int64_t> idx = ReadInts(*it);
+  for (int64_t& v : idx) {
+    auto w = WrapIndex(v, n);
+    if (!w) return BadIndex(def, v, n, x->dims);
+    v = *w;
+  }
+  Dims dims(x->dims.begin(), x->dims.begin() + axis);
+  dims.insert(dims.end(), it->dims.begin(), it->dims.end());
+  dims.insert(dims.end(), x->dims.begin() + axis + 1, x->dims.end());
+  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, dims));
+  const size_t chunk = static_cast<size_t>(Product(x->dims, a + 1, x->rank())) * ElemSize(*x);
+  const int64_t outer = Product(x->dims, 0, a), m = static_cast<int64_t>(idx.size());
+  for (int64_t o = 0; o < outer && chunk > 0; ++o) {
+    for (int64_t j = 0; j < m; ++j) {
+      std::memcpy(Bytes(*out) + static_cast<size_t>(o * m + j) * chunk,
+                  Bytes(*x) + static_cast<size_t>(o * n + idx[static_cast<size_t>(j)]) * chunk,
+                  chunk);
+    }
+  }
+  return Status::Ok();
+}
+
+// For GatherElements / ScatterElements: indices of data's rank, no larger than data on every
+// axis but `axis`; returns the normalised axis.
+Result<int64_t> ElementsAxis(const NodeDef& def, const TensorView& data, const TensorView& idx) {
+  const int64_t r = static_cast<int64_t>(data.rank());
+  KILN_ASSIGN_OR_RETURN(int64_t axis, NormAxis(def, def.attr_int("axis", 0), r, data.dims));
+  bool ok = idx.rank() == data.rank();
+  for (size_t d = 0; ok && d < idx.rank(); ++d) {
+    ok = static_cast<int64_t>(d) == axis || idx.dims[d] <= data.dims[d];
+  }
+  if (!ok) {
+    return def.Fail(kBad, "indices ", DimsString(idx.dims), " do not fit data ",
+                    DimsString(data.dims), " on axes other than ", axis);
+  }
+  return axis;
+}
+
+// For each element of `idx` (row-major), the flat offset into `data` it addresses along `axis`.
+Result<std::vector<int64_t>> ElementOffsets(const NodeDef& def, const TensorView& data,
+                                            const TensorView& idx, int64_t axis) {
+  const std::vector<int64_t> v = ReadInts(idx);
+  std::vector<int64_t> offs(v.size());
+  const Dims strides = Strides(data.dims);
+  const int64_t n = data.dims[static_cast<size_t>(axis)];
+  Dims pos(idx.rank(), 0);
+  for (size_t i = 0; i < v.size(); ++i) {
+    auto w = WrapIndex(v[i], n);
+    if (!w) return BadIndex(def, v[i], n, data.dims);
+    int64_t off = 0;
+    for (size_t d = 0; d < pos.size(); ++d) {
+      off += (static_cast<int64_t>(d) == axis ? *w : pos[d]) * strides[d];
+    }
+    offs[i] = off;
+    Next(pos, idx.dims);
+  }
+  return offs;
+}
+
+Status RunGatherElements(const NodeDef& def, KernelContext& ctx) {
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* it, In(def, ctx, 1));
+  KILN_ASSIGN_OR_RETURN(int64_t axis, ElementsAxis(def, *x, *it));
+  KILN_ASSIGN_OR_RETURN(std::vector<int64_t> offs, ElementOffsets(def, *x, *it, axis));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, it->dims));
+  const size_t es = ElemSize(*x);
+  for (size_t i = 0; i < offs.size(); ++i) CopyElem(*out, static_cast<int64_t>(i), *x, offs[i], es);
+  return Status::Ok();
+}
+
+// GatherND / ScatterND addressing: the flat element offset of each index tuple's slice.
+struct NdIndex {
+  std::vector<int64_t> offsets;  // one per tuple
+  int64_t slice = 1;             // elements per slice
+};
+
+Result<NdIndex> NdOffsets(const NodeDef& def, const TensorView& data, const TensorView& idx,
+                          int64_t b) {
+  const int64_t r = static_cast<int64_t>(data.rank()), q = static_cast<int64_t>(idx.rank());
+  if (q < 1 || b < 0 || b >= std::min(r, q)) {
+    return def.Fail(kBad, "batch_dims ", b, " does not fit data ", DimsString(data.dims),
+                    " and indices ", DimsString(idx.dims));
+  }
+  const int64_t k = idx.dims.back();
+  bool ok = k >= 1 && k <= r - b;
+  for (size_t d = 0; ok && d < static_cast<size_t>(b); ++d) ok = data.dims[d] == idx.dims[d];
+  if (!ok) {
+    return def.Fail(kBad, "indices ", DimsString(idx.dims), " do not fit data ",
+                    DimsString(data.dims), " with batch_dims ", b);
+  }
+  const std::vector<int64_t> v = ReadInts(idx);
+  const Dims strides = Strides(data.dims);
+  NdIndex out;
+  out.slice = Product(data.dims, static_cast<size_t>(b + k), data.rank());
+  const int64_t tuples = k == 0 ? 0 : static_cast<int64_t>(v.size()) / k;
+  const int64_t per_batch = Product(idx.dims, static_cast<size_t>(b), idx.rank() - 1);
+  const int64_t batch_stride = Product(data.dims, static_cast<size_t>(b), data.rank());
+  for (int64_t t = 0; t < tuples; ++t) {
+    int64_t off = per_batch == 0 ? 0 : (t / per_batch) * batch_stride;
+    for (int64_t j = 0; j < k; ++j) {
+      const size_t axis = static_cast<size_t>(b + j);
+      const int64_t raw = v[static_cast<size_t>(t * k + j)];
+      auto w = WrapIndex(raw, data.dims[axis]);
+      if (!w) return BadIndex(def, raw, data.dims[axis], data.dims);
+      off += *w * strides[axis];
+    }
+    out.offsets.push_back(off);
+  }
+  return out;
+}
+
+Status RunGatherNd(const NodeDef& def, KernelContext& ctx) {
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* it, In(def, ctx, 1));
+  const int64_t b = def.opset >= 12 ? def.attr_int("batch_dims", 0) : 0;
+  KILN_ASSIGN_OR_RETURN(NdIndex nd, NdOffsets(def, *x, *it, b));
+  Dims dims(it->dims.begin(), it->dims.end() - 1);
+  dims.insert(dims.end(), x->dims.begin() + b + it->dims.back(), x->dims.end());
+  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, dims));
+  const size_t chunk = static_cast<size_t>(nd.slice) * ElemSize(*x);
+  for (size_t t = 0; t < nd.offsets.size() && chunk > 0; ++t) {
+    std::memcpy(Bytes(*out) + t * chunk,
+                Bytes(*x) + static_cast<size_t>(nd.offsets[t]) * ElemSize(*x), chunk);
+  }
+  return Status::Ok();
+}
+
+enum class Reduction { kNone, kAdd, kMul, kMax, kMin };
+
+Result<Reduction> GetReduction(const NodeDef& def) {
+  if (def.opset < 16) return Reduction::kNone;
+  const std::string r = def.attr_string("reduction", "none");
+  if (r == "none") return Reduction::kNone;
+  if (r == "add") return Reduction::kAdd;
+  if (r == "mul") return Reduction::kMul;
+  if (def.opset >= 18 && r == "max") return Reduction::kMax;
+  if (def.opset >= 18 && r == "min") return Reduction::kMin;
+  return def.Fail(kUnsupported, "reduction \"", r, "\" is not supported at opset ", def.opset);
+}
+
+Status CheckScatter(const NodeDef& def) { return GetReduction(def).status(); }
+
+// d[i] = s[j] combined with d[i] by `red`.
+template <typename T>
+void Combine(T* d, int64_t i, const T* s, int64_t j, Reduction red) {
+  using C = ComputeT<T>;
+  if (red == Reduction::kNone) {
+    d[i] = s[j];
+    return;
+  }
+  const C a = Load(d, i), b = Load(s, j);
+  C v = a;
+  switch (red) {
+    case Reduction::kAdd:
+      v = static_cast<C>(a + b);
+      break;
+    case Reduction::kMul:
+      v = static_cast<C>(a * b);
+      break;
+    case Reduction::kMax:
+      v = std::max(a, b);
+      break;
+    case Reduction::kMin:
+      v = std::min(a, b);
+      break;
+    case Reduction::kNone:
+      break;
+  }
+  Store(d, i, v);
+}
+
+// out = data, then updates[u] combined into out[dst(u)] for every update element in order.
+Status Scatter(const NodeDef& def, KernelContext& ctx, const TensorView& data,
+               const TensorView& upd, const std::vector<int64_t>& dst_of_update) {
+  KILN_ASSIGN_OR_RETURN(Reduction red, GetReduction(def));
+  if (upd.dtype != data.dtype) return def.Fail(kBad, "updates and data differ in type");
+  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, data.dims));
+  if (out->data != data.data && data.bytes() != 0) std::memcpy(out->data, data.data, data.bytes());
+  DispatchAny(data.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    for (size_t u = 0; u < dst_of_update.size(); ++u) {
+      Combine(out->as<T>(), dst_of_update[u], upd.as<const T>(), static_cast<int64_t>(u), red);
+    }
+  });
+  return Status::Ok();
+}
+
+Status RunScatterNd(const NodeDef& def, KernelContext& ctx) {
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* it, In(def, ctx, 1));
+  KILN_ASSIGN_OR_RETURN(const TensorView* up, In(def, ctx, 2));
+  if (it->rank() == 0 || it->dims.back() > static_cast<int64_t>(x->rank())) {
+    return def.Fail(kBad, "indices ", DimsString(it->dims), " do not fit data ",
+                    DimsString(x->dims));
+  }
+  Dims want(it->dims.begin(), it->dims.end() - 1);
+  want.insert(want.end(), x->dims.begin() + it->dims.back(), x->dims.end());
+  if (up->dims != want) {
+    return def.Fail(kBad, "updates ", DimsString(up->dims), " must be ", DimsString(want),
+                    " for data ", DimsString(x->dims), " and indices ", DimsString(it->dims));
+  }
+  std::vector<int64_t> dst;
+  if (it->dims.back() == 0) {  // every index tuple addresses the whole of data
+    for (int64_t t = 0; t < Product(it->dims, 0, it->rank() - 1); ++t) {
+      for (int64_t e = 0; e < x->num_elements(); ++e) dst.push_back(e);
+    }
+  } else {
+    KILN_ASSIGN_OR_RETURN(NdIndex nd, NdOffsets(def, *x, *it, 0));
+    for (int64_t off : nd.offsets) {
+      for (int64_t e = 0; e < nd.slice; ++e) dst.push_back(off + e);
+    }
+  }
+  return Scatter(def, ctx, *x, *up, dst);
+}
+
+Status RunScatterElements(const NodeDef& def, KernelContext& ctx) {
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* it, In(def, ctx, 1));
+  KILN_ASSIGN_OR_RETURN(const TensorView* up, In(def, ctx, 2));
+  KILN_ASSIGN_OR_RETURN(int64_t axis, ElementsAxis(def, *x, *it));
+  if (up->dims != it->dims) {
+    return def.Fail(kBad, "updates ", DimsString(up->dims), " must have the shape of indices ",
+                    DimsString(it->dims));
+  }
+  KILN_ASSIGN_OR_RETURN(std::vector<int64_t> offs, ElementOffsets(def, *x, *it, axis));
+  return Scatter(def, ctx, *x, *up, offs);
+}
+
+Status RunOneHot(const NodeDef& def, KernelContext& ctx) {
+  KILN_ASSIGN_OR_RETURN(const TensorView* it, In(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* dt, In(def, ctx, 1));
+  KILN_ASSIGN_OR_RETURN(const TensorView* vt, In(def, ctx, 2));
+  if (dt->num_elements() != 1) return def.Fail(kBad, "depth must hold one value");
+  const double depth_value = ReadDoubles(*dt)[0];
+  if (!(depth_value >= 1 && depth_value < 9.0e18)) {
+    return def.Fail(kBad, "depth ", depth_value, " must be >= 1");
+  }
+  const int64_t depth = static_cast<int64_t>(depth_value);
+  if (vt->num_elements() != 2) {
+    return def.Fail(kBad, "values must be [off, on], got shape ", DimsString(vt->dims));
+  }
+  const int64_t r = static_cast<int64_t>(it->rank());
+  auto axis = NormalizeAxis(def.attr_int("axis", -1), r + 1);
+  if (!axis) return def.Fail(kBad, "axis ", def.attr_int("axis", -1), " is out of range");
+  Dims dims = it->dims;
+  dims.insert(dims.begin() + *axis, depth);
+  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, dims));
+  if (out->dtype != vt->dtype) return def.Fail(kBad, "the output type differs from values'");
+  const std::vector<double> idx = ReadDoubles(*it);
+  const size_t es = ElemSize(*vt);
+  const int64_t outer = Product(it->dims, 0, static_cast<size_t>(*axis));
+  const int64_t inner = Product(it->dims, static_cast<size_t>(*axis), it->rank());
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t d = 0; d < depth; ++d) {
+      for (int64_t i = 0; i < inner; ++i) {
+        double v = std::trunc(idx[static_cast<size_t>(o * inner + i)]);
+        if (v < 0) v += static_cast<double>(depth);
+        const bool on = v == static_cast<double>(d);
+        CopyElem(*out, (o * depth + d) * inner + i, *vt, on ? 1 : 0, es);
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+Status RunNonZero(const NodeDef& def, KernelContext& ctx) {
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  // A scalar counts as a one-element 1-D tensor (as onnxruntime does).
+  const Dims dims = x->rank() == 0 ? Dims{1} : x->dims;
+  std::vector<int64_t> hits;
+  DispatchAny(x->dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    for (int64_t i = 0; i < x->num_elements(); ++i) {
+      if (Load(x->as<const T>(), i) != ComputeT<T>(0)) hits.push_back(i);
+    }
+  });
+  const int64_t n = static_cast<int64_t>(hits.size()), r = static_cast<int64_t>(dims.size());
+  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, {r, n}));
+  const Dims strides = Strides(dims);
+  for (int64_t j = 0; j < n; ++j) {
+    int64_t rest = hits[static_cast<size_t>(j)];
+    for (int64_t d = 0; d < r; ++d) {
+      out->as<int64_t>()[d * n + j] = rest / strides[static_cast<size_t>(d)];
+      rest %= strides[static_cast<size_t>(d)];
+    }
+  }
+  return Status::Ok();
+}
+
+// ---------------------------------------------------------------------------------------------
+// TopK.
+
+// Whether a orders strictly before b when taking the largest (or smallest) values; NaN counts
+// as larger than every number.
+template <typename C>
+bool Before(C a, C b, bool largest) {
+  if constexpr (std::is_floating_point_v<C>) {
+    const bool na = std::isnan(a), nb = std::isnan(b);
+    if (na || nb) return largest ? na && !nb : !na && nb;
+  }
+  return largest ? a > b : a < b;
+}
+
+Status RunTopK(const NodeDef& def, KernelContext& ctx) {
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  int64_t k = def.attr_int("k", 0);
+  if (def.opset >= 10) {
+    KILN_ASSIGN_OR_RETURN(const TensorView* kt, In(def, ctx, 1));
+    KILN_ASSIGN_OR_RETURN(k, ScalarInt(def, *kt, "K"));
+  }
+  KILN_ASSIGN_OR_RETURN(int64_t axis, NormAxis(def, def.attr_int("axis", -1),
+                                               static_cast<int64_t>(x->rank()), x->dims));
+  const size_t a = static_cast<size_t>(axis);
+  const int64_t n = x->dims[a];
+  if (k < 0 || k > n) {
+    return def.Fail(kBad, "k = ", k, " is outside [0, ", n, "] for axis ", axis, " of input ",
+                    DimsString(x->dims));
+  }
+  const bool largest = def.opset < 11 || def.attr_int("largest", 1) != 0;
+  Dims dims = x->dims;
+  dims[a] = k;
+  KILN_ASSIGN_OR_RETURN(TensorView * values, Alloc(def, ctx, 0, dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * indices, Alloc(def, ctx, 1, dims));
+  const int64_t outer = Product(x->dims, 0, a), inner = Product(x->dims, a + 1, x->rank());
+  const bool ok = DispatchNumeric(x->dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* in = x->as<const T>();
+    std::vector<int64_t> order(static_cast<size_t>(n));
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t i = 0; i < inner; ++i) {
+        const int64_t base = o * n * inner + i;
+        for (int64_t j = 0; j < n; ++j) order[static_cast<size_t>(j)] = j;
+        std::stable_sort(order.begin(), order.end(), [&](int64_t p, int64_t q) {
+          return Before(Load(in, base + p * inner), Load(in, base + q * inner), largest);
+        });
+        for (int64_t j = 0; j < k; ++j) {
+          const int64_t dst = (o * k + j) * inner + i, src = order[static_cast<size_t>(j)];
+          values->as<T>()[dst] = in[base + src * inner];
+          indices->as<int64_t>()[dst] = src;
+        }
+      }
+    }
+  });
+  if (!ok) return def.Fail(kUnsupported, "type ", Name(x->dtype));
+  return Status::Ok();
+}
+
+// ---------------------------------------------------------------------------------------------
+// NonMaxSuppression.
+
+template <typename C>
+bool Suppresses(const C* a, const C* b, bool center, C iou_threshold) {
+  // Each box as [min, max] along x and y, computed in the boxes' own precision.
+  auto span = [center](const C* p, int axis, C& lo, C& hi) {
+    if (center) {
+      const C half = p[2 + axis] / C(2);
+      lo = p[axis] - half;
+      hi = p[axis] + half;
+    } else {
+      lo = std::min(p[1 - axis], p[3 - axis]);
+      hi = std::max(p[1 - axis], p[3 - axis]);
+    }
+  };
+  C ax0, ax1, bx0, bx1, ay0, ay1, by0, by1;
+  span(a, 0, ax0, ax1);
+  span(b, 0, bx0, bx1);
+  const C ix0 = std::max(ax0, bx0), ix1 = std::min(ax1, bx1);
+  if (ix1 <= ix0) return false;
+  span(a, 1, ay0, ay1);
+  span(b, 1, by0, by1);
+  const C iy0 = std::max(ay0, by0), iy1 = std::min(ay1, by1);
+  if (iy1 <= iy0) return false;
+  const C inter = (ix1 - ix0) * (iy1 - iy0);
+  if (inter <= 0) return false;
+  const C area_a = (ax1 - ax0) * (ay1 - ay0), area_b = (bx1 - bx0) * (by1 - by0);
+  const C uni = area_a + area_b - inter;
+  if (area_a <= 0 || area_b <= 0 || uni <= 0) return false;
+  return inter / uni > iou_threshold;
+}
+
+Status CheckNms(const NodeDef& def) {
+  const int64_t c = def.attr_int("center_point_box", 0);
+  if (c != 0 && c != 1) return def.Fail(kBad, "center_point_box must be 0 or 1, got ", c);
+  return Status::Ok();
+}
+
+Status RunNms(const NodeDef& def, KernelContext& ctx) {
+  KILN_ASSIGN_OR_RETURN(const TensorView* boxes, In(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* scores, In(def, ctx, 1));
+  if (boxes->rank() != 3 || boxes->dims[2] != 4 || scores->rank() != 3 ||
+      scores->dims[0] != boxes->dims[0] || scores->dims[2] != boxes->dims[1] ||
+      scores->dtype != boxes->dtype) {
+    return def.Fail(kBad, "boxes ", DimsString(boxes->dims), " must be [batches, boxes, 4] and ",
+                    "scores ", DimsString(scores->dims), " [batches, classes, boxes]");
+  }
+  int64_t max_out = 0;
+  double iou = 0, score_min = 0;
+  bool has_score_min = false;
+  if (!Omitted(ctx.input(2))) max_out = std::max<int64_t>(ReadInts(*ctx.input(2))[0], 0);
+  if (!Omitted(ctx.input(3))) iou = ReadDoubles(*ctx.input(3))[0];
+  if (!Omitted(ctx.input(4))) {
+    score_min = ReadDoubles(*ctx.input(4))[0];
+    has_score_min = true;
+  }
+  const bool center = def.attr_int("center_point_box", 0) == 1;
+  const int64_t batches = boxes->dims[0], classes = scores->dims[1], nb = boxes->dims[1];
+  std::vector<int64_t> selected;  // (batch, class, box) triples
+  const bool ok = DispatchFloat(boxes->dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = ComputeT<T>;
+    std::vector<C> bx(static_cast<size_t>(boxes->num_elements()));
+    for (size_t i = 0; i < bx.size(); ++i) bx[i] = Load(boxes->as<const T>(), int64_t(i));
+    for (int64_t b = 0; b < batches; ++b) {
+      const C* bb = bx.data() + b * nb * 4;
+      for (int64_t c = 0; c < classes; ++c) {
+        std::vector<std::pair<C, int64_t>> cand;
+        for (int64_t i = 0; i < nb; ++i) {
+          const C s = Load(scores->as<const T>(), (b * classes + c) * nb + i);
+          if (!has_score_min || s > static_cast<C>(score_min)) cand.emplace_back(s, i);
+        }
+        // Highest score first; ties by lower box index.
+        std::stable_sort(cand.begin(), cand.end(),
+                         [](const auto& p, const auto& q) { return p.first > q.first; });
+        std::vector<int64_t> kept;
+        for (const auto& [s, i] : cand) {
+          if (static_cast<int64_t>(kept.size()) >= max_out) break;
+          bool keep = true;
+          for (int64_t j : kept) {
+            if (Suppresses(bb + i * 4, bb + j * 4, center, static_cast<C>(iou))) {
+              keep = false;
+              break;
+            }
+          }
+          if (!keep) continue;
+          kept.push_back(i);
+          selected.insert(selected.end(), {b, c, i});
+        }
+      }
+    }
+  });
+  if (!ok) return def.Fail(kUnsupported, "type ", Name(boxes->dtype));
+  const int64_t n = static_cast<int64_t>(selected.size() / 3);
+  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, {n, 3}));
+  if (!selected.empty()) std::memcpy(out->data, selected.data(), selected.size() * 8);
+  return Status::Ok();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pad and CenterCropPad.
+
+// Output element i of `dims` reads input element sum(map[d][idx[d]] * stride[d]), or `fill`
+// where any map entry is -1.
+void Remap(const TensorView& x, const std::vector<std::vector<int64_t>>& map, const Dims& dims,
+           const std::vector<uint8_t>& fill, const TensorView& out) {
+  const int64_t n = NumElements(dims);
+  if (n == 0) return;
+  const Dims strides = Strides(x.dims);
+  const size_t es = ElemSize(x);
+  Dims idx(dims.size(), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t off = 0;
+    bool inside = true;
+    for (size_t d = 0; d < dims.size() && inside; ++d) {
+      const int64_t s = map[d][static_cast<size_t>(idx[d])];
+      inside = s >= 0;
+      off += s * strides[d];
+    }
+    if (inside) {
+      CopyElem(out, i, x, off, es);
+    } else {
+      std::memcpy(Bytes(out) + static_cast<size_t>(i) * es, fill.data(), es);
+    }
+    Next(idx, dims);
+  }
+}
+
+// Identity maps for `dims`.
+std::vector<std::vector<int64_t>> IdentityMaps(const Dims& dims) {
+  std::vector<std::vector<int64_t>> map(dims.size());
+  for (size_t d = 0; d < dims.size(); ++d) {
+    for (int64_t i = 0; i < dims[d]; ++i) map[d].push_back(i);
+  }
+  return map;
+}
+
+Status CheckPad(const NodeDef& def) {
+  const std::string mode = def.attr_string("mode", "constant");
+  if (mode == "constant" || mode == "reflect" || mode == "edge" ||
+      (mode == "wrap" && def.opset >= 19)) {
+    return Status::Ok();
+  }
+  return def.Fail(kUnsupported, "mode \"", mode, "\" is not supported at opset ", def.opset);
+}
+
+Status RunPad(const NodeDef& def, KernelContext& ctx) {
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  const int64_t r = static_cast<int64_t>(x->rank());
+  const size_t es = ElemSize(*x);
+  std::vector<int64_t> pads;
+  std::vector<uint8_t> fill(es, 0);
+  std::vector<int64_t> axes;
+  for (int64_t i = 0; i < r; ++i) axes.push_back(i);
+  if (def.opset < 11) {
+    pads = def.attr_ints("pads", def.attr_ints("paddings"));
+    StoreDouble(TensorView{x->dtype, {1}, fill.data()}, 0, def.attr_float("value", 0));
+  } else {
+    KILN_ASSIGN_OR_RETURN(const TensorView* p, In(def, ctx, 1));
+    pads = ReadInts(*p);
+    if (const TensorView* c = ctx.input(2); !Omitted(c)) {
+      if (c->dtype != x->dtype) return def.Fail(kBad, "constant_value differs in type from data");
+      std::memcpy(fill.data(), c->data, es);
+    }
+    if (const TensorView* a = ctx.input(3); def.opset >= 18 && a != nullptr) {
+      KILN_ASSIGN_OR_RETURN(axes, NormAxes(def, ReadInts(*a), r));
+    }
+  }
+  const size_t na = axes.size();
+  if (pads.size() != 2 * na) {
+    return def.Fail(kBad, "pads ", DimsString(pads), " must have ", 2 * na, " entries for input ",
+                    DimsString(x->dims));
+  }
+  const std::string mode = def.attr_string("mode", "constant");
+  Dims dims = x->dims;
+  // Per padded axis: negative pads crop first, to [lo, lo + len); pb elements go before it.
+  std::vector<int64_t> lo(na), len(na), pb(na);
+  for (size_t k = 0; k < na; ++k) {
+    const size_t a = static_cast<size_t>(axes[k]);
+    const int64_t dim = x->dims[a], b = pads[k], e = pads[k + na];
+    int64_t out_dim = 0;
+    if (b < -dim || e < -dim || b + e < -dim ||
+        __builtin_add_overflow(dim, std::max<int64_t>(b, 0), &out_dim) ||
+        __builtin_add_overflow(out_dim, std::max<int64_t>(e, 0), &out_dim)) {
+      return def.Fail(kBad, "pads ", DimsString(pads), " do not fit axis ", a, " of ",
+                      DimsString(x->dims));
+    }
+    lo[k] = std::max<int64_t>(-b, 0);
+    len[k] = dim - lo[k] - std::max<int64_t>(-e, 0);
+    pb[k] = std::max<int64_t>(b, 0);
+    if (mode != "constant" && len[k] == 0 && b + e > 0) {
+      return def.Fail(kBad, "cannot ", mode, "-pad the empty axis ", a, " of ",
+                      DimsString(x->dims));
+    }
+    dims[a] = pb[k] + len[k] + std::max<int64_t>(e, 0);
+  }
+  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, dims));
+  if (out->num_elements() == 0) return Status::Ok();
+  auto map = IdentityMaps(x->dims);
+  for (size_t k = 0; k < na; ++k) {
+    const size_t a = static_cast<size_t>(axes[k]);
+    const int64_t n = len[k];
+    map[a].assign(static_cast<size_t>(dims[a]), -1);
+    for (int64_t o = 0; o < dims[a]; ++o) {
+      int64_t j = o - pb[k];
+      if (j < 0 || j >= n) {
+        if (mode == "constant") continue;
+        if (mode == "edge") {
+          j = std::clamp<int64_t>(j, 0, n - 1);
+        } else if (mode == "wrap") {
+          j = ((j % n) + n) % n;
+        } else if (n == 1) {
+          j = 0;
+        } else {  // reflect, periodically for pads longer than the axis
+          const int64_t period = 2 * (n - 1);
+          j = ((j % period) + period) % period;
+          if (j >= n) j = period - j;
+        }
+      }
+      map[a][static_cast<size_t>(o)] = lo[k] + j;
+    }
+  }
+  Remap(*x, map, dims, fill, *out);
+  return Status::Ok();
+}
+
+Status RunCenterCropPad(const NodeDef& def, KernelContext& ctx) {
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* s, In(def, ctx, 1));
+  const int64_t r = static_cast<int64_t>(x->rank());
+  std::vector<int64_t> axes;
+  if (def.has_attr("axes")) {
+    KILN_ASSIGN_OR_RETURN(axes, NormAxes(def, def.attr_ints("axes"), r));
+  } else {
+    for (int64_t i = 0; i < r; ++i) axes.push_back(i);
+  }
+  const std::vector<int64_t> shape = ReadInts(*s);
+  if (shape.size() != axes.size()) {
+    return def.Fail(kBad, "shape ", DimsString(shape), " must have one entry for each of ",
+                    axes.size(), " axes of input ", DimsString(x->dims));
+  }
+  Dims dims = x->dims;
+  for (size_t k = 0; k < axes.size(); ++k) {
+    if (shape[k] < 0) return def.Fail(kBad, "shape ", DimsString(shape), " has a negative entry");
+    dims[static_cast<size_t>(axes[k])] = shape[k];
+  }
+  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, dims));
+  if (out->num_elements() == 0) return Status::Ok();
+  auto map = IdentityMaps(x->dims);
+  for (size_t k = 0; k < axes.size(); ++k) {
+    const size_t a = static_cast<size_t>(axes[k]);
+    const int64_t dim = x->dims[a], want = shape[k];
+    // Crop keeps the centre (an odd extra element goes from the end); pad centres the input
+    // the same way.
+    const int64_t shift = want < dim ? (dim - want) / 2 : -((want - dim) / 2);
+    map[a].assign(static_cast<size_t>(want), -1);
+    for (int64_t o = 0; o < want; ++o) {
+      const int64_t src = o + shift;
+      if (src >= 0 && src < dim) map[a][static_cast<size_t>(o)] = src;
+    }
+  }
+  Remap(*x, map, dims, std::vector<uint8_t>(ElemSize(*x), 0), *out);
+  return Status::Ok();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resize and Upsample.
+
+// Resize's attributes. The defaults are opset-10 Resize's and Upsample's: asymmetric
+// coordinates, and "simple" nearest (round down; up when downscaling).
+struct ResizeMode {
+  std::string mode = "nearest";  // nearest, linear, cubic
+  std::string transform = "asymmetric";
+  std::string nearest = "simple";
+  double cubic_a = -0.75;
+  bool exclude_outside = false;
+  bool antialias = false;
+  double extrapolation = 0;
+};
+
+// The resize of one axis: for each output position the input taps and their weights.
+struct AxisTaps {
+  int64_t count = 0;               // taps per output position
+  std::vector<int64_t> index;      // [out * count + t], clamped into the input
+  std::vector<double> weight;      // [out * count + t]
+  std::vector<bool> extrapolated;  // tf_crop_and_resize positions outside the input
+};
+
+double CubicWeight(double x, double a) {
+  x = std::fabs(x);
+  if (x <= 1) return ((a + 2) * x - (a + 3)) * x * x + 1;
+  if (x < 2) return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a;
+  return 0;
+}
+
+// Weights of the taps at floor(x) + first + t for ratio = x - floor(x) in (0, 1] (ONNX's
+// reference: an integral x uses ratio 1 and the window one to the left).
+std::vector<double> Coefficients(const ResizeMode& m, double ratio, double scale, bool downscale,
+                                 int64_t& first) {
+  std::vector<double> c;
+  if (m.mode == "nearest") {
+    first = 0;
+    std::string nm = m.nearest;
+    if (nm == "simple") nm = downscale ? "ceil" : "floor";
+    bool right;
+    if (ratio == 1) {
+      right = true;
+    } else if (nm == "round_prefer_floor") {
+      right = ratio > 0.5;
+    } else if (nm == "round_prefer_ceil") {
+      right = ratio >= 0.5;
+    } else {
+      right = nm == "ceil";
+    }
+    return {right ? 0.0 : 1.0, right ? 1.0 : 0.0};
+  }
+  const bool cubic = m.mode == "cubic";
+  if (!m.antialias) {
+    first = cubic ? -1 : 0;
+    if (!cubic) return {1 - ratio, ratio};
+    for (int t = -1; t <= 2; ++t) c.push_back(CubicWeight(t - ratio, m.cubic_a));
+    return c;
+  }
+  // Antialiasing stretches the filter by 1 / scale when downscaling.
+  const double s = std::min(scale, 1.0);
+  first = static_cast<int64_t>(std::floor((cubic ? -2.0 : -1.0) / s)) + 1;
+  const int64_t n = 2 - 2 * first;
+  double sum = 0;
+  for (int64_t t = 0; t < n; ++t) {
+    const double arg = (static_cast<double>(first + t) - ratio) * s;
+    const double w = cubic ? CubicWeight(arg, m.cubic_a) : std::clamp(1 - std::fabs(arg), 0.0, 1.0);
+    c.push_back(w);
+    sum += w;
+  }
+  for (double& w : c) w /= sum;
+  return c;
+}
+
+// Where output position y reads from along an axis of `in` elements resized to `out`.
+double SourceCoord(const ResizeMode& m, int64_t y, double scale, int64_t in, int64_t out,
+                   double roi_start, double roi_end) {
+  const double yd = static_cast<double>(y), ind = static_cast<double>(in);
+  const double width = scale * ind;  // the fractional output length
+  const std::string& t = m.transform;
+  if (t == "align_corners") return width == 1 ? 0 : yd * (ind - 1) / (width - 1);
+  if (t == "asymmetric") return yd / scale;
+  if (t == "tf_half_pixel_for_nn") return (yd + 0.5) / scale;
+  if (t == "pytorch_half_pixel") return out > 1 ? (yd + 0.5) / scale - 0.5 : 0;
+  if (t == "tf_crop_and_resize") {
+    const double span = (roi_end - roi_start) * (ind - 1);
+    return roi_start * (ind - 1) + (width == 1 ? span / 2 : yd * span / (width - 1));
+  }
+  if (t == "half_pixel_symmetric") {
+    const double offset = ind / 2 * (1 - static_cast<double>(out) / width);
+    return offset + (yd + 0.5) / scale - 0.5;
+  }
+  return (yd + 0.5) / scale - 0.5;  // half_pixel
+}
+
+AxisTaps PlanAxis(const ResizeMode& m, int64_t in, int64_t out, double scale, double roi_start,
+                  double roi_end) {
+  AxisTaps p;
+  for (int64_t y = 0; y < out; ++y) {
+    const double x = SourceCoord(m, y, scale, in, out, roi_start, roi_end);
+    p.extrapolated.push_back(m.transform == "tf_crop_and_resize" &&
+                             (x < 0 || x > static_cast<double>(in - 1)));
+    const double xf = std::floor(x);
+    const double ratio = x == xf ? 1.0 : x - xf;
+    int64_t first = 0;
+    std::vector<double> c = Coefficients(m, ratio, scale, scale < 1, first);
+    // With ratio 1 the taps sit one to the left of floor(x).
+    const int64_t base = static_cast<int64_t>(xf) + first - (x == xf ? 1 : 0);
+    const int64_t n = static_cast<int64_t>(c.size());
+    if (m.exclude_outside && m.mode != "nearest") {
+      double sum = 0;
+      for (int64_t t = 0; t < n; ++t) {
+        if (base + t < 0 || base + t >= in) c[static_cast<size_t>(t)] = 0;
+        sum += c[static_cast<size_t>(t)];
+      }
+      if (sum != 0) {
+        for (double& w : c) w /= sum;
+      }
+    }
+    p.count = n;
+    for (int64_t t = 0; t < n; ++t) {
+      p.index.push_back(std::clamp<int64_t>(base + t, 0, in - 1));
+      p.weight.push_back(c[static_cast<size_t>(t)]);
+    }
+  }
+  return p;
+}
+
+// What to resize: output dims, per-axis scales and rois.
+struct ResizePlan {
+  Dims out;
+  std::vector<double> scale, roi_start, roi_end;
+};
+
+// Nearest: copies elements (any type); extrapolated positions get the extrapolation value.
+Status ResizeNearest(const ResizeMode& m, const TensorView& x, const ResizePlan& plan,
+                     const TensorView& out) {
+  std::vector<std::vector<int64_t>> map(x.rank());
+  for (size_t d = 0; d < x.rank(); ++d) {
+    AxisTaps p =
+        PlanAxis(m, x.dims[d], plan.out[d], plan.scale[d], plan.roi_start[d], plan.roi_end[d]);
+    for (int64_t y = 0; y < plan.out[d]; ++y) {
+      const size_t at = static_cast<size_t>(y * p.count);
+      const int64_t src = p.weight[at] != 0 ? p.index[at] : p.index[at + 1];
+      map[d].push_back(p.extrapolated[static_cast<size_t>(y)] ? -1 : src);
+    }
+  }
+  std::vector<uint8_t> fill(ElemSize(x), 0);
+  StoreDouble(TensorView{x.dtype, {1}, fill.data()}, 0, m.extrapolation);
+  Remap(x, map, plan.out, fill, out);
+  return Status::Ok();
+}
+
+// Linear and cubic: separable, one axis at a time, in double.
+void ResizeInterpolate(const ResizeMode& m, const TensorView& x, const ResizePlan& plan,
+                       const TensorView& out) {
+  std::vector<double> cur = ReadDoubles(x);
+  Dims dims = x.dims;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    const bool identity =
+        std::fabs(plan.scale[d] - 1) <= 1e-9 && plan.out[d] == dims[d] &&
+        (m.transform != "tf_crop_and_resize" ||
+         (std::fabs(plan.roi_start[d]) <= 1e-9 && std::fabs(plan.roi_end[d] - 1) <= 1e-9));
+    if (identity) continue;
+    const AxisTaps p =
+        PlanAxis(m, dims[d], plan.out[d], plan.scale[d], plan.roi_start[d], plan.roi_end[d]);
+    const int64_t outer = Product(dims, 0, d), inner = Product(dims, d + 1, dims.size());
+    const int64_t in_n = dims[d], out_n = plan.out[d];
+    std::vector<double> next(static_cast<size_t>(outer * out_n * inner));
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t y = 0; y < out_n; ++y) {
+        for (int64_t i = 0; i < inner; ++i) {
+          double v = m.extrapolation;
+          if (!p.extrapolated[static_cast<size_t>(y)]) {
+            v = 0;
+            for (int64_t t = 0; t < p.count; ++t) {
+              const size_t k = static_cast<size_t>(y * p.count + t);
+              v += p.weight[k] * cur[static_cast<size_t>((o * in_n + p.index[k]) * inner + i)];
+            }
+          }
+          next[static_cast<size_t>((o * out_n + y) * inner + i)] = v;
+        }
+      }
+    }
+    cur.swap(next);
+    dims[d] = out_n;
+  }
+  DispatchNumeric(x.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    for (size_t i = 0; i < cur.size(); ++i) {
+      double v = cur[i];
+      if constexpr (!kIsFloat<T>) {  // round half to even, saturate
+        v = std::nearbyint(v);
+        v = std::clamp(v, static_cast<double>(std::numeric_limits<T>::lowest()),
+                       static_cast<double>(std::numeric_limits<T>::max()));
+        out.as<T>()[i] = v >= static_cast<double>(std::numeric_limits<T>::max())
+                             ? std::numeric_limits<T>::max()
+                             : static_cast<T>(v);
+      } else {
+        Store(out.as<T>(), static_cast<int64_t>(i), static_cast<ComputeT<T>>(v));
+      }
+    }
+  });
+}
+
+Status RunResample(const NodeDef& def, KernelContext& ctx, const ResizeMode& m, const TensorView& x,
+                   ResizePlan plan) {
+  for (size_t d = 0; d < x.rank(); ++d) {
+    if (plan.out[d] < 0 || (plan.out[d] > 0 && x.dims[d] == 0)) {
+      return def.Fail(kBad, "cannot resize axis ", d, " of ", DimsString(x.dims), " to ",
+                      plan.out[d]);
+    }
+  }
+  if (m.mode != "nearest" && !IsFloat(x.dtype) && !IsInteger(x.dtype)) {
+    return def.Fail(kUnsupported, m.mode, " resize of ", Name(x.dtype));
+  }
+  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, plan.out));
+  if (out->num_elements() == 0) return Status::Ok();
+  if (m.mode == "nearest") return ResizeNearest(m, x, plan, *out);
+  ResizeInterpolate(m, x, plan, *out);
+  return Status::Ok();
+}
+
+// floor(dim * scale) in float, as the shape inference computes it.
+// -1 when it does not fit int64.
+int64_t ScaledDim(int64_t dim, double scale) {
+  const float v = std::floor(static_cast<float>(dim) * static_cast<float>(scale));
+  return v >= 0 && v < 9.0e18f ? static_cast<int64_t>(v) : -1;
+}
+
+Result<ResizePlan> ScalesPlan(const NodeDef& def, const TensorView& x,
+                              const std::vector<double>& scales, double min_scale) {
+  if (scales.size() != x.rank()) {
+    return def.Fail(kBad, "scales has ", scales.size(), " entries for input ", DimsString(x.dims));
+  }
+  ResizePlan plan;
+  for (size_t d = 0; d < x.rank(); ++d) {
+    if (!(scales[d] > 0) || scales[d] < min_scale || !std::isfinite(scales[d])) {
+      return def.Fail(kBad, "scale ", scales[d], " is out of range");
+    }
+    plan.out.push_back(ScaledDim(x.dims[d], scales[d]));
+    plan.scale.push_back(scales[d]);
+  }
+  plan.roi_start.assign(x.rank(), 0);
+  plan.roi_end.assign(x.rank(), 1);
+  return plan;
+}
+
+Status CheckResize(const NodeDef& def) {
+  const bool v10 = def.op_type == "Upsample" || def.opset < 11;
+  if (def.op_type == "Upsample" && def.opset >= 10) {
+    return def.Fail(kUnsupported, "Upsample is deprecated from opset 10; use Resize");
+  }
+  auto one_of = [&](const char* attr, const char* dflt, std::vector<std::string> allowed) {
+    const std::string v = def.attr_string(attr, dflt);
+    if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return Status::Ok();
+    return def.Fail(kUnsupported, attr, " \"", v, "\" is not supported at opset ", def.opset);
+  };
+  if (v10) return one_of("mode", "nearest", {"nearest", "linear"});
+  KILN_RETURN_IF_ERROR(one_of("mode", "nearest", {"nearest", "linear", "cubic"}), "");
+  std::vector<std::string> ctms = {"half_pixel", "pytorch_half_pixel", "align_corners",
+                                   "asymmetric", "tf_crop_and_resize"};
+  if (def.opset < 13) ctms.push_back("tf_half_pixel_for_nn");
+  if (def.opset >= 19) ctms.push_back("half_pixel_symmetric");
+  KILN_RETURN_IF_ERROR(one_of("coordinate_transformation_mode", "half_pixel", ctms), "");
+  KILN_RETURN_IF_ERROR(one_of("nearest_mode", "round_prefer_floor",
+                              {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"}),
+                       "");
+  if (def.opset < 18) return Status::Ok();
+  return one_of("keep_aspect_ratio_policy", "stretch", {"stretch", "not_larger", "not_smaller"});
+}
+
+// Opset-10 Resize and Upsample: asymmetric coordinates, nearest rounding down (up when
+// downscaling), output dims floor(dim * scale).
+Status RunResizeV10(const NodeDef& def, KernelContext& ctx, std::vector<double> scales,
+                    double min_scale) {
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  ResizeMode m;
+  m.mode = def.attr_string("mode", "nearest");
+  KILN_ASSIGN_OR_RETURN(ResizePlan plan, ScalesPlan(def, *x, scales, min_scale));
+  return RunResample(def, ctx, m, *x, std::move(plan));
+}
+
+Status RunUpsample(const NodeDef& def, KernelContext& ctx) {
+  std::vector<double> scales;
+  if (def.opset < 9) {
+    for (float f : def.attr_floats("scales")) scales.push_back(f);
+  } else {
+    KILN_ASSIGN_OR_RETURN(const TensorView* s, In(def, ctx, 1));
+    scales = ReadDoubles(*s);
+  }
+  return RunResizeV10(def, ctx, std::move(scales), 1.0);
+}
+
+Status RunResize(const NodeDef& def, KernelContext& ctx) {
+  if (def.opset < 11) {
+    KILN_ASSIGN_OR_RETURN(const TensorView* s, In(def, ctx, 1));
+    return RunResizeV10(def, ctx, ReadDoubles(*s), 0.0);
+  }
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  ResizeMode m;
+  m.mode = def.attr_string("mode", "nearest");
+  m.transform = def.attr_string("coordinate_transformation_mode", "half_pixel");
+  m.nearest = def.attr_string("nearest_mode", "round_prefer_floor");
+  m.cubic_a = def.attr_float("cubic_coeff_a", -0.75f);
+  m.exclude_outside = def.attr_int("exclude_outside", 0) != 0;
+  m.extrapolation = def.attr_float("extrapolation_value", 0);
+  m.antialias = def.opset >= 18 && def.attr_int("antialias", 0) != 0;
+  const int64_t r = static_cast<int64_t>(x->rank());
+  std::vector<int64_t> axes;
+  if (def.opset >= 18 && def.has_attr("axes")) {
+    KILN_ASSIGN_OR_RETURN(axes, NormAxes(def, def.attr_ints("axes"), r));
+  } else {
+    for (int64_t i = 0; i < r; ++i) axes.push_back(i);
+  }
+  const size_t na = axes.size();
+  const TensorView* roi = ctx.input(1);
+  const TensorView* scales = ctx.input(2);
+  const TensorView* sizes = ctx.input(3);
+  if (Omitted(scales) == Omitted(sizes)) {
+    return def.Fail(kBad, "give exactly one of 'scales' and 'sizes' (the other omitted or empty)");
+  }
+  // Every axis starts as identity; the listed axes take the given values.
+  std::vector<double> scale(x->rank(), 1.0);
+  ResizePlan plan;
+  plan.out = x->dims;
+  plan.roi_start.assign(x->rank(), 0);
+  plan.roi_end.assign(x->rank(), 1);
+  if (m.transform == "tf_crop_and_resize") {
+    if (Omitted(roi) || roi->num_elements() != static_cast<int64_t>(2 * na)) {
+      return def.Fail(kBad, "tf_crop_and_resize needs a roi of ", 2 * na, " values");
+    }
+    const std::vector<double> v = ReadDoubles(*roi);
+    for (size_t k = 0; k < na; ++k) {
+      plan.roi_start[static_cast<size_t>(axes[k])] = v[k];
+      plan.roi_end[static_cast<size_t>(axes[k])] = v[k + na];
+    }
+  }
+  if (!Omitted(scales)) {
+    const std::vector<double> s = ReadDoubles(*scales);
+    if (s.size() != na) {
+      return def.Fail(kBad, "scales has ", s.size(), " entries for ", na, " axes of input ",
+                      DimsString(x->dims));
+    }
+    for (size_t k = 0; k < na; ++k) {
+      const size_t a = static_cast<size_t>(axes[k]);
+      if (!(s[k] > 0) || !std::isfinite(s[k])) {
+        return def.Fail(kBad, "scale ", s[k], " must be > 0");
+      }
+      scale[a] = s[k];
+      plan.out[a] = ScaledDim(x->dims[a], s[k]);
+    }
+  } else {
+    const std::vector<int64_t> s = ReadInts(*sizes);
+    if (s.size() != na) {
+      return def.Fail(kBad, "sizes ", DimsString(s), " has ", s.size(), " entries for ", na,
+                      " axes of input ", DimsString(x->dims));
+    }
+    for (size_t k = 0; k < na; ++k) {
+      const size_t a = static_cast<size_t>(axes[k]);
+      if (s[k] < 0 || (s[k] > 0 && x->dims[a] == 0)) {
+        return def.Fail(kBad, "cannot resize axis ", a, " of ", DimsString(x->dims), " to ", s[k]);
+      }
+      plan.out[a] = s[k];
+      scale[a] = x->dims[a] == 0 ? 1.0 : static_cast<double>(s[k]) / x->dims[a];
+    }
+    const std::string policy =
+        def.opset >= 18 ? def.attr_string("keep_aspect_ratio_policy", "stretch") : "stretch";
+    if (policy != "stretch" && na > 0) {
+      double one = policy == "not_larger" ? std::numeric_limits<double>::max() : 0;
+      for (int64_t a : axes) {
+        const double v = scale[static_cast<size_t>(a)];
+        one = policy == "not_larger" ? std::min(one, v) : std::max(one, v);
+      }
+      for (int64_t a : axes) {
+        const size_t i = static_cast<size_t>(a);
+        scale[i] = one;
+        plan.out[i] = static_cast<int64_t>(one * static_cast<double>(x->dims[i]) + 0.5);
+      }
+    }
+  }
+  plan.scale = scale;
+  return RunResample(def, ctx, m, *x, std::move(plan));
+}
+
+}  // namespace
+
+void RegisterTensorIndexKernels(KernelRegistry& r) {
+  Add(r, "Gather", RunGather);
+  Add(r, "GatherElements", RunGatherElements);
+  Add(r, "GatherND", RunGatherNd);
+  Add(r, "ScatterND", RunScatterNd, CheckScatter);
+  Add(r, "ScatterElements", RunScatterElements, CheckScatter);
+  Add(r, "OneHot", RunOneHot);
+  Add(r, "NonZero", RunNonZero);
+  Add(r, "TopK", RunTopK);
+  Add(r, "NonMaxSuppression", RunNms, CheckNms);
+  Add(r, "Pad", RunPad, CheckPad);
+  Add(r, "CenterCropPad", RunCenterCropPad);
+  Add(r, "Resize", RunResize, CheckResize);
+  Add(r, "Upsample", RunUpsample, CheckResize);
+}
+
+}  // namespace kiln::kernels
