@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The model API: load/unload, descriptions, gears and execution (docs/capi.md, "Models").
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -45,6 +46,11 @@ const aclmdlDesc* LiveDesc(const char* api, const aclmdlDesc* desc) {
 
 Result<std::vector<uint8_t>> ReadFile(const char* path) {
   if (path == nullptr) return Error(code::kInvalidParam, "modelPath is NULL");
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    return Error(code::kGeModelPathInvalid, "model file '", path, "' ",
+                 std::filesystem::exists(path, ec) ? "is not a regular file" : "does not exist");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return Error(code::kGeModelPathInvalid, "cannot open model file '", path,
@@ -208,6 +214,9 @@ aclError SelectGear(const char* api, uint32_t modelId, aclmdlDataset* dataset, s
     return Report(api, Error(invalid_code, "not a compiled gear; the model has: ", gs.str()));
   }
   std::memcpy(addr, values.data(), values.size() * sizeof(int64_t));
+  for (size_t g = 0; g < info.gears.size(); ++g) {
+    if (info.gears[g] == values) (*model)->set_current_gear(static_cast<int>(g));
+  }
   return ACL_SUCCESS;
 }
 
@@ -356,10 +365,10 @@ aclError aclmdlGetCurOutputDims(const aclmdlDesc* modelDesc, size_t index, aclmd
       FillDims(io->name, io->dims, dims);
       return ACL_SUCCESS;
     }
-    // The gear the model last ran, or its largest before any run.
+    // The gear last selected or run on the model, or its largest before either.
     int gear = -1;
     if (auto model = ModelTable::Get().Find(modelDesc->model_id); model.ok()) {
-      gear = (*model)->last_gear();
+      gear = (*model)->current_gear();
     }
     if (gear < 0) {
       gear = 0;

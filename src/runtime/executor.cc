@@ -195,8 +195,13 @@ class NodeContext final : public kernels::KernelContext {
       return &scratch_views_[i];
     }
     const int32_t t = node_.outputs[i];
-    return frame_.Bind(t, dims, outs_.empty() ? nullptr : outs_[t]);
+    auto bound = frame_.Bind(t, dims, outs_.empty() ? nullptr : outs_[t]);
+    if (!bound.ok() && bound.status().code() == code::kInvalidParam) io_error_ = bound.status();
+    return bound;
   }
+
+  // A caller's buffer that does not fit (kInvalidParam), found while binding an output.
+  const Status& io_error() const { return io_error_; }
 
   Result<std::vector<HostTensor>> RunGraph(int graph,
                                            const std::vector<TensorView>& inputs) override {
@@ -241,6 +246,7 @@ class NodeContext final : public kernels::KernelContext {
   std::vector<const TensorView*> inputs_;
   std::vector<HostTensor> scratch_;
   std::vector<TensorView> scratch_views_;
+  Status io_error_;
 };
 
 // Runs every node of the frame's graph; `outs` maps main-graph tensors to the caller's output
@@ -254,12 +260,18 @@ Status RunFrame(const Program& program, Frame& frame, const std::vector<const Io
     NodeContext ctx(program, frame, node, outs);
     Status st = ctx.ResolveInputs();
     if (st.ok()) st = node.kernel->Run(ctx);
+    if (!st.ok() && !ctx.io_error().ok()) {
+      return Error(code::kInvalidParam, "node ", Where(node), ": ", ctx.io_error().message());
+    }
     if (!st.ok()) {
-      int code = st.code();
-      if (code != code::kInvalidParam && code != code::kRtMemoryAllocation) {
-        code = code::kRtModelExecute;
-      }
-      return Error(code, "node ", Where(node), ": ", st.message());
+      // A kernel failure is a model execution failure (507011), whatever the kernel's code,
+      // except running out of memory; the message names the node once, with its origins.
+      const int code = st.code() == code::kRtMemoryAllocation ? code::kRtMemoryAllocation
+                                                              : code::kRtModelExecute;
+      std::string message = st.message();
+      const std::string label = node.op_type + " '" + node.name + "': ";
+      if (message.compare(0, label.size(), label) == 0) message.erase(0, label.size());
+      return Error(code, "node ", Where(node), ": ", message);
     }
     for (size_t i = 0; i < node.outputs.size(); ++i) {
       int32_t t = node.outputs[i];

@@ -136,7 +136,7 @@ Status Model::Execute(const std::vector<IoBuffer>& inputs, const std::vector<IoB
   ExecResult local;
   Status st = runtime::Execute(*program_, ws, inputs, outputs, result ? result : &local);
   ReleaseWorkspace(ws);
-  if (st.ok()) last_gear_.store((result ? result : &local)->gear);
+  if (st.ok()) current_gear_.store((result ? result : &local)->gear);
   return st;
 }
 

@@ -69,8 +69,9 @@ class Model {
   // Runs once; concurrent calls each get their own workspace (the caller's for the first).
   Status Execute(const std::vector<IoBuffer>& inputs, const std::vector<IoBuffer>& outputs,
                  ExecResult* result);
-  // The gear the last execution ran (-1: none yet or static model).
-  int last_gear() const { return last_gear_.load(); }
+  // The gear last selected (aclmdlSetDynamic*) or run (-1: neither yet, or a static model).
+  int current_gear() const { return current_gear_.load(); }
+  void set_current_gear(int gear) { current_gear_.store(gear); }
 
  private:
   Model() = default;
@@ -87,7 +88,7 @@ class Model {
   std::vector<uint8_t*> free_workspaces_;
   std::vector<uint8_t*> owned_workspaces_;  // from the pool, freed at unload
   uint8_t* user_workspace_ = nullptr;
-  std::atomic<int> last_gear_{-1};
+  std::atomic<int> current_gear_{-1};
 };
 
 // Model ids (process-wide, from 1).
