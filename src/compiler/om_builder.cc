@@ -64,6 +64,11 @@ class Builder {
                                            n->name().c_str(), &origins, &ins, &outs, &attrs,
                                            n->opset()));
     }
+    // Values only a body reads (an initializer or folded constant used inside an If branch):
+    // the body finds them by name, so this graph must list them.
+    for (const std::string& name : ir::CapturedNames(graph)) {
+      if (const ir::Value* v = graph.FindValue(name)) tensor_of(v);
+    }
     std::vector<int32_t> g_in, g_out;
     for (const ir::Value* v : graph.inputs()) g_in.push_back(tensor_of(v));
     for (const ir::Value* v : graph.outputs()) g_out.push_back(tensor_of(v));

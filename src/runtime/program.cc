@@ -35,6 +35,7 @@ class Builder {
     for (uint32_t g = 0; g < graphs->size(); ++g) {
       KILN_RETURN_IF_ERROR(BuildGraph(*graphs->Get(g), g == 0, program.graphs[g]), "");
     }
+    ExtendLastUseToBodies(program);
     program.work_size = model_.work_size();
     program.weight_size = model_.weight_size();
     program.gear_kind = static_cast<int>(model_.gear_kind());
@@ -58,6 +59,39 @@ class Builder {
   }
 
  private:
+  // Names body `b` (and the bodies of its nodes, at any depth) reads from enclosing graphs.
+  static void CapturedNames(const Program& p, int32_t b, std::unordered_set<std::string>* out) {
+    const GraphProgram& body = p.graphs[b];
+    for (const TensorInfo& t : body.tensors) {
+      if (t.place == TensorPlace::kCaptured) out->insert(t.name);
+    }
+    for (const NodeInfo& n : body.nodes) {
+      for (int32_t nested : n.bodies) {
+        std::unordered_set<std::string> inner;
+        CapturedNames(p, nested, &inner);
+        for (const std::string& name : inner) {
+          if (body.by_name.count(name) == 0) out->insert(name);  // not resolved in `body`
+        }
+      }
+    }
+  }
+
+  // A value a node's body reads by name stays alive until that node has run.
+  static void ExtendLastUseToBodies(Program& p) {
+    for (GraphProgram& g : p.graphs) {
+      for (size_t n = 0; n < g.nodes.size(); ++n) {
+        std::unordered_set<std::string> names;
+        for (int32_t b : g.nodes[n].bodies) CapturedNames(p, b, &names);
+        for (const std::string& name : names) {
+          auto it = g.by_name.find(name);
+          if (it != g.by_name.end()) {
+            g.last_use[it->second] = std::max(g.last_use[it->second], static_cast<int32_t>(n));
+          }
+        }
+      }
+    }
+  }
+
   Status BuildGraph(const om::Graph& g, bool is_main, GraphProgram& out) {
     out.name = Str(g.name());
     const auto* tensors = g.tensors();
@@ -138,6 +172,14 @@ class Builder {
       for (int32_t t : info.inputs) {
         if (t >= static_cast<int32_t>(n)) return Error(code::kGeLoadModel, "bad tensor index");
         if (t >= 0) out.last_use[t] = static_cast<int32_t>(out.nodes.size());
+      }
+      if (node->attrs()) {
+        for (const auto* a : *node->attrs()) {
+          if (a->type() == om::AttrType::Graph && a->graph() > 0 && model_.graphs() &&
+              a->graph() < static_cast<int32_t>(model_.graphs()->size())) {
+            info.bodies.push_back(a->graph());
+          }
+        }
       }
       KILN_ASSIGN_OR_RETURN(info.kernel, Prepare(*node, out));
       out.nodes.push_back(std::move(info));

@@ -45,6 +45,7 @@ struct NodeInfo {
   std::vector<std::string> origins;  // ONNX node names
   std::vector<int32_t> inputs;       // tensor indices, -1 = omitted
   std::vector<int32_t> outputs;
+  std::vector<int32_t> bodies;  // indices of its If/Loop/Scan body graphs
   std::unique_ptr<kernels::Kernel> kernel;
 };
 
@@ -54,8 +55,9 @@ struct GraphProgram {
   std::vector<NodeInfo> nodes;
   std::vector<int32_t> inputs, outputs;
   std::unordered_map<std::string, int32_t> by_name;
-  // For each tensor: the index of the last node that reads it (-1: none), so dynamic
-  // allocations can be released early. Graph outputs are never released.
+  // For each tensor: the index of the last node that reads it (-1: none) — directly, or by
+  // name from one of the node's bodies — so dynamic allocations can be released early. Graph
+  // outputs are never released.
   std::vector<int32_t> last_use;
 };
 

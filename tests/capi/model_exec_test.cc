@@ -719,3 +719,91 @@ TEST_F(ModelApiTest, DynamicInputWithoutItsDescIsInvalidParamSayingToSetIt) {
 }
 
 }  // namespace
+
+namespace {
+
+using kiln::model_test::ScratchDir;
+
+// x:[n,8] (dynamic, so its intermediates are allocated at run time), cond: bool.
+// c = x*x; d = c + x; t = If(cond){(x + c) + k}{x - c} with k an initializer only the then
+// branch reads; y = t + d. The branches read c and k by name from the main graph.
+std::string WriteIfCaptureModel() {
+  onnx::ModelProto model;
+  model.set_ir_version(8);
+  auto* opset = model.add_opset_import();
+  opset->set_domain("");
+  opset->set_version(17);
+  onnx::GraphProto* g = model.mutable_graph();
+  g->set_name("if_capture");
+  auto node = [](onnx::GraphProto* graph, const char* op, std::vector<std::string> in,
+                 const char* out) {
+    onnx::NodeProto* n = graph->add_node();
+    n->set_op_type(op);
+    n->set_name(std::string(op) + "_" + out);
+    for (auto& i : in) n->add_input(i);
+    n->add_output(out);
+    return n;
+  };
+  auto value = [](onnx::ValueInfoProto* v, const char* name, int type, bool dynamic_rows) {
+    v->set_name(name);
+    auto* t = v->mutable_type()->mutable_tensor_type();
+    t->set_elem_type(type);
+    if (type == onnx::TensorProto::BOOL) return;  // scalar
+    auto* rows = t->mutable_shape()->add_dim();
+    if (dynamic_rows) rows->set_dim_param("n");
+    t->mutable_shape()->add_dim()->set_dim_value(8);
+  };
+  onnx::TensorProto* k = g->add_initializer();
+  k->set_name("k");
+  k->set_data_type(onnx::TensorProto::FLOAT);
+  k->add_float_data(2.0f);
+  node(g, "Mul", {"x", "x"}, "c");
+  node(g, "Add", {"c", "x"}, "d");
+  onnx::NodeProto* branch = node(g, "If", {"cond"}, "t");
+  for (const char* which : {"then_branch", "else_branch"}) {
+    auto* attr = branch->add_attribute();
+    attr->set_name(which);
+    attr->set_type(onnx::AttributeProto::GRAPH);
+    onnx::GraphProto* body = attr->mutable_g();
+    body->set_name(which);
+    if (std::string(which) == "then_branch") {
+      node(body, "Add", {"x", "c"}, "s");
+      node(body, "Add", {"s", "k"}, "o");
+    } else {
+      node(body, "Sub", {"x", "c"}, "o");
+    }
+    value(body->add_output(), "o", onnx::TensorProto::FLOAT, true);
+  }
+  node(g, "Add", {"t", "d"}, "y");
+  value(g->add_input(), "x", onnx::TensorProto::FLOAT, true);
+  value(g->add_input(), "cond", onnx::TensorProto::BOOL, false);
+  value(g->add_output(), "y", onnx::TensorProto::FLOAT, true);
+  std::string path = ScratchDir() + "/if_capture.onnx";
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  EXPECT_TRUE(model.SerializeToOstream(&out));
+  return path;
+}
+
+TEST_F(ModelApiTest, IfBranchesReadMainGraphValuesAndConstantsByName) {
+  const std::string om = CompileOm("if_capture", WriteIfCaptureModel());
+  ASSERT_FALSE(om.empty());
+  LoadedModel m(om);
+  constexpr int kRows = 64;  // large enough that freed memory would be reused
+  std::vector<float> x(kRows * 8);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = 0.01f * static_cast<float>(i % 97) - 0.3f;
+  for (bool cond : {true, false}) {
+    IoDatasets io({x.size() * sizeof(float), 1}, {x.size() * sizeof(float)});
+    SetInputDims(io.in(), 0, {kRows, 8});
+    io.input(0).Write(x);
+    io.input(1).Write(&cond, 1);
+    ASSERT_EQ(aclmdlExecute(m.id(), io.in(), io.out()), ACL_SUCCESS) << RecentErrMsg();
+    std::vector<float> y = io.output(0).ReadFloats(x.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+      const float c = x[i] * x[i], d = c + x[i];
+      const float t = cond ? (x[i] + c) + 2.0f : x[i] - c;
+      ASSERT_NEAR(y[i], t + d, 1e-6f) << "element " << i << ", cond " << cond;
+    }
+  }
+}
+
+}  // namespace
