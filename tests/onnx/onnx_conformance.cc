@@ -11,7 +11,7 @@
 //   onnx_conformance [--data-root=DIR] [--subsets=node,simple,...] [--filter=REGEX]
 //                    [--json=FILE] [--allowlist=FILE [--run-all]] [--write-allowlist=FILE]
 //                    [--op-counts=FILE] [--target=cpu] [--device=0] [--bind-shapes]
-//                    [--quiet] [--list]
+//                    [--tolerances=FILE] [--quiet] [--list]
 //
 // With --allowlist the exit status is 1 when a listed case does not pass (the ctest mode); only
 // the listed cases run unless --run-all is given. Exit status 77 means the test data is missing.
@@ -65,6 +65,7 @@ struct Options {
   std::string allowlist_path;
   std::string write_allowlist_path;
   std::string op_counts_path;
+  std::string tolerances_path;
   std::string target;
   int device = 0;
   bool run_all = false;
@@ -90,6 +91,9 @@ void PrintUsage() {
       "  --target=T             compiler target (default: this host's CPU)\n"
       "  --device=N             device id (default 0)\n"
       "  --bind-shapes          compile with the test inputs' shapes as --input_shape\n"
+      "  --tolerances=FILE      per-case rtol/atol as JSON: {\"<case>\": {\"rtol\": R,\n"
+      "                         \"atol\": A, \"comment\": ...}, \"default\": {...}}; <case> is\n"
+      "                         subset/name or name; keys starting with '_' are ignored\n"
       "  --quiet                print only the cases that do not pass and the summary\n"
       "  --list                 list the selected cases and exit\n");
 }
@@ -127,7 +131,8 @@ bool ParseOptions(int argc, char** argv, Options* o) {
     } else if (value("--data-root", &o->data_root) || value("--filter", &o->filter) ||
                value("--json", &o->json_path) || value("--allowlist", &o->allowlist_path) ||
                value("--write-allowlist", &o->write_allowlist_path) ||
-               value("--op-counts", &o->op_counts_path) || value("--target", &o->target)) {
+               value("--op-counts", &o->op_counts_path) || value("--target", &o->target) ||
+               value("--tolerances", &o->tolerances_path)) {
     } else if (value("--subsets", &v)) {
       o->subsets = SplitList(v);
     } else if (value("--device", &v)) {
@@ -237,14 +242,75 @@ std::vector<Case> DiscoverSubset(const fs::path& root, const std::string& subset
   return cases;
 }
 
+// Applies --tolerances: a case's own entry ("subset/name" or "name"), else "default", replaces
+// the case's rtol/atol (either may be left out). False (after printing why) on a bad file.
+bool ApplyTolerances(const std::string& path, std::vector<Case>* cases) {
+  std::ifstream in(path);
+  auto j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!in || !j.is_object()) {
+    std::fprintf(stderr, "onnx_conformance: cannot read %s as a JSON object\n", path.c_str());
+    return false;
+  }
+  std::set<std::string> used;
+  for (const auto& [key, entry] : j.items()) {
+    if (key.rfind('_', 0) == 0) continue;
+    bool ok = entry.is_object();
+    for (const char* field : {"rtol", "atol"}) {
+      ok = ok && (!entry.contains(field) || entry[field].is_number());
+    }
+    if (!ok) {
+      std::fprintf(stderr, "onnx_conformance: %s: entry '%s' needs numeric rtol/atol\n",
+                   path.c_str(), key.c_str());
+      return false;
+    }
+  }
+  for (auto& c : *cases) {
+    std::string short_name = c.name.substr(c.name.find('/') + 1);
+    const char* key = j.contains(c.name)       ? c.name.c_str()
+                      : j.contains(short_name) ? short_name.c_str()
+                      : j.contains("default")  ? "default"
+                                               : nullptr;
+    if (key == nullptr) continue;
+    used.insert(key);
+    const auto& entry = j[key];
+    if (entry.contains("rtol")) c.tolerance.rtol = entry["rtol"].get<double>();
+    if (entry.contains("atol")) c.tolerance.atol = entry["atol"].get<double>();
+  }
+  for (const auto& [key, entry] : j.items()) {
+    if (key.rfind('_', 0) != 0 && key != "default" && used.count(key) == 0) {
+      std::printf("note: --tolerances entry '%s' matches no selected case\n", key.c_str());
+    }
+  }
+  return true;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Results
+
+// The largest errors of one output over the data sets run.
+struct OutputError {
+  std::string name;
+  double max_abs = 0.0;
+  double max_rel = 0.0;
+};
+
+// Folds one data set's per-output errors into `into` (matched by position).
+void MergeOutputErrors(const std::vector<OutputError>& from, std::vector<OutputError>* into) {
+  if (into->size() < from.size()) into->resize(from.size());
+  for (size_t j = 0; j < from.size(); ++j) {
+    (*into)[j].name = from[j].name;
+    (*into)[j].max_abs = std::max((*into)[j].max_abs, from[j].max_abs);
+    (*into)[j].max_rel = std::max((*into)[j].max_rel, from[j].max_rel);
+  }
+}
 
 struct CaseResult {
   std::string status = "run-error";
   std::string message;
   double max_abs = 0.0;
   double max_rel = 0.0;
+  std::vector<OutputError> outputs;  // per output, over the data sets run
+  Tolerance tolerance;
   std::vector<std::string> ops;  // op types of the model's top-level graph
   double compile_ms = 0.0;
   double run_ms = 0.0;
@@ -427,6 +493,7 @@ struct SetOutcome {
   std::string message;
   double max_abs = 0.0;
   double max_rel = 0.0;
+  std::vector<OutputError> outputs;
 };
 
 SetOutcome Fail(const char* status, std::string message) {
@@ -577,6 +644,7 @@ SetOutcome RunDataSet(const ModelHandle& model, const GraphIo& io,
     Comparison c = CompareTensors(actual, expected[expected_index[j]], tolerance, what);
     outcome.max_abs = std::max(outcome.max_abs, c.max_abs);
     outcome.max_rel = std::max(outcome.max_rel, c.max_rel);
+    outcome.outputs.push_back({output_names[j], c.max_abs, c.max_rel});
     if (!c.ok && outcome.message.empty()) {
       outcome.status = "fail";
       outcome.message = c.message;
@@ -589,6 +657,7 @@ SetOutcome RunDataSet(const ModelHandle& model, const GraphIo& io,
 
 CaseResult RunCase(const Case& c, const Options& opt, const fs::path& tmp_dir, size_t index) {
   CaseResult r;
+  r.tolerance = c.tolerance;
   onnx::ModelProto model;
   {
     std::ifstream in(c.model_path, std::ios::binary);
@@ -679,6 +748,7 @@ CaseResult RunCase(const Case& c, const Options& opt, const fs::path& tmp_dir, s
     SetOutcome o = RunDataSet(handle, io, inputs[s], outputs[s], c.tolerance, &r.cleanup_error);
     r.max_abs = std::max(r.max_abs, o.max_abs);
     r.max_rel = std::max(r.max_rel, o.max_rel);
+    MergeOutputErrors(o.outputs, &r.outputs);
     if (std::strcmp(o.status, "pass") != 0) {
       r.status = o.status;
       r.message = c.data_sets.size() > 1 ? "test_data_set_" + std::to_string(s) + ": " + o.message
@@ -771,6 +841,7 @@ int Main(int argc, char** argv) {
            std::regex_search(name, filter);
   };
   std::erase_if(cases, [&](const Case& c) { return !selected(c.name); });
+  if (!opt.tolerances_path.empty() && !ApplyTolerances(opt.tolerances_path, &cases)) return 2;
 
   std::vector<std::string> allowlist;
   if (!opt.allowlist_path.empty()) {
@@ -834,6 +905,16 @@ int Main(int argc, char** argv) {
       r.leaked_bytes = free_before - free_after;
     }
     std::string extra;
+    if (!opt.tolerances_path.empty()) {
+      char tol[64];
+      std::snprintf(tol, sizeof tol, " [rtol %g atol %g]", r.tolerance.rtol, r.tolerance.atol);
+      extra += tol;
+    }
+    for (const auto& out : r.outputs) {
+      char err[64];
+      std::snprintf(err, sizeof err, "': max abs %.3g, max rel %.3g", out.max_abs, out.max_rel);
+      extra += " '" + out.name + err;
+    }
     if (r.leaked_bytes != 0) extra += " [leaked " + std::to_string(r.leaked_bytes) + " B]";
     if (!r.cleanup_error.empty()) extra += " [cleanup: " + OneLine(r.cleanup_error, 200) + "]";
     if (opt.quiet) {
@@ -899,6 +980,13 @@ int Main(int argc, char** argv) {
           {"status", r.status},       {"message", r.message}, {"max_abs_err", r.max_abs},
           {"max_rel_err", r.max_rel}, {"ops", r.ops},         {"compile_ms", r.compile_ms},
           {"run_ms", r.run_ms}};
+      cj["rtol"] = r.tolerance.rtol;
+      cj["atol"] = r.tolerance.atol;
+      cj["outputs"] = nlohmann::json::array();
+      for (const auto& out : r.outputs) {
+        cj["outputs"].push_back(
+            {{"name", out.name}, {"max_abs_err", out.max_abs}, {"max_rel_err", out.max_rel}});
+      }
       if (r.leaked_bytes != 0) cj["leaked_bytes"] = r.leaked_bytes;
       if (!r.cleanup_error.empty()) cj["cleanup_error"] = r.cleanup_error;
       j["cases"][name] = std::move(cj);
