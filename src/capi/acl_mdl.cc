@@ -220,6 +220,33 @@ aclError SelectGear(const char* api, uint32_t modelId, aclmdlDataset* dataset, s
   return ACL_SUCCESS;
 }
 
+// What an execution needs, checked: the model and the datasets' buffers.
+struct ExecuteCall {
+  std::shared_ptr<kiln::runtime::Model> model;
+  aclmdlDataset* out = nullptr;
+  std::vector<kiln::runtime::IoBuffer> ins, outs;
+};
+
+aclError PrepareExecute(const char* api, uint32_t modelId, const aclmdlDataset* input,
+                        aclmdlDataset* output, ExecuteCall* call) {
+  if (Status st = kiln::runtime::Runtime::Get().CheckInitialized(api); !st.ok()) {
+    return Report(api, st);
+  }
+  auto model = ModelTable::Get().Find(modelId);
+  if (!model.ok()) return Report(api, model.status());
+  const aclmdlDataset* in = kiln::capi::LiveDataset(api, input);
+  call->out = kiln::capi::LiveDataset(api, output);
+  if (in == nullptr || call->out == nullptr) return ACL_ERROR_INVALID_PARAM;
+  auto ins = Buffers(in, "input");
+  if (!ins.ok()) return Report(api, ins.status());
+  auto outs = Buffers(call->out, "output");
+  if (!outs.ok()) return Report(api, outs.status());
+  call->model = std::move(model).value();
+  call->ins = std::move(ins).value();
+  call->outs = std::move(outs).value();
+  return ACL_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" {
@@ -571,21 +598,14 @@ aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset* dataset, siz
 aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output) {
   KILN_CAPI("aclmdlExecute", {
     const char* api = "aclmdlExecute";
-    auto& rt = kiln::runtime::Runtime::Get();
-    if (Status st = rt.CheckInitialized(api); !st.ok()) return Report(api, st);
-    auto model = ModelTable::Get().Find(modelId);
-    if (!model.ok()) return Report(api, model.status());
-    const aclmdlDataset* in = kiln::capi::LiveDataset(api, input);
-    aclmdlDataset* out = kiln::capi::LiveDataset(api, output);
-    if (in == nullptr || out == nullptr) return ACL_ERROR_INVALID_PARAM;
-    auto ins = Buffers(in, "input");
-    if (!ins.ok()) return Report(api, ins.status());
-    auto outs = Buffers(out, "output");
-    if (!outs.ok()) return Report(api, outs.status());
+    ExecuteCall call;
+    if (aclError e = PrepareExecute(api, modelId, input, output, &call); e != ACL_SUCCESS) {
+      return e;
+    }
     kiln::runtime::ExecResult result;
-    Status st = (*model)->Execute(*ins, *outs, &result);
+    Status st = call.model->Execute(call.ins, call.outs, &result);
     if (!st.ok()) return Report(api, std::move(st).Annotate("model " + std::to_string(modelId)));
-    SetOutputDescs(out, (*model)->info(), result);
+    SetOutputDescs(call.out, call.model->info(), result);
     return ACL_SUCCESS;
   });
 }
@@ -594,28 +614,21 @@ aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input, aclmdl
                             aclrtStream stream) {
   KILN_CAPI("aclmdlExecuteAsync", {
     const char* api = "aclmdlExecuteAsync";
-    auto& rt = kiln::runtime::Runtime::Get();
-    if (Status st = rt.CheckInitialized(api); !st.ok()) return Report(api, st);
-    auto model = ModelTable::Get().Find(modelId);
-    if (!model.ok()) return Report(api, model.status());
-    const aclmdlDataset* in = kiln::capi::LiveDataset(api, input);
-    aclmdlDataset* out = kiln::capi::LiveDataset(api, output);
-    if (in == nullptr || out == nullptr) return ACL_ERROR_INVALID_PARAM;
-    auto ins = Buffers(in, "input");
-    if (!ins.ok()) return Report(api, ins.status());
-    auto outs = Buffers(out, "output");
-    if (!outs.ok()) return Report(api, outs.status());
-    auto s = rt.ResolveStream(stream);
+    ExecuteCall call;
+    if (aclError e = PrepareExecute(api, modelId, input, output, &call); e != ACL_SUCCESS) {
+      return e;
+    }
+    auto s = kiln::runtime::Runtime::Get().ResolveStream(stream);
     if (!s.ok()) return Report(api, s.status());
-    std::shared_ptr<kiln::runtime::Model> m = *model;  // kept alive until the run
-    (*s)->queue().Submit(
-        [m, ins = std::move(*ins), outs = std::move(*outs), out, modelId]() -> Status {
-          kiln::runtime::ExecResult result;
-          Status st = m->Execute(ins, outs, &result);
-          if (!st.ok()) return std::move(st).Annotate("model " + std::to_string(modelId));
-          if (kiln::capi::Datasets().Contains(out)) SetOutputDescs(out, m->info(), result);
-          return Status::Ok();
-        });
+    // The model stays alive until the run; the output dataset gets its descs if still live.
+    (*s)->queue().Submit([m = call.model, ins = std::move(call.ins), outs = std::move(call.outs),
+                          out = call.out, modelId]() -> Status {
+      kiln::runtime::ExecResult result;
+      Status st = m->Execute(ins, outs, &result);
+      if (!st.ok()) return std::move(st).Annotate("model " + std::to_string(modelId));
+      if (kiln::capi::Datasets().Contains(out)) SetOutputDescs(out, m->info(), result);
+      return Status::Ok();
+    });
     return ACL_SUCCESS;
   });
 }
