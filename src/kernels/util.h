@@ -84,9 +84,9 @@ struct TypeTag {
   using type = T;
 };
 
-// Calls fn(TypeTag<T>{}) for the C++ type of `dtype`; returns false for kString/kUndefined.
+// Floats only (float32/64/16, bfloat16).
 template <typename Fn>
-bool DispatchAny(DataType dtype, Fn&& fn) {
+bool DispatchFloat(DataType dtype, Fn&& fn) {
   switch (dtype) {
     case DataType::kFloat32:
       fn(TypeTag<float>{});
@@ -100,6 +100,15 @@ bool DispatchAny(DataType dtype, Fn&& fn) {
     case DataType::kBFloat16:
       fn(TypeTag<BFloat16>{});
       return true;
+    default:
+      return false;
+  }
+}
+// Calls fn(TypeTag<T>{}) for the C++ type of `dtype`; returns false for kString/kUndefined.
+template <typename Fn>
+bool DispatchAny(DataType dtype, Fn&& fn) {
+  if (DispatchFloat(dtype, fn)) return true;
+  switch (dtype) {
     case DataType::kInt8:
       fn(TypeTag<int8_t>{});
       return true;
@@ -126,26 +135,6 @@ bool DispatchAny(DataType dtype, Fn&& fn) {
       return true;
     case DataType::kBool:
       fn(TypeTag<bool>{});
-      return true;
-    default:
-      return false;
-  }
-}
-// Floats only (float32/64/16, bfloat16).
-template <typename Fn>
-bool DispatchFloat(DataType dtype, Fn&& fn) {
-  switch (dtype) {
-    case DataType::kFloat32:
-      fn(TypeTag<float>{});
-      return true;
-    case DataType::kFloat64:
-      fn(TypeTag<double>{});
-      return true;
-    case DataType::kFloat16:
-      fn(TypeTag<Half>{});
-      return true;
-    case DataType::kBFloat16:
-      fn(TypeTag<BFloat16>{});
       return true;
     default:
       return false;

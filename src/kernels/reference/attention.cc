@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/reference/common.h"
 #include "kernels/reference/families.h"
 #include "kernels/util.h"
 
@@ -20,39 +21,6 @@ namespace {
 using Doubles = std::vector<double>;
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
-
-Result<const TensorView*> RequiredInput(const NodeDef& def, KernelContext& ctx, size_t i) {
-  const TensorView* t = ctx.input(i);
-  if (!t) return def.Fail(code::kInvalidParam, "required input ", i, " is missing");
-  return t;
-}
-
-// Output i, or null when the caller does not want that optional output.
-Result<TensorView*> OptionalOutput(KernelContext& ctx, size_t i, const Dims& dims) {
-  if (i >= ctx.num_outputs() || !ctx.output_wanted(i)) return static_cast<TensorView*>(nullptr);
-  return ctx.Output(i, dims);
-}
-
-// Stores `v` into the floating-point tensor `out`, rounding to its element type.
-Status WriteDoubles(const NodeDef& def, const TensorView& out, const Doubles& v) {
-  bool ok = DispatchFloat(out.dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    T* p = out.as<T>();
-    for (size_t i = 0; i < v.size(); ++i) {
-      Store(p, static_cast<int64_t>(i), static_cast<ComputeT<T>>(v[i]));
-    }
-  });
-  if (ok) return Status::Ok();
-  return def.Fail(code::kFeatureUnsupported, "output type ", ir::Name(out.dtype),
-                  " is not supported; a floating-point type is required");
-}
-
-Status EmitOutput(const NodeDef& def, KernelContext& ctx, size_t i, const Dims& dims,
-                  const Doubles& v) {
-  KILN_ASSIGN_OR_RETURN(TensorView * out, OptionalOutput(ctx, i, dims));
-  if (!out) return Status::Ok();
-  return WriteDoubles(def, *out, v);
-}
 
 // `x` rounded to `t` (a floating-point type) and widened back.
 double RoundTo(DataType t, double x) {

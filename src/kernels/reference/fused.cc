@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/reference/common.h"
 #include "kernels/reference/families.h"
 #include "kernels/reference/nn_conv.h"
 #include "kernels/util.h"
@@ -156,19 +157,6 @@ ComputeT<T> RoundTo(ComputeT<T> v) {
   return Load(&t, 0);
 }
 
-// The accumulator of a product of T: double for floats, modular uint64 for integers.
-template <typename T>
-using AccT = std::conditional_t<kIsFloat<T>, double, uint64_t>;
-
-template <typename T>
-AccT<T> Widen(const T* p, int64_t i) {
-  if constexpr (kIsFloat<T>) {
-    return static_cast<double>(Load(p, i));
-  } else {
-    return static_cast<uint64_t>(p[i]);
-  }
-}
-
 // out[m * n_cols + n] = sum_k A(m, k) * B(k, n), where A(m, k) = a[m * a_rs + k * a_cs] and
 // B(k, n) = b[k * b_rs + n * b_cs].
 template <typename T>
@@ -178,9 +166,9 @@ void MatMulAccumulate(const T* a, int64_t a_rs, int64_t a_cs, const T* b, int64_
   for (int64_t m = 0; m < rows; ++m) {
     AccT<T>* row = out + m * cols;
     for (int64_t k = 0; k < depth; ++k) {
-      const AccT<T> av = Widen(a, m * a_rs + k * a_cs);
+      const AccT<T> av = LoadAcc(a, m * a_rs + k * a_cs);
       const T* bk = b + k * b_rs;
-      for (int64_t n = 0; n < cols; ++n) row[n] += av * Widen(bk, n * b_cs);
+      for (int64_t n = 0; n < cols; ++n) row[n] += av * LoadAcc(bk, n * b_cs);
     }
   }
 }
@@ -283,7 +271,7 @@ void GemmCompute(const GemmAttrs& g, const TensorView& a, const TensorView& b, c
         } else {
           // Integral alpha and beta (checked at Prepare), in modular arithmetic.
           v *= static_cast<uint64_t>(static_cast<int64_t>(g.alpha));
-          if (cd) v += static_cast<uint64_t>(static_cast<int64_t>(g.beta)) * Widen(cd, ci);
+          if (cd) v += static_cast<uint64_t>(static_cast<int64_t>(g.beta)) * LoadAcc(cd, ci);
           yd[m * cols + n] = act(static_cast<T>(v));
         }
       }
@@ -385,7 +373,7 @@ void MatMulCompute(const Activation& act_attr, const TensorView& a, const Tensor
           Store(yp, n, act(v));
         } else {
           uint64_t v = acc[static_cast<size_t>(n)];
-          if (biasd) v += Widen(biasd, k);
+          if (biasd) v += LoadAcc(biasd, k);
           yp[n] = act(static_cast<T>(v));
         }
       }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/reference/common.h"
 #include "kernels/reference/families.h"
 #include "kernels/util.h"
 
@@ -23,41 +24,6 @@ void RegisterNnRecurrentKernels(KernelRegistry& r);  // nn_recurrent.cc
 namespace {
 
 using Doubles = std::vector<double>;
-
-// Input i, which the op requires.
-Result<const TensorView*> RequiredInput(const NodeDef& def, KernelContext& ctx, size_t i) {
-  const TensorView* t = ctx.input(i);
-  if (!t) return def.Fail(code::kInvalidParam, "required input ", i, " is missing");
-  return t;
-}
-
-// Output i, or null when the caller does not want that optional output.
-Result<TensorView*> OptionalOutput(KernelContext& ctx, size_t i, const Dims& dims) {
-  if (i >= ctx.num_outputs() || !ctx.output_wanted(i)) return static_cast<TensorView*>(nullptr);
-  return ctx.Output(i, dims);
-}
-
-// Stores `v` (one value per element) into `out`, rounding to its element type.
-Status WriteDoubles(const NodeDef& def, const TensorView& out, const Doubles& v) {
-  bool ok = DispatchFloat(out.dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    T* p = out.as<T>();
-    for (size_t i = 0; i < v.size(); ++i) {
-      Store(p, static_cast<int64_t>(i), static_cast<ComputeT<T>>(v[i]));
-    }
-  });
-  if (ok) return Status::Ok();
-  return def.Fail(code::kFeatureUnsupported, "output type ", ir::Name(out.dtype),
-                  " is not supported; a floating-point type is required");
-}
-
-// Binds output i with `dims` and stores `v` in it (skipped when the output is not wanted).
-Status EmitOutput(const NodeDef& def, KernelContext& ctx, size_t i, const Dims& dims,
-                  const Doubles& v) {
-  KILN_ASSIGN_OR_RETURN(TensorView * out, OptionalOutput(ctx, i, dims));
-  if (!out) return Status::Ok();
-  return WriteDoubles(def, *out, v);
-}
 
 // Prepare check: every given input in `inputs` has a floating-point type.
 Status CheckFloatInputs(const NodeDef& def, std::initializer_list<size_t> inputs) {

@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/reference/common.h"
 #include "kernels/reference/families.h"
 #include "kernels/util.h"
 
@@ -25,21 +26,7 @@ namespace {
 namespace nn_matmul {
 
 template <typename T>
-using Acc = std::conditional_t<kIsFloat<T>, double, uint64_t>;
-
-template <typename T>
-Acc<T> LoadAcc(const T* p, int64_t i) {
-  if constexpr (kIsFloat<T>) {
-    return static_cast<double>(Load(p, i));
-  } else if constexpr (std::is_signed_v<T>) {
-    return static_cast<uint64_t>(static_cast<int64_t>(p[i]));
-  } else {
-    return static_cast<uint64_t>(p[i]);
-  }
-}
-
-template <typename T>
-void StoreAcc(T* p, int64_t i, Acc<T> v) {
+void StoreAcc(T* p, int64_t i, AccT<T> v) {
   if constexpr (kIsFloat<T>) {
     Store(p, i, static_cast<ComputeT<T>>(v));
   } else {
@@ -60,12 +47,6 @@ Status CheckNumericInputs(const NodeDef& def) {
   return Status::Ok();
 }
 
-Result<const TensorView*> Required(const NodeDef& def, KernelContext& ctx, size_t i) {
-  const TensorView* t = ctx.input(i);
-  if (!t) return def.Fail(code::kInvalidParam, "required input ", i, " is missing");
-  return t;
-}
-
 Status SameType(const NodeDef& def, const TensorView& a, const TensorView& b) {
   if (a.dtype == b.dtype) return Status::Ok();
   return def.Fail(code::kInvalidParam, "inputs have types ", ir::Name(a.dtype), " and ",
@@ -77,12 +58,12 @@ Status SameType(const NodeDef& def, const TensorView& a, const TensorView& b) {
 // accumulators, so b is read along its rows.
 template <typename T, typename Emit>
 void MatMulBlock(const T* a, int64_t a_row, int64_t a_col, const T* b, int64_t b_row, int64_t b_col,
-                 int64_t m, int64_t k, int64_t n, std::vector<Acc<T>>& acc, Emit&& emit) {
+                 int64_t m, int64_t k, int64_t n, std::vector<AccT<T>>& acc, Emit&& emit) {
   acc.resize(static_cast<size_t>(n));
   for (int64_t i = 0; i < m; ++i) {
-    std::fill(acc.begin(), acc.end(), Acc<T>{});
+    std::fill(acc.begin(), acc.end(), AccT<T>{});
     for (int64_t kk = 0; kk < k; ++kk) {
-      const Acc<T> av = LoadAcc(a, i * a_row + kk * a_col);
+      const AccT<T> av = LoadAcc(a, i * a_row + kk * a_col);
       const T* brow = b + kk * b_row;
       if (b_col == 1) {
         for (int64_t j = 0; j < n; ++j) acc[static_cast<size_t>(j)] += av * LoadAcc(brow, j);
@@ -100,8 +81,8 @@ void MatMulBlock(const T* a, int64_t a_row, int64_t a_col, const T* b, int64_t b
 // MatMul: numpy.matmul (1-D operands promoted to matrices, batch dims broadcast).
 
 Status RunMatMul(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* a, Required(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* b, Required(def, ctx, 1));
+  KILN_ASSIGN_OR_RETURN(const TensorView* a, RequiredInput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* b, RequiredInput(def, ctx, 1));
   KILN_RETURN_IF_ERROR(SameType(def, *a, *b), "");
   if (a->rank() == 0 || b->rank() == 0) {
     return def.Fail(code::kInvalidParam, "inputs must have rank >= 1, got ", DimsString(a->dims),
@@ -129,11 +110,11 @@ Status RunMatMul(const NodeDef& def, KernelContext& ctx) {
   const std::vector<int64_t> bi = BroadcastIndex(b_batch, *batch);
   bool ok = DispatchNumeric(a->dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    std::vector<Acc<T>> acc;
+    std::vector<AccT<T>> acc;
     for (size_t i = 0; i < ai.size(); ++i) {
       T* yp = y->as<T>() + static_cast<int64_t>(i) * m * n;
       MatMulBlock(a->as<const T>() + ai[i] * m * k, k, 1, b->as<const T>() + bi[i] * k * n, n, 1, m,
-                  k, n, acc, [&](int64_t r, int64_t c, Acc<T> v) { StoreAcc(yp, r * n + c, v); });
+                  k, n, acc, [&](int64_t r, int64_t c, AccT<T> v) { StoreAcc(yp, r * n + c, v); });
     }
   });
   if (ok) return Status::Ok();
@@ -157,8 +138,8 @@ T SaturatingCast(double v) {
 }
 
 Status RunGemm(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* a, Required(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* b, Required(def, ctx, 1));
+  KILN_ASSIGN_OR_RETURN(const TensorView* a, RequiredInput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* b, RequiredInput(def, ctx, 1));
   const TensorView* c = ctx.input(2);
   KILN_RETURN_IF_ERROR(SameType(def, *a, *b), "");
   if (c) KILN_RETURN_IF_ERROR(SameType(def, *a, *c), "");
@@ -191,7 +172,7 @@ Status RunGemm(const NodeDef& def, KernelContext& ctx) {
   const double alpha = def.attr_float("alpha", 1.0f), beta = def.attr_float("beta", 1.0f);
   bool ok = DispatchNumeric(a->dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    std::vector<Acc<T>> acc;
+    std::vector<AccT<T>> acc;
     // op(A)(i, kk) = A[i * a_row + kk * a_col].
     const int64_t a_row = ta ? 1 : k, a_col = ta ? m : 1;
     const int64_t b_row = tb ? 1 : n, b_col = tb ? k : 1;
@@ -202,9 +183,9 @@ Status RunGemm(const NodeDef& def, KernelContext& ctx) {
     const bool integral = alpha == std::trunc(alpha) && beta == std::trunc(beta) &&
                           std::fabs(alpha) < 9.2e18 && std::fabs(beta) < 9.2e18;
     MatMulBlock(a->as<const T>(), a_row, a_col, b->as<const T>(), b_row, b_col, m, k, n, acc,
-                [&](int64_t r, int64_t col, Acc<T> v) {
+                [&](int64_t r, int64_t col, AccT<T> v) {
                   const int64_t i = r * n + col;
-                  const Acc<T> cv = cp ? LoadAcc(cp, ci[static_cast<size_t>(i)]) : Acc<T>{};
+                  const AccT<T> cv = cp ? LoadAcc(cp, ci[static_cast<size_t>(i)]) : AccT<T>{};
                   if constexpr (kIsFloat<T>) {
                     StoreAcc(yp, i, alpha * v + (cp ? beta * cv : 0.0));
                   } else if (integral) {
@@ -314,7 +295,7 @@ class EinsumKernel final : public Kernel {
     const size_t num = inputs_.size();
     std::vector<const TensorView*> ops(num);
     for (size_t i = 0; i < num; ++i) {
-      KILN_ASSIGN_OR_RETURN(ops[i], Required(def_, ctx, i));
+      KILN_ASSIGN_OR_RETURN(ops[i], RequiredInput(def_, ctx, i));
       KILN_RETURN_IF_ERROR(SameType(def_, *ops[0], *ops[i]), "");
     }
     // The rank "..." stands for: the largest over the operands (right-aligned, broadcast).
@@ -394,9 +375,9 @@ class EinsumKernel final : public Kernel {
       using T = typename decltype(tag)::type;
       std::vector<int64_t> idx(order.size(), 0), off(num, 0);
       for (int64_t o = 0; o < outer; ++o) {
-        Acc<T> sum{};
+        AccT<T> sum{};
         for (int64_t c = 0; c < inner; ++c) {
-          Acc<T> prod = LoadAcc(ops[0]->as<const T>(), off[0]);
+          AccT<T> prod = LoadAcc(ops[0]->as<const T>(), off[0]);
           for (size_t i = 1; i < num; ++i) prod *= LoadAcc(ops[i]->as<const T>(), off[i]);
           sum += prod;
           // Odometer step over all labels, innermost last.
@@ -435,7 +416,7 @@ class EinsumKernel final : public Kernel {
 // Flatten: [prod(dims before axis), prod(dims from axis)].
 
 Status RunFlatten(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, Required(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   const int64_t rank = static_cast<int64_t>(x->rank());
   int64_t axis = def.attr_int("axis", 1);
   if (axis < -rank || axis > rank) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/reference/common.h"
 #include "kernels/reference/families.h"
 #include "kernels/util.h"
 
@@ -359,20 +360,8 @@ Status RecurrentKernel::Run(KernelContext& ctx) const {
   }
   const Doubles* results[] = {&y, &yh, &yc};
   const Dims y_dims = layout_ ? Dims{batch, seq, dirs, hid} : Dims{seq, dirs, batch, hid};
-  for (size_t i = 0; i < (lstm ? 3u : 2u) && i < ctx.num_outputs(); ++i) {
-    if (!ctx.output_wanted(i)) continue;
-    KILN_ASSIGN_OR_RETURN(TensorView * out, ctx.Output(i, i == 0 ? y_dims : state));
-    const Doubles& v = *results[i];
-    bool ok = DispatchFloat(out->dtype, [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      for (size_t e = 0; e < v.size(); ++e) {
-        Store(out->as<T>(), static_cast<int64_t>(e), static_cast<ComputeT<T>>(v[e]));
-      }
-    });
-    if (!ok) {
-      return def.Fail(code::kFeatureUnsupported, "output type ", ir::Name(out->dtype),
-                      " is not supported");
-    }
+  for (size_t i = 0; i < (lstm ? 3u : 2u); ++i) {
+    KILN_RETURN_IF_ERROR(EmitOutput(def, ctx, i, i == 0 ? y_dims : state, *results[i]), "");
   }
   return Status::Ok();
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/reference/common.h"
 #include "kernels/reference/families.h"
 #include "kernels/util.h"
 
@@ -19,12 +20,6 @@ namespace kiln::kernels {
 namespace {
 
 using Doubles = std::vector<double>;
-
-Result<const TensorView*> RequiredInput(const NodeDef& def, KernelContext& ctx, size_t i) {
-  const TensorView* t = ctx.input(i);
-  if (!t) return def.Fail(code::kInvalidParam, "required input ", i, " is missing");
-  return t;
-}
 
 // Stores `v` as element i of `p`: floats rounded, integers truncated and saturated, bool != 0.
 template <typename T>

@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/reference/common.h"
 #include "kernels/reference/families.h"
 #include "kernels/util.h"
 
@@ -32,111 +33,12 @@ constexpr int kUnsupported = code::kFeatureUnsupported;
 // ---------------------------------------------------------------------------------------------
 // Shared helpers.
 
-using CheckFn = Status (*)(const NodeDef& def);
-
-// Registers a stateless kernel; Prepare rejects string tensors, then runs `check`.
-void Add(KernelRegistry& r, const char* op, RunFn run, CheckFn check = nullptr) {
-  r.Register(kReferenceBackend, "", op,
-             [run, check](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
-               for (const auto* types : {&def.input_types, &def.output_types}) {
-                 for (DataType t : *types) {
-                   if (t == DataType::kString) {
-                     return def.Fail(kUnsupported, "string tensors are not supported");
-                   }
-                 }
-               }
-               if (check != nullptr) {
-                 Status s = check(def);
-                 if (!s.ok()) return s;
-               }
-               return MakeFunctionKernel(def, run);
-             });
-}
-
-// Input i, failing when a required input is missing.
-Result<const TensorView*> In(const NodeDef& def, KernelContext& ctx, size_t i) {
-  const TensorView* t = ctx.input(i);
-  if (t == nullptr) return def.Fail(kBad, "required input ", i, " is missing");
-  return t;
-}
-
-// An optional input that is absent or has no elements (ONNX's two ways of omitting one).
-bool Omitted(const TensorView* t) { return t == nullptr || t->num_elements() == 0; }
-
-size_t ElemSize(const TensorView& t) { return ir::SizeOf(t.dtype); }
-
-uint8_t* Bytes(const TensorView& t) { return static_cast<uint8_t*>(t.data); }
-
-void CopyElem(const TensorView& dst, int64_t di, const TensorView& src, int64_t si, size_t es) {
-  std::memcpy(Bytes(dst) + static_cast<size_t>(di) * es, Bytes(src) + static_cast<size_t>(si) * es,
-              es);
-}
-
-// Element count of `dims`, or nullopt when a dim is negative or the count overflows.
-std::optional<int64_t> CheckedCount(const Dims& dims) {
-  int64_t n = 1;
-  for (int64_t d : dims) {
-    if (d < 0 || __builtin_mul_overflow(n, d, &n)) return std::nullopt;
-  }
-  return n;
-}
-
-// Binds output i, first failing on dims no tensor can have (negative, or a count that
-// overflows once multiplied by an element size).
-Result<TensorView*> Alloc(const NodeDef& def, KernelContext& ctx, size_t i, const Dims& dims) {
-  auto n = CheckedCount(dims);
-  if (!n || *n > (std::numeric_limits<int64_t>::max() >> 4)) {
-    return def.Fail(kBad, "output ", i, " would have dims ", DimsString(dims));
-  }
-  return ctx.Output(i, dims);
-}
-
 // Output i with `dims` holding a byte-for-byte copy of `src` (Reshape, Squeeze, ...).
 Status CopyAs(const NodeDef& def, KernelContext& ctx, size_t i, const TensorView& src,
               const Dims& dims) {
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, i, dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, i, dims));
   if (out->data != src.data && src.bytes() != 0) std::memmove(out->data, src.data, src.bytes());
   return Status::Ok();
-}
-
-// Advances row-major `idx` over `dims`; false after the last element.
-bool Next(Dims& idx, const Dims& dims) {
-  for (size_t d = idx.size(); d-- > 0;) {
-    if (++idx[d] < dims[d]) return true;
-    idx[d] = 0;
-  }
-  return false;
-}
-
-// The one integer of a scalar or one-element tensor.
-Result<int64_t> ScalarInt(const NodeDef& def, const TensorView& t, const char* what) {
-  if (t.num_elements() != 1) {
-    return def.Fail(kBad, "'", what, "' must hold one value, got shape ", DimsString(t.dims));
-  }
-  return ReadInts(t)[0];
-}
-
-// `axes` normalised for `rank`, failing on an out-of-range or repeated axis.
-Result<std::vector<int64_t>> NormAxes(const NodeDef& def, const std::vector<int64_t>& axes,
-                                      int64_t rank) {
-  std::vector<int64_t> out;
-  std::vector<bool> seen(static_cast<size_t>(rank));
-  for (int64_t a : axes) {
-    auto n = NormalizeAxis(a, rank);
-    if (!n) return def.Fail(kBad, "axis ", a, " is out of range for rank ", rank);
-    if (seen[static_cast<size_t>(*n)]) {
-      return def.Fail(kBad, "axes ", DimsString(axes), " repeat axis ", a);
-    }
-    seen[static_cast<size_t>(*n)] = true;
-    out.push_back(*n);
-  }
-  return out;
-}
-
-Result<int64_t> NormAxis(const NodeDef& def, int64_t axis, int64_t rank, const Dims& dims) {
-  auto n = NormalizeAxis(axis, rank);
-  if (!n) return def.Fail(kBad, "axis ", axis, " is out of range for input ", DimsString(dims));
-  return *n;
 }
 
 // dst[i] = src[offset of output element i], output dims[k] = in dims[perm[k]].
@@ -160,20 +62,12 @@ void Permute(const TensorView& src, const Dims& in_dims, const std::vector<int64
   }
 }
 
-// Writes the value `v` into element i of `t` in t's type (bool: v != 0).
-void StoreDouble(const TensorView& t, int64_t i, double v) {
-  DispatchAny(t.dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    Store(t.as<T>(), i, static_cast<ComputeT<T>>(v));
-  });
-}
-
 // ---------------------------------------------------------------------------------------------
 // Reshaping.
 
 Status RunReshape(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* s, In(def, ctx, 1));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* s, RequiredInput(def, ctx, 1));
   const std::vector<int64_t> target = ReadInts(*s);
   const bool allow_zero = def.opset >= 14 && def.attr_int("allowzero", 0) == 1;
   Dims dims;
@@ -224,7 +118,7 @@ Status CheckTranspose(const NodeDef& def) {
 }
 
 Status RunTranspose(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   std::vector<int64_t> perm = def.attr_ints("perm");
   if (!def.has_attr("perm")) {
     for (size_t i = x->rank(); i-- > 0;) perm.push_back(static_cast<int64_t>(i));
@@ -234,7 +128,7 @@ Status RunTranspose(const NodeDef& def, KernelContext& ctx) {
   }
   Dims dims;
   for (int64_t p : perm) dims.push_back(x->dims[static_cast<size_t>(p)]);
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
   Permute(*x, x->dims, perm, *out);
   return Status::Ok();
 }
@@ -251,11 +145,11 @@ std::optional<std::vector<int64_t>> AxesArg(const NodeDef& def, KernelContext& c
 }
 
 Status RunSqueeze(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   const int64_t r = static_cast<int64_t>(x->rank());
   std::vector<bool> drop(x->rank());
   if (auto axes = AxesArg(def, ctx)) {
-    KILN_ASSIGN_OR_RETURN(std::vector<int64_t> norm, NormAxes(def, *axes, r));
+    KILN_ASSIGN_OR_RETURN(std::vector<int64_t> norm, CheckedAxes(def, *axes, r));
     for (int64_t a : norm) {
       if (x->dims[static_cast<size_t>(a)] != 1) {
         return def.Fail(kBad, "cannot squeeze axis ", a, " of ", DimsString(x->dims),
@@ -274,11 +168,11 @@ Status RunSqueeze(const NodeDef& def, KernelContext& ctx) {
 }
 
 Status RunUnsqueeze(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   auto axes = AxesArg(def, ctx);
   if (!axes) return def.Fail(kBad, "'axes' is required");
   const int64_t out_rank = static_cast<int64_t>(x->rank() + axes->size());
-  KILN_ASSIGN_OR_RETURN(std::vector<int64_t> norm, NormAxes(def, *axes, out_rank));
+  KILN_ASSIGN_OR_RETURN(std::vector<int64_t> norm, CheckedAxes(def, *axes, out_rank));
   std::vector<bool> added(static_cast<size_t>(out_rank));
   for (int64_t a : norm) added[static_cast<size_t>(a)] = true;
   Dims dims;
@@ -288,8 +182,8 @@ Status RunUnsqueeze(const NodeDef& def, KernelContext& ctx) {
 }
 
 Status RunExpand(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* s, In(def, ctx, 1));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* s, RequiredInput(def, ctx, 1));
   const Dims shape = ReadInts(*s);
   for (int64_t d : shape) {
     if (d < 0) return def.Fail(kBad, "shape ", DimsString(shape), " has a negative dim");
@@ -299,7 +193,7 @@ Status RunExpand(const NodeDef& def, KernelContext& ctx) {
     return def.Fail(kBad, "input ", DimsString(x->dims), " cannot be expanded to ",
                     DimsString(shape));
   }
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, *dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, *dims));
   const std::vector<int64_t> index = BroadcastIndex(x->dims, *dims);
   const size_t es = ElemSize(*x);
   for (size_t i = 0; i < index.size(); ++i) {
@@ -309,8 +203,8 @@ Status RunExpand(const NodeDef& def, KernelContext& ctx) {
 }
 
 Status RunTile(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* rt, In(def, ctx, 1));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* rt, RequiredInput(def, ctx, 1));
   const std::vector<int64_t> reps = ReadInts(*rt);
   if (reps.size() != x->rank()) {
     return def.Fail(kBad, "repeats ", DimsString(reps), " does not fit input ",
@@ -323,7 +217,7 @@ Status RunTile(const NodeDef& def, KernelContext& ctx) {
                       DimsString(x->dims));
     }
   }
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
   const int64_t n = NumElements(dims);
   if (n == 0) return Status::Ok();
   const Dims in_strides = Strides(x->dims);
@@ -333,7 +227,7 @@ Status RunTile(const NodeDef& def, KernelContext& ctx) {
     int64_t off = 0;
     for (size_t d = 0; d < dims.size(); ++d) off += (idx[d] % x->dims[d]) * in_strides[d];
     CopyElem(*out, i, *x, off, es);
-    Next(idx, dims);
+    NextIndex(idx, dims);
   }
   return Status::Ok();
 }
@@ -350,14 +244,14 @@ Status CheckBlockSize(const NodeDef& def) {
 }
 
 Status RunDepthToSpace(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   const int64_t b = def.attr_int("blocksize", 1);
   if (x->rank() != 4 || x->dims[1] % (b * b) != 0) {
     return def.Fail(kBad, "input ", DimsString(x->dims), " must be 4-D with channels divisible by ",
                     b * b);
   }
   const int64_t n = x->dims[0], c = x->dims[1] / (b * b), h = x->dims[2], w = x->dims[3];
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, {n, c, h * b, w * b}));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, {n, c, h * b, w * b}));
   if (def.opset >= 11 && def.attr_string("mode", "DCR") == "CRD") {
     Permute(*x, {n, c, b, b, h, w}, {0, 1, 4, 2, 5, 3}, *out);
   } else {
@@ -367,14 +261,14 @@ Status RunDepthToSpace(const NodeDef& def, KernelContext& ctx) {
 }
 
 Status RunSpaceToDepth(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   const int64_t b = def.attr_int("blocksize", 1);
   if (x->rank() != 4 || x->dims[2] % b != 0 || x->dims[3] % b != 0) {
     return def.Fail(kBad, "input ", DimsString(x->dims),
                     " must be 4-D with height and width divisible by ", b);
   }
   const int64_t n = x->dims[0], c = x->dims[1], h = x->dims[2] / b, w = x->dims[3] / b;
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, {n, c * b * b, h, w}));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, {n, c * b * b, h, w}));
   Permute(*x, {n, c, h, b, w, b}, {0, 3, 5, 1, 2, 4}, *out);
   return Status::Ok();
 }
@@ -391,12 +285,12 @@ Status RunConcat(const NodeDef& def, KernelContext& ctx) {
   if (ctx.num_inputs() == 0) return def.Fail(kBad, "has no inputs");
   std::vector<const TensorView*> ins;
   for (size_t i = 0; i < ctx.num_inputs(); ++i) {
-    KILN_ASSIGN_OR_RETURN(const TensorView* t, In(def, ctx, i));
+    KILN_ASSIGN_OR_RETURN(const TensorView* t, RequiredInput(def, ctx, i));
     ins.push_back(t);
   }
   const Dims& first = ins[0]->dims;
   const int64_t r = static_cast<int64_t>(first.size());
-  KILN_ASSIGN_OR_RETURN(int64_t axis, NormAxis(def, def.attr_int("axis", 0), r, first));
+  KILN_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(def, def.attr_int("axis", 0), r, first));
   Dims dims = first;
   dims[static_cast<size_t>(axis)] = 0;
   for (size_t i = 0; i < ins.size(); ++i) {
@@ -411,7 +305,7 @@ Status RunConcat(const NodeDef& def, KernelContext& ctx) {
     }
     dims[static_cast<size_t>(axis)] += d[static_cast<size_t>(axis)];
   }
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
   const size_t es = ElemSize(*out);
   const int64_t outer = Product(first, 0, static_cast<size_t>(axis));
   const int64_t inner = Product(first, static_cast<size_t>(axis) + 1, first.size());
@@ -468,9 +362,9 @@ Result<std::vector<int64_t>> SplitSizes(const NodeDef& def, KernelContext& ctx, 
 }
 
 Status RunSplit(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   const int64_t r = static_cast<int64_t>(x->rank());
-  KILN_ASSIGN_OR_RETURN(int64_t axis, NormAxis(def, def.attr_int("axis", 0), r, x->dims));
+  KILN_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(def, def.attr_int("axis", 0), r, x->dims));
   const size_t a = static_cast<size_t>(axis);
   KILN_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, SplitSizes(def, ctx, x->dims[a]));
   const size_t es = ElemSize(*x);
@@ -480,7 +374,7 @@ Status RunSplit(const NodeDef& def, KernelContext& ctx) {
   for (size_t i = 0; i < sizes.size(); ++i) {
     Dims dims = x->dims;
     dims[a] = sizes[i];
-    KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, i, dims));
+    KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, i, dims));
     const int64_t row = sizes[i] * inner;
     for (int64_t o = 0; o < outer && row > 0; ++o) {
       std::memcpy(Bytes(*out) + static_cast<size_t>(o * row) * es,
@@ -493,7 +387,7 @@ Status RunSplit(const NodeDef& def, KernelContext& ctx) {
 }
 
 Status RunSlice(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   std::vector<int64_t> starts, ends, steps;
   std::optional<std::vector<int64_t>> axes;
   if (def.opset < 10) {
@@ -501,8 +395,8 @@ Status RunSlice(const NodeDef& def, KernelContext& ctx) {
     ends = def.attr_ints("ends");
     if (def.has_attr("axes")) axes = def.attr_ints("axes");
   } else {
-    KILN_ASSIGN_OR_RETURN(const TensorView* s, In(def, ctx, 1));
-    KILN_ASSIGN_OR_RETURN(const TensorView* e, In(def, ctx, 2));
+    KILN_ASSIGN_OR_RETURN(const TensorView* s, RequiredInput(def, ctx, 1));
+    KILN_ASSIGN_OR_RETURN(const TensorView* e, RequiredInput(def, ctx, 2));
     starts = ReadInts(*s);
     ends = ReadInts(*e);
     if (ctx.input(3) != nullptr) axes = ReadInts(*ctx.input(3));
@@ -520,7 +414,7 @@ Status RunSlice(const NodeDef& def, KernelContext& ctx) {
                     " must have the same length");
   }
   KILN_ASSIGN_OR_RETURN(std::vector<int64_t> norm,
-                        NormAxes(def, *axes, static_cast<int64_t>(x->rank())));
+                        CheckedAxes(def, *axes, static_cast<int64_t>(x->rank())));
   Dims dims = x->dims, first(x->rank(), 0), step(x->rank(), 1);
   for (size_t k = 0; k < n; ++k) {
     const size_t a = static_cast<size_t>(norm[k]);
@@ -543,7 +437,7 @@ Status RunSlice(const NodeDef& def, KernelContext& ctx) {
     first[a] = b;
     step[a] = st;
   }
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
   const int64_t count = NumElements(dims);
   if (count == 0) return Status::Ok();
   const Dims strides = Strides(x->dims);
@@ -553,7 +447,7 @@ Status RunSlice(const NodeDef& def, KernelContext& ctx) {
     int64_t off = 0;
     for (size_t d = 0; d < dims.size(); ++d) off += (first[d] + idx[d] * step[d]) * strides[d];
     CopyElem(*out, i, *x, off, es);
-    Next(idx, dims);
+    NextIndex(idx, dims);
   }
   return Status::Ok();
 }
@@ -562,21 +456,21 @@ Status RunSlice(const NodeDef& def, KernelContext& ctx) {
 // Generators and shape queries.
 
 Status RunShape(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   const int64_t r = static_cast<int64_t>(x->rank());
   auto clamp = [r](int64_t v) { return std::clamp<int64_t>(v < 0 ? v + r : v, 0, r); };
   const bool sliced = def.opset >= 15;
   const int64_t start = sliced ? clamp(def.attr_int("start", 0)) : 0;
   const int64_t end = sliced ? clamp(def.attr_int("end", r)) : r;
   const int64_t n = std::max<int64_t>(end - start, 0);
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, {n}));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, {n}));
   for (int64_t i = 0; i < n; ++i) out->as<int64_t>()[i] = x->dims[static_cast<size_t>(start + i)];
   return Status::Ok();
 }
 
 Status RunSize(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, {}));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, {}));
   *out->as<int64_t>() = x->num_elements();
   return Status::Ok();
 }
@@ -621,21 +515,23 @@ Status RunConstant(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(std::string form, ConstantForm(def));
   if (form == "value") {
     const ir::Tensor* v = def.attr_tensor("value");
-    KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, v->dims()));
+    KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, v->dims()));
     if (v->bytes() != 0) std::memcpy(out->data, v->raw(), v->bytes());
   } else if (form == "value_float") {
-    KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, {}));
+    KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, {}));
     *out->as<float>() = def.attr_float(form, 0);
   } else if (form == "value_int") {
-    KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, {}));
+    KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, {}));
     *out->as<int64_t>() = def.attr_int(form, 0);
   } else if (form == "value_floats") {
     std::vector<float> v = def.attr_floats(form);
-    KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, {static_cast<int64_t>(v.size())}));
+    KILN_ASSIGN_OR_RETURN(TensorView * out,
+                          CheckedOutput(def, ctx, 0, {static_cast<int64_t>(v.size())}));
     if (!v.empty()) std::memcpy(out->data, v.data(), v.size() * sizeof(float));
   } else {
     std::vector<int64_t> v = def.attr_ints(form);
-    KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, {static_cast<int64_t>(v.size())}));
+    KILN_ASSIGN_OR_RETURN(TensorView * out,
+                          CheckedOutput(def, ctx, 0, {static_cast<int64_t>(v.size())}));
     if (!v.empty()) std::memcpy(out->data, v.data(), v.size() * sizeof(int64_t));
   }
   return Status::Ok();
@@ -658,12 +554,12 @@ Status CheckConstantOfShape(const NodeDef& def) {
 }
 
 Status RunConstantOfShape(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* s, In(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* s, RequiredInput(def, ctx, 0));
   const Dims dims = ReadInts(*s);
   for (int64_t d : dims) {
     if (d < 0) return def.Fail(kBad, "shape ", DimsString(dims), " has a negative dim");
   }
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
   const size_t es = ElemSize(*out);
   const ir::Tensor* v = def.attr_tensor("value");
   const float zero = 0;
@@ -677,7 +573,7 @@ Status RunConstantOfShape(const NodeDef& def, KernelContext& ctx) {
 Status RunRange(const NodeDef& def, KernelContext& ctx) {
   const TensorView* in[3];
   for (size_t i = 0; i < 3; ++i) {
-    KILN_ASSIGN_OR_RETURN(in[i], In(def, ctx, i));
+    KILN_ASSIGN_OR_RETURN(in[i], RequiredInput(def, ctx, i));
     if (in[i]->num_elements() != 1 || in[i]->dtype != in[0]->dtype) {
       return def.Fail(kBad, "start, limit and delta must be scalars of one type");
     }
@@ -708,7 +604,7 @@ Status RunRange(const NodeDef& def, KernelContext& ctx) {
       }
       n = std::max<int64_t>(static_cast<int64_t>(len), 0);
     }
-    auto out = Alloc(def, ctx, 0, {n});
+    auto out = CheckedOutput(def, ctx, 0, {n});
     if (!out.ok()) {
       status = out.status();
       return;
@@ -722,9 +618,9 @@ Status RunRange(const NodeDef& def, KernelContext& ctx) {
 }
 
 Status RunEyeLike(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   if (x->rank() != 2) return def.Fail(kBad, "input must be 2-D, got ", DimsString(x->dims));
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, x->dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, x->dims));
   if (out->bytes() != 0) std::memset(out->data, 0, out->bytes());
   const int64_t k = def.attr_int("k", 0), rows = x->dims[0], cols = x->dims[1];
   for (int64_t i = 0; i < rows; ++i) {
@@ -735,14 +631,14 @@ Status RunEyeLike(const NodeDef& def, KernelContext& ctx) {
 }
 
 Status RunTrilu(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   if (x->rank() < 2) return def.Fail(kBad, "input must have rank >= 2, got ", DimsString(x->dims));
   int64_t k = 0;
   if (const TensorView* kt = ctx.input(1)) {
     KILN_ASSIGN_OR_RETURN(k, ScalarInt(def, *kt, "k"));
   }
   const bool upper = def.attr_int("upper", 1) != 0;
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, x->dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, x->dims));
   const int64_t rows = x->dims[x->rank() - 2], cols = x->dims[x->rank() - 1];
   const size_t es = ElemSize(*x);
   for (int64_t i = 0; i < x->num_elements(); ++i) {
@@ -761,17 +657,17 @@ Status RunTrilu(const NodeDef& def, KernelContext& ctx) {
 // CumSum, CumProd.
 
 Status RunCumulative(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* at, In(def, ctx, 1));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* at, RequiredInput(def, ctx, 1));
   KILN_ASSIGN_OR_RETURN(int64_t raw_axis, ScalarInt(def, *at, "axis"));
   KILN_ASSIGN_OR_RETURN(int64_t axis,
-                        NormAxis(def, raw_axis, static_cast<int64_t>(x->rank()), x->dims));
+                        CheckedAxis(def, raw_axis, static_cast<int64_t>(x->rank()), x->dims));
   const bool exclusive = def.attr_int("exclusive", 0) != 0;
   const bool reverse = def.attr_int("reverse", 0) != 0;
   const bool product = def.op_type == "CumProd";
   const size_t a = static_cast<size_t>(axis);
   const int64_t n = x->dims[a];
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, x->dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, x->dims));
   const int64_t outer = Product(x->dims, 0, a), inner = Product(x->dims, a + 1, x->rank());
   const bool ok = DispatchNumeric(x->dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -798,8 +694,8 @@ Status RunCumulative(const NodeDef& def, KernelContext& ctx) {
 // Compress, ReverseSequence.
 
 Status RunCompress(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* c, In(def, ctx, 1));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* c, RequiredInput(def, ctx, 1));
   if (c->rank() != 1) return def.Fail(kBad, "condition must be 1-D, got ", DimsString(c->dims));
   const std::vector<double> cond = ReadDoubles(*c);
   const bool flat = !def.has_attr("axis");
@@ -807,7 +703,7 @@ Status RunCompress(const NodeDef& def, KernelContext& ctx) {
   int64_t axis = 0;
   if (!flat) {
     KILN_ASSIGN_OR_RETURN(
-        axis, NormAxis(def, def.attr_int("axis", 0), static_cast<int64_t>(x->rank()), x->dims));
+        axis, CheckedAxis(def, def.attr_int("axis", 0), static_cast<int64_t>(x->rank()), x->dims));
   }
   const size_t a = static_cast<size_t>(axis);
   if (static_cast<int64_t>(cond.size()) > in_dims[a]) {
@@ -820,7 +716,7 @@ Status RunCompress(const NodeDef& def, KernelContext& ctx) {
   }
   Dims dims = in_dims;
   dims[a] = static_cast<int64_t>(keep.size());
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
   const size_t es = ElemSize(*x);
   const int64_t outer = Product(in_dims, 0, a), inner = Product(in_dims, a + 1, in_dims.size());
   const size_t chunk = static_cast<size_t>(inner) * es;
@@ -844,8 +740,8 @@ Status CheckReverseSequence(const NodeDef& def) {
 }
 
 Status RunReverseSequence(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* l, In(def, ctx, 1));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* l, RequiredInput(def, ctx, 1));
   const size_t ba = static_cast<size_t>(def.attr_int("batch_axis", 1));
   const size_t ta = static_cast<size_t>(def.attr_int("time_axis", 0));
   if (x->rank() < 2) return def.Fail(kBad, "input must have rank >= 2, got ", DimsString(x->dims));
@@ -859,7 +755,7 @@ Status RunReverseSequence(const NodeDef& def, KernelContext& ctx) {
       return def.Fail(kBad, "sequence length ", v, " is outside [0, ", time, "]");
     }
   }
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, x->dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, x->dims));
   const int64_t n = x->num_elements();
   if (n == 0) return Status::Ok();
   const Dims strides = Strides(x->dims);
@@ -869,7 +765,7 @@ Status RunReverseSequence(const NodeDef& def, KernelContext& ctx) {
     const int64_t len = lens[static_cast<size_t>(idx[ba])], t = idx[ta];
     const int64_t src = t < len ? i + (len - 1 - 2 * t) * strides[ta] : i;
     CopyElem(*out, i, *x, src, es);
-    Next(idx, x->dims);
+    NextIndex(idx, x->dims);
   }
   return Status::Ok();
 }
@@ -877,28 +773,28 @@ Status RunReverseSequence(const NodeDef& def, KernelContext& ctx) {
 }  // namespace
 
 void RegisterTensorKernels(KernelRegistry& r) {
-  Add(r, "Reshape", RunReshape);
-  Add(r, "Transpose", RunTranspose, CheckTranspose);
-  Add(r, "Squeeze", RunSqueeze);
-  Add(r, "Unsqueeze", RunUnsqueeze);
-  Add(r, "Expand", RunExpand);
-  Add(r, "Tile", RunTile);
-  Add(r, "DepthToSpace", RunDepthToSpace, CheckBlockSize);
-  Add(r, "SpaceToDepth", RunSpaceToDepth, CheckBlockSize);
-  Add(r, "Concat", RunConcat, CheckConcat);
-  Add(r, "Split", RunSplit);
-  Add(r, "Slice", RunSlice);
-  Add(r, "Shape", RunShape);
-  Add(r, "Size", RunSize);
-  Add(r, "Constant", RunConstant, CheckConstant);
-  Add(r, "ConstantOfShape", RunConstantOfShape, CheckConstantOfShape);
-  Add(r, "Range", RunRange);
-  Add(r, "EyeLike", RunEyeLike);
-  Add(r, "Trilu", RunTrilu);
-  Add(r, "Compress", RunCompress);
-  Add(r, "ReverseSequence", RunReverseSequence, CheckReverseSequence);
-  Add(r, "CumSum", RunCumulative);
-  Add(r, "CumProd", RunCumulative);
+  RegisterStateless(r, "Reshape", RunReshape);
+  RegisterStateless(r, "Transpose", RunTranspose, CheckTranspose);
+  RegisterStateless(r, "Squeeze", RunSqueeze);
+  RegisterStateless(r, "Unsqueeze", RunUnsqueeze);
+  RegisterStateless(r, "Expand", RunExpand);
+  RegisterStateless(r, "Tile", RunTile);
+  RegisterStateless(r, "DepthToSpace", RunDepthToSpace, CheckBlockSize);
+  RegisterStateless(r, "SpaceToDepth", RunSpaceToDepth, CheckBlockSize);
+  RegisterStateless(r, "Concat", RunConcat, CheckConcat);
+  RegisterStateless(r, "Split", RunSplit);
+  RegisterStateless(r, "Slice", RunSlice);
+  RegisterStateless(r, "Shape", RunShape);
+  RegisterStateless(r, "Size", RunSize);
+  RegisterStateless(r, "Constant", RunConstant, CheckConstant);
+  RegisterStateless(r, "ConstantOfShape", RunConstantOfShape, CheckConstantOfShape);
+  RegisterStateless(r, "Range", RunRange);
+  RegisterStateless(r, "EyeLike", RunEyeLike);
+  RegisterStateless(r, "Trilu", RunTrilu);
+  RegisterStateless(r, "Compress", RunCompress);
+  RegisterStateless(r, "ReverseSequence", RunReverseSequence, CheckReverseSequence);
+  RegisterStateless(r, "CumSum", RunCumulative);
+  RegisterStateless(r, "CumProd", RunCumulative);
   RegisterTensorIndexKernels(r);
 }
 

@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/reference/common.h"
 #include "kernels/reference/families.h"
 #include "kernels/util.h"
 
@@ -24,116 +25,6 @@ namespace {
 
 constexpr int kBad = code::kInvalidParam;
 constexpr int kUnsupported = code::kFeatureUnsupported;
-
-// ---------------------------------------------------------------------------------------------
-// Helpers (the few tensor.cc also has: the two files share no header).
-
-using CheckFn = Status (*)(const NodeDef& def);
-
-// Registers a stateless kernel; Prepare rejects string tensors, then runs `check`.
-void Add(KernelRegistry& r, const char* op, RunFn run, CheckFn check = nullptr) {
-  r.Register(kReferenceBackend, "", op,
-             [run, check](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
-               for (const auto* types : {&def.input_types, &def.output_types}) {
-                 for (DataType t : *types) {
-                   if (t == DataType::kString) {
-                     return def.Fail(kUnsupported, "string tensors are not supported");
-                   }
-                 }
-               }
-               if (check != nullptr) {
-                 Status s = check(def);
-                 if (!s.ok()) return s;
-               }
-               return MakeFunctionKernel(def, run);
-             });
-}
-
-// Input i, failing when a required input is missing.
-Result<const TensorView*> In(const NodeDef& def, KernelContext& ctx, size_t i) {
-  const TensorView* t = ctx.input(i);
-  if (t == nullptr) return def.Fail(kBad, "required input ", i, " is missing");
-  return t;
-}
-
-// An optional input that is absent or has no elements (ONNX's two ways of omitting one).
-bool Omitted(const TensorView* t) { return t == nullptr || t->num_elements() == 0; }
-
-size_t ElemSize(const TensorView& t) { return ir::SizeOf(t.dtype); }
-
-uint8_t* Bytes(const TensorView& t) { return static_cast<uint8_t*>(t.data); }
-
-void CopyElem(const TensorView& dst, int64_t di, const TensorView& src, int64_t si, size_t es) {
-  std::memcpy(Bytes(dst) + static_cast<size_t>(di) * es, Bytes(src) + static_cast<size_t>(si) * es,
-              es);
-}
-
-// Element count of `dims`, or nullopt when a dim is negative or the count overflows.
-std::optional<int64_t> CheckedCount(const Dims& dims) {
-  int64_t n = 1;
-  for (int64_t d : dims) {
-    if (d < 0 || __builtin_mul_overflow(n, d, &n)) return std::nullopt;
-  }
-  return n;
-}
-
-// Binds output i, first failing on dims no tensor can have (negative, or a count that
-// overflows once multiplied by an element size).
-Result<TensorView*> Alloc(const NodeDef& def, KernelContext& ctx, size_t i, const Dims& dims) {
-  auto n = CheckedCount(dims);
-  if (!n || *n > (std::numeric_limits<int64_t>::max() >> 4)) {
-    return def.Fail(kBad, "output ", i, " would have dims ", DimsString(dims));
-  }
-  return ctx.Output(i, dims);
-}
-
-// Advances row-major `idx` over `dims`; false after the last element.
-bool Next(Dims& idx, const Dims& dims) {
-  for (size_t d = idx.size(); d-- > 0;) {
-    if (++idx[d] < dims[d]) return true;
-    idx[d] = 0;
-  }
-  return false;
-}
-
-// The one integer of a scalar or one-element tensor.
-Result<int64_t> ScalarInt(const NodeDef& def, const TensorView& t, const char* what) {
-  if (t.num_elements() != 1) {
-    return def.Fail(kBad, "'", what, "' must hold one value, got shape ", DimsString(t.dims));
-  }
-  return ReadInts(t)[0];
-}
-
-// `axes` normalised for `rank`, failing on an out-of-range or repeated axis.
-Result<std::vector<int64_t>> NormAxes(const NodeDef& def, const std::vector<int64_t>& axes,
-                                      int64_t rank) {
-  std::vector<int64_t> out;
-  std::vector<bool> seen(static_cast<size_t>(rank));
-  for (int64_t a : axes) {
-    auto n = NormalizeAxis(a, rank);
-    if (!n) return def.Fail(kBad, "axis ", a, " is out of range for rank ", rank);
-    if (seen[static_cast<size_t>(*n)]) {
-      return def.Fail(kBad, "axes ", DimsString(axes), " repeat axis ", a);
-    }
-    seen[static_cast<size_t>(*n)] = true;
-    out.push_back(*n);
-  }
-  return out;
-}
-
-Result<int64_t> NormAxis(const NodeDef& def, int64_t axis, int64_t rank, const Dims& dims) {
-  auto n = NormalizeAxis(axis, rank);
-  if (!n) return def.Fail(kBad, "axis ", axis, " is out of range for input ", DimsString(dims));
-  return *n;
-}
-
-// Writes the value `v` into element i of `t` in t's type (bool: v != 0).
-void StoreDouble(const TensorView& t, int64_t i, double v) {
-  DispatchAny(t.dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    Store(t.as<T>(), i, static_cast<ComputeT<T>>(v));
-  });
-}
 
 // ---------------------------------------------------------------------------------------------
 // Indexing: Gather*, Scatter*, OneHot, NonZero.
@@ -150,10 +41,10 @@ Status BadIndex(const NodeDef& def, int64_t v, int64_t n, const Dims& data) {
 }
 
 Status RunGather(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* it, In(def, ctx, 1));
-  KILN_ASSIGN_OR_RETURN(int64_t axis, NormAxis(def, def.attr_int("axis", 0),
-                                               static_cast<int64_t>(x->rank()), x->dims));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* it, RequiredInput(def, ctx, 1));
+  KILN_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(def, def.attr_int("axis", 0),
+                                                  static_cast<int64_t>(x->rank()), x->dims));
   const size_t a = static_cast<size_t>(axis);
   const int64_t n = x->dims[a];
   std::vector<int64_t> idx = ReadInts(*it);
@@ -165,7 +56,7 @@ Status RunGather(const NodeDef& def, KernelContext& ctx) {
   Dims dims(x->dims.begin(), x->dims.begin() + axis);
   dims.insert(dims.end(), it->dims.begin(), it->dims.end());
   dims.insert(dims.end(), x->dims.begin() + axis + 1, x->dims.end());
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
   const size_t chunk = static_cast<size_t>(Product(x->dims, a + 1, x->rank())) * ElemSize(*x);
   const int64_t outer = Product(x->dims, 0, a), m = static_cast<int64_t>(idx.size());
   for (int64_t o = 0; o < outer && chunk > 0; ++o) {
@@ -182,7 +73,7 @@ Status RunGather(const NodeDef& def, KernelContext& ctx) {
 // axis but `axis`; returns the normalised axis.
 Result<int64_t> ElementsAxis(const NodeDef& def, const TensorView& data, const TensorView& idx) {
   const int64_t r = static_cast<int64_t>(data.rank());
-  KILN_ASSIGN_OR_RETURN(int64_t axis, NormAxis(def, def.attr_int("axis", 0), r, data.dims));
+  KILN_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(def, def.attr_int("axis", 0), r, data.dims));
   bool ok = idx.rank() == data.rank();
   for (size_t d = 0; ok && d < idx.rank(); ++d) {
     ok = static_cast<int64_t>(d) == axis || idx.dims[d] <= data.dims[d];
@@ -210,17 +101,17 @@ Result<std::vector<int64_t>> ElementOffsets(const NodeDef& def, const TensorView
       off += (static_cast<int64_t>(d) == axis ? *w : pos[d]) * strides[d];
     }
     offs[i] = off;
-    Next(pos, idx.dims);
+    NextIndex(pos, idx.dims);
   }
   return offs;
 }
 
 Status RunGatherElements(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* it, In(def, ctx, 1));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* it, RequiredInput(def, ctx, 1));
   KILN_ASSIGN_OR_RETURN(int64_t axis, ElementsAxis(def, *x, *it));
   KILN_ASSIGN_OR_RETURN(std::vector<int64_t> offs, ElementOffsets(def, *x, *it, axis));
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, it->dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, it->dims));
   const size_t es = ElemSize(*x);
   for (size_t i = 0; i < offs.size(); ++i) CopyElem(*out, static_cast<int64_t>(i), *x, offs[i], es);
   return Status::Ok();
@@ -268,13 +159,13 @@ Result<NdIndex> NdOffsets(const NodeDef& def, const TensorView& data, const Tens
 }
 
 Status RunGatherNd(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* it, In(def, ctx, 1));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* it, RequiredInput(def, ctx, 1));
   const int64_t b = def.opset >= 12 ? def.attr_int("batch_dims", 0) : 0;
   KILN_ASSIGN_OR_RETURN(NdIndex nd, NdOffsets(def, *x, *it, b));
   Dims dims(it->dims.begin(), it->dims.end() - 1);
   dims.insert(dims.end(), x->dims.begin() + b + it->dims.back(), x->dims.end());
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
   const size_t chunk = static_cast<size_t>(nd.slice) * ElemSize(*x);
   for (size_t t = 0; t < nd.offsets.size() && chunk > 0; ++t) {
     std::memcpy(Bytes(*out) + t * chunk,
@@ -332,7 +223,7 @@ Status Scatter(const NodeDef& def, KernelContext& ctx, const TensorView& data,
                const TensorView& upd, const std::vector<int64_t>& dst_of_update) {
   KILN_ASSIGN_OR_RETURN(Reduction red, GetReduction(def));
   if (upd.dtype != data.dtype) return def.Fail(kBad, "updates and data differ in type");
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, data.dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, data.dims));
   if (out->data != data.data && data.bytes() != 0) std::memcpy(out->data, data.data, data.bytes());
   DispatchAny(data.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -344,9 +235,9 @@ Status Scatter(const NodeDef& def, KernelContext& ctx, const TensorView& data,
 }
 
 Status RunScatterNd(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* it, In(def, ctx, 1));
-  KILN_ASSIGN_OR_RETURN(const TensorView* up, In(def, ctx, 2));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* it, RequiredInput(def, ctx, 1));
+  KILN_ASSIGN_OR_RETURN(const TensorView* up, RequiredInput(def, ctx, 2));
   if (it->rank() == 0 || it->dims.back() > static_cast<int64_t>(x->rank())) {
     return def.Fail(kBad, "indices ", DimsString(it->dims), " do not fit data ",
                     DimsString(x->dims));
@@ -372,9 +263,9 @@ Status RunScatterNd(const NodeDef& def, KernelContext& ctx) {
 }
 
 Status RunScatterElements(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* it, In(def, ctx, 1));
-  KILN_ASSIGN_OR_RETURN(const TensorView* up, In(def, ctx, 2));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* it, RequiredInput(def, ctx, 1));
+  KILN_ASSIGN_OR_RETURN(const TensorView* up, RequiredInput(def, ctx, 2));
   KILN_ASSIGN_OR_RETURN(int64_t axis, ElementsAxis(def, *x, *it));
   if (up->dims != it->dims) {
     return def.Fail(kBad, "updates ", DimsString(up->dims), " must have the shape of indices ",
@@ -385,9 +276,9 @@ Status RunScatterElements(const NodeDef& def, KernelContext& ctx) {
 }
 
 Status RunOneHot(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* it, In(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* dt, In(def, ctx, 1));
-  KILN_ASSIGN_OR_RETURN(const TensorView* vt, In(def, ctx, 2));
+  KILN_ASSIGN_OR_RETURN(const TensorView* it, RequiredInput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* dt, RequiredInput(def, ctx, 1));
+  KILN_ASSIGN_OR_RETURN(const TensorView* vt, RequiredInput(def, ctx, 2));
   if (dt->num_elements() != 1) return def.Fail(kBad, "depth must hold one value");
   const double depth_value = ReadDoubles(*dt)[0];
   if (!(depth_value >= 1 && depth_value < 9.0e18)) {
@@ -402,7 +293,7 @@ Status RunOneHot(const NodeDef& def, KernelContext& ctx) {
   if (!axis) return def.Fail(kBad, "axis ", def.attr_int("axis", -1), " is out of range");
   Dims dims = it->dims;
   dims.insert(dims.begin() + *axis, depth);
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
   if (out->dtype != vt->dtype) return def.Fail(kBad, "the output type differs from values'");
   const std::vector<double> idx = ReadDoubles(*it);
   const size_t es = ElemSize(*vt);
@@ -422,7 +313,7 @@ Status RunOneHot(const NodeDef& def, KernelContext& ctx) {
 }
 
 Status RunNonZero(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   // A scalar counts as a one-element 1-D tensor (as onnxruntime does).
   const Dims dims = x->rank() == 0 ? Dims{1} : x->dims;
   std::vector<int64_t> hits;
@@ -433,7 +324,7 @@ Status RunNonZero(const NodeDef& def, KernelContext& ctx) {
     }
   });
   const int64_t n = static_cast<int64_t>(hits.size()), r = static_cast<int64_t>(dims.size());
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, {r, n}));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, {r, n}));
   const Dims strides = Strides(dims);
   for (int64_t j = 0; j < n; ++j) {
     int64_t rest = hits[static_cast<size_t>(j)];
@@ -460,14 +351,14 @@ bool Before(C a, C b, bool largest) {
 }
 
 Status RunTopK(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   int64_t k = def.attr_int("k", 0);
   if (def.opset >= 10) {
-    KILN_ASSIGN_OR_RETURN(const TensorView* kt, In(def, ctx, 1));
+    KILN_ASSIGN_OR_RETURN(const TensorView* kt, RequiredInput(def, ctx, 1));
     KILN_ASSIGN_OR_RETURN(k, ScalarInt(def, *kt, "K"));
   }
-  KILN_ASSIGN_OR_RETURN(int64_t axis, NormAxis(def, def.attr_int("axis", -1),
-                                               static_cast<int64_t>(x->rank()), x->dims));
+  KILN_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(def, def.attr_int("axis", -1),
+                                                  static_cast<int64_t>(x->rank()), x->dims));
   const size_t a = static_cast<size_t>(axis);
   const int64_t n = x->dims[a];
   if (k < 0 || k > n) {
@@ -477,8 +368,8 @@ Status RunTopK(const NodeDef& def, KernelContext& ctx) {
   const bool largest = def.opset < 11 || def.attr_int("largest", 1) != 0;
   Dims dims = x->dims;
   dims[a] = k;
-  KILN_ASSIGN_OR_RETURN(TensorView * values, Alloc(def, ctx, 0, dims));
-  KILN_ASSIGN_OR_RETURN(TensorView * indices, Alloc(def, ctx, 1, dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * values, CheckedOutput(def, ctx, 0, dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * indices, CheckedOutput(def, ctx, 1, dims));
   const int64_t outer = Product(x->dims, 0, a), inner = Product(x->dims, a + 1, x->rank());
   const bool ok = DispatchNumeric(x->dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -543,8 +434,8 @@ Status CheckNms(const NodeDef& def) {
 }
 
 Status RunNms(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* boxes, In(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* scores, In(def, ctx, 1));
+  KILN_ASSIGN_OR_RETURN(const TensorView* boxes, RequiredInput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* scores, RequiredInput(def, ctx, 1));
   if (boxes->rank() != 3 || boxes->dims[2] != 4 || scores->rank() != 3 ||
       scores->dims[0] != boxes->dims[0] || scores->dims[2] != boxes->dims[1] ||
       scores->dtype != boxes->dtype) {
@@ -598,7 +489,7 @@ Status RunNms(const NodeDef& def, KernelContext& ctx) {
   });
   if (!ok) return def.Fail(kUnsupported, "type ", Name(boxes->dtype));
   const int64_t n = static_cast<int64_t>(selected.size() / 3);
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, {n, 3}));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, {n, 3}));
   if (!selected.empty()) std::memcpy(out->data, selected.data(), selected.size() * 8);
   return Status::Ok();
 }
@@ -628,7 +519,7 @@ void Remap(const TensorView& x, const std::vector<std::vector<int64_t>>& map, co
     } else {
       std::memcpy(Bytes(out) + static_cast<size_t>(i) * es, fill.data(), es);
     }
-    Next(idx, dims);
+    NextIndex(idx, dims);
   }
 }
 
@@ -651,7 +542,7 @@ Status CheckPad(const NodeDef& def) {
 }
 
 Status RunPad(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   const int64_t r = static_cast<int64_t>(x->rank());
   const size_t es = ElemSize(*x);
   std::vector<int64_t> pads;
@@ -662,14 +553,14 @@ Status RunPad(const NodeDef& def, KernelContext& ctx) {
     pads = def.attr_ints("pads", def.attr_ints("paddings"));
     StoreDouble(TensorView{x->dtype, {1}, fill.data()}, 0, def.attr_float("value", 0));
   } else {
-    KILN_ASSIGN_OR_RETURN(const TensorView* p, In(def, ctx, 1));
+    KILN_ASSIGN_OR_RETURN(const TensorView* p, RequiredInput(def, ctx, 1));
     pads = ReadInts(*p);
     if (const TensorView* c = ctx.input(2); !Omitted(c)) {
       if (c->dtype != x->dtype) return def.Fail(kBad, "constant_value differs in type from data");
       std::memcpy(fill.data(), c->data, es);
     }
     if (const TensorView* a = ctx.input(3); def.opset >= 18 && a != nullptr) {
-      KILN_ASSIGN_OR_RETURN(axes, NormAxes(def, ReadInts(*a), r));
+      KILN_ASSIGN_OR_RETURN(axes, CheckedAxes(def, ReadInts(*a), r));
     }
   }
   const size_t na = axes.size();
@@ -700,7 +591,7 @@ Status RunPad(const NodeDef& def, KernelContext& ctx) {
     }
     dims[a] = pb[k] + len[k] + std::max<int64_t>(e, 0);
   }
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
   if (out->num_elements() == 0) return Status::Ok();
   auto map = IdentityMaps(x->dims);
   for (size_t k = 0; k < na; ++k) {
@@ -731,12 +622,12 @@ Status RunPad(const NodeDef& def, KernelContext& ctx) {
 }
 
 Status RunCenterCropPad(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* s, In(def, ctx, 1));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* s, RequiredInput(def, ctx, 1));
   const int64_t r = static_cast<int64_t>(x->rank());
   std::vector<int64_t> axes;
   if (def.has_attr("axes")) {
-    KILN_ASSIGN_OR_RETURN(axes, NormAxes(def, def.attr_ints("axes"), r));
+    KILN_ASSIGN_OR_RETURN(axes, CheckedAxes(def, def.attr_ints("axes"), r));
   } else {
     for (int64_t i = 0; i < r; ++i) axes.push_back(i);
   }
@@ -750,7 +641,7 @@ Status RunCenterCropPad(const NodeDef& def, KernelContext& ctx) {
     if (shape[k] < 0) return def.Fail(kBad, "shape ", DimsString(shape), " has a negative entry");
     dims[static_cast<size_t>(axes[k])] = shape[k];
   }
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
   if (out->num_elements() == 0) return Status::Ok();
   auto map = IdentityMaps(x->dims);
   for (size_t k = 0; k < axes.size(); ++k) {
@@ -984,7 +875,7 @@ Status RunResample(const NodeDef& def, KernelContext& ctx, const ResizeMode& m, 
   if (m.mode != "nearest" && !IsFloat(x.dtype) && !IsInteger(x.dtype)) {
     return def.Fail(kUnsupported, m.mode, " resize of ", Name(x.dtype));
   }
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Alloc(def, ctx, 0, plan.out));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, plan.out));
   if (out->num_elements() == 0) return Status::Ok();
   if (m.mode == "nearest") return ResizeNearest(m, x, plan, *out);
   ResizeInterpolate(m, x, plan, *out);
@@ -1044,7 +935,7 @@ Status CheckResize(const NodeDef& def) {
 // downscaling), output dims floor(dim * scale).
 Status RunResizeV10(const NodeDef& def, KernelContext& ctx, std::vector<double> scales,
                     double min_scale) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   ResizeMode m;
   m.mode = def.attr_string("mode", "nearest");
   KILN_ASSIGN_OR_RETURN(ResizePlan plan, ScalesPlan(def, *x, scales, min_scale));
@@ -1056,7 +947,7 @@ Status RunUpsample(const NodeDef& def, KernelContext& ctx) {
   if (def.opset < 9) {
     for (float f : def.attr_floats("scales")) scales.push_back(f);
   } else {
-    KILN_ASSIGN_OR_RETURN(const TensorView* s, In(def, ctx, 1));
+    KILN_ASSIGN_OR_RETURN(const TensorView* s, RequiredInput(def, ctx, 1));
     scales = ReadDoubles(*s);
   }
   return RunResizeV10(def, ctx, std::move(scales), 1.0);
@@ -1064,10 +955,10 @@ Status RunUpsample(const NodeDef& def, KernelContext& ctx) {
 
 Status RunResize(const NodeDef& def, KernelContext& ctx) {
   if (def.opset < 11) {
-    KILN_ASSIGN_OR_RETURN(const TensorView* s, In(def, ctx, 1));
+    KILN_ASSIGN_OR_RETURN(const TensorView* s, RequiredInput(def, ctx, 1));
     return RunResizeV10(def, ctx, ReadDoubles(*s), 0.0);
   }
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   ResizeMode m;
   m.mode = def.attr_string("mode", "nearest");
   m.transform = def.attr_string("coordinate_transformation_mode", "half_pixel");
@@ -1079,7 +970,7 @@ Status RunResize(const NodeDef& def, KernelContext& ctx) {
   const int64_t r = static_cast<int64_t>(x->rank());
   std::vector<int64_t> axes;
   if (def.opset >= 18 && def.has_attr("axes")) {
-    KILN_ASSIGN_OR_RETURN(axes, NormAxes(def, def.attr_ints("axes"), r));
+    KILN_ASSIGN_OR_RETURN(axes, CheckedAxes(def, def.attr_ints("axes"), r));
   } else {
     for (int64_t i = 0; i < r; ++i) axes.push_back(i);
   }
@@ -1156,19 +1047,19 @@ Status RunResize(const NodeDef& def, KernelContext& ctx) {
 }  // namespace
 
 void RegisterTensorIndexKernels(KernelRegistry& r) {
-  Add(r, "Gather", RunGather);
-  Add(r, "GatherElements", RunGatherElements);
-  Add(r, "GatherND", RunGatherNd);
-  Add(r, "ScatterND", RunScatterNd, CheckScatter);
-  Add(r, "ScatterElements", RunScatterElements, CheckScatter);
-  Add(r, "OneHot", RunOneHot);
-  Add(r, "NonZero", RunNonZero);
-  Add(r, "TopK", RunTopK);
-  Add(r, "NonMaxSuppression", RunNms, CheckNms);
-  Add(r, "Pad", RunPad, CheckPad);
-  Add(r, "CenterCropPad", RunCenterCropPad);
-  Add(r, "Resize", RunResize, CheckResize);
-  Add(r, "Upsample", RunUpsample, CheckResize);
+  RegisterStateless(r, "Gather", RunGather);
+  RegisterStateless(r, "GatherElements", RunGatherElements);
+  RegisterStateless(r, "GatherND", RunGatherNd);
+  RegisterStateless(r, "ScatterND", RunScatterNd, CheckScatter);
+  RegisterStateless(r, "ScatterElements", RunScatterElements, CheckScatter);
+  RegisterStateless(r, "OneHot", RunOneHot);
+  RegisterStateless(r, "NonZero", RunNonZero);
+  RegisterStateless(r, "TopK", RunTopK);
+  RegisterStateless(r, "NonMaxSuppression", RunNms, CheckNms);
+  RegisterStateless(r, "Pad", RunPad, CheckPad);
+  RegisterStateless(r, "CenterCropPad", RunCenterCropPad);
+  RegisterStateless(r, "Resize", RunResize, CheckResize);
+  RegisterStateless(r, "Upsample", RunUpsample, CheckResize);
 }
 
 }  // namespace kiln::kernels
