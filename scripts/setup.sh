@@ -8,12 +8,13 @@ set -euo pipefail
 
 # Build: compiler, CMake + Ninja + ccache. Libraries: GoogleTest/GoogleMock, Google Benchmark,
 # nlohmann-json (acl.json), CLI11 (the kiln command), protobuf + libonnx (ONNX import),
-# FlatBuffers (.om graph), zlib (.om checksums), oneDNN (CPU kernels). See docs/dependencies.md.
+# FlatBuffers (.om graph), zlib (.om checksums), oneDNN (CPU kernels; its CMake
+# config wants the OpenCL loader's dev files). See docs/dependencies.md.
 packages=(
   build-essential cmake ninja-build ccache pkg-config python3 python3-venv
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev
   libprotobuf-dev protobuf-compiler libonnx-dev libflatbuffers-dev flatbuffers-compiler zlib1g-dev
-  libdnnl-dev
+  libdnnl-dev ocl-icd-opencl-dev
 )
 
 missing=()

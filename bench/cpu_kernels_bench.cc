@@ -1,0 +1,157 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Kernel micro-benchmarks: the CPU backend's oneDNN kernels against the reference kernels on
+// ResNet-50 layer shapes (batch 1, float32): the 7x7 stem, a 3x3 and a 1x1 convolution of the
+// first stage, the last stage's 3x3, and the fully connected layer as a Gemm. A run includes
+// what the runtime pays per call: output binding, the layout reorders into and out of oneDNN's
+// blocked layouts, and the per-run stream. Counters report GFLOP/s. oneDNN uses every core
+// (OMP_NUM_THREADS to cap it); the reference kernels run on the calling thread.
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "backends/cpu/kernels/register.h"
+#include "kernels/registry.h"
+
+namespace {
+
+using kiln::kernels::DataType;
+using kiln::kernels::Dims;
+using kiln::kernels::HostTensor;
+using kiln::kernels::KernelRegistry;
+using kiln::kernels::NodeDef;
+using kiln::kernels::TensorView;
+
+KernelRegistry& Registry() {
+  static KernelRegistry* r = [] {
+    auto* reg = new KernelRegistry();
+    kiln::kernels::RegisterReferenceKernels(*reg);
+    kiln::cpu::RegisterCpuKernels(*reg);
+    return reg;
+  }();
+  return *r;
+}
+
+// A KernelContext over host tensors whose output buffer is allocated once.
+class BenchContext final : public kiln::kernels::KernelContext {
+ public:
+  explicit BenchContext(std::vector<const HostTensor*> inputs) {
+    for (const HostTensor* t : inputs) views_.push_back(t->view());
+  }
+  size_t num_inputs() const override { return views_.size(); }
+  const TensorView* input(size_t i) const override { return &views_[i]; }
+  size_t num_outputs() const override { return 1; }
+  kiln::Result<TensorView*> Output(size_t, const Dims& dims) override {
+    if (out_.dims != dims) out_ = HostTensor(DataType::kFloat32, dims);
+    view_ = out_.view();
+    return &view_;
+  }
+  kiln::Result<std::vector<HostTensor>> RunGraph(int, const std::vector<TensorView>&) override {
+    return kiln::Error(kiln::code::kFeatureUnsupported, "no graphs");
+  }
+
+ private:
+  std::vector<TensorView> views_;
+  HostTensor out_;
+  TensorView view_;
+};
+
+HostTensor Random(Dims dims, unsigned seed) {
+  HostTensor t(DataType::kFloat32, std::move(dims));
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  auto* p = reinterpret_cast<float*>(t.bytes.data());
+  for (int64_t i = 0; i < kiln::kernels::NumElements(t.dims); ++i) p[i] = dist(gen);
+  return t;
+}
+
+// A node of `op` over float32 `inputs`, input 1 constant (`weights`).
+NodeDef MakeDef(std::string op, int opset, const std::vector<const HostTensor*>& inputs,
+                const TensorView* weights) {
+  NodeDef def;
+  def.op_type = std::move(op);
+  def.opset = opset;
+  for (const HostTensor* t : inputs) {
+    def.has_input.push_back(true);
+    def.input_types.push_back(DataType::kFloat32);
+    def.input_dims.push_back(t->dims);
+    def.constants.push_back(def.constants.size() == 1 ? weights : nullptr);
+  }
+  def.output_types = {DataType::kFloat32};
+  def.output_dims = {Dims{}};
+  return def;
+}
+
+struct ConvShape {
+  int64_t c, hw, m, k, stride, pad;
+};
+// ResNet-50 (batch 1): conv1, res2 3x3, res2 1x1 expand, res5 3x3.
+constexpr ConvShape kShapes[] = {
+    {3, 224, 64, 7, 2, 3}, {64, 56, 64, 3, 1, 1}, {64, 56, 256, 1, 1, 0}, {512, 7, 512, 3, 1, 1}};
+
+// state.range(0): shape index; `backend`: "reference" or "cpu".
+void BM_Conv(benchmark::State& state, const char* backend) {
+  const ConvShape& s = kShapes[state.range(0)];
+  HostTensor x = Random({1, s.c, s.hw, s.hw}, 1), w = Random({s.m, s.c, s.k, s.k}, 2),
+             b = Random({s.m}, 3);
+  TensorView wv = w.view();
+  NodeDef def = MakeDef("Conv", 11, {&x, &w, &b}, &wv);
+  def.attrs["strides"] = std::vector<int64_t>{s.stride, s.stride};
+  def.attrs["pads"] = std::vector<int64_t>{s.pad, s.pad, s.pad, s.pad};
+  auto kernel = Registry().Create(backend, def);
+  if (!kernel.ok()) {
+    state.SkipWithError(kernel.status().message().c_str());
+    return;
+  }
+  BenchContext ctx({&x, &w, &b});
+  for (auto _ : state) {
+    if (!(*kernel)->Run(ctx).ok()) {
+      state.SkipWithError("run failed");
+      break;
+    }
+  }
+  const int64_t out = (s.hw + 2 * s.pad - s.k) / s.stride + 1;
+  const double flops = 2.0 * s.m * out * out * s.c * s.k * s.k;
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(flops * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void Shapes(benchmark::internal::Benchmark* b) {
+  b->ArgName("shape")->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+BENCHMARK_CAPTURE(BM_Conv, reference, "reference")->Apply(Shapes)->MinTime(0.5);
+BENCHMARK_CAPTURE(BM_Conv, cpu, "cpu")->Apply(Shapes);
+
+// The fully connected layer: [1, 2048] x [1000, 2048]^T + [1000].
+void BM_Gemm(benchmark::State& state, const char* backend) {
+  HostTensor a = Random({1, 2048}, 4), w = Random({1000, 2048}, 5), c = Random({1000}, 6);
+  TensorView wv = w.view();
+  NodeDef def = MakeDef("Gemm", 13, {&a, &w, &c}, &wv);
+  def.attrs["transB"] = int64_t{1};
+  auto kernel = Registry().Create(backend, def);
+  if (!kernel.ok()) {
+    state.SkipWithError(kernel.status().message().c_str());
+    return;
+  }
+  BenchContext ctx({&a, &w, &c});
+  for (auto _ : state) {
+    if (!(*kernel)->Run(ctx).ok()) {
+      state.SkipWithError("run failed");
+      break;
+    }
+  }
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(2.0 * 2048 * 1000 * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK_CAPTURE(BM_Gemm, reference, "reference")->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Gemm, cpu, "cpu")->Unit(benchmark::kMicrosecond)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,299 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "backends/cpu/kernels/dnnl_common.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <new>
+#include <utility>
+
+namespace kiln::cpu {
+namespace {
+
+constexpr size_t kAlign = 64;
+
+size_t AlignUp(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
+
+std::atomic<int64_t> g_reference_runs{0};
+
+// The thread's arena of CallBuffers: grows, never shrinks, freed with the thread.
+struct Arena {
+  std::unique_ptr<AlignedBuffer> buffer;
+  void* Reserve(size_t bytes) {
+    if (buffer == nullptr || buffer->size() < bytes) {
+      const size_t grown = buffer ? std::max(bytes, buffer->size() + buffer->size() / 2) : bytes;
+      buffer.reset();
+      buffer = std::make_unique<AlignedBuffer>(grown);
+    }
+    return buffer->data();
+  }
+};
+
+}  // namespace
+
+const dnnl::engine& Engine() {
+  static const dnnl::engine* engine = new dnnl::engine(dnnl::engine::kind::cpu, 0);
+  return *engine;
+}
+
+dnnl::memory::dims ToDnnl(const Dims& dims) { return dnnl::memory::dims(dims.begin(), dims.end()); }
+
+dnnl::memory::desc PlainDesc(const Dims& dims) { return StridedDesc(dims, kernels::Strides(dims)); }
+
+dnnl::memory::desc StridedDesc(const Dims& dims, const Dims& strides) {
+  return dnnl::memory::desc(ToDnnl(dims), dnnl::memory::data_type::f32, ToDnnl(strides));
+}
+
+dnnl::memory Wrap(const dnnl::memory::desc& md, const void* data) {
+  return dnnl::memory(md, Engine(), const_cast<void*>(data));
+}
+
+void AlignedBuffer::Free::operator()(void* p) const {
+  ::operator delete(p, std::align_val_t(kAlign));
+}
+
+AlignedBuffer::AlignedBuffer(size_t bytes)
+    : data_(::operator new(AlignUp(std::max<size_t>(bytes, 1)), std::align_val_t(kAlign))),
+      size_(bytes) {}
+
+CallBuffers::CallBuffers(const std::vector<size_t>& sizes) {
+  thread_local Arena arena;
+  size_t total = 0;
+  for (size_t s : sizes) total += AlignUp(s);
+  auto* base = static_cast<uint8_t*>(total == 0 ? nullptr : arena.Reserve(total));
+  size_t offset = 0;
+  for (size_t s : sizes) {
+    pieces_.push_back(s == 0 ? nullptr : base + offset);
+    offset += AlignUp(s);
+  }
+}
+
+void StreamRun::Execute(const dnnl::primitive& prim, std::unordered_map<int, dnnl::memory> args,
+                        const dnnl::memory::desc& scratch_md, void* scratch) {
+  if (scratch_md.get_size() != 0) args.emplace(DNNL_ARG_SCRATCHPAD, Wrap(scratch_md, scratch));
+  prim.execute(stream_, args);
+}
+
+dnnl::primitive_attr UserScratchpadAttr() {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+void ReorderOnce(const dnnl::memory::desc& src_md, const void* src,
+                 const dnnl::memory::desc& dst_md, void* dst) {
+  dnnl::stream stream(Engine());
+  dnnl::memory s = Wrap(src_md, src), d = Wrap(dst_md, dst);
+  dnnl::reorder(s, d).execute(stream, s, d);
+  stream.wait();
+}
+
+const void* PackedWeights::Get(const dnnl::memory::desc& user_md, const void* data,
+                               const dnnl::memory::desc& want) {
+  if (want == user_md) return data;
+  for (const auto& [md, buffer] : packed_) {
+    if (md == want) return buffer->data();
+  }
+  auto buffer = std::make_shared<AlignedBuffer>(want.get_size());
+  ReorderOnce(user_md, data, want, buffer->data());
+  packed_.emplace_back(want, buffer);
+  return buffer->data();
+}
+
+Result<Activation> ReadActivation(const NodeDef& def) {
+  using Kind = Activation::Kind;
+  const std::string name = def.attr_string("activation", "");
+  Activation a;
+  if (name.empty()) {
+    a.kind = Kind::kNone;
+  } else if (name == "Relu") {
+    a.kind = Kind::kRelu;
+  } else if (name == "LeakyRelu") {
+    a = {Kind::kLeakyRelu, def.attr_float("activation_alpha", 0.01f), 0};
+  } else if (name == "Clip") {
+    a = {Kind::kClip, def.attr_float("activation_alpha", std::numeric_limits<float>::lowest()),
+         def.attr_float("activation_beta", std::numeric_limits<float>::max())};
+    // min(max(v, lo), hi) with lo > hi (or a NaN bound) is not what oneDNN's clip computes.
+    if (!(a.alpha <= a.beta)) {
+      return def.Fail(code::kFeatureUnsupported, "Clip bounds [", a.alpha, ", ", a.beta,
+                      "] are not an interval");
+    }
+  } else if (name == "Sigmoid") {
+    a.kind = Kind::kSigmoid;
+  } else if (name == "Tanh") {
+    a.kind = Kind::kTanh;
+  } else if (name == "HardSigmoid") {
+    a = {Kind::kHardSigmoid, def.attr_float("activation_alpha", 0.2f),
+         def.attr_float("activation_beta", 0.5f)};
+  } else if (name == "HardSwish") {
+    a.kind = Kind::kHardSwish;
+  } else if (name == "Gelu") {
+    a.kind = Kind::kGelu;
+  } else {
+    return def.Fail(code::kFeatureUnsupported, "activation '", name, "' is not supported");
+  }
+  return a;
+}
+
+void AppendActivation(const Activation& act, dnnl::post_ops& ops, float scale, float shift) {
+  using Kind = Activation::Kind;
+  using dnnl::algorithm;
+  if (act.kind == Kind::kHardSigmoid) {  // max(0, min(1, alpha * v + beta)); 2.6 has no op
+    ops.append_eltwise(1.f, algorithm::eltwise_linear, act.alpha * scale,
+                       act.alpha * shift + act.beta);
+    ops.append_eltwise(1.f, algorithm::eltwise_clip_v2, 0.f, 1.f);
+    return;
+  }
+  if (scale != 1.0f || shift != 0.0f) {
+    ops.append_eltwise(1.f, algorithm::eltwise_linear, scale, shift);
+  }
+  switch (act.kind) {
+    case Kind::kNone:
+      break;
+    case Kind::kRelu:
+      ops.append_eltwise(1.f, algorithm::eltwise_relu, 0.f, 0.f);
+      break;
+    case Kind::kLeakyRelu:
+      ops.append_eltwise(1.f, algorithm::eltwise_relu, act.alpha, 0.f);
+      break;
+    case Kind::kClip:
+      ops.append_eltwise(1.f, algorithm::eltwise_clip_v2, act.alpha, act.beta);
+      break;
+    case Kind::kSigmoid:
+      ops.append_eltwise(1.f, algorithm::eltwise_logistic, 0.f, 0.f);
+      break;
+    case Kind::kTanh:
+      ops.append_eltwise(1.f, algorithm::eltwise_tanh, 0.f, 0.f);
+      break;
+    case Kind::kHardSigmoid:  // above
+      break;
+    case Kind::kHardSwish:  // v * max(0, min(1, v / 6 + 1/2))
+      ops.append_eltwise(1.f, algorithm::eltwise_hardswish, 0.f, 0.f);
+      break;
+    case Kind::kGelu:
+      ops.append_eltwise(1.f, algorithm::eltwise_gelu_erf, 0.f, 0.f);
+      break;
+  }
+}
+
+int64_t ReferenceRunCount() { return g_reference_runs.load(std::memory_order_relaxed); }
+
+DnnlKernel::DnnlKernel(const NodeDef& def, std::unique_ptr<Kernel> reference)
+    : def_(def), reference_(std::move(reference)) {}
+
+Status DnnlKernel::PrepareFirstPlan() {
+  std::vector<const Dims*> dims;
+  for (size_t i = 0; i < def_.num_inputs(); ++i) {
+    if (!def_.input_given(i)) {
+      dims.push_back(nullptr);
+      continue;
+    }
+    const Dims& d = def_.input_dims[i];
+    // A dim known only at run time: the plan is built on the first run.
+    if (std::any_of(d.begin(), d.end(), [](int64_t v) { return v < 0; })) return Status::Ok();
+    dims.push_back(&d);
+  }
+  std::optional<Dims> key = Key(dims);
+  if (!key) return Status::Ok();  // planned dims the kernel does not take: decided per run
+  auto plan = Build(*key);
+  if (!plan.ok()) {
+    return def_.Fail(code::kFeatureUnsupported,
+                     "no onednn plan for the planned dims: ", plan.status().message());
+  }
+  first_key_ = std::move(*key);
+  first_plan_ = std::move(plan).value();
+  return Status::Ok();
+}
+
+const Plan* DnnlKernel::FindPlan(const Dims& key, std::shared_ptr<const Plan>& hold) const {
+  if (first_plan_ && key == first_key_) return first_plan_.get();
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = plans_.find(key);
+  if (it != plans_.end()) {
+    hold = it->second;
+    return hold.get();
+  }
+  auto plan = Build(key);
+  hold = plan.ok() ? std::move(plan).value() : nullptr;
+  // A full cache keeps its plans; a plan of other dims then lives for this run only.
+  if (plans_.size() < kMaxCachedPlans) plans_.emplace(key, hold);
+  return hold.get();
+}
+
+Status DnnlKernel::Run(KernelContext& ctx) const {
+  std::vector<const Dims*> dims(ctx.num_inputs(), nullptr);
+  bool take = Takes(ctx);
+  for (size_t i = 0; take && i < dims.size(); ++i) {
+    const TensorView* t = ctx.input(i);
+    if (t == nullptr) continue;
+    take = t->dtype == DataType::kFloat32 && t->num_elements() > 0;
+    dims[i] = &t->dims;
+  }
+  std::optional<Dims> key;
+  if (take) key = Key(dims);
+  std::shared_ptr<const Plan> hold;
+  const Plan* plan = key ? FindPlan(*key, hold) : nullptr;
+  if (plan == nullptr) {
+    g_reference_runs.fetch_add(1, std::memory_order_relaxed);
+    return reference_->Run(ctx);
+  }
+  try {
+    return Execute(*plan, ctx);
+  } catch (const dnnl::error& e) {
+    return def_.Fail(code::kInternalError, "onednn execution failed: ", e.what());
+  }
+}
+
+void AppendKey(Dims& key, const Dims* dims) {
+  if (dims == nullptr) {
+    key.push_back(-1);
+    return;
+  }
+  key.push_back(static_cast<int64_t>(dims->size()));
+  key.insert(key.end(), dims->begin(), dims->end());
+}
+
+std::vector<std::optional<Dims>> SplitKey(const Dims& key, size_t count) {
+  std::vector<std::optional<Dims>> out;
+  size_t i = 0;
+  while (out.size() < count && i < key.size()) {
+    const int64_t rank = key[i++];
+    if (rank < 0) {
+      out.emplace_back(std::nullopt);
+      continue;
+    }
+    const size_t end = std::min(key.size(), i + static_cast<size_t>(rank));
+    out.emplace_back(
+        Dims(key.begin() + static_cast<ptrdiff_t>(i), key.begin() + static_cast<ptrdiff_t>(end)));
+    i = end;
+  }
+  out.resize(count);
+  return out;
+}
+
+Status RequireFloat32(const NodeDef& def) {
+  for (size_t i = 0; i < def.num_inputs(); ++i) {
+    if (def.input_given(i) && def.input_types[i] != DataType::kFloat32) {
+      return def.Fail(code::kFeatureUnsupported, "input ", i, " is ", ir::Name(def.input_types[i]),
+                      "; the onednn kernel takes float32 only");
+    }
+  }
+  for (size_t i = 0; i < def.num_outputs(); ++i) {
+    DataType t = def.output_types[i];
+    if (t != DataType::kUndefined && t != DataType::kFloat32) {
+      return def.Fail(code::kFeatureUnsupported, "output ", i, " is ", ir::Name(t),
+                      "; the onednn kernel takes float32 only");
+    }
+  }
+  return Status::Ok();
+}
+
+Result<std::unique_ptr<Kernel>> ReferenceKernel(const KernelRegistry& registry,
+                                                const NodeDef& def) {
+  return registry.Create(kernels::kReferenceBackend, def);
+}
+
+}  // namespace kiln::cpu

@@ -1,0 +1,225 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// What the CPU backend's oneDNN kernels share: the engine, plain memory descriptors, per-call
+// buffers, the fused activations as oneDNN post-ops, and DnnlKernel — the base class that keeps
+// one prepared plan (primitives + packed weights) per set of input dims and hands every run it
+// cannot take to the node's reference kernel.
+//
+// Threading: a primitive is immutable and shared by concurrent runs; every run makes its own
+// stream, memory objects and scratchpad (scratchpad_mode::user, carved from a thread-local
+// arena), so Run is thread-safe. oneDNN parallelises inside a primitive with OpenMP over all the
+// cores (OMP_NUM_THREADS caps it); it does not use the HAL's compute pool.
+#pragma once
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "backends/cpu/kernels/register.h"
+#include "kernels/kernel.h"
+#include "kernels/registry.h"
+#include "kernels/util.h"
+
+namespace kiln::cpu {
+
+using kernels::DataType;
+using kernels::Dims;
+using kernels::Kernel;
+using kernels::KernelContext;
+using kernels::KernelFactory;
+using kernels::KernelRegistry;
+using kernels::NodeDef;
+using kernels::TensorView;
+
+inline constexpr const char* kCpuBackend = "cpu";
+inline constexpr const char* kKilnDomain = "com.kiln";
+
+// The process's oneDNN CPU engine (created on first use; thread-safe).
+const dnnl::engine& Engine();
+
+dnnl::memory::dims ToDnnl(const Dims& dims);
+// A dense row-major float32 descriptor of `dims` (rank 1 to DNNL_MAX_NDIMS).
+dnnl::memory::desc PlainDesc(const Dims& dims);
+// A float32 descriptor of `dims` with explicit element strides.
+dnnl::memory::desc StridedDesc(const Dims& dims, const Dims& strides);
+// A memory object over `data` (not owned) with descriptor `md`.
+dnnl::memory Wrap(const dnnl::memory::desc& md, const void* data);
+
+// A 64-byte aligned heap buffer (packed weights).
+class AlignedBuffer {
+ public:
+  explicit AlignedBuffer(size_t bytes);
+  void* data() const { return data_.get(); }
+  size_t size() const { return size_; }
+
+ private:
+  struct Free {
+    void operator()(void* p) const;
+  };
+  std::unique_ptr<void, Free> data_;
+  size_t size_;
+};
+
+// Per-run buffers (reordered activations, scratchpads): 64-byte aligned pieces carved from a
+// thread-local arena that grows to the largest run seen on the thread, so a warm run allocates
+// nothing. The pieces stay valid until the next CallBuffers on the same thread; a kernel makes
+// one per run.
+class CallBuffers {
+ public:
+  explicit CallBuffers(const std::vector<size_t>& sizes);
+  // Piece i, or null when its size is 0.
+  void* operator[](size_t i) const { return pieces_[i]; }
+
+ private:
+  std::vector<void*> pieces_;
+};
+
+// One run's primitive executions, in order, on a stream of its own; Wait() finishes them.
+class StreamRun {
+ public:
+  StreamRun() : stream_(Engine()) {}
+  // Executes `prim` with `args`, adding DNNL_ARG_SCRATCHPAD over `scratch` when `scratch_md` is
+  // not empty.
+  void Execute(const dnnl::primitive& prim, std::unordered_map<int, dnnl::memory> args,
+               const dnnl::memory::desc& scratch_md, void* scratch);
+  void Wait() { stream_.wait(); }
+
+ private:
+  dnnl::stream stream_;
+};
+
+// Weights packed for primitives, shared by the plans of one kernel that want the same layout
+// (plans for several batch sizes usually do). Not thread-safe: used from Build, which runs at
+// Prepare or under the plan cache's lock.
+class PackedWeights {
+ public:
+  // The weights `data` (laid out as `user_md`) in layout `want`: `data` itself when the layouts
+  // match, else a packed copy made on first request.
+  const void* Get(const dnnl::memory::desc& user_md, const void* data,
+                  const dnnl::memory::desc& want);
+
+ private:
+  std::vector<std::pair<dnnl::memory::desc, std::shared_ptr<AlignedBuffer>>> packed_;
+};
+
+// Primitive attributes with a user scratchpad (every primitive here is shared across threads).
+dnnl::primitive_attr UserScratchpadAttr();
+
+// Reorders `src` (memory in `src_md`) into `dst` (in `dst_md`) once, on the calling thread (weight
+// packing at Prepare).
+void ReorderOnce(const dnnl::memory::desc& src_md, const void* src,
+                 const dnnl::memory::desc& dst_md, void* dst);
+
+// The `activation` attribute of Kiln's fused ops (src/ir/ops/fused.cc), as oneDNN eltwise
+// post-ops. Prepare declines (kFeatureUnsupported) what oneDNN cannot express exactly.
+struct Activation {
+  enum class Kind {
+    kNone,
+    kRelu,
+    kLeakyRelu,
+    kClip,
+    kSigmoid,
+    kTanh,
+    kHardSigmoid,
+    kHardSwish,
+    kGelu
+  };
+  Kind kind = Kind::kNone;
+  float alpha = 0, beta = 0;
+};
+Result<Activation> ReadActivation(const NodeDef& def);
+// Appends v -> act(scale * v + shift). At most one eltwise_linear is appended (HardSigmoid's
+// own linear step takes scale and shift in): oneDNN 2.6's brgemm matmul applies the first
+// linear's factors to every linear of a chain.
+void AppendActivation(const Activation& act, dnnl::post_ops& ops, float scale = 1.0f,
+                      float shift = 0.0f);
+
+// Runs `fn` (which builds primitives) and turns a dnnl::error into kFeatureUnsupported naming
+// the node: oneDNN has no implementation for what was asked.
+template <typename Fn>
+Status Guard(const NodeDef& def, Fn&& fn) {
+  try {
+    fn();
+  } catch (const dnnl::error& e) {
+    return def.Fail(code::kFeatureUnsupported, "onednn: ", e.what());
+  }
+  return Status::Ok();
+}
+
+// A prepared plan: everything a run needs besides the tensors (primitives, descriptors, packed
+// weights). Immutable once built.
+struct Plan {
+  virtual ~Plan() = default;
+};
+
+// The base of every oneDNN kernel. A subclass says which input dims a plan depends on (Key),
+// builds a plan for them (Build) and runs one (Execute); this class keeps the plan built at
+// Prepare for the planned dims and a small mutex-guarded cache for dims first seen at run time
+// (dynamic dims, gears). A run whose inputs the subclass does not take (Key returns nullopt, an
+// input that is not float32 or is empty) or whose plan oneDNN cannot build runs the node's
+// reference kernel, which also reports bad inputs.
+class DnnlKernel : public Kernel {
+ public:
+  Status Run(KernelContext& ctx) const final;
+
+ protected:
+  DnnlKernel(const NodeDef& def, std::unique_ptr<Kernel> reference);
+
+  // The dims this run's plan depends on (typically the inputs' dims, concatenated with their
+  // ranks), from the inputs' dims (null for an omitted input); nullopt when the kernel does not
+  // take these inputs. Must not allocate outputs.
+  virtual std::optional<Dims> Key(const std::vector<const Dims*>& inputs) const = 0;
+  // Builds the plan for `key`: kFeatureUnsupported when oneDNN cannot.
+  virtual Result<std::shared_ptr<const Plan>> Build(const Dims& key) const = 0;
+  // Runs the node with `plan`: binds the outputs, executes the primitives.
+  virtual Status Execute(const Plan& plan, KernelContext& ctx) const = 0;
+  // Whether this run (beyond its dims) is one the kernel takes, e.g. no optional output it
+  // cannot write is wanted.
+  virtual bool Takes(const KernelContext& ctx) const { return true; }
+
+  // Builds the plan for the planned input dims when they are all known (call at the end of the
+  // subclass's factory); a failure there declines the node.
+  Status PrepareFirstPlan();
+
+  const NodeDef def_;
+
+ private:
+  const Plan* FindPlan(const Dims& key, std::shared_ptr<const Plan>& hold) const;
+
+  std::unique_ptr<Kernel> reference_;
+  Dims first_key_;
+  std::shared_ptr<const Plan> first_plan_;
+  static constexpr size_t kMaxCachedPlans = 16;
+  mutable std::mutex mu_;
+  // Key -> plan (null: oneDNN declined these dims; the reference kernel runs them).
+  mutable std::map<Dims, std::shared_ptr<const Plan>> plans_;
+};
+
+// Appends `dims` to `key` with its rank first (-1 for an omitted input), so the key of several
+// inputs is unambiguous.
+void AppendKey(Dims& key, const Dims* dims);
+// The first `count` dims AppendKey appended to `key`, in order (nullopt for an omitted input).
+std::vector<std::optional<Dims>> SplitKey(const Dims& key, size_t count);
+
+// Common Prepare checks: every given input and every output is float32 (kFeatureUnsupported
+// otherwise, naming the node).
+Status RequireFloat32(const NodeDef& def);
+
+// The reference kernel of `def` (the fallback every cpu kernel holds).
+Result<std::unique_ptr<Kernel>> ReferenceKernel(const KernelRegistry& registry, const NodeDef& def);
+
+// Per-family registration (nn_conv.cc, nn_matmul.cc, nn.cc).
+void RegisterCpuConvKernels(KernelRegistry& registry);
+void RegisterCpuMatMulKernels(KernelRegistry& registry);
+void RegisterCpuNnKernels(KernelRegistry& registry);
+
+}  // namespace kiln::cpu

@@ -1,0 +1,15 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "backends/cpu/kernels/register.h"
+
+#include "backends/cpu/kernels/dnnl_common.h"
+
+namespace kiln::cpu {
+
+void RegisterCpuKernels(kernels::KernelRegistry& registry) {
+  RegisterCpuConvKernels(registry);
+  RegisterCpuMatMulKernels(registry);
+  RegisterCpuNnKernels(registry);
+}
+
+}  // namespace kiln::cpu

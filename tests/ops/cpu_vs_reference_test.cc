@@ -1,0 +1,732 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The CPU backend's oneDNN kernels against the reference kernels (the oracle) on awkward shapes:
+// odd channels, groups and depthwise, strides, dilations, asymmetric and automatic pads, 1-D to
+// 3-D, batch > 1, with and without bias, every fused activation and the residual, Gemm's
+// transposes, alpha, beta and C broadcasts, batched MatMul with broadcasting, the softmax axes
+// of every opset and the normalisations.
+//
+// Tolerance: inputs are uniform in [-1, 1] and both kernels compute in float32 (the reference
+// accumulates in double and rounds once), so they differ by the rounding of oneDNN's float
+// accumulation: at most about K * 2^-24 * sum|x * w| for a reduction of length K, in practice
+// close to sqrt(K) * 2^-24 * sqrt(K). atol = 1e-6 * K (+ 1e-6) with rtol = 1e-5 covers that with
+// margin for K up to a few thousand and for oneDNN's polynomial activations (a few ulp), yet
+// catches any indexing, padding or layout mistake, which moves results by O(1e-2) or more.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <deque>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "backends/cpu/kernels/register.h"
+#include "tests/unit/kernels/kernel_test_util.h"
+
+namespace kiln::cpu {
+namespace {
+
+using kernels::DataType;
+using kernels::Dims;
+using kernels::HostTensor;
+using kernels::KernelRegistry;
+using kernels::NodeDef;
+using kernels::testing::TestContext;
+using kernels::testing::Values;
+using Ints = std::vector<int64_t>;
+
+// A registry with the reference kernels and the cpu kernels (the process-wide one would do as
+// well; a private one keeps the test independent of the HAL's registration).
+KernelRegistry& Registry() {
+  static KernelRegistry* r = [] {
+    auto* reg = new KernelRegistry();
+    kernels::RegisterReferenceKernels(*reg);
+    RegisterCpuKernels(*reg);
+    return reg;
+  }();
+  return *r;
+}
+
+HostTensor Random(Dims dims, uint32_t seed, float lo = -1.0f, float hi = 1.0f) {
+  HostTensor t(DataType::kFloat32, std::move(dims));
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(lo, hi);
+  auto* p = reinterpret_cast<float*>(t.bytes.data());
+  for (int64_t i = 0; i < t.view().num_elements(); ++i) p[i] = dist(gen);
+  return t;
+}
+
+// What the run of a case is expected to take.
+enum class Expect {
+  kOneDnn,     // the cpu kernel runs it with oneDNN
+  kReference,  // the cpu kernel is created but hands the run to the reference kernel
+  kDeclined,   // the cpu factory declines (kFeatureUnsupported) at Prepare
+};
+
+// One node: its inputs (some constant), attributes and output count; runs the cpu kernel and
+// the reference kernel and compares every output.
+class Node {
+ public:
+  explicit Node(std::string op, int opset = 17, std::string domain = "") {
+    def_.op_type = std::move(op);
+    def_.domain = std::move(domain);
+    def_.name = "n";
+    def_.opset = opset;
+    def_.output_types = {DataType::kFloat32};
+    def_.output_dims = {Dims{}};
+  }
+  // Moves keep the tensors where the views and constants point; copies would not.
+  Node(Node&&) = default;
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+  static Node Fused(std::string op) { return Node(std::move(op), 1, "com.kiln"); }
+
+  Node& In(HostTensor t, bool constant = false) {
+    tensors_.push_back(std::move(t));
+    HostTensor& h = tensors_.back();
+    def_.has_input.push_back(true);
+    def_.input_types.push_back(h.dtype);
+    def_.input_dims.push_back(h.dims);
+    views_.push_back(h.view());
+    def_.constants.push_back(constant ? &views_.back() : nullptr);
+    inputs_.push_back(&h);
+    return *this;
+  }
+  Node& Const(HostTensor t) { return In(std::move(t), true); }
+  Node& None() {
+    def_.has_input.push_back(false);
+    def_.input_types.push_back(DataType::kUndefined);
+    def_.input_dims.push_back({});
+    def_.constants.push_back(nullptr);
+    inputs_.push_back(nullptr);
+    return *this;
+  }
+  Node& Attr(const std::string& name, ir::Attribute v) {
+    def_.attrs[name] = std::move(v);
+    return *this;
+  }
+  Node& Ints(const std::string& name, const std::vector<int64_t>& v) { return Attr(name, v); }
+  Node& Int(const std::string& name, int64_t v) { return Attr(name, v); }
+  Node& Float(const std::string& name, float v) { return Attr(name, v); }
+  Node& Str(const std::string& name, const std::string& v) { return Attr(name, v); }
+  Node& Outputs(std::vector<DataType> types) {
+    def_.output_types = std::move(types);
+    def_.output_dims.assign(def_.output_types.size(), Dims{});
+    return *this;
+  }
+  // Planned dims of input i as the compiler may leave them (-1: known at run time only).
+  Node& Planned(size_t i, Dims dims) {
+    def_.input_dims[i] = std::move(dims);
+    return *this;
+  }
+  NodeDef& def() { return def_; }
+  const std::vector<const HostTensor*>& inputs() const { return inputs_; }
+
+  Result<std::unique_ptr<kernels::Kernel>> PrepareCpu() const {
+    const kernels::KernelFactory* f = Registry().Find("cpu", def_.domain, def_.op_type);
+    if (f == nullptr || !Registry().Has("cpu", def_.domain, def_.op_type)) {
+      return Error(code::kFeatureUnsupported, "no cpu kernel for ", def_.op_type);
+    }
+    return (*f)(def_);
+  }
+
+  // Runs the case and checks it against the reference; `k` is the reduction length that scales
+  // the absolute tolerance (see the file comment).
+  void Check(int64_t k, Expect expect = Expect::kOneDnn) const {
+    auto want = Run(Registry().Create(kernels::kReferenceBackend, def_));
+    ASSERT_TRUE(want.ok()) << "reference: " << want.status().message();
+    auto cpu = PrepareCpu();
+    if (expect == Expect::kDeclined) {
+      ASSERT_FALSE(cpu.ok()) << "the cpu kernel took a node it should decline";
+      EXPECT_EQ(cpu.status().code(), code::kFeatureUnsupported) << cpu.status().message();
+      // The registry still runs the node, on the reference kernel.
+      auto fallback = Run(Registry().Create("cpu", def_));
+      ASSERT_TRUE(fallback.ok()) << fallback.status().message();
+      return;
+    }
+    ASSERT_TRUE(cpu.ok()) << "cpu kernel declined: " << cpu.status().message();
+    const int64_t before = ReferenceRunCount();
+    auto got = Run(std::move(cpu));
+    ASSERT_TRUE(got.ok()) << "cpu: " << got.status().message();
+    const int64_t reference_runs = ReferenceRunCount() - before;
+    if (expect == Expect::kOneDnn) {
+      EXPECT_EQ(reference_runs, 0) << "the run went to the reference kernel, not oneDNN";
+    } else {
+      EXPECT_GE(reference_runs, 1) << "the run was expected to go to the reference kernel";
+    }
+    Compare(*got, *want, k);
+  }
+
+  static void Compare(const std::vector<HostTensor>& got, const std::vector<HostTensor>& want,
+                      int64_t k) {
+    ASSERT_EQ(got.size(), want.size());
+    const double atol = 1e-6 * static_cast<double>(k) + 1e-6, rtol = 1e-5;
+    for (size_t o = 0; o < got.size(); ++o) {
+      if (want[o].dtype == DataType::kUndefined) continue;
+      ASSERT_EQ(got[o].dims, want[o].dims) << "output " << o;
+      const auto g = Values<float>(got[o]);
+      const auto w = Values<float>(want[o]);
+      ASSERT_EQ(g.size(), w.size());
+      size_t bad = 0, worst = 0;
+      double worst_excess = -1;
+      for (size_t i = 0; i < g.size(); ++i) {
+        const double err = std::fabs(static_cast<double>(g[i]) - w[i]);
+        const double excess = err - (atol + rtol * std::fabs(w[i]));
+        if (excess > 0 || std::isnan(g[i]) != std::isnan(w[i])) ++bad;
+        if (excess > worst_excess) worst_excess = excess, worst = i;
+      }
+      EXPECT_EQ(bad, 0u) << "output " << o << ": " << bad << " of " << g.size()
+                         << " elements off; worst at " << worst << ": cpu " << g[worst]
+                         << " vs reference " << w[worst] << " (atol " << atol << ")";
+    }
+  }
+
+  Result<std::vector<HostTensor>> Run(Result<std::unique_ptr<kernels::Kernel>> k) const {
+    if (!k.ok()) return k.status();
+    TestContext ctx(inputs_, def_.output_types);
+    KILN_RETURN_IF_ERROR((*k)->Run(ctx), "");
+    return ctx.outputs();
+  }
+
+ private:
+  NodeDef def_;
+  std::deque<HostTensor> tensors_;
+  std::deque<kernels::TensorView> views_;
+  std::vector<const HostTensor*> inputs_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Conv.
+
+// Conv of X [n, c, spatial...] with constant W [m, c / group, kernel...] (+ bias).
+Node ConvNode(Dims x, Dims w, bool bias, uint32_t seed) {
+  const int64_t m = w[0];
+  Node node("Conv", 11);
+  node.In(Random(std::move(x), seed)).Const(Random(std::move(w), seed + 1));
+  if (bias) node.In(Random({m}, seed + 2));
+  return node;
+}
+
+TEST(CpuConvTest, PlainConvWithBiasAndPads) {
+  ConvNode({1, 3, 7, 9}, {4, 3, 3, 3}, true, 1).Ints("pads", {1, 1, 1, 1}).Check(27);
+}
+
+TEST(CpuConvTest, OddChannelsStrideTwoAsymmetricPadsBatchTwo) {
+  ConvNode({2, 5, 11, 8}, {7, 5, 3, 2}, false, 2)
+      .Ints("strides", {2, 2})
+      .Ints("pads", {0, 1, 2, 1})
+      .Check(30);
+}
+
+TEST(CpuConvTest, DilationsWithUnequalStrides) {
+  ConvNode({1, 6, 13, 13}, {6, 6, 3, 3}, true, 3)
+      .Ints("dilations", {2, 2})
+      .Ints("strides", {2, 1})
+      .Ints("kernel_shape", {3, 3})
+      .Check(54);
+}
+
+TEST(CpuConvTest, GroupedConv) {
+  ConvNode({2, 6, 9, 9}, {9, 2, 3, 3}, true, 4)
+      .Int("group", 3)
+      .Ints("pads", {1, 0, 1, 0})
+      .Check(18);
+}
+
+TEST(CpuConvTest, DepthwiseConvStrideTwo) {
+  ConvNode({1, 8, 10, 10}, {8, 1, 3, 3}, true, 5)
+      .Int("group", 8)
+      .Ints("strides", {2, 2})
+      .Ints("pads", {1, 1, 1, 1})
+      .Check(9);
+}
+
+TEST(CpuConvTest, DepthwiseWithChannelMultiplier) {
+  ConvNode({2, 4, 7, 6}, {8, 1, 3, 3}, false, 6).Int("group", 4).Check(9);
+}
+
+TEST(CpuConvTest, PointwiseConvBatchThree) {
+  ConvNode({3, 16, 5, 5}, {8, 16, 1, 1}, true, 7).Check(16);
+}
+
+TEST(CpuConvTest, AutoPadSameUpperAndLowerAndValid) {
+  for (const char* pad : {"SAME_UPPER", "SAME_LOWER", "VALID"}) {
+    SCOPED_TRACE(pad);
+    ConvNode({1, 3, 10, 7}, {5, 3, 4, 3}, true, 8)
+        .Str("auto_pad", pad)
+        .Ints("strides", {2, 2})
+        .Check(36);
+  }
+}
+
+TEST(CpuConvTest, OneDimensionalConv) {
+  ConvNode({2, 4, 17}, {6, 4, 5}, true, 9).Ints("strides", {2}).Ints("pads", {2, 1}).Check(20);
+}
+
+TEST(CpuConvTest, ThreeDimensionalConv) {
+  ConvNode({1, 3, 6, 7, 5}, {4, 3, 3, 3, 2}, true, 10).Ints("pads", {1, 1, 0, 1, 0, 1}).Check(54);
+}
+
+TEST(CpuConvTest, WideChannelsUseBlockedLayouts) {
+  ConvNode({2, 32, 14, 14}, {64, 32, 3, 3}, true, 11).Ints("pads", {1, 1, 1, 1}).Check(288);
+  ConvNode({1, 64, 8, 8}, {32, 64, 1, 1}, false, 12).Ints("strides", {2, 2}).Check(64);
+}
+
+TEST(CpuConvTest, ResNetStemShape) {
+  ConvNode({1, 3, 32, 32}, {64, 3, 7, 7}, true, 13)
+      .Ints("strides", {2, 2})
+      .Ints("pads", {3, 3, 3, 3})
+      .Check(147);
+}
+
+TEST(CpuConvTest, DynamicBatchBuildsAPlanPerShape) {
+  Node node = ConvNode({2, 5, 6, 6}, {4, 5, 3, 3}, true, 14);
+  node.Planned(0, {-1, 5, 6, 6});
+  auto kernel = node.PrepareCpu();
+  ASSERT_TRUE(kernel.ok()) << kernel.status().message();
+  const HostTensor& w = *node.inputs()[1];
+  const HostTensor& b = *node.inputs()[2];
+  for (int64_t batch : {1, 3, 1}) {
+    HostTensor x = Random({batch, 5, 6, 6}, 100 + static_cast<uint32_t>(batch));
+    const int64_t before = ReferenceRunCount();
+    TestContext ctx({&x, &w, &b}, {DataType::kFloat32});
+    ASSERT_TRUE((*kernel)->Run(ctx).ok());
+    EXPECT_EQ(ReferenceRunCount(), before);
+    auto want = kernels::testing::RunReference(node.def(), {&x, &w, &b});
+    ASSERT_TRUE(want.ok()) << want.status().message();
+    Node::Compare(ctx.outputs(), *want, 45);
+  }
+}
+
+TEST(CpuConvTest, BadInputChannelsAreAnErrorNotACrash) {
+  Node node = ConvNode({1, 4, 5, 5}, {2, 4, 3, 3}, false, 15);
+  auto kernel = node.PrepareCpu();
+  ASSERT_TRUE(kernel.ok()) << kernel.status().message();
+  HostTensor x = Random({1, 3, 5, 5}, 16);
+  TestContext ctx({&x, node.inputs()[1]}, {DataType::kFloat32});
+  Status st = (*kernel)->Run(ctx);
+  EXPECT_EQ(st.code(), code::kInvalidParam) << st.message();
+}
+
+TEST(CpuConvTest, ConcurrentRunsShareOneKernel) {
+  Node node = ConvNode({2, 24, 12, 12}, {32, 24, 3, 3}, true, 17);
+  node.Ints("pads", {1, 1, 1, 1});
+  auto kernel = node.PrepareCpu();
+  ASSERT_TRUE(kernel.ok()) << kernel.status().message();
+  auto want = kernels::testing::RunReference(node.def(), node.inputs());
+  ASSERT_TRUE(want.ok());
+  std::atomic<int> mismatches{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 8; ++i) {
+        TestContext ctx(node.inputs(), {DataType::kFloat32});
+        if (!(*kernel)->Run(ctx).ok()) {
+          ++mismatches;
+          continue;
+        }
+        const auto g = Values<float>(ctx.outputs()[0]);
+        const auto w = Values<float>((*want)[0]);
+        for (size_t j = 0; j < g.size(); ++j) {
+          if (std::fabs(g[j] - w[j]) > 1e-3f) {
+            ++mismatches;
+            break;
+          }
+        }
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(mismatches.load(), 0);
+}
+
+TEST(CpuConvTest, DeclinesWhatItDoesNotTake) {
+  // float64.
+  Node f64("Conv", 11);
+  HostTensor x(DataType::kFloat64, {1, 1, 3, 3}), w(DataType::kFloat64, {1, 1, 2, 2});
+  f64.In(std::move(x)).Const(std::move(w)).Outputs({DataType::kFloat64});
+  f64.Check(4, Expect::kDeclined);
+  // 4 spatial dims.
+  ConvNode({1, 2, 3, 3, 3, 3}, {2, 2, 2, 2, 2, 2}, false, 18).Check(32, Expect::kDeclined);
+}
+
+TEST(CpuConvTest, ComputedWeightsAreReorderedOnEveryRun) {
+  Node("Conv", 11).In(Random({1, 3, 5, 5}, 19)).In(Random({2, 3, 3, 3}, 20)).Check(27);
+  Node("Conv", 11)
+      .In(Random({2, 32, 9, 9}, 21))
+      .In(Random({48, 16, 3, 3}, 22))
+      .In(Random({48}, 23))
+      .Int("group", 2)
+      .Ints("pads", {1, 1, 1, 1})
+      .Check(144);
+}
+
+// ---------------------------------------------------------------------------------------------
+// FusedConv.
+
+Node FusedConvNode(Dims x, Dims w, bool bias, bool residual, const std::string& act,
+                   uint32_t seed) {
+  Node node = Node::Fused("FusedConv");
+  const int64_t m = w[0];
+  Dims y = {x[0], m, x[2], x[3]};  // pads 1 with a 3x3 kernel keep the spatial size
+  node.In(Random(std::move(x), seed)).Const(Random(std::move(w), seed + 1));
+  if (bias) {
+    node.In(Random({m}, seed + 2));
+  } else if (residual) {
+    node.None();
+  }
+  if (residual) node.In(Random(std::move(y), seed + 3));
+  node.Ints("pads", {1, 1, 1, 1});
+  if (!act.empty()) node.Str("activation", act);
+  return node;
+}
+
+TEST(CpuFusedConvTest, EveryActivationWithBiasAndResidual) {
+  for (const char* act :
+       {"", "Relu", "LeakyRelu", "Clip", "Sigmoid", "Tanh", "HardSigmoid", "HardSwish", "Gelu"}) {
+    for (bool blocked : {false, true}) {
+      SCOPED_TRACE(std::string(act) + (blocked ? " blocked" : " small"));
+      Node node = blocked ? FusedConvNode({2, 32, 7, 7}, {48, 32, 3, 3}, true, true, act, 20)
+                          : FusedConvNode({1, 3, 6, 5}, {5, 3, 3, 3}, true, true, act, 21);
+      if (std::string(act) == "LeakyRelu") node.Float("activation_alpha", 0.2f);
+      if (std::string(act) == "Clip")
+        node.Float("activation_alpha", -0.5f).Float("activation_beta", 0.7f);
+      if (std::string(act) == "HardSigmoid") {
+        node.Float("activation_alpha", 0.3f).Float("activation_beta", 0.4f);
+      }
+      node.Check(blocked ? 288 : 27);
+    }
+  }
+}
+
+TEST(CpuFusedConvTest, ActivationWithoutResidualAndResidualWithoutBias) {
+  FusedConvNode({2, 16, 5, 5}, {16, 16, 3, 3}, true, false, "Relu", 22).Check(144);
+  FusedConvNode({2, 16, 5, 5}, {16, 16, 3, 3}, false, true, "Relu", 23).Check(144);
+  FusedConvNode({1, 5, 5, 5}, {3, 5, 3, 3}, false, true, "", 24).Check(45);
+}
+
+TEST(CpuFusedConvTest, ClipWithDefaultBounds) {
+  FusedConvNode({1, 4, 5, 5}, {4, 4, 3, 3}, true, false, "Clip", 25).Check(36);
+}
+
+TEST(CpuFusedConvTest, BroadcastResidualRunsOnTheReferenceKernel) {
+  Node node = Node::Fused("FusedConv");
+  node.In(Random({2, 4, 5, 5}, 26)).Const(Random({6, 4, 3, 3}, 27)).In(Random({6}, 28));
+  node.In(Random({1, 6, 1, 5}, 29)).Ints("pads", {1, 1, 1, 1}).Str("activation", "Relu");
+  node.Check(36, Expect::kReference);
+}
+
+TEST(CpuFusedConvTest, ActivationParametersAreNotSharedBetweenKernels) {
+  // Same shapes, different post-op parameters: oneDNN caches primitives and jit kernels, and a
+  // parameter left out of a cache key would show here.
+  for (float alpha : {0.1f, 0.3f, 2.0f}) {
+    SCOPED_TRACE(alpha);
+    FusedConvNode({1, 16, 6, 6}, {16, 16, 3, 3}, true, true, "LeakyRelu", 26)
+        .Float("activation_alpha", alpha)
+        .Check(144);
+    FusedConvNode({1, 16, 6, 6}, {16, 16, 3, 3}, true, false, "Clip", 27)
+        .Float("activation_alpha", -alpha)
+        .Float("activation_beta", alpha)
+        .Check(144);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pools.
+
+Node PoolNode(const char* op, Dims x, Ints kernel, uint32_t seed, int opset = 12) {
+  Node node(op, opset);
+  node.In(Random(std::move(x), seed)).Ints("kernel_shape", kernel);
+  return node;
+}
+
+TEST(CpuPoolTest, MaxPoolStridesAndPads) {
+  PoolNode("MaxPool", {2, 5, 11, 11}, {3, 3}, 30)
+      .Ints("strides", {2, 2})
+      .Ints("pads", {1, 1, 1, 1})
+      .Check(1);
+  PoolNode("MaxPool", {1, 3, 9, 8}, {2, 3}, 31).Ints("pads", {0, 1, 1, 2}).Check(1);
+}
+
+TEST(CpuPoolTest, MaxPoolCeilModeAndAutoPad) {
+  PoolNode("MaxPool", {1, 3, 8, 8}, {3, 3}, 32)
+      .Ints("strides", {2, 2})
+      .Int("ceil_mode", 1)
+      .Check(1);
+  PoolNode("MaxPool", {1, 3, 7, 10}, {3, 2}, 33)
+      .Ints("strides", {2, 3})
+      .Str("auto_pad", "SAME_UPPER")
+      .Check(1);
+  PoolNode("MaxPool", {1, 3, 7, 10}, {3, 2}, 34)
+      .Ints("strides", {2, 3})
+      .Str("auto_pad", "SAME_LOWER")
+      .Check(1);
+}
+
+TEST(CpuPoolTest, MaxPoolOneAndThreeSpatialDims) {
+  PoolNode("MaxPool", {2, 3, 15}, {4}, 35).Ints("strides", {3}).Ints("pads", {1, 2}).Check(1);
+  PoolNode("MaxPool", {1, 2, 5, 6, 7}, {2, 3, 2}, 36).Ints("strides", {1, 2, 2}).Check(1);
+}
+
+TEST(CpuPoolTest, AveragePoolExcludeAndIncludePads) {
+  PoolNode("AveragePool", {2, 5, 10, 9}, {3, 3}, 37)
+      .Ints("strides", {2, 2})
+      .Ints("pads", {1, 1, 1, 1})
+      .Check(9);
+  PoolNode("AveragePool", {2, 5, 10, 9}, {3, 3}, 38)
+      .Ints("strides", {2, 2})
+      .Ints("pads", {1, 0, 2, 1})
+      .Int("count_include_pad", 1)
+      .Check(9);
+  PoolNode("AveragePool", {1, 4, 9, 9}, {3, 3}, 39)
+      .Ints("strides", {2, 2})
+      .Int("ceil_mode", 1)
+      .Check(9);
+  PoolNode("AveragePool", {1, 4, 9, 7}, {2, 2}, 40).Str("auto_pad", "SAME_UPPER").Check(4);
+}
+
+TEST(CpuPoolTest, AveragePoolCeilModeCountingPadsRunsOnTheReferenceKernel) {
+  PoolNode("AveragePool", {1, 4, 8, 8}, {3, 3}, 41)
+      .Ints("strides", {2, 2})
+      .Ints("pads", {1, 1, 1, 1})
+      .Int("ceil_mode", 1)
+      .Int("count_include_pad", 1)
+      .Check(9, Expect::kReference);
+}
+
+TEST(CpuPoolTest, GlobalPools) {
+  for (Dims x : {Dims{2, 7, 5, 3}, Dims{1, 9, 11}, Dims{2, 3, 3, 4, 5}}) {
+    Node avg("GlobalAveragePool", 1), max("GlobalMaxPool", 1);
+    avg.In(Random(x, 42));
+    max.In(Random(x, 43));
+    avg.Check(60);
+    max.Check(1);
+  }
+}
+
+TEST(CpuPoolTest, DeclinesIndicesAndDilations) {
+  PoolNode("MaxPool", {1, 2, 6, 6}, {2, 2}, 44)
+      .Outputs({DataType::kFloat32, DataType::kInt64})
+      .Check(1, Expect::kDeclined);
+  PoolNode("MaxPool", {1, 2, 8, 8}, {2, 2}, 45)
+      .Ints("dilations", {2, 2})
+      .Check(1, Expect::kDeclined);
+}
+
+// ---------------------------------------------------------------------------------------------
+// MatMul, Gemm, FusedMatMul, FusedGemm.
+
+TEST(CpuMatMulTest, MatricesWithConstantAndComputedB) {
+  Node("MatMul", 13).In(Random({5, 7}, 50)).Const(Random({7, 3}, 51)).Check(7);
+  Node("MatMul", 13).In(Random({5, 7}, 52)).In(Random({7, 3}, 53)).Check(7);
+  Node("MatMul", 13).In(Random({33, 256}, 54)).Const(Random({256, 130}, 55)).Check(256);
+}
+
+TEST(CpuMatMulTest, BatchedWithBroadcasting) {
+  Node("MatMul", 13).In(Random({2, 1, 5, 7}, 56)).In(Random({3, 7, 4}, 57)).Check(7);
+  Node("MatMul", 13).In(Random({4, 5, 7}, 58)).Const(Random({7, 6}, 59)).Check(7);
+  Node("MatMul", 13).In(Random({5, 7}, 60)).In(Random({2, 3, 7, 4}, 61)).Check(7);
+  Node("MatMul", 13).In(Random({3, 1, 2, 5, 7}, 62)).Const(Random({4, 1, 7, 2}, 63)).Check(7);
+}
+
+TEST(CpuMatMulTest, VectorOperands) {
+  Node("MatMul", 13).In(Random({7}, 64)).In(Random({2, 7, 3}, 65)).Check(7);
+  Node("MatMul", 13).In(Random({2, 5, 7}, 66)).Const(Random({7}, 67)).Check(7);
+  Node("MatMul", 13).In(Random({7}, 68)).In(Random({7}, 69)).Check(7);
+}
+
+Node GemmNode(bool ta, bool tb, int64_t m, int64_t k, int64_t n, const Dims* c, uint32_t seed,
+              const char* op = "Gemm") {
+  Node node = std::string(op) == "Gemm" ? Node("Gemm", 13) : Node::Fused(op);
+  node.In(Random(ta ? Dims{k, m} : Dims{m, k}, seed))
+      .Const(Random(tb ? Dims{n, k} : Dims{k, n}, seed + 1));
+  if (c) node.In(Random(*c, seed + 2));
+  node.Int("transA", ta).Int("transB", tb);
+  return node;
+}
+
+TEST(CpuGemmTest, TransposesAndCBroadcasts) {
+  const int64_t m = 6, k = 9, n = 5;
+  const Dims cs[] = {{n}, {1, n}, {m, 1}, {m, n}, {}, {1, 1}};
+  uint32_t seed = 70;
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      for (const Dims& c : cs) {
+        SCOPED_TRACE(::testing::Message()
+                     << "transA " << ta << " transB " << tb << " C " << kernels::DimsString(c));
+        GemmNode(ta, tb, m, k, n, &c, seed += 3).Check(k);
+      }
+      GemmNode(ta, tb, m, k, n, nullptr, seed += 3).Check(k);
+    }
+  }
+}
+
+TEST(CpuGemmTest, AlphaAndBeta) {
+  const Dims c = {1, 5};
+  GemmNode(false, true, 4, 8, 5, &c, 100).Float("alpha", 0.5f).Float("beta", 2.0f).Check(8);
+  GemmNode(true, false, 4, 8, 5, &c, 103).Float("alpha", -1.5f).Float("beta", 0.0f).Check(8);
+  GemmNode(false, false, 4, 8, 5, nullptr, 106).Float("alpha", 3.0f).Check(8);
+  GemmNode(false, false, 4, 8, 5, &c, 109).Float("alpha", 0.0f).Float("beta", 0.25f).Check(8);
+  const Dims full = {64, 300};
+  GemmNode(false, true, 64, 512, 300, &full, 112).Float("alpha", 0.7f).Check(512);
+}
+
+TEST(CpuGemmTest, FusedGemmActivations) {
+  const Dims c = {7};
+  for (const char* act : {"Relu", "Sigmoid", "Tanh", "Gelu", "HardSwish"}) {
+    SCOPED_TRACE(act);
+    GemmNode(false, true, 3, 16, 7, &c, 120, "FusedGemm").Str("activation", act).Check(16);
+  }
+  GemmNode(true, false, 3, 16, 7, &c, 123, "FusedGemm")
+      .Str("activation", "LeakyRelu")
+      .Float("activation_alpha", 0.1f)
+      .Float("alpha", 2.0f)
+      .Float("beta", 0.5f)
+      .Check(16);
+  // HardSigmoid's linear step absorbs beta's (one linear post-op per chain).
+  GemmNode(false, false, 3, 16, 7, &c, 126, "FusedGemm")
+      .Str("activation", "HardSigmoid")
+      .Float("activation_alpha", 0.3f)
+      .Float("activation_beta", 0.4f)
+      .Float("alpha", 0.5f)
+      .Float("beta", 3.0f)
+      .Check(16);
+}
+
+TEST(CpuGemmTest, ScalesAreNotSharedBetweenKernels) {
+  const Dims c = {1, 5};
+  for (float alpha : {0.5f, -1.5f, 4.0f}) {
+    for (float beta : {2.0f, 0.0f, 1.0f}) {
+      SCOPED_TRACE(::testing::Message() << "alpha " << alpha << " beta " << beta);
+      GemmNode(false, true, 4, 8, 5, &c, 140, "FusedGemm")
+          .Float("alpha", alpha)
+          .Float("beta", beta)
+          .Str("activation", "LeakyRelu")
+          .Float("activation_alpha", alpha / 10)
+          .Check(8);
+    }
+  }
+}
+
+TEST(CpuMatMulTest, FusedMatMulBiasAndActivation) {
+  Node::Fused("FusedMatMul")
+      .In(Random({2, 4, 8}, 130))
+      .Const(Random({8, 6}, 131))
+      .In(Random({6}, 132))
+      .Str("activation", "Relu")
+      .Check(8);
+  Node::Fused("FusedMatMul")
+      .In(Random({3, 8}, 133))
+      .In(Random({2, 8, 6}, 134))
+      .In(Random({1}, 135))
+      .Str("activation", "Clip")
+      .Float("activation_alpha", -0.2f)
+      .Float("activation_beta", 0.3f)
+      .Check(8);
+  Node::Fused("FusedMatMul").In(Random({5, 8}, 136)).Const(Random({8, 3}, 137)).Check(8);
+}
+
+TEST(CpuMatMulTest, BiasAlongAVectorProductsRowsRunsOnTheReferenceKernel) {
+  // A 1-D B drops N: the bias then runs along M, which the bias post-op does not express.
+  Node::Fused("FusedMatMul")
+      .In(Random({4, 8}, 138))
+      .In(Random({8}, 139))
+      .In(Random({4}, 140))
+      .Check(8, Expect::kReference);
+  Node::Fused("FusedMatMul")
+      .In(Random({4, 8}, 141))
+      .In(Random({8}, 142))
+      .In(Random({1}, 143))
+      .Check(8);
+}
+
+TEST(CpuMatMulTest, EmptyInputsRunOnTheReferenceKernel) {
+  HostTensor a(DataType::kFloat32, {3, 0}), b(DataType::kFloat32, {0, 4});
+  Node("MatMul", 13).In(std::move(a)).In(std::move(b)).Check(1, Expect::kReference);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Softmax, LogSoftmax, BatchNormalization, LayerNormalization.
+
+TEST(CpuSoftmaxTest, EveryAxisFromOpset13) {
+  for (int64_t axis : {-1, 0, 1, 2, 3}) {
+    SCOPED_TRACE(axis);
+    Node("Softmax", 13).In(Random({2, 3, 4, 5}, 140, -4, 4)).Int("axis", axis).Check(5);
+    Node("LogSoftmax", 13).In(Random({2, 3, 4, 5}, 141, -4, 4)).Int("axis", axis).Check(5);
+  }
+}
+
+TEST(CpuSoftmaxTest, FlattenedBeforeOpset13) {
+  for (int64_t axis : {0, 1, 2, -1}) {
+    SCOPED_TRACE(axis);
+    Node("Softmax", 11).In(Random({2, 3, 4, 5}, 142, -4, 4)).Int("axis", axis).Check(60);
+    Node("LogSoftmax", 11).In(Random({2, 3, 4, 5}, 143, -4, 4)).Int("axis", axis).Check(60);
+  }
+  Node("Softmax", 11).In(Random({3, 1000}, 144, -8, 8)).Check(1000);
+}
+
+Node BatchNormNode(Dims x, uint32_t seed) {
+  const int64_t c = x[1];
+  Node node("BatchNormalization", 15);
+  node.In(Random(std::move(x), seed))
+      .Const(Random({c}, seed + 1))
+      .Const(Random({c}, seed + 2))
+      .Const(Random({c}, seed + 3))
+      .Const(Random({c}, seed + 4, 0.1f, 2.0f));
+  return node;
+}
+
+TEST(CpuNormTest, BatchNormalizationInference) {
+  BatchNormNode({2, 5, 4, 3}, 150).Check(1);
+  BatchNormNode({3, 7}, 155).Float("epsilon", 1e-3f).Check(1);
+  BatchNormNode({1, 3, 2, 3, 4}, 160).Check(1);
+  BatchNormNode({2, 4, 9}, 165).Check(1);
+}
+
+TEST(CpuNormTest, BatchNormalizationTrainingIsDeclined) {
+  BatchNormNode({2, 3, 4, 4}, 170)
+      .Int("training_mode", 1)
+      .Outputs({DataType::kFloat32, DataType::kFloat32, DataType::kFloat32})
+      .Check(1, Expect::kDeclined);
+}
+
+TEST(CpuNormTest, LayerNormalizationAxesScaleAndBias) {
+  Node("LayerNormalization", 17)
+      .In(Random({2, 3, 8}, 180))
+      .Const(Random({8}, 181))
+      .Const(Random({8}, 182))
+      .Check(8);
+  Node("LayerNormalization", 17)
+      .In(Random({2, 3, 8}, 183))
+      .Const(Random({3, 8}, 184))
+      .In(Random({1, 3, 8}, 185))
+      .Int("axis", 1)
+      .Check(24);
+  Node("LayerNormalization", 17).In(Random({4, 768}, 186)).Const(Random({768}, 187)).Check(768);
+  Node("LayerNormalization", 17)
+      .In(Random({5, 6}, 188))
+      .Const(Random({1, 6}, 189))
+      .Float("epsilon", 1e-2f)
+      .Check(6);
+}
+
+TEST(CpuNormTest, LayerNormalizationStatisticsOutputsRunOnTheReferenceKernel) {
+  Node("LayerNormalization", 17)
+      .In(Random({2, 3, 8}, 190))
+      .Const(Random({8}, 191))
+      .Const(Random({8}, 192))
+      .Outputs({DataType::kFloat32, DataType::kFloat32, DataType::kFloat32})
+      .Check(8, Expect::kReference);
+  // A scale that varies along a dim before the axis is not per normalised element.
+  Node("LayerNormalization", 17)
+      .In(Random({2, 3, 8}, 193))
+      .Const(Random({3, 1}, 194))
+      .Int("axis", 2)
+      .Check(8, Expect::kReference);
+}
+
+}  // namespace
+}  // namespace kiln::cpu
