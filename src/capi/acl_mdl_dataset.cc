@@ -64,17 +64,6 @@ aclDataType ToAclType(ir::DataType t) {
   }
 }
 
-ir::DataType FromAclType(aclDataType t) {
-  for (ir::DataType d :
-       {ir::DataType::kFloat32, ir::DataType::kFloat16, ir::DataType::kInt8, ir::DataType::kInt32,
-        ir::DataType::kUint8, ir::DataType::kInt16, ir::DataType::kUint16, ir::DataType::kUint32,
-        ir::DataType::kInt64, ir::DataType::kUint64, ir::DataType::kFloat64, ir::DataType::kBool,
-        ir::DataType::kString, ir::DataType::kBFloat16}) {
-    if (ToAclType(d) == t) return d;
-  }
-  return ir::DataType::kUndefined;
-}
-
 }  // namespace kiln::capi
 
 using kiln::capi::Datasets;

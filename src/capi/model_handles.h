@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The model API's handle types (aclmdlDataset, aclmdlDesc), shared by acl_mdl.cc and
-// acl_mdl_dataset.cc, and the ONNX/aclDataType mapping.
+// acl_mdl_dataset.cc, and the mapping of Kiln's element types to aclDataType.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +31,5 @@ HandleSet<aclmdlDataset>& Datasets();
 aclmdlDataset* LiveDataset(const char* api, const aclmdlDataset* dataset);
 
 aclDataType ToAclType(ir::DataType t);
-ir::DataType FromAclType(aclDataType t);
 
 }  // namespace kiln::capi

@@ -130,11 +130,12 @@ class Frame {
     return &v;
   }
 
-  // Frees run-time allocations whose last reader was node `n`.
-  void Release(int32_t n, const std::vector<bool>& keep) {
-    const NodeInfo& node = graph_.nodes[n];
-    for (int32_t t : node.inputs) {
-      if (t >= 0 && graph_.last_use[t] == n && blocks_[t] && !keep[t]) blocks_[t].reset();
+  // Frees run-time allocations whose last reader was node `n` (graph outputs stay).
+  void Release(int32_t n) {
+    for (int32_t t : graph_.nodes[n].inputs) {
+      if (t >= 0 && graph_.last_use[t] == n && blocks_[t] && !graph_.is_output[t]) {
+        blocks_[t].reset();
+      }
     }
   }
 
@@ -154,12 +155,7 @@ class NodeContext final : public kernels::KernelContext {
  public:
   NodeContext(const Program& program, Frame& frame, const NodeInfo& node,
               const std::vector<const IoBuffer*>& outs)
-      : program_(program),
-        frame_(frame),
-        node_(node),
-        outs_(outs),
-        scratch_(node.outputs.size()),
-        scratch_views_(node.outputs.size()) {}
+      : program_(program), frame_(frame), node_(node), outs_(outs) {}
 
   Status ResolveInputs() {
     inputs_.resize(node_.inputs.size(), nullptr);
@@ -189,7 +185,11 @@ class NodeContext final : public kernels::KernelContext {
       // the kernel scratch memory, 8 bytes per element whatever its type.
       auto bytes = BytesOf(dims, DataType::kInt64);
       if (!bytes) return Error(code::kInvalidParam, "unused output ", i, " has bad dims");
-      if (i >= scratch_.size()) return Error(code::kInvalidParam, "no output ", i);
+      if (i >= node_.outputs.size()) return Error(code::kInvalidParam, "no output ", i);
+      if (scratch_.empty()) {  // sized once, before any view is handed out
+        scratch_.resize(node_.outputs.size());
+        scratch_views_.resize(node_.outputs.size());
+      }
       scratch_[i].bytes.assign(*bytes + 1, 0);
       scratch_views_[i] = TensorView{DataType::kUndefined, dims, scratch_[i].bytes.data()};
       return &scratch_views_[i];
@@ -253,8 +253,6 @@ class NodeContext final : public kernels::KernelContext {
 // buffers (empty for bodies).
 Status RunFrame(const Program& program, Frame& frame, const std::vector<const IoBuffer*>& outs) {
   const GraphProgram& g = frame.graph();
-  std::vector<bool> keep(g.tensors.size(), false);
-  for (int32_t t : g.outputs) keep[t] = true;
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const NodeInfo& node = g.nodes[n];
     NodeContext ctx(program, frame, node, outs);
@@ -280,7 +278,7 @@ Status RunFrame(const Program& program, Frame& frame, const std::vector<const Io
                      " ('", g.tensors[t].name, "')");
       }
     }
-    frame.Release(static_cast<int32_t>(n), keep);
+    frame.Release(static_cast<int32_t>(n));
   }
   return Status::Ok();
 }

@@ -159,6 +159,12 @@ class Builder {
     if (g.inputs()) out.inputs.assign(g.inputs()->begin(), g.inputs()->end());
     if (g.outputs()) out.outputs.assign(g.outputs()->begin(), g.outputs()->end());
     out.last_use.assign(n, -1);
+    out.is_output.assign(n, false);
+    for (int32_t t : out.outputs) {
+      if (t < 0 || t >= static_cast<int32_t>(n))
+        return Error(code::kGeLoadModel, "bad output index");
+      out.is_output[t] = true;
+    }
     if (!g.nodes()) return Status::Ok();
     for (const auto* node : *g.nodes()) {
       NodeInfo info;

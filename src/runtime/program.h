@@ -59,6 +59,7 @@ struct GraphProgram {
   // name from one of the node's bodies — so dynamic allocations can be released early. Graph
   // outputs are never released.
   std::vector<int32_t> last_use;
+  std::vector<bool> is_output;  // per tensor: a graph output (kept until the run ends)
 };
 
 struct Gear {

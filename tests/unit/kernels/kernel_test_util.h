@@ -90,7 +90,7 @@ inline NodeDef Def(const std::string& op, const std::vector<const HostTensor*>& 
 
 // Prepares the reference kernel for `def` and runs it on `inputs`.
 inline Result<std::vector<HostTensor>> RunReference(const NodeDef& def,
-                                                   const std::vector<const HostTensor*>& inputs) {
+                                                    const std::vector<const HostTensor*>& inputs) {
   KILN_ASSIGN_OR_RETURN(auto kernel, KernelRegistry::Global().Create(kReferenceBackend, def));
   TestContext ctx(inputs, def.output_types);
   KILN_RETURN_IF_ERROR(kernel->Run(ctx), "");

@@ -35,10 +35,11 @@ TEST(KernelRegistryTest, UnknownOpIsUnsupportedAndNamesNodeAndBackend) {
 TEST(KernelRegistryTest, BackendKernelOverridesAndFallsBackWhenItDeclines) {
   KernelRegistry reg;
   int made = 0;
-  reg.Register(kReferenceBackend, "", "Op", [&](const NodeDef& d) -> Result<std::unique_ptr<Kernel>> {
-    ++made;
-    return MakeFunctionKernel(d, [](const NodeDef&, KernelContext&) { return Status::Ok(); });
-  });
+  reg.Register(
+      kReferenceBackend, "", "Op", [&](const NodeDef& d) -> Result<std::unique_ptr<Kernel>> {
+        ++made;
+        return MakeFunctionKernel(d, [](const NodeDef&, KernelContext&) { return Status::Ok(); });
+      });
   reg.Register("fast", "", "Op", [](const NodeDef& d) -> Result<std::unique_ptr<Kernel>> {
     return d.Fail(code::kFeatureUnsupported, "declined");
   });
