@@ -6,7 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <functional>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "kernels/registry.h"
@@ -60,6 +65,29 @@ class TestContext : public KernelContext {
   Result<std::vector<HostTensor>> RunGraph(int, const std::vector<TensorView>&) override {
     return Error(code::kFeatureUnsupported, "TestContext runs no graphs");
   }
+  // Splits [0, n) into chunks of exactly `grain` (the last one shorter) and runs them last
+  // chunk first, on two threads, so a kernel that assumes one chunk or an order fails its test
+  // (tests give inputs larger than the kernel's grain to exercise this).
+  void ParallelFor(int64_t n, int64_t grain,
+                   const std::function<void(int64_t, int64_t)>& fn) override {
+    if (n <= 0) return;
+    grain = std::max<int64_t>(1, grain);
+    std::vector<std::pair<int64_t, int64_t>> chunks;
+    for (int64_t b = 0; b < n; b += grain) chunks.emplace_back(b, std::min(n, b + grain));
+    std::atomic<size_t> next{0};
+    auto worker = [&] {
+      for (size_t c; (c = next.fetch_add(1)) < chunks.size();) {
+        const auto& chunk = chunks[chunks.size() - 1 - c];
+        fn(chunk.first, chunk.second);
+      }
+    };
+    std::thread helper(worker);
+    worker();
+    helper.join();
+    ++parallel_calls_;
+  }
+  // How many ParallelFor calls this context served.
+  int parallel_calls() const { return parallel_calls_; }
   const std::vector<HostTensor>& outputs() const { return outputs_; }
 
  private:
@@ -68,6 +96,7 @@ class TestContext : public KernelContext {
   std::vector<TensorView> views_;
   std::vector<TensorView> in_views_;
   std::vector<bool> given_;
+  int parallel_calls_ = 0;
 };
 
 // A NodeDef for `op` with the given inputs' types/dims and output types.
