@@ -72,7 +72,7 @@ aclError Load(const char* api, const uint8_t* data, size_t size, uint32_t* model
   if (size == 0) return InvalidParam(api, "modelSize is 0");
   auto dev = rt.CurrentDeviceRef();
   if (!dev.ok()) return Report(api, dev.status());
-  auto model = kiln::runtime::Model::Load(data, size, dev->pool, dev->backend, mem);
+  auto model = kiln::runtime::Model::Load(data, size, dev->pool, dev->backend, mem, dev->hal);
   if (!model.ok()) {
     Status st = model.status();
     if (path != nullptr) st = std::move(st).Annotate(std::string("'") + path + "'");

@@ -49,6 +49,7 @@ void AddDefaultPasses(PassManager& pm, const CompileOptions& options) {
   pm.Add(CreateConvBnFoldPass());
   pm.Add(CreateLayerNormFusionPass());
   pm.Add(CreateGeluFusionPass());
+  pm.Add(CreateActivationFusionPass());
   pm.Add(CreateBiasActivationFusionPass());
   pm.Add(CreateResidualAddFusionPass());
   pm.Add(CreateTransposeCancellationPass());

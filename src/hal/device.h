@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -30,6 +31,19 @@ class Device {
   virtual std::shared_ptr<Event> CreateEvent() = 0;
   // Nanoseconds of compute time spent so far summed over units (for utilisation).
   virtual uint64_t busy_ns() const = 0;
+
+  // Host-side compute of a device whose kernels run on the host (the CPU device); the defaults
+  // run on the calling thread alone.
+  //
+  // Runs fn(begin, end) over [0, n) in chunks of at least `grain` on the device's compute
+  // threads, the calling thread included; returns when every chunk is done.
+  virtual void ParallelFor(int64_t n, int64_t grain,
+                           const std::function<void(int64_t, int64_t)>& fn) {
+    if (n > 0) fn(0, n);
+  }
+  // Marks one model execution on the calling thread until the returned token is destroyed, so
+  // the device can share its compute threads among the executions running at once.
+  virtual std::shared_ptr<void> BeginExecution() { return nullptr; }
 };
 
 }  // namespace kiln::hal

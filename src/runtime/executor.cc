@@ -7,6 +7,7 @@
 #include <limits>
 #include <memory>
 
+#include "hal/device.h"
 #include "kernels/util.h"
 
 namespace kiln::runtime {
@@ -51,10 +52,14 @@ std::string Where(const NodeInfo& node) {
 // One graph's tensors during one execution.
 class Frame {
  public:
-  Frame(const GraphProgram& graph, const Frame* parent, uint8_t* workspace)
+  // `device` runs the kernels' ParallelFor (null: serially on the calling thread); a body's
+  // frame uses its parent's.
+  Frame(const GraphProgram& graph, const Frame* parent, uint8_t* workspace,
+        hal::Device* device = nullptr)
       : graph_(graph),
         parent_(parent),
         workspace_(workspace),
+        device_(parent != nullptr ? parent->device_ : device),
         views_(graph.tensors.size()),
         bound_(graph.tensors.size(), false),
         blocks_(graph.tensors.size()) {
@@ -67,6 +72,7 @@ class Frame {
   }
 
   const GraphProgram& graph() const { return graph_; }
+  hal::Device* device() const { return device_; }
 
   // The view of tensor `t`, resolving captured values through the enclosing frames.
   const TensorView* Find(int32_t t) const {
@@ -143,6 +149,7 @@ class Frame {
   const GraphProgram& graph_;
   const Frame* parent_;
   uint8_t* workspace_;
+  hal::Device* device_;
   std::vector<TensorView> views_;
   std::vector<bool> bound_;
   std::vector<Block> blocks_;
@@ -198,6 +205,15 @@ class NodeContext final : public kernels::KernelContext {
     auto bound = frame_.Bind(t, dims, outs_.empty() ? nullptr : outs_[t]);
     if (!bound.ok() && bound.status().code() == code::kInvalidParam) io_error_ = bound.status();
     return bound;
+  }
+
+  void ParallelFor(int64_t n, int64_t grain,
+                   const std::function<void(int64_t, int64_t)>& fn) override {
+    if (frame_.device() != nullptr) {
+      frame_.device()->ParallelFor(n, grain, fn);
+    } else if (n > 0) {
+      fn(0, n);
+    }
   }
 
   // A caller's buffer that does not fit (kInvalidParam), found while binding an output.
@@ -307,7 +323,7 @@ int SelectGear(const Program& program, const IoBuffer* selector) {
 }
 
 Status Execute(const Program& program, uint8_t* workspace, const std::vector<IoBuffer>& inputs,
-               const std::vector<IoBuffer>& outputs, ExecResult* result) {
+               const std::vector<IoBuffer>& outputs, ExecResult* result, hal::Device* device) {
   const GraphProgram& g = program.graphs[0];
   if (inputs.size() != g.inputs.size()) {
     return Error(code::kInvalidParam, "the model has ", g.inputs.size(), " input(s), the dataset ",
@@ -322,7 +338,7 @@ Status Execute(const Program& program, uint8_t* workspace, const std::vector<IoB
     if (g.tensors[g.inputs[i]].place == TensorPlace::kGear) selector = &inputs[i];
   }
   const int gear = SelectGear(program, selector);
-  Frame frame(g, nullptr, workspace);
+  Frame frame(g, nullptr, workspace, device);
   for (size_t i = 0; i < g.inputs.size(); ++i) {
     const int32_t t = g.inputs[i];
     const TensorInfo& info = g.tensors[t];

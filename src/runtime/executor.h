@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "hal/device.h"
 #include "runtime/program.h"
 
 namespace kiln::runtime {
@@ -36,8 +37,10 @@ int SelectGear(const Program& program, const IoBuffer* selector);
 // Runs the main graph. `inputs`/`outputs` follow the model's input/output order (the gear
 // selector included). Fails with kInvalidParam for buffers that do not fit the model (the
 // message names the tensor, the bytes needed and given) and kRtModelExecute for a kernel
-// failure (the message names the node and its ONNX origins).
+// failure (the message names the node and its ONNX origins). The kernels' ParallelFor runs on
+// `device`'s compute threads (null: on the calling thread alone).
 Status Execute(const Program& program, uint8_t* workspace, const std::vector<IoBuffer>& inputs,
-               const std::vector<IoBuffer>& outputs, ExecResult* result);
+               const std::vector<IoBuffer>& outputs, ExecResult* result,
+               hal::Device* device = nullptr);
 
 }  // namespace kiln::runtime

@@ -43,10 +43,12 @@ Status QuerySize(const uint8_t* data, size_t size, size_t* work_size, size_t* we
 
 Result<std::shared_ptr<Model>> Model::Load(const uint8_t* data, size_t size,
                                            std::shared_ptr<MemoryPool> pool,
-                                           const std::string& backend, const LoadMemory& mem) {
+                                           const std::string& backend, const LoadMemory& mem,
+                                           std::shared_ptr<hal::Device> device) {
   KILN_ASSIGN_OR_RETURN(format::OmView view, Open(data, size));
   std::shared_ptr<Model> model(new Model());
   model->pool_ = std::move(pool);
+  model->hal_ = std::move(device);
   model->device_ = model->pool_ ? model->pool_->device() : 0;
   // Weights: the caller's memory, or a block of the device pool.
   uint8_t* weights = nullptr;
@@ -134,7 +136,11 @@ Status Model::Execute(const std::vector<IoBuffer>& inputs, const std::vector<IoB
                       ExecResult* result) {
   KILN_ASSIGN_OR_RETURN(uint8_t * ws, AcquireWorkspace());
   ExecResult local;
-  Status st = runtime::Execute(*program_, ws, inputs, outputs, result ? result : &local);
+  // Shares the device's compute threads with the other executions running now.
+  std::shared_ptr<void> execution = hal_ ? hal_->BeginExecution() : nullptr;
+  Status st =
+      runtime::Execute(*program_, ws, inputs, outputs, result ? result : &local, hal_.get());
+  execution.reset();
   ReleaseWorkspace(ws);
   if (st.ok()) current_gear_.store((result ? result : &local)->gear);
   return st;

@@ -56,10 +56,12 @@ Status QuerySize(const uint8_t* data, size_t size, size_t* work_size, size_t* we
 class Model {
  public:
   // Verifies `data` (refusing other formats by name), binds the weights into `pool` (or
-  // mem.weights) and prepares the kernels for `backend`.
+  // mem.weights) and prepares the kernels for `backend`. Executions run their kernels'
+  // parallel loops on `device`'s compute threads (null: on the calling thread alone).
   static Result<std::shared_ptr<Model>> Load(const uint8_t* data, size_t size,
                                              std::shared_ptr<MemoryPool> pool,
-                                             const std::string& backend, const LoadMemory& mem);
+                                             const std::string& backend, const LoadMemory& mem,
+                                             std::shared_ptr<hal::Device> device = nullptr);
   ~Model();
   Model(const Model&) = delete;
   Model& operator=(const Model&) = delete;
@@ -81,6 +83,7 @@ class Model {
   ModelInfo info_;
   std::unique_ptr<Program> program_;
   std::shared_ptr<MemoryPool> pool_;
+  std::shared_ptr<hal::Device> hal_;
   int32_t device_ = 0;
   void* weights_ = nullptr;
   bool own_weights_ = false;

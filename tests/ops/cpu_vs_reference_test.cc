@@ -5,7 +5,9 @@
 // odd channels, groups and depthwise, strides, dilations, asymmetric and automatic pads, 1-D to
 // 3-D, batch > 1, with and without bias, every fused activation and the residual, Gemm's
 // transposes, alpha, beta and C broadcasts, batched MatMul with broadcasting, the softmax axes
-// of every opset and the normalisations.
+// of every opset and the normalisations; ConvTranspose with groups, strides, dilations, every
+// auto_pad, output_padding and output_shape; InstanceNormalization and GroupNormalization (whose
+// cpu kernels are Kiln's own loops split with ParallelFor, not oneDNN).
 //
 // Tolerance: inputs are uniform in [-1, 1] and both kernels compute in float32 (the reference
 // accumulates in double and rounds once), so they differ by the rounding of oneDNN's float
@@ -385,8 +387,8 @@ Node FusedConvNode(Dims x, Dims w, bool bias, bool residual, const std::string& 
 }
 
 TEST(CpuFusedConvTest, EveryActivationWithBiasAndResidual) {
-  for (const char* act :
-       {"", "Relu", "LeakyRelu", "Clip", "Sigmoid", "Tanh", "HardSigmoid", "HardSwish", "Gelu"}) {
+  for (const char* act : {"", "Relu", "LeakyRelu", "Clip", "Sigmoid", "Tanh", "HardSigmoid",
+                          "HardSwish", "Gelu", "Swish"}) {
     for (bool blocked : {false, true}) {
       SCOPED_TRACE(std::string(act) + (blocked ? " blocked" : " small"));
       Node node = blocked ? FusedConvNode({2, 32, 7, 7}, {48, 32, 3, 3}, true, true, act, 20)
@@ -397,6 +399,7 @@ TEST(CpuFusedConvTest, EveryActivationWithBiasAndResidual) {
       if (std::string(act) == "HardSigmoid") {
         node.Float("activation_alpha", 0.3f).Float("activation_beta", 0.4f);
       }
+      if (std::string(act) == "Swish" && blocked) node.Float("activation_alpha", 1.7f);
       node.Check(blocked ? 288 : 27);
     }
   }
@@ -432,6 +435,237 @@ TEST(CpuFusedConvTest, ActivationParametersAreNotSharedBetweenKernels) {
         .Float("activation_beta", alpha)
         .Check(144);
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// ConvTranspose.
+
+// ConvTranspose of X [n, c, spatial...] with W [c, m / group, kernel...] (constant unless
+// `computed_w`) and optionally a bias [m]. The tolerance's K: c / group * taps bounds the terms
+// of one output.
+Node DeconvNode(Dims x, Dims w, int64_t group, bool bias, uint32_t seed, bool computed_w = false) {
+  const int64_t m = w[1] * group;
+  Node node("ConvTranspose", 11);
+  node.In(Random(std::move(x), seed)).In(Random(std::move(w), seed + 1), !computed_w);
+  if (bias) node.In(Random({m}, seed + 2));
+  if (group != 1) node.Int("group", group);
+  return node;
+}
+
+TEST(CpuConvTransposeTest, PlainWithAndWithoutBias) {
+  DeconvNode({1, 3, 5, 6}, {3, 4, 3, 3}, 1, true, 200).Check(27);
+  DeconvNode({2, 5, 4, 7}, {5, 3, 2, 3}, 1, false, 203).Ints("pads", {1, 0, 0, 2}).Check(30);
+}
+
+TEST(CpuConvTransposeTest, StridesOneToThreeWithAsymmetricPads) {
+  for (int64_t s : {1, 2, 3}) {
+    SCOPED_TRACE(s);
+    DeconvNode({2, 5, 7, 6}, {5, 3, 3, 2}, 1, true, 206)
+        .Ints("strides", {s, 4 - s})
+        .Ints("pads", {1, 0, 0, 1})
+        .Check(30);
+  }
+}
+
+TEST(CpuConvTransposeTest, Dilations) {
+  DeconvNode({1, 4, 5, 5}, {4, 2, 3, 3}, 1, true, 209)
+      .Ints("strides", {3, 2})
+      .Ints("dilations", {2, 1})
+      .Ints("pads", {1, 2, 2, 0})
+      .Check(36);
+  DeconvNode({2, 3, 6, 4}, {3, 5, 2, 3}, 1, false, 212).Ints("dilations", {3, 2}).Check(18);
+}
+
+TEST(CpuConvTransposeTest, Groups) {
+  DeconvNode({2, 6, 5, 4}, {6, 2, 3, 3}, 3, true, 215).Ints("strides", {2, 2}).Check(18);
+  DeconvNode({2, 4, 5, 3}, {4, 3, 3, 2}, 2, false, 221)
+      .Ints("strides", {1, 2})
+      .Ints("dilations", {2, 1})
+      .Check(18);
+  // One input channel per group, several outputs; 16-channel groups (blocked layouts).
+  DeconvNode({1, 4, 6, 5}, {4, 3, 3, 3}, 4, true, 216).Ints("strides", {2, 2}).Check(9);
+  DeconvNode({1, 32, 5, 6}, {32, 16, 3, 3}, 2, true, 217)
+      .Ints("strides", {2, 2})
+      .Ints("pads", {1, 1, 1, 1})
+      .Check(144);
+}
+
+TEST(CpuConvTransposeTest, DepthwiseIsLeftToTheReferenceKernel) {
+  DeconvNode({1, 8, 6, 6}, {8, 1, 4, 4}, 8, true, 218)
+      .Ints("strides", {2, 2})
+      .Ints("pads", {1, 1, 1, 1})
+      .Check(16, Expect::kDeclined);
+  // A computed W whose dims are known at run time only: the run goes to the reference kernel.
+  DeconvNode({1, 8, 6, 6}, {8, 1, 4, 4}, 8, true, 219, true)
+      .Ints("strides", {2, 2})
+      .Planned(1, {-1, -1, 4, 4})
+      .Check(16, Expect::kReference);
+}
+
+TEST(CpuConvTransposeTest, EveryAutoPad) {
+  for (const char* pad : {"NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"}) {
+    for (int64_t s : {1, 2, 3}) {
+      SCOPED_TRACE(::testing::Message() << pad << " stride " << s);
+      DeconvNode({1, 3, 5, 4}, {3, 5, 3, 4}, 1, true, 224)
+          .Str("auto_pad", pad)
+          .Ints("strides", {s, s + 1})
+          .Check(36);
+    }
+  }
+}
+
+TEST(CpuConvTransposeTest, OutputPadding) {
+  DeconvNode({1, 3, 5, 4}, {3, 2, 3, 3}, 1, true, 227)
+      .Ints("strides", {2, 3})
+      .Ints("output_padding", {1, 2})
+      .Check(27);
+  DeconvNode({2, 4, 4, 5}, {4, 3, 3, 2}, 2, true, 230)
+      .Ints("strides", {3, 2})
+      .Ints("pads", {1, 1, 0, 1})
+      .Ints("dilations", {1, 2})
+      .Ints("output_padding", {2, 1})
+      .Check(12);
+}
+
+TEST(CpuConvTransposeTest, OutputShape) {
+  // The full result is 11 x 11. A smaller output_shape pads; a larger one leaves positions that
+  // get the bias only: at the end (a negative padding_r, which oneDNN takes) or, when the split
+  // puts some at the beginning (a negative padding_l, which oneDNN declines), the run goes to
+  // the reference kernel. NOTSET splits as SAME_LOWER (the larger half first).
+  struct Case {
+    Ints shape;
+    const char* pad;
+    Expect expect;
+  };
+  const Case cases[] = {
+      {{10, 9}, "NOTSET", Expect::kOneDnn},
+      {{10, 9}, "SAME_UPPER", Expect::kOneDnn},
+      {{10, 9}, "SAME_LOWER", Expect::kOneDnn},
+      {{11, 11}, "SAME_UPPER", Expect::kOneDnn},
+      {{1, 2, 10, 12}, "NOTSET", Expect::kOneDnn},         // 12: pads 0 and -1
+      {{1, 2, 10, 12}, "SAME_LOWER", Expect::kOneDnn},     // 12: pads 0 and -1
+      {{1, 2, 10, 12}, "SAME_UPPER", Expect::kReference},  // 12: pads -1 and 0
+      {{12, 13}, "SAME_LOWER", Expect::kReference},        // 13: pads -1 and -1
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(::testing::Message() << kernels::DimsString(c.shape) << " " << c.pad);
+    DeconvNode({1, 3, 5, 5}, {3, 2, 3, 3}, 1, true, 233)
+        .Ints("strides", {2, 2})
+        .Ints("output_shape", c.shape)
+        .Str("auto_pad", c.pad)
+        .Check(27, c.expect);
+  }
+  // output_padding next to output_shape only sizes the full result.
+  DeconvNode({2, 4, 4, 5}, {4, 3, 3, 2}, 1, false, 234)
+      .Ints("strides", {3, 2})
+      .Ints("output_padding", {1, 1})
+      .Ints("output_shape", {11, 9})
+      .Check(24);
+}
+
+TEST(CpuConvTransposeTest, OneAndThreeSpatialDims) {
+  DeconvNode({2, 4, 9}, {4, 3, 5}, 1, true, 236)
+      .Ints("strides", {3})
+      .Ints("pads", {2, 1})
+      .Ints("output_padding", {1})
+      .Check(20);
+  DeconvNode({3, 6, 7}, {6, 1, 3}, 3, false, 239).Ints("dilations", {2}).Check(6);
+  DeconvNode({1, 3, 4, 5, 3}, {3, 2, 3, 2, 3}, 1, true, 242)
+      .Ints("strides", {2, 1, 2})
+      .Ints("pads", {1, 0, 1, 0, 1, 0})
+      .Check(54);
+  DeconvNode({2, 4, 3, 3, 4}, {4, 2, 2, 2, 2}, 2, true, 245)
+      .Ints("strides", {2, 2, 2})
+      .Str("auto_pad", "SAME_LOWER")
+      .Check(16);
+}
+
+TEST(CpuConvTransposeTest, UpsamplingByTwoAsInPpOcrDet) {
+  // PP-OCRv4 det's head: k 2, stride 2 (and k 4, stride 2, pad 1 elsewhere), wide channels.
+  DeconvNode({1, 24, 20, 20}, {24, 24, 2, 2}, 1, true, 248).Ints("strides", {2, 2}).Check(96);
+  DeconvNode({2, 64, 9, 11}, {64, 32, 2, 2}, 1, true, 251).Ints("strides", {2, 2}).Check(256);
+  DeconvNode({1, 32, 8, 8}, {32, 16, 4, 4}, 1, false, 254)
+      .Ints("strides", {2, 2})
+      .Ints("pads", {1, 1, 1, 1})
+      .Check(512);
+}
+
+TEST(CpuConvTransposeTest, WideChannelsUseBlockedLayoutsWithEveryWindowOption) {
+  // Channels per group in whole 16-lane blocks take oneDNN's blocked kernels (the rest run on
+  // plain NCHW); the window options must hold there as well.
+  DeconvNode({2, 16, 5, 6}, {16, 32, 3, 3}, 1, true, 275)
+      .Ints("strides", {2, 3})
+      .Ints("pads", {1, 0, 2, 1})
+      .Ints("dilations", {2, 1})
+      .Ints("output_padding", {1, 2})
+      .Check(144);
+  for (const char* pad : {"SAME_UPPER", "SAME_LOWER", "VALID"}) {
+    SCOPED_TRACE(pad);
+    DeconvNode({1, 32, 5, 4}, {32, 16, 3, 4}, 1, false, 278)
+        .Str("auto_pad", pad)
+        .Ints("strides", {2, 3})
+        .Check(384);
+  }
+  DeconvNode({1, 16, 5, 5}, {16, 16, 3, 3}, 1, true, 281)
+      .Ints("strides", {2, 2})
+      .Ints("output_shape", {10, 12})
+      .Check(144);
+  DeconvNode({2, 16, 9}, {16, 16, 4}, 1, true, 284).Ints("strides", {2}).Check(64);
+  DeconvNode({1, 32, 3, 4, 3}, {32, 16, 2, 3, 2}, 2, true, 287)
+      .Ints("strides", {2, 1, 2})
+      .Ints("pads", {0, 1, 1, 1, 0, 0})
+      .Check(192);
+  DeconvNode({1, 32, 6, 6}, {32, 16, 3, 3}, 1, true, 290, true).Ints("strides", {2, 2}).Check(288);
+}
+
+TEST(CpuConvTransposeTest, ComputedWeightsAreReorderedOnEveryRun) {
+  DeconvNode({1, 3, 5, 5}, {3, 2, 3, 3}, 1, true, 257, true).Ints("strides", {2, 2}).Check(27);
+  DeconvNode({2, 16, 6, 6}, {16, 12, 3, 3}, 4, true, 260, true)
+      .Ints("strides", {2, 1})
+      .Ints("pads", {1, 1, 1, 1})
+      .Check(36);
+}
+
+TEST(CpuConvTransposeTest, DynamicBatchBuildsAPlanPerShape) {
+  Node node = DeconvNode({2, 5, 4, 4}, {5, 3, 3, 3}, 1, true, 263);
+  node.Ints("strides", {2, 2}).Planned(0, {-1, 5, -1, -1});
+  auto kernel = node.PrepareCpu();
+  ASSERT_TRUE(kernel.ok()) << kernel.status().message();
+  const HostTensor& w = *node.inputs()[1];
+  const HostTensor& b = *node.inputs()[2];
+  for (Dims xd : {Dims{1, 5, 4, 4}, Dims{3, 5, 6, 5}, Dims{1, 5, 4, 4}}) {
+    SCOPED_TRACE(kernels::DimsString(xd));
+    HostTensor x = Random(xd, 266 + static_cast<uint32_t>(xd[0]));
+    const int64_t before = ReferenceRunCount();
+    TestContext ctx({&x, &w, &b}, {DataType::kFloat32});
+    ASSERT_TRUE((*kernel)->Run(ctx).ok());
+    EXPECT_EQ(ReferenceRunCount(), before);
+    auto want = kernels::testing::RunReference(node.def(), {&x, &w, &b});
+    ASSERT_TRUE(want.ok()) << want.status().message();
+    Node::Compare(ctx.outputs(), *want, 45);
+  }
+}
+
+TEST(CpuConvTransposeTest, BadInputsAreAnErrorNotACrash) {
+  Node node = DeconvNode({1, 4, 5, 5}, {4, 2, 3, 3}, 1, true, 269);
+  auto kernel = node.PrepareCpu();
+  ASSERT_TRUE(kernel.ok()) << kernel.status().message();
+  HostTensor x = Random({1, 3, 5, 5}, 270);  // 3 channels, W wants 4
+  TestContext ctx({&x, node.inputs()[1], node.inputs()[2]}, {DataType::kFloat32});
+  Status st = (*kernel)->Run(ctx);
+  EXPECT_EQ(st.code(), code::kInvalidParam) << st.message();
+  HostTensor bad_bias = Random({3}, 271);  // 2 output channels
+  TestContext ctx2({node.inputs()[0], node.inputs()[1], &bad_bias}, {DataType::kFloat32});
+  st = (*kernel)->Run(ctx2);
+  EXPECT_EQ(st.code(), code::kInvalidParam) << st.message();
+}
+
+TEST(CpuConvTransposeTest, DeclinesWhatItDoesNotTake) {
+  Node f64("ConvTranspose", 11);
+  HostTensor x(DataType::kFloat64, {1, 1, 3, 3}), w(DataType::kFloat64, {1, 1, 2, 2});
+  f64.In(std::move(x)).Const(std::move(w)).Outputs({DataType::kFloat64});
+  f64.Check(4, Expect::kDeclined);
+  DeconvNode({1, 2, 3, 3, 3, 3}, {2, 2, 2, 2, 2, 2}, 1, false, 272).Check(32, Expect::kDeclined);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -576,7 +810,7 @@ TEST(CpuGemmTest, AlphaAndBeta) {
 
 TEST(CpuGemmTest, FusedGemmActivations) {
   const Dims c = {7};
-  for (const char* act : {"Relu", "Sigmoid", "Tanh", "Gelu", "HardSwish"}) {
+  for (const char* act : {"Relu", "Sigmoid", "Tanh", "Gelu", "HardSwish", "Swish"}) {
     SCOPED_TRACE(act);
     GemmNode(false, true, 3, 16, 7, &c, 120, "FusedGemm").Str("activation", act).Check(16);
   }
@@ -726,6 +960,153 @@ TEST(CpuNormTest, LayerNormalizationStatisticsOutputsRunOnTheReferenceKernel) {
       .Const(Random({3, 1}, 194))
       .Int("axis", 2)
       .Check(8, Expect::kReference);
+}
+
+// ---------------------------------------------------------------------------------------------
+// InstanceNormalization and GroupNormalization (Kiln's own loops: the run must not go to the
+// reference kernel, and large inputs must be split into several ParallelFor chunks).
+
+Node InstanceNormNode(Dims x, uint32_t seed, float lo = -1.0f, float hi = 1.0f) {
+  const int64_t c = x[1];
+  Node node("InstanceNormalization", 6);
+  node.In(Random(std::move(x), seed, lo, hi))
+      .Const(Random({c}, seed + 1))
+      .Const(Random({c}, seed + 2));
+  return node;
+}
+
+Node GroupNormNode(Dims x, int64_t groups, int opset, uint32_t seed, float lo = -1.0f,
+                   float hi = 1.0f) {
+  const int64_t params = opset >= 21 ? x[1] : groups;
+  Node node("GroupNormalization", opset);
+  node.In(Random(std::move(x), seed, lo, hi))
+      .Const(Random({params}, seed + 1))
+      .In(Random({params}, seed + 2))
+      .Int("num_groups", groups);
+  return node;
+}
+
+// Runs the cpu kernel of `node` through ParallelFor (which TestContext splits into grain-sized
+// chunks run out of order on two threads) and not on the reference kernel; compares with the
+// reference.
+void CheckSplitRun(Node& node, int64_t k) {
+  auto kernel = node.PrepareCpu();
+  ASSERT_TRUE(kernel.ok()) << kernel.status().message();
+  const int64_t before = ReferenceRunCount();
+  TestContext ctx(node.inputs(), {DataType::kFloat32});
+  ASSERT_TRUE((*kernel)->Run(ctx).ok());
+  EXPECT_EQ(ReferenceRunCount(), before);
+  EXPECT_GE(ctx.parallel_calls(), 1);
+  auto want = kernels::testing::RunReference(node.def(), node.inputs());
+  ASSERT_TRUE(want.ok()) << want.status().message();
+  Node::Compare(ctx.outputs(), *want, k);
+}
+
+TEST(CpuInstanceNormTest, OddChannelsBatchAndRanks) {
+  InstanceNormNode({2, 5, 7, 3}, 300).Check(1);
+  InstanceNormNode({3, 7, 11}, 303).Float("epsilon", 1e-2f).Check(1);
+  InstanceNormNode({1, 4, 3, 5, 6}, 306).Check(1);
+  InstanceNormNode({2, 3, 1, 1}, 309).Check(1);  // one element per plane: variance 0
+}
+
+TEST(CpuInstanceNormTest, LargeSpatialIsSplitAcrossChunks) {
+  // 19500 elements per plane: two stats chunks each; an offset mean tests the shifted sums.
+  Node node = InstanceNormNode({2, 3, 150, 130}, 312, 3.0f, 5.0f);
+  CheckSplitRun(node, 1);
+  Node wide = InstanceNormNode({1, 33, 64, 64}, 315);
+  CheckSplitRun(wide, 1);
+}
+
+TEST(CpuInstanceNormTest, DynamicDimsBuildAPlanPerShape) {
+  Node node = InstanceNormNode({2, 5, 4, 4}, 318);
+  node.Planned(0, {-1, 5, -1, -1});
+  auto kernel = node.PrepareCpu();
+  ASSERT_TRUE(kernel.ok()) << kernel.status().message();
+  for (Dims xd : {Dims{1, 5, 9, 7}, Dims{3, 5, 2, 40}, Dims{1, 5, 9, 7}}) {
+    SCOPED_TRACE(kernels::DimsString(xd));
+    HostTensor x = Random(xd, 319 + static_cast<uint32_t>(xd[0]));
+    const std::vector<const HostTensor*> in = {&x, node.inputs()[1], node.inputs()[2]};
+    const int64_t before = ReferenceRunCount();
+    TestContext ctx(in, {DataType::kFloat32});
+    ASSERT_TRUE((*kernel)->Run(ctx).ok());
+    EXPECT_EQ(ReferenceRunCount(), before);
+    auto want = kernels::testing::RunReference(node.def(), in);
+    ASSERT_TRUE(want.ok()) << want.status().message();
+    Node::Compare(ctx.outputs(), *want, 1);
+  }
+}
+
+TEST(CpuInstanceNormTest, BadScaleIsAnErrorNotACrash) {
+  Node node = InstanceNormNode({2, 5, 4, 4}, 322);
+  auto kernel = node.PrepareCpu();
+  ASSERT_TRUE(kernel.ok()) << kernel.status().message();
+  HostTensor scale = Random({4}, 323);
+  TestContext ctx({node.inputs()[0], &scale, node.inputs()[2]}, {DataType::kFloat32});
+  const int64_t before = ReferenceRunCount();
+  Status st = (*kernel)->Run(ctx);
+  EXPECT_EQ(st.code(), code::kInvalidParam) << st.message();
+  EXPECT_EQ(ReferenceRunCount(), before + 1);
+}
+
+TEST(CpuInstanceNormTest, DeclinesFloat64) {
+  Node node("InstanceNormalization", 6);
+  node.In(HostTensor(DataType::kFloat64, {1, 2, 3}))
+      .In(HostTensor(DataType::kFloat64, {2}))
+      .In(HostTensor(DataType::kFloat64, {2}))
+      .Outputs({DataType::kFloat64});
+  node.Check(1, Expect::kDeclined);
+}
+
+TEST(CpuGroupNormTest, ScaleAndBiasPerGroupBeforeOpset21) {
+  GroupNormNode({2, 6, 5, 5}, 3, 18, 330).Check(1);
+  GroupNormNode({3, 9, 7}, 3, 18, 333).Float("epsilon", 1e-3f).Check(1);
+  GroupNormNode({1, 5, 4, 3, 2}, 5, 18, 336).Check(1);
+}
+
+TEST(CpuGroupNormTest, ScaleAndBiasPerChannelFromOpset21) {
+  GroupNormNode({2, 6, 5, 5}, 2, 21, 340).Check(1);
+  GroupNormNode({3, 9, 7}, 3, 21, 343).Check(1);
+  GroupNormNode({2, 7, 3, 4}, 7, 21, 346).Check(1);
+}
+
+TEST(CpuGroupNormTest, OneGroupAndRankTwo) {
+  GroupNormNode({2, 9, 4, 4}, 1, 21, 350).Check(1);
+  GroupNormNode({4, 6}, 3, 18, 353).Check(1);
+  GroupNormNode({4, 6}, 2, 21, 356).Check(1);
+}
+
+TEST(CpuGroupNormTest, LargeSpatialIsSplitAcrossChunks) {
+  Node node = GroupNormNode({1, 4, 128, 160}, 2, 21, 360, -2.0f, 6.0f);
+  CheckSplitRun(node, 1);
+  Node odd = GroupNormNode({2, 15, 37, 41}, 5, 18, 363);
+  CheckSplitRun(odd, 1);
+}
+
+TEST(CpuGroupNormTest, ParametersOfTheWrongOpsetAreAnErrorNotACrash) {
+  // Opset 21 wants one scale per channel: per-group parameters go to the reference kernel,
+  // which reports them.
+  Node node("GroupNormalization", 21);
+  node.In(Random({2, 6, 3, 3}, 370)).In(Random({3}, 371)).In(Random({3}, 372)).Int("num_groups", 3);
+  auto kernel = node.PrepareCpu();
+  ASSERT_TRUE(kernel.ok()) << kernel.status().message();
+  TestContext ctx(node.inputs(), {DataType::kFloat32});
+  Status st = (*kernel)->Run(ctx);
+  EXPECT_EQ(st.code(), code::kInvalidParam) << st.message();
+  // Channels that do not split into the groups.
+  Node uneven = GroupNormNode({1, 6, 3, 3}, 4, 18, 373);
+  auto k2 = uneven.PrepareCpu();
+  ASSERT_TRUE(k2.ok()) << k2.status().message();
+  TestContext ctx2(uneven.inputs(), {DataType::kFloat32});
+  st = (*k2)->Run(ctx2);
+  EXPECT_EQ(st.code(), code::kInvalidParam) << st.message();
+}
+
+TEST(CpuGroupNormTest, MissingNumGroupsIsRejectedAtPrepare) {
+  Node node("GroupNormalization", 18);
+  node.In(Random({1, 4, 3}, 380)).In(Random({2}, 381)).In(Random({2}, 382));
+  auto kernel = node.PrepareCpu();
+  ASSERT_FALSE(kernel.ok());
+  EXPECT_EQ(kernel.status().code(), code::kInvalidParam) << kernel.status().message();
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "backends/cpu/cpu_allocator.h"
+#include "backends/cpu/cpu_compute.h"
 #include "backends/cpu/cpu_event.h"
 #include "backends/cpu/cpu_queue.h"
 #include "base/env.h"
@@ -57,6 +58,11 @@ class CpuDevice final : public hal::Device {
   }
   std::shared_ptr<hal::Event> CreateEvent() override { return std::make_shared<CpuEvent>(); }
   uint64_t busy_ns() const override { return ComputePool().busy_ns(); }
+  void ParallelFor(int64_t n, int64_t grain,
+                   const std::function<void(int64_t, int64_t)>& fn) override {
+    TeamParallelFor(n, grain, fn);
+  }
+  std::shared_ptr<void> BeginExecution() override { return std::make_shared<ExecutionScope>(); }
 
  private:
   hal::DeviceInfo info_;

@@ -39,6 +39,7 @@ std::optional<Activation> MatchActivation(const ir::Node& n) {
     return Activation{op, std::nullopt, std::nullopt};
   }
   if (op == "LeakyRelu") return Activation{op, n.attr_float("alpha", 0.01f), std::nullopt};
+  if (op == "Swish") return Activation{op, n.attr_float("alpha", 1.0f), std::nullopt};
   if (op == "HardSigmoid") {
     return Activation{op, n.attr_float("alpha", 0.2f), n.attr_float("beta", 0.5f)};
   }

@@ -22,6 +22,7 @@ std::unique_ptr<Pass> CreateBiasActivationFusionPass();
 std::unique_ptr<Pass> CreateResidualAddFusionPass();
 std::unique_ptr<Pass> CreateLayerNormFusionPass();
 std::unique_ptr<Pass> CreateGeluFusionPass();
+std::unique_ptr<Pass> CreateActivationFusionPass();
 std::unique_ptr<Pass> CreateTransposeCancellationPass();
 
 }  // namespace kiln::compiler

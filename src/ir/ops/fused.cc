@@ -14,8 +14,9 @@ namespace {
 constexpr const char* kDomain = "com.kiln";
 
 Status CheckActivation(InferenceContext& ctx) {
-  static const std::set<std::string> kActivations = {
-      "", "Relu", "LeakyRelu", "Clip", "Sigmoid", "Tanh", "HardSigmoid", "HardSwish", "Gelu"};
+  static const std::set<std::string> kActivations = {"",        "Relu", "LeakyRelu",   "Clip",
+                                                     "Sigmoid", "Tanh", "HardSigmoid", "HardSwish",
+                                                     "Gelu",    "Swish"};
   std::string act = ctx.node().attr_string("activation", "");
   if (!kActivations.count(act)) {
     return ctx.Unsupported("activation '", act, "' cannot be fused");

@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/attrs.h"
 #include "kernels/reference/common.h"
 #include "kernels/reference/families.h"
 #include "kernels/reference/nn_conv.h"
@@ -25,20 +26,9 @@ constexpr const char* kKilnDomain = "com.kiln";
 // ---------------------------------------------------------------------------------------------
 // Activations.
 
-enum class ActKind {
-  kNone,
-  kRelu,
-  kLeakyRelu,
-  kClip,
-  kSigmoid,
-  kTanh,
-  kHardSigmoid,
-  kHardSwish,
-  kGelu
-};
+using ActKind = ActivationKind;
 
-// The `activation` attribute with its activation_alpha / activation_beta (LeakyRelu alpha,
-// Clip min and max, HardSigmoid alpha and beta), defaults as in the ONNX ops.
+// The `activation` attribute (attrs.h) with its parameters as doubles.
 struct Activation {
   ActKind kind = ActKind::kNone;
   double alpha = 0, beta = 0;
@@ -63,42 +53,20 @@ struct Activation {
         return v * std::max(0.0, std::min(1.0, v / 6.0 + 0.5));
       case ActKind::kGelu:
         return 0.5 * v * (1.0 + std::erf(v / std::sqrt(2.0)));
+      case ActKind::kSwish:
+        return v / (1.0 + std::exp(-alpha * v));
     }
     return v;
   }
 };
 
 Result<Activation> PrepareActivation(const NodeDef& def, DataType type) {
-  const std::string name = def.attr_string("activation", "");
-  Activation a;
-  const float lowest = std::numeric_limits<float>::lowest();
-  const float highest = std::numeric_limits<float>::max();
-  if (name.empty()) {
-    a.kind = ActKind::kNone;
-  } else if (name == "Relu") {
-    a.kind = ActKind::kRelu;
-  } else if (name == "LeakyRelu") {
-    a = {ActKind::kLeakyRelu, def.attr_float("activation_alpha", 0.01f), 0};
-  } else if (name == "Clip") {
-    a = {ActKind::kClip, def.attr_float("activation_alpha", lowest),
-         def.attr_float("activation_beta", highest)};
-  } else if (name == "Sigmoid") {
-    a.kind = ActKind::kSigmoid;
-  } else if (name == "Tanh") {
-    a.kind = ActKind::kTanh;
-  } else if (name == "HardSigmoid") {
-    a = {ActKind::kHardSigmoid, def.attr_float("activation_alpha", 0.2f),
-         def.attr_float("activation_beta", 0.5f)};
-  } else if (name == "HardSwish") {
-    a.kind = ActKind::kHardSwish;
-  } else if (name == "Gelu") {
-    a.kind = ActKind::kGelu;
-  } else {
-    return def.Fail(code::kFeatureUnsupported, "activation '", name, "' is not supported");
-  }
+  KILN_ASSIGN_OR_RETURN(ActivationAttrs attrs, ReadActivation(def));
+  const Activation a{attrs.kind, attrs.alpha, attrs.beta};
   if (!ir::IsFloat(type) && a.kind != ActKind::kNone && a.kind != ActKind::kRelu &&
       a.kind != ActKind::kClip) {
-    return def.Fail(code::kFeatureUnsupported, "activation '", name, "' on ", ir::Name(type),
+    return def.Fail(code::kFeatureUnsupported, "activation '", def.attr_string("activation", ""),
+                    "' on ", ir::Name(type),
                     " is not supported; integer types take Relu or Clip only");
   }
   return a;

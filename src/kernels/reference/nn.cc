@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/attrs.h"
 #include "kernels/reference/common.h"
 #include "kernels/reference/families.h"
 #include "kernels/util.h"
@@ -212,17 +213,18 @@ Status RunGroupNormalization(const NodeDef& def, KernelContext& ctx) {
   }
   const TensorView& x = *in[0];
   KILN_RETURN_IF_ERROR(CheckRankAtLeast(def, x, 2, "N x C x ..."), "");
-  const int64_t groups = def.attr_int("num_groups", 0);
+  KILN_ASSIGN_OR_RETURN(GroupNormAttrs attrs, ReadGroupNormAttrs(def));
+  const int64_t groups = attrs.groups;
   const int64_t n = x.dims[0], c = x.dims[1], inner = Product(x.dims, 2, x.rank());
   if (c % groups != 0) {
     return def.Fail(code::kInvalidParam, "X ", DimsString(x.dims), " has ", c,
                     " channels, not a multiple of num_groups ", groups);
   }
-  const bool per_channel = def.opset >= 21;
+  const bool per_channel = attrs.per_channel;
   const int64_t params = per_channel ? c : groups;
   KILN_RETURN_IF_ERROR(CheckPerChannel(def, "scale", *in[1], params, x.dims), "");
   KILN_RETURN_IF_ERROR(CheckPerChannel(def, "bias", *in[2], params, x.dims), "");
-  const double eps = def.attr_float("epsilon", 1e-5f);
+  const double eps = attrs.epsilon;
   Doubles v = ReadDoubles(x), scale = ReadDoubles(*in[1]), bias = ReadDoubles(*in[2]);
   const int64_t per_group = c / groups;
   for (int64_t b = 0; b < n; ++b) {
@@ -244,10 +246,7 @@ Status RunGroupNormalization(const NodeDef& def, KernelContext& ctx) {
 
 Result<std::unique_ptr<Kernel>> PrepareGroupNormalization(const NodeDef& def) {
   KILN_RETURN_IF_ERROR(CheckFloatInputs(def, {0, 1, 2}), "");
-  if (def.attr_int("num_groups", 0) < 1) {
-    return def.Fail(code::kInvalidParam, "attribute 'num_groups' must be given and >= 1, got ",
-                    def.attr_int("num_groups", 0));
-  }
+  KILN_RETURN_IF_ERROR(ReadGroupNormAttrs(def).status(), "");
   return MakeFunctionKernel(def, RunGroupNormalization);
 }
 

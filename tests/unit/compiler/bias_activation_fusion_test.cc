@@ -212,6 +212,19 @@ TEST(BiasActivationFusionPassTest, EachParameterlessActivationIsNamedInTheFusedC
   }
 }
 
+TEST(BiasActivationFusionPassTest, SwishCarriesItsAlpha) {
+  for (float alpha : {1.0f, 1.702f}) {
+    ConvNoBias m;
+    m.g.Out(m.g.Op("Swish", "act", {m.y}, {{"alpha", alpha}}, 24));
+    auto pass = CreateBiasActivationFusionPass();
+    EXPECT_TRUE(RunPass(*pass, m.g));
+    const ir::Node* fused = OnlyNode(m.g);
+    ASSERT_NE(fused, nullptr);
+    EXPECT_EQ(fused->attr_string("activation", "?"), "Swish");
+    EXPECT_FLOAT_EQ(fused->attr_float("activation_alpha", -1), alpha);
+  }
+}
+
 TEST(BiasActivationFusionPassTest, TanhApproximatedGeluIsNotFused) {
   ConvNoBias m;
   m.g.Out(m.g.Op("Gelu", "gelu", {m.y}, {{"approximate", std::string("tanh")}}, 20));

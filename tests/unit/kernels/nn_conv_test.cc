@@ -574,6 +574,8 @@ TEST(ConvKernelFusedTest, FusedConvAppliesEachActivation) {
       {"HardSigmoid", {0.5f, 0.25f}, {0, 0.25f, 0.75f}},
       {"HardSwish", {}, {-1.f / 3, 0, 2.f / 3}},
       {"Gelu", {}, {-0.15865525f, 0, 0.84134475f}},
+      {"Swish", {}, {-0.26894142f, 0, 0.73105858f}},      // x * sigmoid(x)
+      {"Swish", {2.0f}, {-0.11920292f, 0, 0.88079708f}},  // x * sigmoid(2x)
   };
   for (const Case& c : cases) {
     NodeDef def = FusedDef("FusedConv", {&x, &w}, DataType::kFloat32);

@@ -6,9 +6,10 @@
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
-#include <limits>
 #include <new>
 #include <utility>
+
+#include "backends/cpu/cpu_compute.h"
 
 namespace kiln::cpu {
 namespace {
@@ -103,43 +104,18 @@ const void* PackedWeights::Get(const dnnl::memory::desc& user_md, const void* da
   return buffer->data();
 }
 
-Result<Activation> ReadActivation(const NodeDef& def) {
-  using Kind = Activation::Kind;
-  const std::string name = def.attr_string("activation", "");
-  Activation a;
-  if (name.empty()) {
-    a.kind = Kind::kNone;
-  } else if (name == "Relu") {
-    a.kind = Kind::kRelu;
-  } else if (name == "LeakyRelu") {
-    a = {Kind::kLeakyRelu, def.attr_float("activation_alpha", 0.01f), 0};
-  } else if (name == "Clip") {
-    a = {Kind::kClip, def.attr_float("activation_alpha", std::numeric_limits<float>::lowest()),
-         def.attr_float("activation_beta", std::numeric_limits<float>::max())};
-    // min(max(v, lo), hi) with lo > hi (or a NaN bound) is not what oneDNN's clip computes.
-    if (!(a.alpha <= a.beta)) {
-      return def.Fail(code::kFeatureUnsupported, "Clip bounds [", a.alpha, ", ", a.beta,
-                      "] are not an interval");
-    }
-  } else if (name == "Sigmoid") {
-    a.kind = Kind::kSigmoid;
-  } else if (name == "Tanh") {
-    a.kind = Kind::kTanh;
-  } else if (name == "HardSigmoid") {
-    a = {Kind::kHardSigmoid, def.attr_float("activation_alpha", 0.2f),
-         def.attr_float("activation_beta", 0.5f)};
-  } else if (name == "HardSwish") {
-    a.kind = Kind::kHardSwish;
-  } else if (name == "Gelu") {
-    a.kind = Kind::kGelu;
-  } else {
-    return def.Fail(code::kFeatureUnsupported, "activation '", name, "' is not supported");
+Result<ActivationAttrs> ReadDnnlActivation(const NodeDef& def) {
+  KILN_ASSIGN_OR_RETURN(ActivationAttrs a, kernels::ReadActivation(def));
+  // min(max(v, lo), hi) with lo > hi (or a NaN bound) is not what oneDNN's clip computes.
+  if (a.kind == ActivationKind::kClip && !(a.alpha <= a.beta)) {
+    return def.Fail(code::kFeatureUnsupported, "Clip bounds [", a.alpha, ", ", a.beta,
+                    "] are not an interval");
   }
   return a;
 }
 
-void AppendActivation(const Activation& act, dnnl::post_ops& ops, float scale, float shift) {
-  using Kind = Activation::Kind;
+void AppendActivation(const ActivationAttrs& act, dnnl::post_ops& ops, float scale, float shift) {
+  using Kind = ActivationKind;
   using dnnl::algorithm;
   if (act.kind == Kind::kHardSigmoid) {  // max(0, min(1, alpha * v + beta)); 2.6 has no op
     ops.append_eltwise(1.f, algorithm::eltwise_linear, act.alpha * scale,
@@ -176,6 +152,9 @@ void AppendActivation(const Activation& act, dnnl::post_ops& ops, float scale, f
     case Kind::kGelu:
       ops.append_eltwise(1.f, algorithm::eltwise_gelu_erf, 0.f, 0.f);
       break;
+    case Kind::kSwish:  // v * sigmoid(alpha * v)
+      ops.append_eltwise(1.f, algorithm::eltwise_swish, act.alpha, 0.f);
+      break;
   }
 }
 
@@ -198,6 +177,7 @@ Status DnnlKernel::PrepareFirstPlan() {
   }
   std::optional<Dims> key = Key(dims);
   if (!key) return Status::Ok();  // planned dims the kernel does not take: decided per run
+  FullTeamScope full_team;
   auto plan = Build(*key);
   if (!plan.ok()) {
     return def_.Fail(code::kFeatureUnsupported,
@@ -216,6 +196,7 @@ const Plan* DnnlKernel::FindPlan(const Dims& key, std::shared_ptr<const Plan>& h
     hold = it->second;
     return hold.get();
   }
+  FullTeamScope full_team;  // the plan may be built during a run with a smaller team
   auto plan = Build(key);
   hold = plan.ok() ? std::move(plan).value() : nullptr;
   // A full cache keeps its plans; a plan of other dims then lives for this run only.

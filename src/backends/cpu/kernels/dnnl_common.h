@@ -8,8 +8,10 @@
 //
 // Threading: a primitive is immutable and shared by concurrent runs; every run makes its own
 // stream, memory objects and scratchpad (scratchpad_mode::user, carved from a thread-local
-// arena), so Run is thread-safe. oneDNN parallelises inside a primitive with OpenMP over all the
-// cores (OMP_NUM_THREADS caps it); it does not use the HAL's compute pool.
+// arena), so Run is thread-safe. oneDNN parallelises inside a primitive with OpenMP, on the
+// executing thread's team (cpu_compute.h: sized per execution, shared with Kiln's own kernels);
+// plans are built under FullTeamScope, since a primitive must not run on more threads than it
+// was created for.
 #pragma once
 
 #include <oneapi/dnnl/dnnl.hpp>
@@ -25,12 +27,15 @@
 #include <vector>
 
 #include "backends/cpu/kernels/register.h"
+#include "kernels/attrs.h"
 #include "kernels/kernel.h"
 #include "kernels/registry.h"
 #include "kernels/util.h"
 
 namespace kiln::cpu {
 
+using kernels::ActivationAttrs;
+using kernels::ActivationKind;
 using kernels::DataType;
 using kernels::Dims;
 using kernels::Kernel;
@@ -119,28 +124,13 @@ dnnl::primitive_attr UserScratchpadAttr();
 void ReorderOnce(const dnnl::memory::desc& src_md, const void* src,
                  const dnnl::memory::desc& dst_md, void* dst);
 
-// The `activation` attribute of Kiln's fused ops (src/ir/ops/fused.cc), as oneDNN eltwise
-// post-ops. Prepare declines (kFeatureUnsupported) what oneDNN cannot express exactly.
-struct Activation {
-  enum class Kind {
-    kNone,
-    kRelu,
-    kLeakyRelu,
-    kClip,
-    kSigmoid,
-    kTanh,
-    kHardSigmoid,
-    kHardSwish,
-    kGelu
-  };
-  Kind kind = Kind::kNone;
-  float alpha = 0, beta = 0;
-};
-Result<Activation> ReadActivation(const NodeDef& def);
+// The `activation` attribute of Kiln's fused ops (kernels/attrs.h), for oneDNN eltwise
+// post-ops: declines (kFeatureUnsupported) what oneDNN cannot express exactly.
+Result<ActivationAttrs> ReadDnnlActivation(const NodeDef& def);
 // Appends v -> act(scale * v + shift). At most one eltwise_linear is appended (HardSigmoid's
 // own linear step takes scale and shift in): oneDNN 2.6's brgemm matmul applies the first
 // linear's factors to every linear of a chain.
-void AppendActivation(const Activation& act, dnnl::post_ops& ops, float scale = 1.0f,
+void AppendActivation(const ActivationAttrs& act, dnnl::post_ops& ops, float scale = 1.0f,
                       float shift = 0.0f);
 
 // Runs `fn` (which builds primitives) and turns a dnnl::error into kFeatureUnsupported naming
@@ -161,7 +151,8 @@ struct Plan {
   virtual ~Plan() = default;
 };
 
-// The base of every oneDNN kernel. A subclass says which input dims a plan depends on (Key),
+// The base of every kernel here (oneDNN's, and nn.cc's own channel normalisation loops, whose
+// plan is just the dims). A subclass says which input dims a plan depends on (Key),
 // builds a plan for them (Build) and runs one (Execute); this class keeps the plan built at
 // Prepare for the planned dims and a small mutex-guarded cache for dims first seen at run time
 // (dynamic dims, gears). A run whose inputs the subclass does not take (Key returns nullopt, an
@@ -217,8 +208,9 @@ Status RequireFloat32(const NodeDef& def);
 // The reference kernel of `def` (the fallback every cpu kernel holds).
 Result<std::unique_ptr<Kernel>> ReferenceKernel(const KernelRegistry& registry, const NodeDef& def);
 
-// Per-family registration (nn_conv.cc, nn_matmul.cc, nn.cc).
+// Per-family registration (nn_conv.cc, nn_deconv.cc, nn_matmul.cc, nn.cc).
 void RegisterCpuConvKernels(KernelRegistry& registry);
+void RegisterCpuDeconvKernels(KernelRegistry& registry);
 void RegisterCpuMatMulKernels(KernelRegistry& registry);
 void RegisterCpuNnKernels(KernelRegistry& registry);
 

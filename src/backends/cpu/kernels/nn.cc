@@ -1,15 +1,20 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// oneDNN softmax and normalisations, float32: Softmax and LogSoftmax (every opset: the input
+// Softmax and normalisations, float32. oneDNN: Softmax and LogSoftmax (every opset: the input
 // is viewed as [outer, n, inner] around the axis, or [outer, n] when flattened as before opset
 // 13), BatchNormalization in inference mode (the input viewed as [N, C, spatial, 1]) and
 // LayerNormalization (viewed as [rows, normalised]; scale and bias per normalised element).
+// Own vectorised loops split with KernelContext::ParallelFor: InstanceNormalization and
+// GroupNormalization (oneDNN 2.6 has neither; its batch normalisation would need the statistics
+// and the per-channel scale in separate passes anyway).
 #include <algorithm>
+#include <cmath>
 #include <utility>
 #include <vector>
 
 #include "backends/cpu/kernels/dnnl_common.h"
+#include "backends/cpu/kernels/simd.h"
 
 namespace kiln::cpu {
 namespace {
@@ -233,6 +238,173 @@ class NormKernel final : public DnnlKernel {
   float epsilon_;
 };
 
+// ---------------------------------------------------------------------------------------------
+// InstanceNormalization and GroupNormalization.
+//
+// Both normalise X [N, C, spatial...] over blocks of channels: InstanceNormalization one channel
+// per block, GroupNormalization C / num_groups. Pass 1 sums each block in chunks (in parallel,
+// in double, around the block's first element so that the variance E[d^2] - E[d]^2 does not
+// cancel); pass 2 writes y = (x - mean) * (scale * inv_std) + bias per channel plane. Chunks
+// and their order are fixed by the dims, so results do not depend on the threads.
+
+// Sums of d = x[i] - shift and of d * d over [0, n), in double with 16 independent lanes so
+// that GCC vectorises the loop.
+KILN_CPU_CLONES void ShiftedMoments(const float* KILN_RESTRICT x, int64_t n, float shift,
+                                    double* sum, double* sum_sq) {
+  constexpr int kLanes = 16;
+  double s[kLanes] = {}, q[kLanes] = {};
+  const double c = shift;
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    for (int j = 0; j < kLanes; ++j) {
+      const double d = static_cast<double>(x[i + j]) - c;
+      s[j] += d;
+      q[j] += d * d;
+    }
+  }
+  double ts = 0, tq = 0;
+  for (; i < n; ++i) {
+    const double d = static_cast<double>(x[i]) - c;
+    ts += d;
+    tq += d * d;
+  }
+  for (int j = 0; j < kLanes; ++j) {
+    ts += s[j];
+    tq += q[j];
+  }
+  *sum = ts;
+  *sum_sq = tq;
+}
+
+// y[i] = (x[i] - mean) * mul + add over [0, n); y may be x.
+KILN_CPU_CLONES void NormalizeRow(const float* x, float* y, int64_t n, float mean, float mul,
+                                  float add) {
+  for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - mean) * mul + add;
+}
+
+struct ChannelNormPlan final : Plan {
+  int64_t n = 0, c = 0, groups = 0, spatial = 0;
+};
+
+enum class ChannelNormKind { kInstance, kGroup };
+
+class ChannelNormKernel final : public DnnlKernel {
+ public:
+  static Result<std::unique_ptr<Kernel>> Make(const KernelRegistry& registry, const NodeDef& def,
+                                              ChannelNormKind kind) {
+    KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
+    KILN_ASSIGN_OR_RETURN(auto reference, ReferenceKernel(registry, def));
+    kernels::GroupNormAttrs attrs;
+    if (kind == ChannelNormKind::kGroup) {
+      KILN_ASSIGN_OR_RETURN(attrs, kernels::ReadGroupNormAttrs(def));
+    } else {
+      attrs.groups = 0;  // one per channel
+      attrs.epsilon = def.attr_float("epsilon", 1e-5f);
+      attrs.per_channel = true;
+    }
+    auto k = std::unique_ptr<ChannelNormKernel>(
+        new ChannelNormKernel(def, std::move(reference), kind, attrs));
+    KILN_RETURN_IF_ERROR(k->PrepareFirstPlan(), "");
+    return std::unique_ptr<Kernel>(std::move(k));
+  }
+
+ private:
+  ChannelNormKernel(const NodeDef& def, std::unique_ptr<Kernel> reference, ChannelNormKind kind,
+                    kernels::GroupNormAttrs attrs)
+      : DnnlKernel(def, std::move(reference)), kind_(kind), attrs_(attrs) {}
+
+  // [N, C, groups, spatial] when X is N x C x ... (rank >= 3 for InstanceNormalization), C
+  // splits into the groups and scale and B are 1-D with one value per channel (per group for
+  // GroupNormalization before opset 21).
+  std::optional<Dims> Key(const std::vector<const Dims*>& in) const override {
+    if (in.size() < 3 || in[0] == nullptr || in[1] == nullptr || in[2] == nullptr) {
+      return std::nullopt;
+    }
+    const Dims& x = *in[0];
+    if (x.size() < (kind_ == ChannelNormKind::kInstance ? 3u : 2u)) return std::nullopt;
+    const int64_t c = x[1];
+    const int64_t groups = kind_ == ChannelNormKind::kInstance ? c : attrs_.groups;
+    if (groups < 1 || c % groups != 0) return std::nullopt;
+    const int64_t params = attrs_.per_channel ? c : groups;
+    for (size_t i = 1; i < 3; ++i) {
+      if (in[i]->size() != 1 || (*in[i])[0] != params) return std::nullopt;
+    }
+    return Dims{x[0], c, groups, kernels::Product(x, 2, x.size())};
+  }
+
+  Result<std::shared_ptr<const Plan>> Build(const Dims& key) const override {
+    auto plan = std::make_shared<ChannelNormPlan>();
+    plan->n = key[0];
+    plan->c = key[1];
+    plan->groups = key[2];
+    plan->spatial = key[3];
+    return std::shared_ptr<const Plan>(std::move(plan));
+  }
+
+  Status Execute(const Plan& base, KernelContext& ctx) const override {
+    // Elements per chunk of pass 1, and the least work one ParallelFor chunk gets.
+    constexpr int64_t kChunk = 16384, kGrain = 32768;
+    const auto& p = static_cast<const ChannelNormPlan&>(base);
+    const TensorView* xt = ctx.input(0);
+    KILN_ASSIGN_OR_RETURN(TensorView * yt, ctx.Output(0, xt->dims));
+    const float* x = xt->as<const float>();
+    const float* scale = ctx.input(1)->as<const float>();
+    const float* bias = ctx.input(2)->as<const float>();
+    float* y = yt->as<float>();
+    const int64_t per_group = p.c / p.groups, len = per_group * p.spatial;
+    const int64_t blocks = p.n * p.groups;
+    const int64_t chunks = (len + kChunk - 1) / kChunk;
+    const int64_t chunk = (len + chunks - 1) / chunks;
+    std::vector<double> partial(static_cast<size_t>(2 * blocks * chunks));
+    ctx.ParallelFor(blocks * chunks, std::max<int64_t>(1, kGrain / chunk),
+                    [&](int64_t begin, int64_t end) {
+                      for (int64_t t = begin; t < end; ++t) {
+                        const float* xb = x + (t / chunks) * len;
+                        const int64_t first = (t % chunks) * chunk;
+                        ShiftedMoments(xb + first, std::min(chunk, len - first), xb[0],
+                                       &partial[static_cast<size_t>(2 * t)],
+                                       &partial[static_cast<size_t>(2 * t + 1)]);
+                      }
+                    });
+    // Per (n, c) plane: the block's mean, scale * inv_std and bias.
+    const size_t planes = static_cast<size_t>(p.n * p.c);
+    std::vector<float> mean(planes), mul(planes), add(planes);
+    const double count = static_cast<double>(len), eps = attrs_.epsilon;
+    for (int64_t b = 0; b < blocks; ++b) {
+      double s = 0, q = 0;
+      for (int64_t k = 0; k < chunks; ++k) {
+        s += partial[static_cast<size_t>(2 * (b * chunks + k))];
+        q += partial[static_cast<size_t>(2 * (b * chunks + k) + 1)];
+      }
+      const double m = s / count;
+      const double var = std::max(0.0, q / count - m * m);
+      const double inv_std = 1.0 / std::sqrt(var + eps);
+      const float block_mean = static_cast<float>(static_cast<double>(x[b * len]) + m);
+      const int64_t g = b % p.groups;
+      for (int64_t ch = 0; ch < per_group; ++ch) {
+        const size_t plane = static_cast<size_t>(b * per_group + ch);
+        const int64_t k = attrs_.per_channel ? g * per_group + ch : g;
+        mean[plane] = block_mean;
+        mul[plane] = static_cast<float>(static_cast<double>(scale[k]) * inv_std);
+        add[plane] = bias[k];
+      }
+    }
+    const int64_t size = p.spatial;
+    ctx.ParallelFor(p.n * p.c * size, kGrain, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end;) {
+        const size_t plane = static_cast<size_t>(i / size);
+        const int64_t stop = std::min(end, (i / size + 1) * size);
+        NormalizeRow(x + i, y + i, stop - i, mean[plane], mul[plane], add[plane]);
+        i = stop;
+      }
+    });
+    return Status::Ok();
+  }
+
+  ChannelNormKind kind_;
+  kernels::GroupNormAttrs attrs_;
+};
+
 }  // namespace
 
 void RegisterCpuNnKernels(KernelRegistry& r) {
@@ -245,6 +417,12 @@ void RegisterCpuNnKernels(KernelRegistry& r) {
              [reg](const NodeDef& def) { return NormKernel::Make(*reg, def, NormKind::kBatch); });
   r.Register(kCpuBackend, "", "LayerNormalization",
              [reg](const NodeDef& def) { return NormKernel::Make(*reg, def, NormKind::kLayer); });
+  r.Register(kCpuBackend, "", "InstanceNormalization", [reg](const NodeDef& def) {
+    return ChannelNormKernel::Make(*reg, def, ChannelNormKind::kInstance);
+  });
+  r.Register(kCpuBackend, "", "GroupNormalization", [reg](const NodeDef& def) {
+    return ChannelNormKernel::Make(*reg, def, ChannelNormKind::kGroup);
+  });
 }
 
 }  // namespace kiln::cpu

@@ -13,7 +13,7 @@
 // ResNet-50 layer shapes. Pools run on plain NCHW as it is (oneDNN's pools take it).
 #include <algorithm>
 #include <cstring>
-#include <string>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -23,73 +23,35 @@
 namespace kiln::cpu {
 namespace {
 
-using kernels::AutoPad;
 using kernels::ConvAttrs;
 using kernels::WindowAttrs;
 
-int64_t FloorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }  // b > 0
-int64_t CeilDiv(int64_t a, int64_t b) { return -FloorDiv(-a, b); }                       // b > 0
-
-// A window sized to one input, as oneDNN wants it: per spatial dim the output size, stride,
-// dilation (ONNX's, >= 1) and the pads before and after. With ceil_mode the pad after grows to
-// cover the last, partial window.
-struct Window {
-  Dims out, stride, dilation, pad_l, pad_r;
+// A window sized to one input as oneDNN wants it: ONNX's (kernels::ResolveWindow, as the
+// reference kernel has it), with the pad after grown under ceil_mode to reach the last, partial
+// window; nullopt when the window does not fit the input (the reference kernel reports it).
+struct DnnlWindow {
+  kernels::Window w;
   bool ceil_extra = false;  // ceil_mode padded beyond the explicit pads
 };
 
-// ONNX's window rules (as kernels/reference/nn_conv.cc has them); nullopt when the window does
-// not fit the input (the reference kernel reports it).
-std::optional<Window> ResolveWindow(const WindowAttrs& a, const Dims& in, const Dims& kernel) {
-  const size_t r = in.size();
-  auto sized = [r](const std::vector<int64_t>& v, size_t n) { return v.empty() || v.size() == n; };
-  if (kernel.size() != r || !sized(a.strides, r) || !sized(a.dilations, r) ||
-      !sized(a.pads, 2 * r)) {
-    return std::nullopt;
-  }
-  Window w;
-  w.stride.assign(r, 1);
-  w.dilation.assign(r, 1);
-  w.pad_l.assign(r, 0);
-  w.pad_r.assign(r, 0);
-  for (size_t i = 0; i < r; ++i) {
-    if (!a.strides.empty()) w.stride[i] = a.strides[i];
-    if (!a.dilations.empty()) w.dilation[i] = a.dilations[i];
-    if (!a.pads.empty()) {
-      w.pad_l[i] = a.pads[i];
-      w.pad_r[i] = a.pads[r + i];
-    }
-  }
-  w.out.assign(r, 0);
-  for (size_t i = 0; i < r; ++i) {
-    const int64_t s = w.stride[i];
-    const int64_t extent = w.dilation[i] * (kernel[i] - 1) + 1;
-    if (a.auto_pad == AutoPad::kSameUpper || a.auto_pad == AutoPad::kSameLower) {
-      w.out[i] = CeilDiv(in[i], s);
-      const int64_t total = std::max<int64_t>(0, (w.out[i] - 1) * s + extent - in[i]);
-      const int64_t small = total / 2;
-      w.pad_l[i] = a.auto_pad == AutoPad::kSameUpper ? small : total - small;
-      w.pad_r[i] = total - w.pad_l[i];
-      continue;
-    }
-    if (a.auto_pad == AutoPad::kValid) {
-      w.pad_l[i] = 0;
-      w.pad_r[i] = 0;
-    }
-    const int64_t span = in[i] + w.pad_l[i] + w.pad_r[i] - extent;
-    if (span < 0) return std::nullopt;
-    const bool ceil = a.ceil_mode && a.auto_pad == AutoPad::kNotSet;
-    w.out[i] = (ceil ? CeilDiv(span, s) : span / s) + 1;
-    if (ceil && (w.out[i] - 1) * s >= in[i] + w.pad_l[i]) --w.out[i];
+std::optional<DnnlWindow> ResolveDnnlWindow(const NodeDef& def, const WindowAttrs& a,
+                                            const Dims& in, const Dims& kernel) {
+  if (kernel.size() != in.size()) return std::nullopt;
+  auto r = kernels::ResolveWindow(def, a, in, kernel);
+  if (!r.ok()) return std::nullopt;
+  DnnlWindow d{std::move(r).value()};
+  kernels::Window& w = d.w;
+  for (size_t i = 0; i < w.rank; ++i) {
     // oneDNN checks out == (in + pad_l + pad_r - extent) / s + 1: a partial last window needs
     // the pad after to reach it.
-    const int64_t needed = (w.out[i] - 1) * s + extent - in[i] - w.pad_l[i];
-    if (needed > w.pad_r[i]) {
-      w.pad_r[i] = needed;
-      w.ceil_extra = true;
+    const int64_t extent = w.dilation[i] * (kernel[i] - 1) + 1;
+    const int64_t needed = (w.out[i] - 1) * w.stride[i] + extent - in[i] - w.pad_begin[i];
+    if (needed > w.pad_end[i]) {
+      w.pad_end[i] = needed;
+      d.ceil_extra = true;
     }
   }
-  return w;
+  return d;
 }
 
 dnnl::memory::dims Minus1(const Dims& d) {
@@ -119,9 +81,9 @@ class ConvKernel final : public DnnlKernel {
   static Result<std::unique_ptr<Kernel>> Make(const KernelRegistry& registry, const NodeDef& def) {
     KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
     KILN_ASSIGN_OR_RETURN(ConvAttrs attrs, kernels::PrepareConv(def));
-    Activation act;
+    ActivationAttrs act;
     if (def.domain == kKilnDomain) {
-      KILN_ASSIGN_OR_RETURN(act, ReadActivation(def));
+      KILN_ASSIGN_OR_RETURN(act, ReadDnnlActivation(def));
     }
     const size_t rank = def.input_dims.size() > 1 ? def.input_dims[1].size() : 0;
     if (rank < 3 || rank > 5) {
@@ -136,15 +98,15 @@ class ConvKernel final : public DnnlKernel {
   }
 
  private:
-  ConvKernel(const NodeDef& def, std::unique_ptr<Kernel> reference, ConvAttrs attrs, Activation act,
-             const TensorView* w)
+  ConvKernel(const NodeDef& def, std::unique_ptr<Kernel> reference, ConvAttrs attrs,
+             ActivationAttrs act, const TensorView* w)
       : DnnlKernel(def, std::move(reference)), attrs_(std::move(attrs)), act_(act) {
     if (w != nullptr) w_const_ = *w;
   }
 
   // The output dims for X and W dims `x` and `w`, or nullopt when they do not fit (the
   // reference kernel reports it).
-  std::optional<std::pair<Dims, Window>> Shape(const Dims& x, const Dims& wd) const {
+  std::optional<std::pair<Dims, kernels::Window>> Shape(const Dims& x, const Dims& wd) const {
     if (wd.size() < 3 || wd.size() > 5 || x.size() != wd.size() || x[1] != wd[1] * attrs_.group ||
         wd[0] % attrs_.group != 0) {
       return std::nullopt;
@@ -153,12 +115,12 @@ class ConvKernel final : public DnnlKernel {
     if (!attrs_.window.kernel_shape.empty() && attrs_.window.kernel_shape != kernel) {
       return std::nullopt;
     }
-    auto w = ResolveWindow(attrs_.window, Dims(x.begin() + 2, x.end()), kernel);
+    auto w = ResolveDnnlWindow(def_, attrs_.window, Dims(x.begin() + 2, x.end()), kernel);
     if (!w) return std::nullopt;
     Dims y = {x[0], wd[0]};
-    y.insert(y.end(), w->out.begin(), w->out.end());
+    y.insert(y.end(), w->w.out.begin(), w->w.out.end());
     if (kernels::NumElements(y) == 0) return std::nullopt;
-    return std::make_pair(std::move(y), std::move(*w));
+    return std::make_pair(std::move(y), std::move(w->w));
   }
 
   // X, W, then whether B and the residual Z are given.
@@ -194,8 +156,8 @@ class ConvKernel final : public DnnlKernel {
     return std::shared_ptr<const Plan>(std::move(plan));
   }
 
-  void Create(const Dims& x, const Dims& w_dims, const Dims& y, const Window& win, bool has_b,
-              bool has_z, ConvPlan& p) const {
+  void Create(const Dims& x, const Dims& w_dims, const Dims& y, const kernels::Window& win,
+              bool has_b, bool has_z, ConvPlan& p) const {
     using dnnl::memory;
     using tag = memory::format_tag;
     const int64_t g = attrs_.group;
@@ -214,7 +176,7 @@ class ConvKernel final : public DnnlKernel {
     dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference,
                                          dnnl::algorithm::convolution_direct, src_any, w_any,
                                          p.b_md, dst_any, ToDnnl(win.stride), Minus1(win.dilation),
-                                         ToDnnl(win.pad_l), ToDnnl(win.pad_r));
+                                         ToDnnl(win.pad_begin), ToDnnl(win.pad_end));
     dnnl::primitive_attr attr = UserScratchpadAttr();
     dnnl::post_ops ops;
     if (has_z) ops.append_sum(1.f);
@@ -298,7 +260,7 @@ class ConvKernel final : public DnnlKernel {
   }
 
   ConvAttrs attrs_;
-  Activation act_;
+  ActivationAttrs act_;
   TensorView w_const_;  // constant W (valid for the kernel's lifetime), or data == null
   mutable PackedWeights packed_;
 };
@@ -328,8 +290,11 @@ class PoolKernel final : public DnnlKernel {
     WindowAttrs w;
     bool include_pad = false;
     if (kind == PoolKind::kMax || kind == PoolKind::kAverage) {
-      KILN_ASSIGN_OR_RETURN(w, ReadAttrs(def, kind));
-      include_pad = kind == PoolKind::kAverage && def.attr_int("count_include_pad", 0) == 1;
+      KILN_ASSIGN_OR_RETURN(kernels::PoolAttrs a,
+                            ReadAttrs(def, kind == PoolKind::kMax ? kernels::PoolKind::kMax
+                                                                  : kernels::PoolKind::kAverage));
+      w = std::move(a.window);
+      include_pad = a.count_include_pad;
     }
     auto k = std::unique_ptr<PoolKernel>(
         new PoolKernel(def, std::move(reference), kind, std::move(w), include_pad));
@@ -345,78 +310,49 @@ class PoolKernel final : public DnnlKernel {
         window_(std::move(window)),
         include_pad_(include_pad) {}
 
-  // The window attributes, declining what oneDNN's pooling cannot express (dilations).
-  // Malformed attributes never get here: the reference kernel's Prepare, which runs first,
-  // rejects them.
-  static Result<WindowAttrs> ReadAttrs(const NodeDef& def, PoolKind kind) {
-    WindowAttrs w;
-    const std::string pad = def.attr_string("auto_pad", "NOTSET");
-    if (pad == "NOTSET" || pad.empty()) {
-      w.auto_pad = AutoPad::kNotSet;
-    } else if (pad == "SAME_UPPER") {
-      w.auto_pad = AutoPad::kSameUpper;
-    } else if (pad == "SAME_LOWER") {
-      w.auto_pad = AutoPad::kSameLower;
-    } else if (pad == "VALID") {
-      w.auto_pad = AutoPad::kValid;
-    } else {
-      return def.Fail(code::kFeatureUnsupported, "auto_pad \"", pad, "\"");
-    }
-    w.kernel_shape = def.attr_ints("kernel_shape");
-    w.strides = def.attr_ints("strides");
-    w.pads = def.attr_ints("pads");
-    if (w.auto_pad != AutoPad::kNotSet) w.pads.clear();
-    const bool has_dilations = kind == PoolKind::kMax ? def.opset >= 10 : def.opset >= 19;
-    if (has_dilations) {
-      for (int64_t d : def.attr_ints("dilations")) {
-        if (d != 1) {
-          return def.Fail(code::kFeatureUnsupported, "the onednn pool takes no dilations; got ",
-                          kernels::DimsString(def.attr_ints("dilations")));
-        }
+  // The pool's attributes (kernels/attrs.h), declining what oneDNN's pooling cannot express
+  // (dilations, more than 3 spatial dims). Malformed attributes never get here: the reference
+  // kernel's Prepare, which runs first, rejects them.
+  static Result<kernels::PoolAttrs> ReadAttrs(const NodeDef& def, kernels::PoolKind kind) {
+    KILN_ASSIGN_OR_RETURN(kernels::PoolAttrs a, kernels::ReadPoolAttrs(def, kind));
+    for (int64_t d : a.window.dilations) {
+      if (d != 1) {
+        return def.Fail(code::kFeatureUnsupported, "the onednn pool takes no dilations; got ",
+                        kernels::DimsString(a.window.dilations));
       }
     }
-    w.ceil_mode = def.opset >= 10 && def.attr_int("ceil_mode", 0) == 1;
-    if (w.kernel_shape.empty() || w.kernel_shape.size() > 3) {
+    if (a.window.kernel_shape.size() > 3) {
       return def.Fail(code::kFeatureUnsupported, "kernel_shape ",
-                      kernels::DimsString(w.kernel_shape),
+                      kernels::DimsString(a.window.kernel_shape),
                       ": the onednn pool takes 1 to 3 spatial dims");
     }
-    for (int64_t v : w.kernel_shape) {
-      if (v < 1) return def.Fail(code::kFeatureUnsupported, "a kernel_shape below 1");
-    }
-    for (int64_t v : w.strides) {
-      if (v < 1) return def.Fail(code::kFeatureUnsupported, "a stride below 1");
-    }
-    for (int64_t v : w.pads) {
-      if (v < 0) return def.Fail(code::kFeatureUnsupported, "a negative pad");
-    }
-    return w;
+    return a;
   }
 
   bool global() const { return kind_ == PoolKind::kGlobalMax || kind_ == PoolKind::kGlobalAverage; }
 
-  std::optional<std::pair<Dims, Window>> Shape(const Dims& x) const {
+  std::optional<std::pair<Dims, kernels::Window>> Shape(const Dims& x) const {
     if (x.size() < 3 || x.size() > 5) return std::nullopt;
     const Dims in(x.begin() + 2, x.end());
-    Window w;
+    kernels::Window w;
     if (global()) {
       w.out.assign(in.size(), 1);
       w.stride.assign(in.size(), 1);
       w.dilation.assign(in.size(), 1);
-      w.pad_l.assign(in.size(), 0);
-      w.pad_r.assign(in.size(), 0);
+      w.pad_begin.assign(in.size(), 0);
+      w.pad_end.assign(in.size(), 0);
     } else {
-      auto r = ResolveWindow(window_, in, window_.kernel_shape);
+      auto r = ResolveDnnlWindow(def_, window_, in, window_.kernel_shape);
       if (!r) return std::nullopt;
-      w = std::move(*r);
       // A window wholly in the padding has no value in oneDNN's max pool; count_include_pad
       // counts ONNX's explicit pads only, not the ceil_mode extension.
+      if (include_pad_ && r->ceil_extra) return std::nullopt;
+      w = std::move(r->w);
       for (size_t i = 0; i < in.size(); ++i) {
-        if (w.pad_l[i] >= window_.kernel_shape[i] || w.pad_r[i] >= window_.kernel_shape[i]) {
+        if (w.pad_begin[i] >= window_.kernel_shape[i] || w.pad_end[i] >= window_.kernel_shape[i]) {
           return std::nullopt;
         }
       }
-      if (include_pad_ && w.ceil_extra) return std::nullopt;
     }
     Dims y = {x[0], x[1]};
     y.insert(y.end(), w.out.begin(), w.out.end());
@@ -447,7 +383,7 @@ class PoolKernel final : public DnnlKernel {
               [&] {
                 dnnl::pooling_forward::desc desc(
                     dnnl::prop_kind::forward_inference, alg, plan->x_md, plan->y_md,
-                    ToDnnl(win.stride), ToDnnl(kernel), ToDnnl(win.pad_l), ToDnnl(win.pad_r));
+                    ToDnnl(win.stride), ToDnnl(kernel), ToDnnl(win.pad_begin), ToDnnl(win.pad_end));
                 dnnl::pooling_forward::primitive_desc pd(desc, UserScratchpadAttr(), Engine());
                 plan->pool = dnnl::pooling_forward(pd);
                 plan->scratch_md = pd.scratchpad_desc();

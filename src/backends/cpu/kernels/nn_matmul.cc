@@ -39,9 +39,9 @@ class ProductKernel final : public DnnlKernel {
                                               ProductKind kind) {
     KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
     KILN_ASSIGN_OR_RETURN(auto reference, ReferenceKernel(registry, def));
-    Activation act;
+    ActivationAttrs act;
     if (kind == ProductKind::kFusedMatMul || kind == ProductKind::kFusedGemm) {
-      KILN_ASSIGN_OR_RETURN(act, ReadActivation(def));
+      KILN_ASSIGN_OR_RETURN(act, ReadDnnlActivation(def));
     }
     auto k = std::unique_ptr<ProductKernel>(
         new ProductKernel(def, std::move(reference), kind, act, def.constant(1)));
@@ -51,7 +51,7 @@ class ProductKernel final : public DnnlKernel {
 
  private:
   ProductKernel(const NodeDef& def, std::unique_ptr<Kernel> reference, ProductKind kind,
-                Activation act, const TensorView* b_const)
+                ActivationAttrs act, const TensorView* b_const)
       : DnnlKernel(def, std::move(reference)),
         kind_(kind),
         act_(act),
@@ -208,7 +208,7 @@ class ProductKernel final : public DnnlKernel {
   }
 
   ProductKind kind_;
-  Activation act_;
+  ActivationAttrs act_;
   bool gemm_;
   bool trans_a_ = false, trans_b_ = false;
   float alpha_ = 1.0f, beta_ = 1.0f;

@@ -3,13 +3,19 @@
 #include "backends/cpu/kernels/register.h"
 
 #include "backends/cpu/kernels/dnnl_common.h"
+#include "backends/cpu/kernels/families.h"
 
 namespace kiln::cpu {
 
 void RegisterCpuKernels(kernels::KernelRegistry& registry) {
   RegisterCpuConvKernels(registry);
+  RegisterCpuDeconvKernels(registry);
   RegisterCpuMatMulKernels(registry);
   RegisterCpuNnKernels(registry);
+  RegisterCpuElementwiseKernels(registry);
+  RegisterCpuReduceKernels(registry);
+  RegisterCpuTensorKernels(registry);
+  RegisterCpuResizePadKernels(registry);
 }
 
 }  // namespace kiln::cpu

@@ -1,0 +1,62 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The CPU device's compute team: how kernels running on the CPU split their work over cores.
+//
+// oneDNN (Debian's build) parallelises with OpenMP, on a team that belongs to the thread that
+// calls it; its idle workers spin before they sleep. A second pool of busy threads for Kiln's
+// own kernels would fight that team for the same cores, so Kiln's kernels run their
+// ParallelFor on the same OpenMP team: one set of compute threads per executing thread.
+// Concurrent executions (several streams, several application threads) share the cores: each
+// execution's team is sized to threads / executions running at that moment.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+namespace kiln::cpu {
+
+// The threads one execution may use when it runs alone: KILN_CPU_THREADS (default: the cores
+// this process may use), capped by OMP_NUM_THREADS when that is set.
+int ComputeThreads();
+
+// Runs fn(begin, end) over [0, n) in chunks of at least `grain` on the calling thread's
+// OpenMP team (the calling thread takes chunks too; chunks are claimed dynamically, so a
+// descheduled thread does not hold the others up); returns when every chunk is done. Runs on
+// the caller alone when there is one chunk or when called from inside a parallel region.
+void TeamParallelFor(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn);
+
+// One model execution on the calling thread, from construction to destruction: sizes the
+// thread's OpenMP team (which oneDNN and TeamParallelFor use) to ComputeThreads() divided by
+// the executions running in the process, and restores the thread's previous setting at the end.
+class ExecutionScope {
+ public:
+  ExecutionScope();
+  ~ExecutionScope();
+  ExecutionScope(const ExecutionScope&) = delete;
+  ExecutionScope& operator=(const ExecutionScope&) = delete;
+
+  // The team size this execution got.
+  int threads() const { return threads_; }
+
+ private:
+  int previous_ = 0;
+  int threads_ = 1;
+};
+
+// While alive, the calling thread's OpenMP team is ComputeThreads() (its previous setting is
+// restored after). oneDNN sizes a primitive's per-thread work split and scratch by the threads
+// at its creation, and a primitive must not run on more threads than it was created for, so
+// the CPU kernels create primitives under this scope, whatever team the execution has.
+class FullTeamScope {
+ public:
+  FullTeamScope();
+  ~FullTeamScope();
+  FullTeamScope(const FullTeamScope&) = delete;
+  FullTeamScope& operator=(const FullTeamScope&) = delete;
+
+ private:
+  int previous_ = 0;
+};
+
+}  // namespace kiln::cpu

@@ -1,0 +1,278 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// oneDNN transposed convolution: ConvTranspose, float32, 1 to 3 spatial dims, any group,
+// stride, dilation, pads, auto_pad, output_padding and output_shape (the window as the
+// reference kernel resolves it, kernels::ResolveTransposedWindow), with bias.
+//
+// oneDNN's deconvolution maps input position i and kernel tap k to output position
+// i * stride + k * dilation - padding_l, as ONNX does with pad_begin; its destination size is
+// (in - 1) * stride + (k - 1) * dilation + 1 - padding_l - padding_r, so padding_r is whatever
+// gives ONNX's output size: output_padding (and an output_shape larger than the full result)
+// makes it negative, leaving end positions that receive the bias only. A negative padding_l
+// (an output_shape larger than the full result, split so that the begin side gets some) is
+// something oneDNN 2.6 declines: such runs go to the reference kernel.
+//
+// Weights: ONNX's W is [C_in, C_out / group, k...]; oneDNN's deconvolution weights are
+// [C_out, C_in, k...], or [group, C_out / group, C_in / group, k...] with groups. The user
+// descriptor describes ONNX's bytes with strides in oneDNN's dim order, and a reorder packs them
+// into the layout the primitive picks (format_tag::any): once at Prepare for a constant W, on
+// every run for a computed one. Activations are reordered in and out of the layout the
+// primitive picks, or stay plain (see Create). Depthwise ones are declined (IsDepthwise).
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "backends/cpu/kernels/dnnl_common.h"
+
+namespace kiln::cpu {
+namespace {
+
+using kernels::ConvTransposeAttrs;
+
+struct DeconvPlan final : Plan {
+  Dims y_dims;
+  dnnl::deconvolution_forward deconv;
+  dnnl::memory::desc x_md, y_md, w_user_md;  // the tensors as they are
+  dnnl::memory::desc src_md, dst_md, w_md;   // as the primitive takes them
+  dnnl::memory::desc b_md;
+  const void* weights = nullptr;  // constant W in w_md (a packed copy)
+  bool reorder_src = false, reorder_dst = false, reorder_w = false;
+  dnnl::reorder src_in, dst_out, w_in;  // plain -> src_md, dst_md -> plain, computed W -> w_md
+  dnnl::memory::desc scratch_md;        // the largest scratchpad of the primitives, run in turn
+};
+
+// The geometry of one run: Y's dims and the window as oneDNN wants it.
+struct DeconvShape {
+  Dims y;
+  Dims stride, dilate, pad_l, pad_r;  // dilate: ONNX's dilation - 1
+};
+
+class DeconvKernel final : public DnnlKernel {
+ public:
+  static Result<std::unique_ptr<Kernel>> Make(const KernelRegistry& registry, const NodeDef& def) {
+    KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
+    KILN_ASSIGN_OR_RETURN(ConvTransposeAttrs attrs, kernels::ReadConvTransposeAttrs(def));
+    const size_t rank = def.input_dims.size() > 1 ? def.input_dims[1].size() : 0;
+    if (rank < 3 || rank > 5) {
+      return def.Fail(code::kFeatureUnsupported, "W of rank ", rank,
+                      ": the onednn transposed convolution takes 1 to 3 spatial dims");
+    }
+    if (IsDepthwise(def.input_dims[1], attrs.group)) {
+      return def.Fail(code::kFeatureUnsupported,
+                      "a depthwise transposed convolution: oneDNN's measured slower than the "
+                      "reference kernel");
+    }
+    KILN_ASSIGN_OR_RETURN(auto reference, ReferenceKernel(registry, def));
+    auto k = std::unique_ptr<DeconvKernel>(
+        new DeconvKernel(def, std::move(reference), std::move(attrs), def.constant(1)));
+    KILN_RETURN_IF_ERROR(k->PrepareFirstPlan(), "");
+    return std::unique_ptr<Kernel>(std::move(k));
+  }
+
+ private:
+  DeconvKernel(const NodeDef& def, std::unique_ptr<Kernel> reference, ConvTransposeAttrs attrs,
+               const TensorView* w)
+      : DnnlKernel(def, std::move(reference)), attrs_(std::move(attrs)) {
+    if (w != nullptr) w_const_ = *w;
+  }
+
+  // Whether W dims `wd` with `group` make a depthwise transposed convolution (one input and
+  // one output channel per group). oneDNN 2.6 runs those with its jit_dw kernel, which measured
+  // 0.6-0.9x the speed of the reference kernel (k 4, stride 2, 64 channels): they are left to
+  // the reference kernel.
+  static bool IsDepthwise(const Dims& wd, int64_t group) {
+    return group > 1 && wd.size() >= 2 && wd[0] == group && wd[1] == 1;
+  }
+
+  // The geometry for X and W dims `x` and `wd`, or nullopt when they do not fit (the reference
+  // kernel reports it) or are depthwise.
+  std::optional<DeconvShape> Shape(const Dims& x, const Dims& wd) const {
+    const int64_t g = attrs_.group;
+    if (wd.size() < 3 || wd.size() > 5 || x.size() != wd.size() || x[1] != wd[0] ||
+        wd[0] % g != 0 || IsDepthwise(wd, g)) {
+      return std::nullopt;
+    }
+    const Dims kernel(wd.begin() + 2, wd.end());
+    if (!attrs_.window.kernel_shape.empty() && attrs_.window.kernel_shape != kernel) {
+      return std::nullopt;
+    }
+    const Dims in(x.begin() + 2, x.end());
+    auto win = kernels::ResolveTransposedWindow(def_, attrs_, in, kernel);
+    if (!win.ok()) return std::nullopt;
+    const kernels::Window& w = *win;
+    DeconvShape s;
+    s.y = {x[0], wd[1] * g};
+    s.y.insert(s.y.end(), w.out.begin(), w.out.end());
+    if (kernels::NumElements(s.y) == 0) return std::nullopt;
+    for (size_t i = 0; i < in.size(); ++i) {
+      // oneDNN declines a negative padding_l (output_shape past the full result on the begin
+      // side): the reference kernel runs those.
+      if (w.pad_begin[i] < 0) return std::nullopt;
+      s.stride.push_back(w.stride[i]);
+      s.dilate.push_back(w.dilation[i] - 1);
+      s.pad_l.push_back(w.pad_begin[i]);
+      const int64_t full = (in[i] - 1) * w.stride[i] + (kernel[i] - 1) * w.dilation[i] + 1;
+      s.pad_r.push_back(full - w.pad_begin[i] - w.out[i]);
+    }
+    return s;
+  }
+
+  // X, W, then whether B is given.
+  std::optional<Dims> Key(const std::vector<const Dims*>& in) const override {
+    if (in.size() < 2 || in[0] == nullptr || in[1] == nullptr) return std::nullopt;
+    const Dims& wd = *in[1];
+    if (w_const_.data != nullptr && wd != w_const_.dims) return std::nullopt;
+    if (wd.size() < 2) return std::nullopt;
+    const Dims* b = in.size() > 2 ? in[2] : nullptr;
+    if (b && (b->size() != 1 || (*b)[0] != wd[1] * attrs_.group)) return std::nullopt;
+    if (!Shape(*in[0], wd)) return std::nullopt;
+    Dims key;
+    AppendKey(key, in[0]);
+    AppendKey(key, in[1]);
+    key.push_back(b != nullptr);
+    return key;
+  }
+
+  Result<std::shared_ptr<const Plan>> Build(const Dims& key) const override {
+    auto dims = SplitKey(key, 2);
+    const Dims &x = *dims[0], &wd = *dims[1];
+    const bool has_b = key.back() != 0;
+    auto shape = Shape(x, wd);
+    if (!shape) return def_.Fail(code::kFeatureUnsupported, "X does not fit W");
+    auto plan = std::make_shared<DeconvPlan>();
+    plan->y_dims = shape->y;
+    KILN_RETURN_IF_ERROR(Guard(def_, [&] { Create(x, wd, *shape, has_b, *plan); }), "");
+    return std::shared_ptr<const Plan>(std::move(plan));
+  }
+
+  // ONNX's W [C_in, C_out / g, k...] as oneDNN's [C_out, C_in, k...] (g = 1) or
+  // [g, C_out / g, C_in / g, k...]: the same bytes with the two channel dims' strides swapped.
+  Dims WeightsView(const Dims& wd, Dims& strides) const {
+    const int64_t g = attrs_.group;
+    const Dims kernel(wd.begin() + 2, wd.end());
+    Dims onnx = {g, wd[0] / g, wd[1]};  // [g, C_in / g, C_out / g, k...]
+    onnx.insert(onnx.end(), kernel.begin(), kernel.end());
+    const Dims s = kernels::Strides(onnx);
+    Dims view = {g, wd[1], wd[0] / g};
+    strides = {s[0], s[2], s[1]};
+    view.insert(view.end(), kernel.begin(), kernel.end());
+    strides.insert(strides.end(), s.begin() + 3, s.end());
+    if (g == 1) {  // no group dim
+      view.erase(view.begin());
+      strides.erase(strides.begin());
+    }
+    return view;
+  }
+
+  void Create(const Dims& x, const Dims& wd, const DeconvShape& shape, bool has_b,
+              DeconvPlan& p) const {
+    using dnnl::memory;
+    using tag = memory::format_tag;
+    Dims w_strides;
+    const Dims w_view = WeightsView(wd, w_strides);
+    p.x_md = PlainDesc(x);
+    p.y_md = PlainDesc(shape.y);
+    p.w_user_md = StridedDesc(w_view, w_strides);
+    p.b_md = has_b ? PlainDesc({shape.y[1]}) : memory::desc();
+    const auto f32 = memory::data_type::f32;
+    const memory::desc w_any(ToDnnl(w_view), f32, tag::any);
+    auto make = [&](bool plain) {
+      const memory::desc src = plain ? p.x_md : memory::desc(ToDnnl(x), f32, tag::any);
+      const memory::desc dst = plain ? p.y_md : memory::desc(ToDnnl(shape.y), f32, tag::any);
+      dnnl::deconvolution_forward::desc desc(
+          dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct, src, w_any,
+          p.b_md, dst, ToDnnl(shape.stride), ToDnnl(shape.dilate), ToDnnl(shape.pad_l),
+          ToDnnl(shape.pad_r));
+      return dnnl::deconvolution_forward::primitive_desc(desc, UserScratchpadAttr(), Engine());
+    };
+    // Channels per group that fill whole 16-lane blocks: oneDNN's blocked jit kernels. Otherwise
+    // plain NCHW (its gemm + col2im): the blocked kernels pad the channels to the block and, with
+    // stride 2, measured up to 15x slower for C_out = 1 (PP-OCR det's last upsampling) and about 2x
+    // slower for 24 channels.
+    const int64_t c_in = wd[0] / attrs_.group, c_out = wd[1];
+    const bool blocked = c_in % 16 == 0 && c_out % 16 == 0;
+    std::optional<dnnl::deconvolution_forward::primitive_desc> made;
+    try {
+      made = make(!blocked);
+    } catch (const dnnl::error&) {
+      made = make(blocked);  // the other layout; a failure here declines these dims
+    }
+    const dnnl::deconvolution_forward::primitive_desc& pd = *made;
+    p.deconv = dnnl::deconvolution_forward(pd);
+    p.src_md = pd.src_desc();
+    p.dst_md = pd.dst_desc();
+    p.w_md = pd.weights_desc();
+    memory::desc scratch_md = pd.scratchpad_desc();
+    auto reorder = [&](const memory::desc& from, const memory::desc& to) {
+      dnnl::reorder::primitive_desc rpd(Engine(), from, Engine(), to, UserScratchpadAttr());
+      if (rpd.scratchpad_desc().get_size() > scratch_md.get_size()) {
+        scratch_md = rpd.scratchpad_desc();
+      }
+      return dnnl::reorder(rpd);
+    };
+    if (w_const_.data != nullptr) {
+      p.weights = packed_.Get(p.w_user_md, w_const_.data, p.w_md);
+    } else if (p.w_md != p.w_user_md) {
+      p.reorder_w = true;
+      p.w_in = reorder(p.w_user_md, p.w_md);
+    }
+    p.reorder_src = p.src_md != p.x_md;
+    p.reorder_dst = p.dst_md != p.y_md;
+    if (p.reorder_src) p.src_in = reorder(p.x_md, p.src_md);
+    if (p.reorder_dst) p.dst_out = reorder(p.dst_md, p.y_md);
+    p.scratch_md = scratch_md;
+  }
+
+  Status Execute(const Plan& base, KernelContext& ctx) const override {
+    const auto& p = static_cast<const DeconvPlan&>(base);
+    const TensorView* x = ctx.input(0);
+    const TensorView* w = ctx.input(1);
+    const TensorView* b = ctx.num_inputs() > 2 ? ctx.input(2) : nullptr;
+    KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, p.y_dims));
+    CallBuffers buf({p.reorder_src ? p.src_md.get_size() : 0,
+                     p.reorder_dst ? p.dst_md.get_size() : 0, p.reorder_w ? p.w_md.get_size() : 0,
+                     p.scratch_md.get_size()});
+    void* scratch = buf[3];
+    StreamRun run;
+    const dnnl::memory x_mem = Wrap(p.x_md, x->data), y_mem = Wrap(p.y_md, y->data);
+    const dnnl::memory src = p.reorder_src ? Wrap(p.src_md, buf[0]) : x_mem;
+    const dnnl::memory dst = p.reorder_dst ? Wrap(p.dst_md, buf[1]) : y_mem;
+    dnnl::memory weights;
+    if (p.weights != nullptr) {
+      weights = Wrap(p.w_md, p.weights);
+    } else if (p.reorder_w) {
+      weights = Wrap(p.w_md, buf[2]);
+      run.Execute(p.w_in, {{DNNL_ARG_FROM, Wrap(p.w_user_md, w->data)}, {DNNL_ARG_TO, weights}},
+                  p.scratch_md, scratch);
+    } else {
+      weights = Wrap(p.w_md, w->data);
+    }
+    if (p.reorder_src) {
+      run.Execute(p.src_in, {{DNNL_ARG_FROM, x_mem}, {DNNL_ARG_TO, src}}, p.scratch_md, scratch);
+    }
+    std::unordered_map<int, dnnl::memory> args = {
+        {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
+    if (b != nullptr) args.emplace(DNNL_ARG_BIAS, Wrap(p.b_md, b->data));
+    run.Execute(p.deconv, std::move(args), p.scratch_md, scratch);
+    if (p.reorder_dst) {
+      run.Execute(p.dst_out, {{DNNL_ARG_FROM, dst}, {DNNL_ARG_TO, y_mem}}, p.scratch_md, scratch);
+    }
+    run.Wait();
+    return Status::Ok();
+  }
+
+  ConvTransposeAttrs attrs_;
+  TensorView w_const_;  // constant W (valid for the kernel's lifetime), or data == null
+  mutable PackedWeights packed_;
+};
+
+}  // namespace
+
+void RegisterCpuDeconvKernels(KernelRegistry& r) {
+  const KernelRegistry* reg = &r;
+  r.Register(kCpuBackend, "", "ConvTranspose",
+             [reg](const NodeDef& def) { return DeconvKernel::Make(*reg, def); });
+}
+
+}  // namespace kiln::cpu
