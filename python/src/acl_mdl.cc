@@ -1,0 +1,327 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// acl.mdl: load, describe, build datasets, select gears and execute. Dims come back as pyACL's
+// dict {'name', 'dimCount', 'dims'} (empty on error); loads and executions release the GIL.
+#include <cstring>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "python/src/bindings.h"
+
+namespace kiln::python {
+namespace {
+
+using GIL = py::call_guard<py::gil_scoped_release>;
+
+py::dict DimsDict(const aclmdlIODims& d) {
+  py::dict out;
+  out["name"] = std::string(d.name);
+  out["dimCount"] = d.dimCount;
+  py::list dims;
+  for (size_t i = 0; i < d.dimCount && i < ACL_MAX_DIM_CNT; ++i) dims.append(d.dims[i]);
+  out["dims"] = dims;
+  return out;
+}
+
+// The dims of pyACL's set_input_dynamic_dims: a dict like DimsDict's ('name' optional).
+aclmdlIODims DimsFromDict(const py::dict& d) {
+  aclmdlIODims dims{};
+  if (d.contains("name")) {
+    std::string name = py::str(d["name"]);
+    std::strncpy(dims.name, name.c_str(), ACL_MAX_TENSOR_NAME_LEN - 1);
+  }
+  auto values = d["dims"].cast<std::vector<int64_t>>();
+  if (values.size() > ACL_MAX_DIM_CNT) {
+    throw py::value_error("acl.mdl: more than ACL_MAX_DIM_CNT (128) dims");
+  }
+  dims.dimCount = d.contains("dimCount") ? d["dimCount"].cast<size_t>() : values.size();
+  if (dims.dimCount != values.size()) {
+    throw py::value_error("acl.mdl: dimCount " + std::to_string(dims.dimCount) + " but " +
+                          std::to_string(values.size()) + " dims given");
+  }
+  for (size_t i = 0; i < values.size(); ++i) dims.dims[i] = values[i];
+  return dims;
+}
+
+using DimsFn = aclError (*)(const aclmdlDesc*, size_t, aclmdlIODims*);
+
+template <DimsFn F>
+py::tuple GetDims(Ptr desc, size_t index) {
+  aclmdlIODims dims{};
+  aclError ret = F(FromPtr<aclmdlDesc>(desc), index, &dims);
+  return py::make_tuple(ret == ACL_SUCCESS ? DimsDict(dims) : py::dict(), ret);
+}
+
+py::object Str(const char* s) { return s == nullptr ? py::str("") : py::str(s); }
+
+}  // namespace
+
+void RegisterMdl(py::module_& mdl) {
+  // Load, query, unload.
+  mdl.def(
+      "load_from_file",
+      [](std::string path) {
+        uint32_t id = 0;
+        aclError ret = aclmdlLoadFromFile(path.c_str(), &id);
+        return std::make_tuple(id, ret);
+      },
+      GIL(), py::arg("model_path"), "aclmdlLoadFromFile: (model_id, ret)");
+  mdl.def(
+      "load_from_mem",
+      [](Ptr model, size_t size) {
+        uint32_t id = 0;
+        aclError ret = aclmdlLoadFromMem(FromPtr(model), size, &id);
+        return std::make_tuple(id, ret);
+      },
+      GIL(), py::arg("model"), py::arg("model_size"), "aclmdlLoadFromMem: (model_id, ret)");
+  mdl.def(
+      "load_from_file_with_mem",
+      [](std::string path, Ptr work, size_t work_size, Ptr weight, size_t weight_size) {
+        uint32_t id = 0;
+        aclError ret = aclmdlLoadFromFileWithMem(path.c_str(), &id, FromPtr(work), work_size,
+                                                 FromPtr(weight), weight_size);
+        return std::make_tuple(id, ret);
+      },
+      GIL(), py::arg("model_path"), py::arg("work_ptr"), py::arg("work_size"),
+      py::arg("weight_ptr"), py::arg("weight_size"));
+  mdl.def(
+      "load_from_mem_with_mem",
+      [](Ptr model, size_t size, Ptr work, size_t work_size, Ptr weight, size_t weight_size) {
+        uint32_t id = 0;
+        aclError ret = aclmdlLoadFromMemWithMem(FromPtr(model), size, &id, FromPtr(work), work_size,
+                                                FromPtr(weight), weight_size);
+        return std::make_tuple(id, ret);
+      },
+      GIL(), py::arg("model"), py::arg("model_size"), py::arg("work_ptr"), py::arg("work_size"),
+      py::arg("weight_ptr"), py::arg("weight_size"));
+  mdl.def(
+      "query_size",
+      [](std::string path) {
+        size_t work = 0, weight = 0;
+        aclError ret = aclmdlQuerySize(path.c_str(), &work, &weight);
+        return std::make_tuple(work, weight, ret);
+      },
+      GIL(), py::arg("model_path"), "aclmdlQuerySize: (work_size, weight_size, ret)");
+  mdl.def(
+      "query_size_from_mem",
+      [](Ptr model, size_t size) {
+        size_t work = 0, weight = 0;
+        aclError ret = aclmdlQuerySizeFromMem(FromPtr(model), size, &work, &weight);
+        return std::make_tuple(work, weight, ret);
+      },
+      GIL(), py::arg("model"), py::arg("model_size"));
+  mdl.def("unload", &aclmdlUnload, GIL(), py::arg("model_id"));
+
+  // Description.
+  mdl.def("create_desc", [] { return ToPtr(aclmdlCreateDesc()); });
+  mdl.def(
+      "destroy_desc", [](Ptr d) { return aclmdlDestroyDesc(FromPtr<aclmdlDesc>(d)); },
+      py::arg("model_desc"));
+  mdl.def(
+      "get_desc", [](Ptr d, uint32_t id) { return aclmdlGetDesc(FromPtr<aclmdlDesc>(d), id); },
+      GIL(), py::arg("model_desc"), py::arg("model_id"));
+  mdl.def(
+      "get_num_inputs", [](Ptr d) { return aclmdlGetNumInputs(FromPtr<aclmdlDesc>(d)); },
+      py::arg("model_desc"));
+  mdl.def(
+      "get_num_outputs", [](Ptr d) { return aclmdlGetNumOutputs(FromPtr<aclmdlDesc>(d)); },
+      py::arg("model_desc"));
+  mdl.def(
+      "get_input_size_by_index",
+      [](Ptr d, size_t i) { return aclmdlGetInputSizeByIndex(FromPtr<aclmdlDesc>(d), i); },
+      py::arg("model_desc"), py::arg("index"));
+  mdl.def(
+      "get_output_size_by_index",
+      [](Ptr d, size_t i) { return aclmdlGetOutputSizeByIndex(FromPtr<aclmdlDesc>(d), i); },
+      py::arg("model_desc"), py::arg("index"));
+  mdl.def("get_input_dims", &GetDims<&aclmdlGetInputDims>, py::arg("model_desc"), py::arg("index"),
+          "aclmdlGetInputDims: ({'name', 'dimCount', 'dims'}, ret)");
+  mdl.def("get_input_dims_v2", &GetDims<&aclmdlGetInputDimsV2>, py::arg("model_desc"),
+          py::arg("index"));
+  mdl.def("get_output_dims", &GetDims<&aclmdlGetOutputDims>, py::arg("model_desc"),
+          py::arg("index"));
+  mdl.def("get_cur_output_dims", &GetDims<&aclmdlGetCurOutputDims>, py::arg("model_desc"),
+          py::arg("index"));
+  mdl.def(
+      "get_input_name_by_index",
+      [](Ptr d, size_t i) { return Str(aclmdlGetInputNameByIndex(FromPtr<aclmdlDesc>(d), i)); },
+      py::arg("model_desc"), py::arg("index"));
+  mdl.def(
+      "get_output_name_by_index",
+      [](Ptr d, size_t i) { return Str(aclmdlGetOutputNameByIndex(FromPtr<aclmdlDesc>(d), i)); },
+      py::arg("model_desc"), py::arg("index"));
+  mdl.def(
+      "get_input_format",
+      [](Ptr d, size_t i) {
+        return static_cast<int>(aclmdlGetInputFormat(FromPtr<aclmdlDesc>(d), i));
+      },
+      py::arg("model_desc"), py::arg("index"));
+  mdl.def(
+      "get_output_format",
+      [](Ptr d, size_t i) {
+        return static_cast<int>(aclmdlGetOutputFormat(FromPtr<aclmdlDesc>(d), i));
+      },
+      py::arg("model_desc"), py::arg("index"));
+  mdl.def(
+      "get_input_data_type",
+      [](Ptr d, size_t i) {
+        return static_cast<int>(aclmdlGetInputDataType(FromPtr<aclmdlDesc>(d), i));
+      },
+      py::arg("model_desc"), py::arg("index"));
+  mdl.def(
+      "get_output_data_type",
+      [](Ptr d, size_t i) {
+        return static_cast<int>(aclmdlGetOutputDataType(FromPtr<aclmdlDesc>(d), i));
+      },
+      py::arg("model_desc"), py::arg("index"));
+  mdl.def(
+      "get_input_index_by_name",
+      [](Ptr d, std::string name) {
+        size_t index = 0;
+        aclError ret = aclmdlGetInputIndexByName(FromPtr<aclmdlDesc>(d), name.c_str(), &index);
+        return std::make_tuple(index, ret);
+      },
+      py::arg("model_desc"), py::arg("name"), "aclmdlGetInputIndexByName: (index, ret)");
+  mdl.def(
+      "get_output_index_by_name",
+      [](Ptr d, std::string name) {
+        size_t index = 0;
+        aclError ret = aclmdlGetOutputIndexByName(FromPtr<aclmdlDesc>(d), name.c_str(), &index);
+        return std::make_tuple(index, ret);
+      },
+      py::arg("model_desc"), py::arg("name"));
+
+  // Gears.
+  mdl.def(
+      "get_dynamic_batch",
+      [](Ptr d) {
+        aclmdlBatch batch{};
+        aclError ret = aclmdlGetDynamicBatch(FromPtr<aclmdlDesc>(d), &batch);
+        py::dict out;
+        if (ret == ACL_SUCCESS) {
+          py::list values;
+          for (size_t i = 0; i < batch.batchCount && i < ACL_MAX_BATCH_NUM; ++i) {
+            values.append(batch.batch[i]);
+          }
+          out["batchCount"] = batch.batchCount;
+          out["batch"] = values;
+        }
+        return py::make_tuple(out, ret);
+      },
+      py::arg("model_desc"), "aclmdlGetDynamicBatch: ({'batchCount', 'batch'}, ret)");
+  mdl.def(
+      "get_dynamic_hw",
+      [](Ptr d, size_t index) {
+        aclmdlHW hw{};
+        aclError ret = aclmdlGetDynamicHW(FromPtr<aclmdlDesc>(d), index, &hw);
+        py::dict out;
+        if (ret == ACL_SUCCESS) {
+          py::list values;
+          for (size_t i = 0; i < hw.hwCount && i < ACL_MAX_HW_NUM; ++i) {
+            values.append(py::make_tuple(hw.hw[i][0], hw.hw[i][1]));
+          }
+          out["hwCount"] = hw.hwCount;
+          out["hw"] = values;
+        }
+        return py::make_tuple(out, ret);
+      },
+      py::arg("model_desc"), py::arg("index"), "aclmdlGetDynamicHW: ({'hwCount', 'hw'}, ret)");
+  mdl.def(
+      "get_input_dynamic_gear_count",
+      [](Ptr d, int64_t index) {
+        size_t count = 0;
+        aclError ret = aclmdlGetInputDynamicGearCount(FromPtr<aclmdlDesc>(d),
+                                                      static_cast<size_t>(index), &count);
+        return std::make_tuple(count, ret);
+      },
+      py::arg("model_desc"), py::arg("index") = -1);
+  mdl.def(
+      "get_input_dynamic_dims",
+      [](Ptr d, int64_t index, size_t gear_count) {
+        std::vector<aclmdlIODims> dims(gear_count);
+        aclError ret = aclmdlGetInputDynamicDims(FromPtr<aclmdlDesc>(d), static_cast<size_t>(index),
+                                                 dims.data(), gear_count);
+        py::list out;
+        if (ret == ACL_SUCCESS) {
+          for (const auto& g : dims) out.append(DimsDict(g));
+        }
+        return py::make_tuple(out, ret);
+      },
+      py::arg("model_desc"), py::arg("index"), py::arg("gear_count"),
+      "aclmdlGetInputDynamicDims: ([{'name', 'dimCount', 'dims'}, ...], ret)");
+  mdl.def(
+      "set_dynamic_batch_size",
+      [](uint32_t id, Ptr ds, size_t index, uint64_t batch) {
+        return aclmdlSetDynamicBatchSize(id, FromPtr<aclmdlDataset>(ds), index, batch);
+      },
+      GIL(), py::arg("model_id"), py::arg("dataset"), py::arg("index"), py::arg("batch_size"));
+  mdl.def(
+      "set_dynamic_hw_size",
+      [](uint32_t id, Ptr ds, size_t index, uint64_t h, uint64_t w) {
+        return aclmdlSetDynamicHWSize(id, FromPtr<aclmdlDataset>(ds), index, h, w);
+      },
+      GIL(), py::arg("model_id"), py::arg("dataset"), py::arg("index"), py::arg("height"),
+      py::arg("width"));
+  mdl.def(
+      "set_input_dynamic_dims",
+      [](uint32_t id, Ptr ds, size_t index, py::dict dims) {
+        aclmdlIODims d = DimsFromDict(dims);
+        py::gil_scoped_release release;
+        return aclmdlSetInputDynamicDims(id, FromPtr<aclmdlDataset>(ds), index, &d);
+      },
+      py::arg("model_id"), py::arg("dataset"), py::arg("index"), py::arg("dims"));
+
+  // Datasets.
+  mdl.def("create_dataset", [] { return ToPtr(aclmdlCreateDataset()); });
+  mdl.def(
+      "destroy_dataset", [](Ptr ds) { return aclmdlDestroyDataset(FromPtr<aclmdlDataset>(ds)); },
+      py::arg("dataset"));
+  mdl.def(
+      "add_dataset_buffer",
+      [](Ptr ds, Ptr buf) {
+        aclError ret =
+            aclmdlAddDatasetBuffer(FromPtr<aclmdlDataset>(ds), FromPtr<aclDataBuffer>(buf));
+        return std::make_tuple(ds, ret);
+      },
+      py::arg("dataset"), py::arg("data_buffer"), "aclmdlAddDatasetBuffer: (dataset, ret)");
+  mdl.def(
+      "get_dataset_num_buffers",
+      [](Ptr ds) { return aclmdlGetDatasetNumBuffers(FromPtr<aclmdlDataset>(ds)); },
+      py::arg("dataset"));
+  mdl.def(
+      "get_dataset_buffer",
+      [](Ptr ds, size_t i) { return ToPtr(aclmdlGetDatasetBuffer(FromPtr<aclmdlDataset>(ds), i)); },
+      py::arg("dataset"), py::arg("index"));
+  mdl.def(
+      "set_dataset_tensor_desc",
+      [](Ptr ds, Ptr desc, size_t i) {
+        return aclmdlSetDatasetTensorDesc(FromPtr<aclmdlDataset>(ds), FromPtr<aclTensorDesc>(desc),
+                                          i);
+      },
+      py::arg("dataset"), py::arg("tensor_desc"), py::arg("index"));
+  mdl.def(
+      "get_dataset_tensor_desc",
+      [](Ptr ds, size_t i) {
+        return ToPtr(aclmdlGetDatasetTensorDesc(FromPtr<aclmdlDataset>(ds), i));
+      },
+      py::arg("dataset"), py::arg("index"));
+
+  // Execution.
+  mdl.def(
+      "execute",
+      [](uint32_t id, Ptr in, Ptr out) {
+        return aclmdlExecute(id, FromPtr<aclmdlDataset>(in), FromPtr<aclmdlDataset>(out));
+      },
+      GIL(), py::arg("model_id"), py::arg("input"), py::arg("output"));
+  mdl.def(
+      "execute_async",
+      [](uint32_t id, Ptr in, Ptr out, Ptr stream) {
+        return aclmdlExecuteAsync(id, FromPtr<aclmdlDataset>(in), FromPtr<aclmdlDataset>(out),
+                                  FromPtr(stream));
+      },
+      GIL(), py::arg("model_id"), py::arg("input"), py::arg("output"), py::arg("stream"));
+}
+
+}  // namespace kiln::python

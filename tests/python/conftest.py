@@ -1,0 +1,129 @@
+# Copyright 2026 The Kiln Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Fixtures of the Python tests: the models, their reference data, and a compiler.
+
+Environment (set by tests/python/CMakeLists.txt; all optional):
+    KILN_BIN        the `kiln` program: models are compiled with `kiln atc`, as a CANN user
+                    compiles them with `atc`; without it, with kiln.compile.
+    KILN_MODELS_DIR where scripts/gen_models.py writes the generated models (build/models).
+"""
+import os
+import struct
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SHARED = os.path.join(ROOT, "..", "shared", "models")
+MNIST = os.path.join(SHARED, "mnist-8")
+
+
+# ---- ONNX TensorProto reader (no onnx package needed: the wheel test runs without it) ------
+
+_NP = {1: np.float32, 2: np.uint8, 3: np.int8, 5: np.int16, 6: np.int32, 7: np.int64,
+       9: np.bool_, 10: np.float16, 11: np.float64}
+
+
+def _varint(buf, i):
+    value, shift = 0, 0
+    while True:
+        b = buf[i]
+        i += 1
+        value |= (b & 0x7F) << shift
+        shift += 7
+        if b < 0x80:
+            return value, i
+
+
+def read_tensor(path):
+    """A TensorProto file (dims, data_type, raw_data or float_data) as a numpy array."""
+    with open(path, "rb") as f:
+        buf = f.read()
+    dims, dtype, raw, floats = [], 1, None, []
+    i = 0
+    while i < len(buf):
+        key, i = _varint(buf, i)
+        field, wire = key >> 3, key & 7
+        if wire == 0:
+            value, i = _varint(buf, i)
+            if field == 1:
+                dims.append(value)
+            elif field == 2:
+                dtype = value
+        elif wire == 2:
+            n, i = _varint(buf, i)
+            chunk = buf[i:i + n]
+            i += n
+            if field == 1:  # packed dims
+                j = 0
+                while j < len(chunk):
+                    v, j = _varint(chunk, j)
+                    dims.append(v)
+            elif field == 9:
+                raw = chunk
+            elif field == 4:
+                floats.extend(struct.unpack(f"<{len(chunk) // 4}f", chunk))
+        elif wire == 5:
+            if field == 4:
+                floats.append(struct.unpack("<f", buf[i:i + 4])[0])
+            i += 4
+        elif wire == 1:
+            i += 8
+        else:
+            raise ValueError(f"{path}: unexpected protobuf wire type {wire}")
+    if raw is not None:
+        return np.frombuffer(raw, dtype=_NP[dtype]).reshape(dims).copy()
+    return np.array(floats, dtype=np.float32).reshape(dims)
+
+
+def mnist_sets():
+    """[(input [1,1,28,28], expected logits [1,10])] of the three digits shipped with mnist-8."""
+    out = []
+    for n in range(3):
+        d = os.path.join(MNIST, f"test_data_set_{n}")
+        out.append((read_tensor(os.path.join(d, "input_0.pb")),
+                    read_tensor(os.path.join(d, "output_0.pb"))))
+    return out
+
+
+def compile_model(onnx_path, out_dir, name, input_shape=None):
+    """Compiles with `kiln atc` when KILN_BIN is set, else with kiln.compile; returns the .om."""
+    out = os.path.join(out_dir, name)
+    kiln_bin = os.environ.get("KILN_BIN")
+    if kiln_bin:
+        cmd = [kiln_bin, "atc", "--framework=5", f"--model={onnx_path}", f"--output={out}",
+               "--soc_version=Ascend310P3"]
+        if input_shape:
+            cmd.append(f"--input_shape={input_shape}")
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    else:
+        import kiln
+        kiln.compile(onnx_path, out, **({"input_shape": input_shape} if input_shape else {}))
+    return out + ".om"
+
+
+@pytest.fixture(scope="session")
+def mnist_om(tmp_path_factory):
+    return compile_model(os.path.join(MNIST, "model.onnx"), str(tmp_path_factory.mktemp("om")),
+                         "mnist")
+
+
+@pytest.fixture(scope="session")
+def mnist_data():
+    return mnist_sets()
+
+
+def generated_model(name):
+    """A model of scripts/gen_models.py (seeded weights), written once into KILN_MODELS_DIR."""
+    out = os.environ.get("KILN_MODELS_DIR", os.path.join(ROOT, "build", "models"))
+    path = os.path.join(out, name + ".onnx")
+    if not os.path.exists(path):
+        pytest.importorskip("onnx")
+        only = {"mobilenetv2": "mobilenetv2", "resnet50_v1.5": "resnet50",
+                "bert_encoder": "bert"}[name]
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gen_models.py"), "--out",
+                        out, "--only", only],
+                       check=True, stdout=subprocess.DEVNULL)
+    return path
