@@ -1,9 +1,626 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
+//
+// The CPU backend's Resize and Pad.
+//
+// Resize (opset 10 on): mode nearest for every 1, 2, 4 or 8-byte element type (any axes may
+// scale: each output row copies a gathered input row, whole planes come from a per-axis index
+// map) and mode linear for float32 when only the last two axes scale (separable bilinear:
+// each input row is interpolated along the width once into a small cache, each output row
+// blends two of them). Source indices and weights are computed once per run and axis, with the
+// reference kernel's coordinate transforms and rounding reimplemented exactly (kernels/
+// reference/tensor_index.cc keeps them private). Prepare declines cubic, antialias,
+// tf_crop_and_resize, exclude_outside with linear, keep_aspect_ratio_policy other than
+// stretch, and linear of other types; a run the fast paths do not take (a linear resize of a
+// leading axis, rank < 2, an empty tensor, bad scales or sizes) goes to the reference kernel
+// prepared with it, which also reports the errors.
+//
+// Pad (every opset, every mode the reference has: constant, reflect, edge, wrap): per output
+// row, the interior is one memcpy and the borders are fills or element copies; trailing axes
+// that are not padded are merged into the row's elements.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "backends/cpu/kernels/families.h"
+#include "backends/cpu/kernels/simd.h"
+#include "backends/cpu/kernels/tensor_internal.h"
+#include "kernels/reference/common.h"
+#include "kernels/util.h"
 
 namespace kiln::cpu {
+namespace {
 
-void RegisterCpuResizePadKernels(kernels::KernelRegistry& registry) {}
+using kernels::CheckedAxes;
+using kernels::CheckedOutput;
+using kernels::DataType;
+using kernels::Dims;
+using kernels::DimsString;
+using kernels::ElemSize;
+using kernels::Kernel;
+using kernels::KernelContext;
+using kernels::KernelRegistry;
+using kernels::NodeDef;
+using kernels::NumElements;
+using kernels::Omitted;
+using kernels::Product;
+using kernels::ReadDoubles;
+using kernels::ReadInts;
+using kernels::RequiredInput;
+using kernels::TensorView;
+using tensor_internal::Fill;
+using tensor_internal::GatherIndexed;
+using tensor_internal::kGrainBytes;
+using tensor_internal::ParallelCopy;
+using tensor_internal::PrepareReference;
+using tensor_internal::RequireMovable;
+
+constexpr int kBad = code::kInvalidParam;
+
+// ---------------------------------------------------------------------------------------------
+// Vector leaves (float32 linear resize).
+
+// out[i] = wa * a[i] + wb * b[i].
+KILN_CPU_CLONES void BlendRowsF32(const float* KILN_RESTRICT a, const float* KILN_RESTRICT b,
+                                  float wa, float wb, float* KILN_RESTRICT out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = wa * a[i] + wb * b[i];
+}
+
+// out[x] = w0[x] * row[i0[x]] + w1[x] * row[i1[x]].
+KILN_CPU_CLONES void InterpolateRowF32(const float* KILN_RESTRICT row,
+                                       const int32_t* KILN_RESTRICT i0,
+                                       const int32_t* KILN_RESTRICT i1,
+                                       const float* KILN_RESTRICT w0, const float* KILN_RESTRICT w1,
+                                       float* KILN_RESTRICT out, int64_t n) {
+  for (int64_t x = 0; x < n; ++x) out[x] = w0[x] * row[i0[x]] + w1[x] * row[i1[x]];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resize.
+
+enum class Transform {
+  kHalfPixel,
+  kHalfPixelSymmetric,
+  kPytorchHalfPixel,
+  kAlignCorners,
+  kAsymmetric,
+  kTfHalfPixelForNn,
+  kTfCropAndResize,
+};
+enum class Nearest { kSimple, kRoundPreferFloor, kRoundPreferCeil, kFloor, kCeil };
+
+// The attributes a fast resize depends on.
+struct ResizeMode {
+  bool linear = false;
+  Transform transform = Transform::kAsymmetric;
+  Nearest nearest = Nearest::kSimple;
+};
+
+Transform ParseTransform(const std::string& t) {
+  if (t == "align_corners") return Transform::kAlignCorners;
+  if (t == "asymmetric") return Transform::kAsymmetric;
+  if (t == "tf_half_pixel_for_nn") return Transform::kTfHalfPixelForNn;
+  if (t == "pytorch_half_pixel") return Transform::kPytorchHalfPixel;
+  if (t == "tf_crop_and_resize") return Transform::kTfCropAndResize;
+  if (t == "half_pixel_symmetric") return Transform::kHalfPixelSymmetric;
+  return Transform::kHalfPixel;
+}
+
+Nearest ParseNearest(const std::string& n) {
+  if (n == "round_prefer_ceil") return Nearest::kRoundPreferCeil;
+  if (n == "floor") return Nearest::kFloor;
+  if (n == "ceil") return Nearest::kCeil;
+  return Nearest::kRoundPreferFloor;
+}
+
+// Where output position y reads from along an axis of `in` elements resized to `out` with
+// `scale` (the reference's formulas, operation for operation, so the results match bit for
+// bit).
+double SourceCoord(Transform t, int64_t y, double scale, int64_t in, int64_t out) {
+  const double yd = static_cast<double>(y), ind = static_cast<double>(in);
+  const double width = scale * ind;
+  switch (t) {
+    case Transform::kAlignCorners:
+      return width == 1 ? 0 : yd * (ind - 1) / (width - 1);
+    case Transform::kAsymmetric:
+      return yd / scale;
+    case Transform::kTfHalfPixelForNn:
+      return (yd + 0.5) / scale;
+    case Transform::kPytorchHalfPixel:
+      return out > 1 ? (yd + 0.5) / scale - 0.5 : 0;
+    case Transform::kHalfPixelSymmetric: {
+      const double offset = ind / 2 * (1 - static_cast<double>(out) / width);
+      return offset + (yd + 0.5) / scale - 0.5;
+    }
+    default:
+      return (yd + 0.5) / scale - 0.5;
+  }
+}
+
+// The two linear taps of output position y: input indices (clamped) and weights. An integral
+// coordinate x takes weight 1 at x and 0 at x - 1, as the reference does.
+struct Taps {
+  int64_t i0, i1;
+  double w0, w1;
+};
+
+Taps LinearTaps(Transform t, int64_t y, double scale, int64_t in, int64_t out) {
+  const double x = SourceCoord(t, y, scale, in, out);
+  const double xf = std::floor(x);
+  const bool integral = x == xf;
+  const double ratio = integral ? 1.0 : x - xf;
+  const int64_t base = static_cast<int64_t>(xf) - (integral ? 1 : 0);
+  return {std::clamp<int64_t>(base, 0, in - 1), std::clamp<int64_t>(base + 1, 0, in - 1), 1 - ratio,
+          ratio};
+}
+
+int64_t NearestIndex(const ResizeMode& m, int64_t y, double scale, int64_t in, int64_t out) {
+  const double x = SourceCoord(m.transform, y, scale, in, out);
+  const double xf = std::floor(x);
+  const bool integral = x == xf;
+  const double ratio = integral ? 1.0 : x - xf;
+  Nearest nm = m.nearest;
+  if (nm == Nearest::kSimple) nm = scale < 1 ? Nearest::kCeil : Nearest::kFloor;
+  bool right;
+  if (integral) {
+    right = true;
+  } else if (nm == Nearest::kRoundPreferFloor) {
+    right = ratio > 0.5;
+  } else if (nm == Nearest::kRoundPreferCeil) {
+    right = ratio >= 0.5;
+  } else {
+    right = nm == Nearest::kCeil;
+  }
+  const int64_t base = static_cast<int64_t>(xf) - (integral ? 1 : 0);
+  return std::clamp<int64_t>(base + (right ? 1 : 0), 0, in - 1);
+}
+
+// Output dims and per-axis scales, computed as the reference computes them.
+struct ResizePlan {
+  Dims out;
+  std::vector<double> scale;
+};
+
+// floor(dim * scale) in float, as the shape inference computes it; -1 when it does not fit.
+int64_t ScaledDim(int64_t dim, double scale) {
+  const float v = std::floor(static_cast<float>(dim) * static_cast<float>(scale));
+  return v >= 0 && v < 9.0e18f ? static_cast<int64_t>(v) : -1;
+}
+
+class ResizeKernel final : public Kernel {
+ public:
+  static Result<std::unique_ptr<Kernel>> Make(const KernelRegistry& registry, const NodeDef& def) {
+    KILN_ASSIGN_OR_RETURN(auto reference, PrepareReference(registry, def));
+    KILN_RETURN_IF_ERROR(RequireMovable(def), "");
+    ResizeMode m;
+    const std::string mode = def.attr_string("mode", "nearest");
+    if (mode != "nearest" && mode != "linear") {
+      return def.Fail(code::kFeatureUnsupported, "mode \"", mode, "\" is left to the reference");
+    }
+    m.linear = mode == "linear";
+    if (def.opset >= 11) {
+      m.transform = ParseTransform(def.attr_string("coordinate_transformation_mode", "half_pixel"));
+      m.nearest = ParseNearest(def.attr_string("nearest_mode", "round_prefer_floor"));
+      const bool antialias = def.opset >= 18 && def.attr_int("antialias", 0) != 0;
+      const bool exclude = m.linear && def.attr_int("exclude_outside", 0) != 0;
+      const bool policy =
+          def.opset >= 18 && def.attr_string("keep_aspect_ratio_policy", "stretch") != "stretch";
+      if (m.transform == Transform::kTfCropAndResize || antialias || exclude || policy) {
+        return def.Fail(code::kFeatureUnsupported,
+                        "tf_crop_and_resize, antialias, exclude_outside and "
+                        "keep_aspect_ratio_policy are left to the reference");
+      }
+    }
+    if (m.linear && def.input_types[0] != DataType::kFloat32) {
+      return def.Fail(code::kFeatureUnsupported, "linear resize of ", ir::Name(def.input_types[0]),
+                      " is left to the reference");
+    }
+    return std::unique_ptr<Kernel>(new ResizeKernel(def, std::move(reference), m));
+  }
+
+  Status Run(KernelContext& ctx) const override {
+    const TensorView* x = ctx.input(0);
+    std::optional<ResizePlan> plan;
+    if (x != nullptr) plan = Plan(*x, ctx);
+    if (!plan || !Takes(*x, *plan)) return reference_->Run(ctx);
+    KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def_, ctx, 0, plan->out));
+    if (m_.linear) {
+      Linear(ctx, *x, *plan, *out);
+    } else {
+      NearestResize(ctx, *x, *plan, *out);
+    }
+    return Status::Ok();
+  }
+
+ private:
+  ResizeKernel(const NodeDef& def, std::unique_ptr<Kernel> reference, const ResizeMode& m)
+      : def_(def), reference_(std::move(reference)), m_(m) {}
+
+  // The output dims and scales of this run, or nullopt when the inputs are ones the reference
+  // kernel rejects (it runs them and reports the error).
+  std::optional<ResizePlan> Plan(const TensorView& x, KernelContext& ctx) const {
+    const size_t r = x.rank();
+    ResizePlan plan;
+    plan.out = x.dims;
+    plan.scale.assign(r, 1.0);
+    if (def_.opset < 11) {  // scales only, every axis
+      const TensorView* s = ctx.input(1);
+      if (s == nullptr) return std::nullopt;
+      const std::vector<double> scales = ReadDoubles(*s);
+      if (scales.size() != r) return std::nullopt;
+      for (size_t d = 0; d < r; ++d) {
+        if (!(scales[d] > 0) || !std::isfinite(scales[d])) return std::nullopt;
+        plan.out[d] = ScaledDim(x.dims[d], scales[d]);
+        plan.scale[d] = scales[d];
+      }
+      return plan;
+    }
+    std::vector<int64_t> axes;
+    if (def_.opset >= 18 && def_.has_attr("axes")) {
+      auto checked = CheckedAxes(def_, def_.attr_ints("axes"), static_cast<int64_t>(r));
+      if (!checked.ok()) return std::nullopt;
+      axes = std::move(checked).value();
+    } else {
+      for (size_t i = 0; i < r; ++i) axes.push_back(static_cast<int64_t>(i));
+    }
+    const size_t na = axes.size();
+    const TensorView* scales = ctx.input(2);
+    const TensorView* sizes = ctx.input(3);
+    if (Omitted(scales) == Omitted(sizes)) return std::nullopt;
+    if (!Omitted(scales)) {
+      const std::vector<double> s = ReadDoubles(*scales);
+      if (s.size() != na) return std::nullopt;
+      for (size_t k = 0; k < na; ++k) {
+        const size_t a = static_cast<size_t>(axes[k]);
+        if (!(s[k] > 0) || !std::isfinite(s[k])) return std::nullopt;
+        plan.scale[a] = s[k];
+        plan.out[a] = ScaledDim(x.dims[a], s[k]);
+      }
+    } else {
+      const std::vector<int64_t> s = ReadInts(*sizes);
+      if (s.size() != na) return std::nullopt;
+      for (size_t k = 0; k < na; ++k) {
+        const size_t a = static_cast<size_t>(axes[k]);
+        if (s[k] < 0 || (s[k] > 0 && x.dims[a] == 0)) return std::nullopt;
+        plan.out[a] = s[k];
+        plan.scale[a] = x.dims[a] == 0 ? 1.0 : static_cast<double>(s[k]) / x.dims[a];
+      }
+    }
+    return plan;
+  }
+
+  // Whether the fast paths take this run: rank >= 2, nothing empty, valid output dims, and for
+  // linear a float32 input with only the last two axes resized.
+  bool Takes(const TensorView& x, const ResizePlan& plan) const {
+    const size_t r = x.rank();
+    if (r < 2 || x.num_elements() == 0) return false;
+    for (size_t d = 0; d < r; ++d) {
+      if (plan.out[d] <= 0) return false;
+    }
+    if (m_.linear) {
+      if (x.dtype != DataType::kFloat32) return false;
+      if (x.dims[r - 1] > std::numeric_limits<int32_t>::max()) return false;
+      for (size_t d = 0; d + 2 < r; ++d) {
+        if (!AxisIdentity(plan, x.dims, d)) return false;
+      }
+    }
+    return true;
+  }
+
+  // The reference skips a linear axis with scale within 1e-9 of 1 and the same size.
+  static bool AxisIdentity(const ResizePlan& plan, const Dims& in, size_t d) {
+    return std::fabs(plan.scale[d] - 1) <= 1e-9 && plan.out[d] == in[d];
+  }
+
+  void NearestResize(KernelContext& ctx, const TensorView& x, const ResizePlan& plan,
+                     const TensorView& out) const {
+    const size_t r = x.rank(), es = ElemSize(x);
+    std::vector<std::vector<int64_t>> map(r);
+    for (size_t d = 0; d < r; ++d) {
+      for (int64_t y = 0; y < plan.out[d]; ++y) {
+        map[d].push_back(NearestIndex(m_, y, plan.scale[d], x.dims[d], plan.out[d]));
+      }
+    }
+    // The input plane (offset in elements) each output plane reads.
+    const Dims in_strides = kernels::Strides(x.dims);
+    const int64_t planes = Product(plan.out, 0, r - 2);
+    std::vector<int64_t> plane_src(static_cast<size_t>(planes), 0);
+    for (int64_t p = 0; p < planes; ++p) {
+      int64_t rest = p, off = 0;
+      for (size_t d = r - 2; d-- > 0;) {
+        off += map[d][static_cast<size_t>(rest % plan.out[d])] * in_strides[d];
+        rest /= plan.out[d];
+      }
+      plane_src[static_cast<size_t>(p)] = off;
+    }
+    const int64_t in_w = x.dims[r - 1], out_h = plan.out[r - 2], out_w = plan.out[r - 1];
+    const std::vector<int64_t>& ymap = map[r - 2];
+    const std::vector<int64_t>& xmap = map[r - 1];
+    bool x_identity = out_w == in_w;
+    for (int64_t i = 0; x_identity && i < out_w; ++i) {
+      x_identity = xmap[static_cast<size_t>(i)] == i;
+    }
+    const auto* src = static_cast<const uint8_t*>(x.data);
+    auto* dst = static_cast<uint8_t*>(out.data);
+    const size_t row_bytes = static_cast<size_t>(out_w) * es;
+    const int64_t grain = std::max<int64_t>(1, kGrainBytes / static_cast<int64_t>(row_bytes));
+    ctx.ParallelFor(planes * out_h, grain, [&](int64_t begin, int64_t end) {
+      for (int64_t u = begin; u < end; ++u) {
+        const int64_t p = u / out_h, y = u % out_h;
+        uint8_t* o = dst + static_cast<size_t>(u) * row_bytes;
+        // Rows that read the same input row as the one above are copies of it.
+        if (u > begin && y > 0 &&
+            ymap[static_cast<size_t>(y)] == ymap[static_cast<size_t>(y - 1)]) {
+          std::memcpy(o, o - row_bytes, row_bytes);
+          continue;
+        }
+        const uint8_t* row = src + static_cast<size_t>(plane_src[static_cast<size_t>(p)] +
+                                                       ymap[static_cast<size_t>(y)] * in_w) *
+                                       es;
+        if (x_identity) {
+          std::memcpy(o, row, row_bytes);
+        } else {
+          GatherIndexed(o, row, xmap.data(), out_w, es);
+        }
+      }
+    });
+  }
+
+  void Linear(KernelContext& ctx, const TensorView& x, const ResizePlan& plan,
+              const TensorView& out) const {
+    const size_t r = x.rank();
+    const int64_t in_h = x.dims[r - 2], in_w = x.dims[r - 1];
+    const int64_t out_h = plan.out[r - 2], out_w = plan.out[r - 1];
+    const bool h_identity = AxisIdentity(plan, x.dims, r - 2);
+    const bool w_identity = AxisIdentity(plan, x.dims, r - 1);
+    std::vector<int32_t> xi0, xi1;
+    std::vector<float> xw0, xw1;
+    if (!w_identity) {
+      for (int64_t i = 0; i < out_w; ++i) {
+        const Taps t = LinearTaps(m_.transform, i, plan.scale[r - 1], in_w, out_w);
+        xi0.push_back(static_cast<int32_t>(t.i0));
+        xi1.push_back(static_cast<int32_t>(t.i1));
+        xw0.push_back(static_cast<float>(t.w0));
+        xw1.push_back(static_cast<float>(t.w1));
+      }
+    }
+    std::vector<Taps> ytaps;
+    for (int64_t y = 0; y < out_h; ++y) {
+      ytaps.push_back(h_identity ? Taps{y, y, 1.0, 0.0}
+                                 : LinearTaps(m_.transform, y, plan.scale[r - 2], in_h, out_h));
+    }
+    const int64_t planes = Product(x.dims, 0, r - 2);
+    const auto* src = x.as<const float>();
+    float* dst = out.as<float>();
+    const int64_t grain = std::max<int64_t>(1, 16384 / out_w);
+    ctx.ParallelFor(planes * out_h, grain, [&](int64_t begin, int64_t end) {
+      // Input rows interpolated along the width, cached by input row (plane * in_h + row):
+      // consecutive output rows mostly read the same two.
+      std::vector<float> buf[2];
+      int64_t held[2] = {-1, -1};
+      auto hrow = [&](int64_t row, int slot) -> const float* {
+        const float* in_row = src + row * in_w;
+        if (w_identity) return in_row;
+        if (held[slot] != row) {
+          buf[slot].resize(static_cast<size_t>(out_w));
+          InterpolateRowF32(in_row, xi0.data(), xi1.data(), xw0.data(), xw1.data(),
+                            buf[slot].data(), out_w);
+          held[slot] = row;
+        }
+        return buf[slot].data();
+      };
+      for (int64_t u = begin; u < end; ++u) {
+        const int64_t p = u / out_h, y = u % out_h;
+        const Taps& t = ytaps[static_cast<size_t>(y)];
+        const int64_t r0 = p * in_h + t.i0, r1 = p * in_h + t.i1;
+        float* o = dst + u * out_w;
+        if (h_identity) {
+          if (w_identity) {
+            std::memcpy(o, src + r0 * in_w, static_cast<size_t>(out_w) * sizeof(float));
+          } else {
+            InterpolateRowF32(src + r0 * in_w, xi0.data(), xi1.data(), xw0.data(), xw1.data(), o,
+                              out_w);
+          }
+          continue;
+        }
+        // Keep the slots in row order so the lower row is usually already held.
+        if (held[1] == r0 && held[0] != r0) {
+          std::swap(buf[0], buf[1]);
+          std::swap(held[0], held[1]);
+        }
+        const float* a = hrow(r0, 0);
+        const float* b = r1 == r0 ? a : hrow(r1, 1);
+        BlendRowsF32(a, b, static_cast<float>(t.w0), static_cast<float>(t.w1), o, out_w);
+      }
+    });
+  }
+
+  const NodeDef def_;
+  const std::unique_ptr<Kernel> reference_;
+  const ResizeMode m_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Pad.
+
+// The output row segment [at, at + count) of the padded axis: a copy of input positions
+// [src, src + count) or, with src = -1, the fill value.
+struct Segment {
+  int64_t at, count, src;
+};
+
+Status RunPad(const NodeDef& def, KernelContext& ctx) {
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
+  const int64_t r = static_cast<int64_t>(x->rank());
+  const size_t es = ElemSize(*x);
+  std::vector<int64_t> pads;
+  std::vector<uint8_t> fill(es, 0);
+  std::vector<int64_t> axes;
+  for (int64_t i = 0; i < r; ++i) axes.push_back(i);
+  if (def.opset < 11) {
+    pads = def.attr_ints("pads", def.attr_ints("paddings"));
+    kernels::StoreDouble(TensorView{x->dtype, {1}, fill.data()}, 0, def.attr_float("value", 0));
+  } else {
+    KILN_ASSIGN_OR_RETURN(const TensorView* p, RequiredInput(def, ctx, 1));
+    pads = ReadInts(*p);
+    if (const TensorView* c = ctx.input(2); !Omitted(c)) {
+      if (c->dtype != x->dtype) return def.Fail(kBad, "constant_value differs in type from data");
+      std::memcpy(fill.data(), c->data, es);
+    }
+    if (const TensorView* a = ctx.input(3); def.opset >= 18 && a != nullptr) {
+      KILN_ASSIGN_OR_RETURN(axes, CheckedAxes(def, ReadInts(*a), r));
+    }
+  }
+  const size_t na = axes.size();
+  if (pads.size() != 2 * na) {
+    return def.Fail(kBad, "pads ", DimsString(pads), " must have ", 2 * na, " entries for input ",
+                    DimsString(x->dims));
+  }
+  const std::string mode = def.attr_string("mode", "constant");
+  Dims dims = x->dims;
+  // Per padded axis: negative pads crop first, to [lo, lo + len); pb elements go before it.
+  std::vector<int64_t> lo(na), len(na), pb(na);
+  for (size_t k = 0; k < na; ++k) {
+    const size_t a = static_cast<size_t>(axes[k]);
+    const int64_t dim = x->dims[a], b = pads[k], e = pads[k + na];
+    int64_t out_dim = 0;
+    if (b < -dim || e < -dim || b + e < -dim ||
+        __builtin_add_overflow(dim, std::max<int64_t>(b, 0), &out_dim) ||
+        __builtin_add_overflow(out_dim, std::max<int64_t>(e, 0), &out_dim)) {
+      return def.Fail(kBad, "pads ", DimsString(pads), " do not fit axis ", a, " of ",
+                      DimsString(x->dims));
+    }
+    lo[k] = std::max<int64_t>(-b, 0);
+    len[k] = dim - lo[k] - std::max<int64_t>(-e, 0);
+    pb[k] = std::max<int64_t>(b, 0);
+    if (mode != "constant" && len[k] == 0 && b + e > 0) {
+      return def.Fail(kBad, "cannot ", mode, "-pad the empty axis ", a, " of ",
+                      DimsString(x->dims));
+    }
+    dims[a] = pb[k] + len[k] + std::max<int64_t>(e, 0);
+  }
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
+  if (out->num_elements() == 0) return Status::Ok();
+  // Per axis, the input position each output position reads (-1: the fill value).
+  std::vector<std::vector<int64_t>> map(static_cast<size_t>(r));
+  for (size_t a = 0; a < map.size(); ++a) {
+    for (int64_t i = 0; i < x->dims[a]; ++i) map[a].push_back(i);
+  }
+  for (size_t k = 0; k < na; ++k) {
+    const size_t a = static_cast<size_t>(axes[k]);
+    const int64_t n = len[k];
+    map[a].assign(static_cast<size_t>(dims[a]), -1);
+    for (int64_t o = 0; o < dims[a]; ++o) {
+      int64_t j = o - pb[k];
+      if (j < 0 || j >= n) {
+        if (mode == "constant") continue;
+        if (mode == "edge") {
+          j = std::clamp<int64_t>(j, 0, n - 1);
+        } else if (mode == "wrap") {
+          j = ((j % n) + n) % n;
+        } else if (n == 1) {
+          j = 0;
+        } else {  // reflect, periodically for pads longer than the axis
+          const int64_t period = 2 * (n - 1);
+          j = ((j % period) + period) % period;
+          if (j >= n) j = period - j;
+        }
+      }
+      map[a][static_cast<size_t>(o)] = lo[k] + j;
+    }
+  }
+  // The last axis that is not copied as is; the ones after it make up one block (`blk`
+  // elements) of the row along it.
+  auto identity = [&](size_t a) {
+    if (dims[a] != x->dims[a]) return false;
+    for (int64_t i = 0; i < dims[a]; ++i) {
+      if (map[a][static_cast<size_t>(i)] != i) return false;
+    }
+    return true;
+  };
+  size_t last = map.size();
+  while (last > 0 && identity(last - 1)) --last;
+  if (last == 0) {
+    ParallelCopy(ctx, out->data, x->data, x->bytes());
+    return Status::Ok();
+  }
+  const size_t row_axis = last - 1;
+  const int64_t blk = Product(dims, row_axis + 1, dims.size());
+  const size_t blk_bytes = static_cast<size_t>(blk) * es;
+  std::vector<Segment> segs;
+  for (int64_t o = 0; o < dims[row_axis]; ++o) {
+    const int64_t s = map[row_axis][static_cast<size_t>(o)];
+    if (!segs.empty()) {
+      Segment& g = segs.back();
+      if ((s < 0 && g.src < 0) || (s >= 0 && g.src >= 0 && g.src + g.count == s)) {
+        ++g.count;
+        continue;
+      }
+    }
+    segs.push_back({o, 1, s});
+  }
+  const Dims in_strides = kernels::Strides(x->dims);
+  const Dims outer_dims(dims.begin(), dims.begin() + static_cast<std::ptrdiff_t>(row_axis));
+  const int64_t rows = NumElements(outer_dims);
+  const int64_t row_elems = dims[row_axis] * blk;
+  const size_t row_bytes = static_cast<size_t>(row_elems) * es;
+  const auto* src = static_cast<const uint8_t*>(x->data);
+  auto* dst = static_cast<uint8_t*>(out->data);
+  const int64_t grain = std::max<int64_t>(1, kGrainBytes / static_cast<int64_t>(row_bytes));
+  ctx.ParallelFor(rows, grain, [&](int64_t begin, int64_t end) {
+    Dims idx(outer_dims.size(), 0);
+    int64_t rest = begin;
+    for (size_t d = idx.size(); d-- > 0;) {
+      idx[d] = rest % outer_dims[d];
+      rest /= outer_dims[d];
+    }
+    for (int64_t row = begin; row < end; ++row) {
+      uint8_t* o = dst + static_cast<size_t>(row) * row_bytes;
+      int64_t off = 0;
+      bool inside = true;
+      for (size_t d = 0; d < idx.size() && inside; ++d) {
+        const int64_t s = map[d][static_cast<size_t>(idx[d])];
+        inside = s >= 0;
+        off += s * in_strides[d];
+      }
+      if (!inside) {
+        Fill(o, row_elems, fill.data(), es);
+      } else {
+        for (const Segment& g : segs) {
+          uint8_t* at = o + static_cast<size_t>(g.at) * blk_bytes;
+          if (g.src < 0) {
+            Fill(at, g.count * blk, fill.data(), es);
+          } else {
+            std::memcpy(
+                at, src + static_cast<size_t>(off) * es + static_cast<size_t>(g.src) * blk_bytes,
+                static_cast<size_t>(g.count) * blk_bytes);
+          }
+        }
+      }
+      kernels::NextIndex(idx, outer_dims);
+    }
+  });
+  return Status::Ok();
+}
+
+}  // namespace
+
+void RegisterCpuResizePadKernels(kernels::KernelRegistry& registry) {
+  registry.Register("cpu", "", "Resize",
+                    [&registry](const NodeDef& def) { return ResizeKernel::Make(registry, def); });
+  registry.Register("cpu", "", "Pad",
+                    [&registry](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
+                      KILN_ASSIGN_OR_RETURN(auto reference, PrepareReference(registry, def));
+                      KILN_RETURN_IF_ERROR(RequireMovable(def), "");
+                      return kernels::MakeFunctionKernel(def, RunPad);
+                    });
+}
 
 }  // namespace kiln::cpu
