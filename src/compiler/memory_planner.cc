@@ -32,10 +32,12 @@ struct Interval {
 
 bool MayRunInPlace(const ir::Node& node) {
   static const std::unordered_set<std::string> kOps = {
-      "Relu",     "Sigmoid", "Tanh",       "Exp",         "Log",       "Sqrt",  "Neg",
-      "Abs",      "Clip",    "LeakyRelu",  "HardSigmoid", "HardSwish", "Elu",   "Selu",
-      "Softplus", "Erf",     "Gelu",       "Add",         "Sub",       "Mul",   "Div",
-      "Identity", "Dropout", "Reciprocal", "Floor",       "Ceil",      "Round", "Mish"};
+      "Relu", "Sigmoid", "Tanh", "Exp", "Log", "Sqrt", "Neg", "Abs", "Clip", "LeakyRelu",
+      "HardSigmoid", "HardSwish", "Elu", "Selu", "Softplus", "Erf", "Gelu", "Add", "Sub", "Mul",
+      "Div", "Identity", "Dropout", "Reciprocal", "Floor", "Ceil", "Round", "Mish", "Swish",
+      "PRelu", "Pow",
+      // Same bytes, new dims: in place they cost nothing (the kernels skip the copy).
+      "Reshape", "Squeeze", "Unsqueeze", "Flatten"};
   return node.domain().empty() && kOps.count(node.op_type()) != 0;
 }
 

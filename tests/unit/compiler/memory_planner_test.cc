@@ -48,6 +48,24 @@ TEST(MemoryPlannerTest, ElementwiseOpRunsInPlaceOnADyingInput) {
   EXPECT_EQ(plan->work_size, 1024u);
 }
 
+TEST(MemoryPlannerTest, ReshapesOfADyingInputShareItsStorage) {
+  GraphBuilder g;
+  ir::Value* x = g.In("x", DataType::kFloat32, {4, 64});
+  ir::Value* a = g.Op("Exp", "e", {x});
+  ir::Value* b = g.Op("Reshape", "r", {a, g.ConstI("shape", {16, 16})});
+  ir::Value* c = g.Op("Flatten", "f", {b});
+  ir::Value* d = g.Op("Unsqueeze", "u", {c, g.ConstI("axes", {0})});
+  g.Out(g.Op("Neg", "n", {d}));
+  ASSERT_TRUE(g.Infer().ok());
+  auto plan = PlanMemory(g.graph);
+  ASSERT_TRUE(plan.ok());
+  for (ir::Value* v : {b, c, d}) {
+    EXPECT_EQ(plan->activations[v].alias_of, a) << v->name();
+    EXPECT_EQ(plan->activations[v].offset, plan->activations[a].offset) << v->name();
+  }
+  EXPECT_EQ(plan->work_size, 1024u);
+}
+
 TEST(MemoryPlannerTest, InputStillReadLaterIsNotOverwrittenInPlace) {
   GraphBuilder g;
   ir::Value* x = g.In("x", DataType::kFloat32, {16});
