@@ -152,6 +152,92 @@ void BM_Gemm(benchmark::State& state, const char* backend) {
 BENCHMARK_CAPTURE(BM_Gemm, reference, "reference")->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_Gemm, cpu, "cpu")->Unit(benchmark::kMicrosecond)->UseRealTime();
 
+// Elementwise and reduction kernels (backends/cpu/kernels/elementwise.cc, reduce.cc) on
+// PP-OCRv4-det / YOLOv8n-sized activations, on the calling thread (BenchContext's ParallelFor is
+// the default single chunk), so the numbers compare the loops, not the thread counts.
+// Counters report input elements per second.
+void RunNode(benchmark::State& state, const char* backend, const NodeDef& def,
+             const std::vector<const HostTensor*>& inputs, int64_t elements) {
+  auto kernel = Registry().Create(backend, def);
+  if (!kernel.ok()) {
+    state.SkipWithError(kernel.status().message().c_str());
+    return;
+  }
+  BenchContext ctx(inputs);
+  for (auto _ : state) {
+    if (!(*kernel)->Run(ctx).ok()) {
+      state.SkipWithError("run failed");
+      break;
+    }
+  }
+  state.counters["elem/s"] = benchmark::Counter(static_cast<double>(elements),
+                                                benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// Add of a per-channel [1, 64, 1, 1] to [1, 64, 160, 160].
+void BM_AddPerChannel(benchmark::State& state, const char* backend) {
+  HostTensor x = Random({1, 64, 160, 160}, 7), b = Random({1, 64, 1, 1}, 8);
+  NodeDef def = MakeDef("Add", 14, {&x, &b}, nullptr);
+  RunNode(state, backend, def, {&x, &b}, 64 * 160 * 160);
+}
+// Mul of two [1, 64, 160, 160] tensors (YOLOv8's SiLU tail: x * sigmoid(x)).
+void BM_MulSameShape(benchmark::State& state, const char* backend) {
+  HostTensor x = Random({1, 64, 160, 160}, 9), y = Random({1, 64, 160, 160}, 10);
+  NodeDef def = MakeDef("Mul", 14, {&x, &y}, nullptr);
+  RunNode(state, backend, def, {&x, &y}, 64 * 160 * 160);
+}
+// Sigmoid, Tanh, Erf-based Gelu and Exp on 1.6M floats.
+void BM_Unary(benchmark::State& state, const char* backend, const char* op) {
+  HostTensor x = Random({1, 64, 160, 160}, 11);
+  NodeDef def = MakeDef(op, 20, {&x}, nullptr);
+  RunNode(state, backend, def, {&x}, 64 * 160 * 160);
+}
+// ReduceMean over H and W of [1, 256, 40, 40] (contiguous blocks) and over C of
+// [1, 64, 160, 160] (a strided axis).
+void BM_ReduceMean(benchmark::State& state, const char* backend, int64_t axis) {
+  HostTensor x = Random(axis == 1 ? Dims{1, 64, 160, 160} : Dims{1, 256, 40, 40}, 12);
+  NodeDef def = MakeDef("ReduceMean", 13, {&x}, nullptr);
+  def.attrs["axes"] = axis == 1 ? std::vector<int64_t>{1} : std::vector<int64_t>{2, 3};
+  RunNode(state, backend, def, {&x}, kiln::kernels::NumElements(x.dims));
+}
+
+BENCHMARK_CAPTURE(BM_AddPerChannel, reference, "reference")
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_AddPerChannel, cpu, "cpu")->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_MulSameShape, reference, "reference")
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_MulSameShape, cpu, "cpu")->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Unary, sigmoid_reference, "reference", "Sigmoid")
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_Unary, sigmoid_cpu, "cpu", "Sigmoid")
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_Unary, tanh_reference, "reference", "Tanh")
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_Unary, tanh_cpu, "cpu", "Tanh")->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Unary, gelu_reference, "reference", "Gelu")
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_Unary, gelu_cpu, "cpu", "Gelu")->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Unary, exp_reference, "reference", "Exp")
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_Unary, exp_cpu, "cpu", "Exp")->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_ReduceMean, hw_reference, "reference", 2)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_ReduceMean, hw_cpu, "cpu", 2)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_ReduceMean, channel_reference, "reference", 1)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_ReduceMean, channel_cpu, "cpu", 1)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+
 }  // namespace
 
 BENCHMARK_MAIN();
