@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <string>
+#include <thread>
 
 #include "backends/cpu/cpu_driver.h"
 #include "base/env.h"
@@ -17,7 +19,28 @@ namespace {
 
 std::atomic<int> g_executions{0};
 
+bool ParkTeam() {
+  if (!env::Get("OMP_WAIT_POLICY").empty() || !env::Get("GOMP_SPINCOUNT").empty() ||
+      env::Get("KILN_CPU_SPIN") == "1") {
+    return false;
+  }
+  std::thread([] {
+#pragma omp parallel num_threads(2)
+    {
+      for (;;) std::this_thread::sleep_for(std::chrono::hours(24));
+    }
+  }).detach();
+  return true;
+}
+
 }  // namespace
+
+void ThrottleOpenMpSpinning() { (void)OpenMpSpinningThrottled(); }
+
+bool OpenMpSpinningThrottled() {
+  static const bool parked = ParkTeam();
+  return parked;
+}
 
 int ComputeThreads() {
   static const int threads = [] {

@@ -20,6 +20,18 @@ namespace kiln::cpu {
 // this process may use), capped by OMP_NUM_THREADS when that is set.
 int ComputeThreads();
 
+// Keeps idle OpenMP workers from spinning on cores other work needs. libgomp's workers spin
+// for a few milliseconds (GOMP_SPINCOUNT 300000) after every parallel region unless
+// OMP_WAIT_POLICY=PASSIVE was set before the process started; on a loaded machine that made
+// executions 10-20x slower. libgomp itself throttles spinning to 100 rounds whenever it manages
+// more threads than the process has CPUs, so this parks one OpenMP team of two threads, asleep
+// for the life of the process, which puts libgomp in that mode for every team. Does nothing when
+// the user chose a policy (OMP_WAIT_POLICY or GOMP_SPINCOUNT set) or set KILN_CPU_SPIN=1 (keep
+// libgomp's default spinning). Idempotent and thread-safe; the CPU device calls it when opened.
+void ThrottleOpenMpSpinning();
+// Whether ThrottleOpenMpSpinning parked its team.
+bool OpenMpSpinningThrottled();
+
 // Runs fn(begin, end) over [0, n) in chunks of at least `grain` on the calling thread's
 // OpenMP team (the calling thread takes chunks too; chunks are claimed dynamically, so a
 // descheduled thread does not hold the others up); returns when every chunk is done. Runs on

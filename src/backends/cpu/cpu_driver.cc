@@ -43,6 +43,7 @@ std::string TargetName() {
 class CpuDevice final : public hal::Device {
  public:
   CpuDevice() {
+    ThrottleOpenMpSpinning();
     info_.backend = "cpu";
     info_.name = TargetName();
     info_.memory_bytes =
