@@ -1,13 +1,14 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// Softmax and normalisations, float32. oneDNN: Softmax and LogSoftmax (every opset: the input
-// is viewed as [outer, n, inner] around the axis, or [outer, n] when flattened as before opset
-// 13), BatchNormalization in inference mode (the input viewed as [N, C, spatial, 1]) and
-// LayerNormalization (viewed as [rows, normalised]; scale and bias per normalised element).
-// Own vectorised loops split with KernelContext::ParallelFor: InstanceNormalization and
-// GroupNormalization (oneDNN 2.6 has neither; its batch normalisation would need the statistics
-// and the per-channel scale in separate passes anyway).
+// Softmax and normalisations, float32. Softmax and LogSoftmax (every opset: the input is
+// viewed as [outer, n, inner] around the axis, or [outer, n] when flattened as before opset 13):
+// oneDNN when the axis is innermost, an own column-vectorised loop otherwise; BatchNormalization in
+// inference mode (the input viewed as [N, C, spatial, 1]) and LayerNormalization (viewed as [rows,
+// normalised]; scale and bias per normalised element). Own vectorised loops split with
+// KernelContext::ParallelFor: InstanceNormalization and GroupNormalization (oneDNN 2.6 has neither;
+// its batch normalisation would need the statistics and the per-channel scale in separate passes
+// anyway).
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -15,6 +16,7 @@
 
 #include "backends/cpu/kernels/dnnl_common.h"
 #include "backends/cpu/kernels/simd.h"
+#include "backends/cpu/kernels/vec_math.h"
 
 namespace kiln::cpu {
 namespace {
@@ -25,7 +27,50 @@ namespace {
 struct SoftmaxPlan final : Plan {
   dnnl::memory::desc md, scratch_md;
   dnnl::primitive softmax;
+  // An axis that is not the innermost: oneDNN 2.6 only has its slow reference implementation
+  // for that, so the kernel's own loop runs it (outer, n, inner).
+  bool strided = false;
+  int64_t outer = 0, n = 0, inner = 0;
 };
+
+// Softmax (or log-softmax) over the middle axis of `x` [outer, n, inner] for the columns
+// [j0, j1) of one outer index: three passes over rows of `inner`-contiguous floats, each
+// vectorised along the columns. `acc` holds (j1 - j0) floats of scratch per pass.
+KILN_CPU_CLONES void SoftmaxColumns(const float* x, float* y, int64_t n, int64_t inner, int64_t j0,
+                                    int64_t j1, bool log, float* max, float* sum) {
+  const int64_t w = j1 - j0;
+  for (int64_t j = 0; j < w; ++j) {
+    max[j] = -vec::kInf;
+    sum[j] = 0.0f;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    const float* row = x + i * inner + j0;
+    for (int64_t j = 0; j < w; ++j) max[j] = std::max(max[j], row[j]);
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    const float* row = x + i * inner + j0;
+    float* out = y + i * inner + j0;
+    for (int64_t j = 0; j < w; ++j) {
+      const float e = vec::Exp(row[j] - max[j]);
+      sum[j] += e;
+      if (!log) out[j] = e;
+    }
+  }
+  if (log) {
+    for (int64_t j = 0; j < w; ++j) sum[j] = max[j] + vec::Log(sum[j]);
+    for (int64_t i = 0; i < n; ++i) {
+      const float* row = x + i * inner + j0;
+      float* out = y + i * inner + j0;
+      for (int64_t j = 0; j < w; ++j) out[j] = row[j] - sum[j];
+    }
+  } else {
+    for (int64_t j = 0; j < w; ++j) sum[j] = 1.0f / sum[j];
+    for (int64_t i = 0; i < n; ++i) {
+      float* out = y + i * inner + j0;
+      for (int64_t j = 0; j < w; ++j) out[j] *= sum[j];
+    }
+  }
+}
 
 class SoftmaxKernel final : public DnnlKernel {
  public:
@@ -58,7 +103,14 @@ class SoftmaxKernel final : public DnnlKernel {
 
   Result<std::shared_ptr<const Plan>> Build(const Dims& key) const override {
     auto plan = std::make_shared<SoftmaxPlan>();
-    // The axis last when it is: oneDNN's jit softmax takes that, its reference the rest.
+    if (key[2] != 1) {
+      plan->strided = true;
+      plan->outer = key[0];
+      plan->n = key[1];
+      plan->inner = key[2];
+      return std::shared_ptr<const Plan>(std::move(plan));
+    }
+    // The axis last: oneDNN's jit softmax.
     const Dims view = key[2] == 1 ? Dims{key[0], key[1]} : key;
     plan->md = PlainDesc(view);
     KILN_RETURN_IF_ERROR(Guard(def_,
@@ -86,6 +138,26 @@ class SoftmaxKernel final : public DnnlKernel {
     const auto& p = static_cast<const SoftmaxPlan&>(base);
     const TensorView* x = ctx.input(0);
     KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, x->dims));
+    if (p.strided) {
+      if (p.outer * p.n * p.inner == 0) return Status::Ok();
+      // Work items: (outer index, block of kBlock columns).
+      constexpr int64_t kBlock = 256;
+      const int64_t blocks = (p.inner + kBlock - 1) / kBlock;
+      const float* xs = x->as<float>();
+      float* ys = y->as<float>();
+      const int64_t grain = std::max<int64_t>(1, 16384 / (p.n * std::min(p.inner, kBlock)));
+      ctx.ParallelFor(p.outer * blocks, grain, [&](int64_t begin, int64_t end) {
+        float max[kBlock], sum[kBlock];
+        for (int64_t item = begin; item < end; ++item) {
+          const int64_t o = item / blocks;
+          const int64_t j0 = (item % blocks) * kBlock;
+          const int64_t j1 = std::min(p.inner, j0 + kBlock);
+          SoftmaxColumns(xs + o * p.n * p.inner, ys + o * p.n * p.inner, p.n, p.inner, j0, j1, log_,
+                         max, sum);
+        }
+      });
+      return Status::Ok();
+    }
     CallBuffers buf({p.scratch_md.get_size()});
     StreamRun run;
     run.Execute(p.softmax,
