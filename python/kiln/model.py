@@ -7,10 +7,13 @@ handed to the runtime where it lies (aclCreateDataBuffer on its data pointer) an
 written straight into new numpy arrays, so a run copies nothing. Other inputs (another layout)
 are made contiguous first; on other devices inputs and outputs go through device buffers and
 aclrtMemcpy. See docs/python.md.
+
+Outputs whose size no AscendCL call reports before a run (fully dynamic dims: the description
+gives 0 bytes) get a guessed buffer; when the run fails with ACL_ERROR_INVALID_PARAM the guesses
+grow and the run is repeated (see Model.run and docs/python.md, "Outputs of unknown size").
 """
 import atexit
 import os
-import re
 import threading
 
 import numpy as np
@@ -35,21 +38,54 @@ DTYPES = {
 
 _init_lock = threading.Lock()
 _initialised = False
+_finalize_registered = False
+
+# Unknown output sizes: the first guess is at least this, and each retry multiplies it by GROWTH.
+FIRST_GUESS = 1 << 16
+GROWTH = 8
 
 
-def _ensure_init():
-    """aclInit once per process (an application's own acl.init() counts too)."""
-    global _initialised
+def _ensure_init(again=False):
+    """aclInit once per process (an application's own acl.init() counts too). again=True: a call
+    found AscendCL uninitialised (the application finalised it): initialise it again."""
+    global _initialised, _finalize_registered
     with _init_lock:
-        if _initialised:
+        if _initialised and not again:
             return
         ret = acl.init()
         if ret == acl.ACL_ERROR_REPEAT_INITIALIZE:
             ret = 0  # the application initialised AscendCL itself: it also finalises it
         else:
             check(ret, "aclInit")
-            atexit.register(acl.finalize)
+            if not _finalize_registered:
+                atexit.register(_finalize_at_exit)
+                _finalize_registered = True
         _initialised = True
+
+
+def _finalize_at_exit():
+    acl.finalize()  # an error (the application finalised first) has no one to go to
+
+
+def initialised_call(fn, *args):
+    """fn(*args) (an acl call whose result is ret or ends with ret) after aclInit; when it finds
+    AscendCL uninitialised (ACL_ERROR_UNINITIALIZE: the application called acl.finalize()),
+    initialises again and repeats it once."""
+    _ensure_init()
+    result = fn(*args)
+    ret = result[-1] if isinstance(result, tuple) else result
+    if ret == acl.ACL_ERROR_UNINITIALIZE:
+        acl.get_recent_err_msg()  # our own "needs aclInit": not the application's to see
+        _ensure_init(again=True)
+        result = fn(*args)
+    return result
+
+
+def _memory_cap():
+    """The largest buffer worth trying for an output of unknown size: the device's free memory
+    (aclrtGetMemInfo), or 64 GiB when it cannot say."""
+    free, _, ret = acl.rt.get_mem_info(acl.ACL_HBM_MEM)
+    return free if ret == 0 and free > 0 else 1 << 36
 
 
 class TensorInfo:
@@ -94,14 +130,18 @@ class Model:
     """
 
     def __init__(self, model, device=0):
-        _ensure_init()
-        self.device = int(device)
         self._ctx = 0
         self._stream = 0
         self._desc = 0
         self._model_id = None
-        self._lock = threading.Lock()
-        check(acl.rt.set_device(self.device), "aclrtSetDevice")
+        self._device_set = False
+        if isinstance(device, bool) or not isinstance(device, (int, np.integer)):
+            raise TypeError(f"kiln.Model: device must be an int, not {type(device).__name__}")
+        self.device = int(device)
+        if not isinstance(model, (bytes, bytearray, memoryview, str, os.PathLike)):
+            raise TypeError("kiln.Model: model must be an .om path or its bytes, not "
+                            f"{type(model).__name__}")
+        check(initialised_call(acl.rt.set_device, self.device), "aclrtSetDevice")
         self._device_set = True
         ctx, ret = acl.rt.create_context(self.device)
         check(ret, "aclrtCreateContext")
@@ -128,8 +168,8 @@ class Model:
             else:
                 self.inputs.append(info)
         self.outputs = [self._info(i, False) for i in range(acl.mdl.get_num_outputs(self._desc))]
-        # Bytes for outputs whose size only the run knows (fully dynamic dims): learned from the
-        # runtime's "needs N bytes" answer and kept, so later runs of that size need no retry.
+        # Bytes of outputs whose size only a run tells (the description gives 0): the largest
+        # a successful run has produced, so later runs of that size need no retry.
         self._out_bytes = {}
         self._batches = []
         if self._gear_index is not None:
@@ -162,7 +202,7 @@ class Model:
             if unknown:
                 raise KilnError(
                     acl.ACL_ERROR_INVALID_PARAM,
-                    f"unknown input(s) {sorted(unknown)}; the model's inputs are "
+                    f"unknown input(s) {sorted(unknown, key=str)}; the model's inputs are "
                     f"{[t.name for t in self.inputs]}",
                     "kiln.Model.run",
                 )
@@ -174,6 +214,9 @@ class Model:
         else:
             if isinstance(inputs, np.ndarray):
                 inputs = [inputs]
+            if isinstance(inputs, (str, bytes)) or not hasattr(inputs, "__iter__"):
+                raise TypeError("kiln.Model.run: inputs must be a dict {name: array}, a list of "
+                                f"arrays or one array, not {type(inputs).__name__}")
             values = list(inputs)
             if len(values) != len(self.inputs):
                 raise KilnError(acl.ACL_ERROR_INVALID_PARAM,
@@ -185,7 +228,15 @@ class Model:
                 raise KilnError(acl.ACL_ERROR_UNSUPPORTED_DATA_TYPE,
                                 f"input '{info.name}' has aclDataType {info.acl_dtype}, which "
                                 "has no numpy equivalent", "kiln.Model.run")
-            a = value if isinstance(value, np.ndarray) else np.asarray(value, dtype=info.dtype)
+            if isinstance(value, np.ndarray):
+                a = value
+            else:
+                try:
+                    a = np.asarray(value, dtype=info.dtype)
+                except (TypeError, ValueError, OverflowError) as e:
+                    raise KilnError(acl.ACL_ERROR_INVALID_PARAM,
+                                    f"input '{info.name}' cannot be read as an array of "
+                                    f"{info.dtype}: {e}", "kiln.Model.run") from None
             if a.dtype != info.dtype:
                 raise KilnError(acl.ACL_ERROR_INVALID_PARAM,
                                 f"input '{info.name}' is {a.dtype}, the model expects "
@@ -199,12 +250,22 @@ class Model:
             feed.append((info, a))
         return feed
 
-    def _prepare(self, inputs):
-        """Datasets for one execution; returns a _Call holding everything it references."""
+    def _unbounded(self, info):
+        """Whether no AscendCL call tells this output's size before a run: dynamic dims and a
+        description size of 0 (a bounded dynamic output has its largest size there)."""
+        return info.size == 0 and (info.dynamic or bool(self._batches))
+
+    def _prepare(self, inputs, sizes=None):
+        """Datasets for one execution; returns a _Call holding everything it references.
+
+        sizes: {output name: bytes} for the outputs of unknown size (see _unbounded); missing
+        ones get the first guess.
+        """
         call = _Call(self)
         try:
             check(acl.rt.set_context(self._ctx), "aclrtSetCurrentContext")
             feed = self._feed(inputs)
+            call.inputs = inputs
             call.in_ds = acl.mdl.create_dataset()
             call.out_ds = acl.mdl.create_dataset()
             dynamic_inputs = []
@@ -243,15 +304,18 @@ class Model:
                           "aclmdlSetDatasetTensorDesc")
                 finally:
                     acl.destroy_tensor_desc(desc)
+            guess = max(sum(a.nbytes for _, a in feed), FIRST_GUESS)
             for info in self.outputs:
                 exact = not info.dynamic and not self._batches and info.dtype is not None
                 if exact:
                     host = np.empty(info.shape, dtype=info.dtype)
-                else:
-                    size = max(info.size, self._out_bytes.get(info.name, 0))
-                    if size == 0:  # unknown until run: a first guess, corrected by run()
-                        size = max(sum(a.nbytes for _, a in feed), 1 << 16)
+                elif self._unbounded(info):
+                    size = (sizes or {}).get(info.name) or max(
+                        self._out_bytes.get(info.name, 0), guess)
+                    call.unbounded[info.name] = size
                     host = np.empty(size, dtype=np.uint8)
+                else:  # bounded: the description's size is the largest it can be
+                    host = np.empty(info.size, dtype=np.uint8)
                 call.outputs.append((info, host, exact))
                 if self.zero_copy:
                     ptr = host.__array_interface__["data"][0] if host.nbytes else 0
@@ -264,47 +328,84 @@ class Model:
             raise
         return call
 
+    def _check_open(self):
+        if self._model_id is None:
+            raise KilnError(acl.ACL_ERROR_INVALID_PARAM, "the model is closed", "kiln.Model.run")
+
     def run(self, inputs, output_names=None):
         """Runs the model and returns {output name: ndarray}.
 
         Args:
             inputs: {name: array}, a list of arrays in input order, or one array.
             output_names: the outputs to return (default: all).
+
+        Outputs of unknown size (fully dynamic dims) get a guessed buffer; a failure with
+        ACL_ERROR_INVALID_PARAM grows the guesses (x GROWTH, up to the device's free memory) and
+        runs again, until the run succeeds, the failure stays the same (code and message) after
+        a growth, or the cap is reached: then the first failure is raised.
         """
-        for _ in range(len(self.outputs) + 1):
-            call = self._prepare(inputs)
+        self._check_open()
+        sizes = None
+        first = previous = None
+        while True:
+            try:
+                call = self._prepare(inputs, sizes)
+            except MemoryError:
+                if first is None:
+                    raise
+                raise self._failure(first, call, "aclmdlExecute") from None
             try:
                 ret = acl.mdl.execute(self._model_id, call.in_ds, call.out_ds)
-                if ret == acl.ACL_ERROR_INVALID_PARAM:
-                    message = acl.get_recent_err_msg() or ""
-                    if self._learn_output_size(message):
-                        continue  # an output of unknown size needed more: run again
-                    raise KilnError(ret, message, "aclmdlExecute")
-                check(ret, "aclmdlExecute")
-                return call.collect(output_names)
+                if ret == 0:
+                    result = call.collect(output_names)
+                    self._learn(call)
+                    return result
+                failure = (ret, acl.get_recent_err_msg() or "")
             finally:
                 call.release()
-        raise KilnError(acl.ACL_ERROR_INVALID_PARAM, "output sizes kept growing", "aclmdlExecute")
+            first = first or failure
+            sizes = self._grown(call, failure, previous)
+            if sizes is None:
+                raise self._failure(first, call, "aclmdlExecute")
+            previous = failure
 
-    _NEEDS = re.compile(r"output '([^']+)' needs (\d+) bytes")
+    def _grown(self, call, failure, previous):
+        """The next sizes for the outputs of unknown size after `failure`, or None when growing
+        cannot help: another code, no such outputs, the same failure as with smaller buffers, or
+        the cap reached."""
+        if failure[0] != acl.ACL_ERROR_INVALID_PARAM or not call.unbounded:
+            return None
+        if failure == previous:
+            return None  # larger buffers changed nothing: the failure is not about them
+        cap = _memory_cap()
+        sizes = {name: min(size * GROWTH, max(cap, size)) for name, size in call.unbounded.items()}
+        if sizes == call.unbounded:
+            return None
+        return sizes
 
-    def _learn_output_size(self, message):
-        m = self._NEEDS.search(message)
-        if not m:
-            return False
-        name, size = m.group(1), int(m.group(2))
-        dynamic = {t.name for t in self.outputs if t.dynamic}
-        if name not in dynamic or size <= self._out_bytes.get(name, 0):
-            return False
-        self._out_bytes[name] = size
-        return True
+    @staticmethod
+    def _failure(failure, call, api):
+        code, message = failure
+        if call.unbounded:
+            largest = max(call.unbounded.values())
+            message += (f" (outputs of unknown size {sorted(call.unbounded)} were given up to "
+                        f"{largest} bytes)")
+        return KilnError(code, message, api)
+
+    def _learn(self, call):
+        """Keeps the size each output of unknown size had, for the next runs' first buffer."""
+        for name, nbytes in call.actual_bytes.items():
+            if nbytes > self._out_bytes.get(name, 0):
+                self._out_bytes[name] = nbytes
 
     __call__ = run
 
     def run_async(self, inputs, stream=None, output_names=None):
         """Enqueues the model on `stream` (an acl stream handle; default: the model's own) and
         returns a PendingRun; its wait() synchronises the stream and returns the outputs. The
-        inputs must not change until then."""
+        inputs must not change until then. If an output of unknown size did not fit its guessed
+        buffer, wait() runs the model again synchronously (as run() does)."""
+        self._check_open()
         call = self._prepare(inputs)
         try:
             if stream is None:
@@ -361,6 +462,7 @@ class _Call:
 
     def __init__(self, model):
         self.model = model
+        self.inputs = None
         self.in_ds = 0
         self.out_ds = 0
         self.buffers = []
@@ -368,6 +470,8 @@ class _Call:
         self.keep = []
         self.outputs = []
         self.out_ptrs = []
+        self.unbounded = {}  # output name -> bytes of its guessed buffer
+        self.actual_bytes = {}  # output name -> bytes it had (outputs of unknown size)
         self.stream = None
 
     def add(self, ds, ptr, size):
@@ -394,31 +498,52 @@ class _Call:
 
     def collect(self, output_names):
         model = self.model
+        if output_names is not None:
+            names = [t.name for t, _, _ in self.outputs]
+            missing = [n for n in output_names if n not in names]
+            if missing:
+                raise KilnError(acl.ACL_ERROR_INVALID_PARAM,
+                                f"unknown output(s) {missing}; the model's outputs are {names}",
+                                "kiln.Model.run")
         result = {}
         for i, (info, host, exact) in enumerate(self.outputs):
+            if output_names is not None and info.name not in output_names:
+                continue
+            if info.dtype is None:
+                raise KilnError(acl.ACL_ERROR_UNSUPPORTED_DATA_TYPE,
+                                f"output '{info.name}' has aclDataType {info.acl_dtype}, which "
+                                "has no numpy equivalent", "kiln.Model.run")
+            if not exact:  # a byte buffer of the largest size: view the actual dims
+                shape = self._actual_dims(i, info)
+                count = int(np.prod(shape)) if shape else 1
+                nbytes = count * info.dtype.itemsize
+                if nbytes > host.nbytes:
+                    raise KilnError(acl.ACL_ERROR_INVALID_PARAM,
+                                    f"output '{info.name}' has dims {shape} ({nbytes} bytes) "
+                                    f"but its buffer has {host.nbytes}", "kiln.Model.run")
+                if info.name in self.unbounded:
+                    self.actual_bytes[info.name] = nbytes
+                host = host[:nbytes]
             if not model.zero_copy and host.nbytes:
                 check(acl.rt.memcpy(host.__array_interface__["data"][0], host.nbytes,
                                     self.out_ptrs[i], host.nbytes, acl.ACL_MEMCPY_DEVICE_TO_HOST),
                       "aclrtMemcpy")
-            if not exact:  # a byte buffer of the largest size: view the actual dims
-                shape = self._actual_dims(i, info)
-                count = int(np.prod(shape)) if shape else 1
-                host = host[: count * info.dtype.itemsize].view(info.dtype).reshape(shape)
+            if not exact:
+                host = host.view(info.dtype).reshape(shape)
             result[info.name] = host
         if output_names is None:
             return result
-        missing = [n for n in output_names if n not in result]
-        if missing:
-            raise KilnError(acl.ACL_ERROR_INVALID_PARAM,
-                            f"unknown output(s) {missing}; the model's outputs are "
-                            f"{list(result)}", "kiln.Model.run")
         return {n: result[n] for n in output_names}
 
     def _actual_dims(self, i, info):
         desc = acl.mdl.get_dataset_tensor_desc(self.out_ds, i)
         if desc:
-            return [acl.get_tensor_desc_dim_v2(desc, k)[0]
-                    for k in range(acl.get_tensor_desc_num_dims(desc))]
+            dims = []
+            for k in range(acl.get_tensor_desc_num_dims(desc)):
+                dim, ret = acl.get_tensor_desc_dim_v2(desc, k)
+                check(ret, "aclGetTensorDescDimV2")
+                dims.append(dim)
+            return dims
         dims, ret = acl.mdl.get_cur_output_dims(self.model._desc, i)
         check(ret, "aclmdlGetCurOutputDims")
         return dims["dims"]
@@ -443,15 +568,36 @@ class PendingRun:
         self._call = call
         self._names = output_names
         self._result = None
+        self._done = False
+
+    def __del__(self):
+        # Never waited for: the run may still read the inputs and write the outputs this object
+        # keeps alive, so wait for the stream before they can be freed.
+        if not getattr(self, "_done", True):
+            try:
+                acl.rt.set_context(self._call.model._ctx)
+                acl.rt.synchronize_stream(self._call.stream)
+            finally:
+                self._call.release()
 
     def wait(self):
         """Waits for the stream and returns {output name: ndarray} (the same on every call)."""
-        if self._result is None:
+        if not self._done:
             call = self._call
+            model = call.model
             try:
-                check(acl.rt.set_context(call.model._ctx), "aclrtSetCurrentContext")
-                check(acl.rt.synchronize_stream(call.stream), "aclrtSynchronizeStream")
-                self._result = call.collect(self._names)
+                check(acl.rt.set_context(model._ctx), "aclrtSetCurrentContext")
+                ret = acl.rt.synchronize_stream(call.stream)
+                if ret == acl.ACL_ERROR_INVALID_PARAM and call.unbounded:
+                    # An output of unknown size may not have fitted: run() grows the buffers.
+                    acl.get_recent_err_msg()
+                    call.release()
+                    self._result = model.run(call.inputs, self._names)
+                else:
+                    check(ret, "aclrtSynchronizeStream")
+                    self._result = call.collect(self._names)
+                    model._learn(call)
             finally:
+                self._done = True
                 call.release()
         return self._result

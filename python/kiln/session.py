@@ -21,7 +21,7 @@ from acl import _acl
 from kiln.compiler import compile as _compile
 from kiln.compiler import flags as _flags
 from kiln.errors import KilnError, check
-from kiln.model import Model, _ensure_init
+from kiln.model import Model, initialised_call
 
 OM_MAGIC = b"KILNOM\r\n"
 
@@ -111,8 +111,7 @@ def _device_for(providers, provider_options):
     names = []
     for p in providers:
         names.append(p[0] if isinstance(p, (tuple, list)) else p)
-    _ensure_init()
-    count, ret = acl.rt.get_device_count()
+    count, ret = initialised_call(acl.rt.get_device_count)
     check(ret, "aclrtGetDeviceCount")
     kinds = []
     for dev in range(count):

@@ -3,6 +3,7 @@
 //
 // acl.mdl: load, describe, build datasets, select gears and execute. Dims come back as pyACL's
 // dict {'name', 'dimCount', 'dims'} (empty on error); loads and executions release the GIL.
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <tuple>
@@ -12,8 +13,6 @@
 
 namespace kiln::python {
 namespace {
-
-using GIL = py::call_guard<py::gil_scoped_release>;
 
 py::dict DimsDict(const aclmdlIODims& d) {
   py::dict out;
@@ -32,11 +31,21 @@ aclmdlIODims DimsFromDict(const py::dict& d) {
     std::string name = py::str(d["name"]);
     std::strncpy(dims.name, name.c_str(), ACL_MAX_TENSOR_NAME_LEN - 1);
   }
-  auto values = d["dims"].cast<std::vector<int64_t>>();
+  std::vector<int64_t> values;
+  size_t count = 0;
+  try {
+    if (!d.contains("dims")) throw py::cast_error();
+    values = d["dims"].cast<std::vector<int64_t>>();
+    count = d.contains("dimCount") ? d["dimCount"].cast<size_t>() : values.size();
+  } catch (const py::cast_error&) {
+    throw py::type_error(
+        "acl.mdl.set_input_dynamic_dims: dims must be a dict with 'dims' (a "
+        "list of ints) and optionally 'dimCount' and 'name'");
+  }
   if (values.size() > ACL_MAX_DIM_CNT) {
     throw py::value_error("acl.mdl: more than ACL_MAX_DIM_CNT (128) dims");
   }
-  dims.dimCount = d.contains("dimCount") ? d["dimCount"].cast<size_t>() : values.size();
+  dims.dimCount = count;
   if (dims.dimCount != values.size()) {
     throw py::value_error("acl.mdl: dimCount " + std::to_string(dims.dimCount) + " but " +
                           std::to_string(values.size()) + " dims given");
@@ -48,13 +57,45 @@ aclmdlIODims DimsFromDict(const py::dict& d) {
 using DimsFn = aclError (*)(const aclmdlDesc*, size_t, aclmdlIODims*);
 
 template <DimsFn F>
-py::tuple GetDims(Ptr desc, size_t index) {
+py::tuple GetDims(Ptr desc, Size index) {
   aclmdlIODims dims{};
   aclError ret = F(FromPtr<aclmdlDesc>(desc), index, &dims);
   return py::make_tuple(ret == ACL_SUCCESS ? DimsDict(dims) : py::dict(), ret);
 }
 
 py::object Str(const char* s) { return s == nullptr ? py::str("") : py::str(s); }
+
+// The most gears get_input_dynamic_dims allocates room for (pyACL's limit).
+constexpr size_t kMaxGears = 4096;
+
+// Every buffer of `dataset` must be mapped memory before the runtime reads or writes it, when
+// device memory is host memory (a dataset the C library does not know has no buffers here and
+// is rejected by it).
+aclError CheckDataset(const char* api, const char* what, uintptr_t dataset) {
+  if (!DeviceMemoryIsHost()) return ACL_SUCCESS;
+  auto* ds = FromPtr<aclmdlDataset>(dataset);
+  const size_t n = aclmdlGetDatasetNumBuffers(ds);
+  for (size_t i = 0; i < n; ++i) {
+    aclDataBuffer* buf = aclmdlGetDatasetBuffer(ds, i);
+    const uintptr_t addr = ToPtr(aclGetDataBufferAddr(buf));
+    const size_t size = aclGetDataBufferSizeV2(buf);
+    if (addr != 0 && !HostRangeMapped(addr, size)) {
+      char text[64];
+      std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(addr));
+      return Reject(api, std::string(what) + " buffer " + std::to_string(i) + " (" + text + ", " +
+                             std::to_string(size) + " bytes) is not mapped memory of this process");
+    }
+  }
+  return ACL_SUCCESS;
+}
+
+// The user memory of a *_with_mem load (device memory): the runtime writes into both.
+aclError CheckLoadMemory(const char* api, uintptr_t work, size_t work_size, uintptr_t weight,
+                         size_t weight_size) {
+  if (!DeviceMemoryIsHost()) return ACL_SUCCESS;
+  if (aclError e = CheckMapped(api, "work memory", work, work_size)) return e;
+  return CheckMapped(api, "weight memory", weight, weight_size);
+}
 
 }  // namespace
 
@@ -70,32 +111,47 @@ void RegisterMdl(py::module_& mdl) {
       GIL(), py::arg("model_path"), "aclmdlLoadFromFile: (model_id, ret)");
   mdl.def(
       "load_from_mem",
-      [](Ptr model, size_t size) {
+      [](Ptr model, Size size) {
         uint32_t id = 0;
-        aclError ret = aclmdlLoadFromMem(FromPtr(model), size, &id);
+        aclError ret = CheckMapped("acl.mdl.load_from_mem", "model", model, size);
+        if (ret == ACL_SUCCESS) {
+          ReleaseGil release;
+          ret = aclmdlLoadFromMem(FromPtr(model), size, &id);
+        }
         return std::make_tuple(id, ret);
       },
-      GIL(), py::arg("model"), py::arg("model_size"), "aclmdlLoadFromMem: (model_id, ret)");
+      py::arg("model"), py::arg("model_size"), "aclmdlLoadFromMem: (model_id, ret)");
   mdl.def(
       "load_from_file_with_mem",
-      [](std::string path, Ptr work, size_t work_size, Ptr weight, size_t weight_size) {
+      [](std::string path, Ptr work, Size work_size, Ptr weight, Size weight_size) {
         uint32_t id = 0;
-        aclError ret = aclmdlLoadFromFileWithMem(path.c_str(), &id, FromPtr(work), work_size,
-                                                 FromPtr(weight), weight_size);
+        aclError ret = CheckLoadMemory("acl.mdl.load_from_file_with_mem", work, work_size, weight,
+                                       weight_size);
+        if (ret == ACL_SUCCESS) {
+          ReleaseGil release;
+          ret = aclmdlLoadFromFileWithMem(path.c_str(), &id, FromPtr(work), work_size,
+                                          FromPtr(weight), weight_size);
+        }
         return std::make_tuple(id, ret);
       },
-      GIL(), py::arg("model_path"), py::arg("work_ptr"), py::arg("work_size"),
-      py::arg("weight_ptr"), py::arg("weight_size"));
+      py::arg("model_path"), py::arg("work_ptr"), py::arg("work_size"), py::arg("weight_ptr"),
+      py::arg("weight_size"), "aclmdlLoadFromFileWithMem: (model_id, ret)");
   mdl.def(
       "load_from_mem_with_mem",
-      [](Ptr model, size_t size, Ptr work, size_t work_size, Ptr weight, size_t weight_size) {
+      [](Ptr model, Size size, Ptr work, Size work_size, Ptr weight, Size weight_size) {
+        const char* api = "acl.mdl.load_from_mem_with_mem";
         uint32_t id = 0;
-        aclError ret = aclmdlLoadFromMemWithMem(FromPtr(model), size, &id, FromPtr(work), work_size,
-                                                FromPtr(weight), weight_size);
+        aclError ret = CheckMapped(api, "model", model, size);
+        if (ret == ACL_SUCCESS) ret = CheckLoadMemory(api, work, work_size, weight, weight_size);
+        if (ret == ACL_SUCCESS) {
+          ReleaseGil release;
+          ret = aclmdlLoadFromMemWithMem(FromPtr(model), size, &id, FromPtr(work), work_size,
+                                         FromPtr(weight), weight_size);
+        }
         return std::make_tuple(id, ret);
       },
-      GIL(), py::arg("model"), py::arg("model_size"), py::arg("work_ptr"), py::arg("work_size"),
-      py::arg("weight_ptr"), py::arg("weight_size"));
+      py::arg("model"), py::arg("model_size"), py::arg("work_ptr"), py::arg("work_size"),
+      py::arg("weight_ptr"), py::arg("weight_size"), "aclmdlLoadFromMemWithMem: (model_id, ret)");
   mdl.def(
       "query_size",
       [](std::string path) {
@@ -106,13 +162,16 @@ void RegisterMdl(py::module_& mdl) {
       GIL(), py::arg("model_path"), "aclmdlQuerySize: (work_size, weight_size, ret)");
   mdl.def(
       "query_size_from_mem",
-      [](Ptr model, size_t size) {
+      [](Ptr model, Size size) {
         size_t work = 0, weight = 0;
-        aclError ret = aclmdlQuerySizeFromMem(FromPtr(model), size, &work, &weight);
+        aclError ret = CheckMapped("acl.mdl.query_size_from_mem", "model", model, size);
+        if (ret == ACL_SUCCESS) ret = aclmdlQuerySizeFromMem(FromPtr(model), size, &work, &weight);
         return std::make_tuple(work, weight, ret);
       },
-      GIL(), py::arg("model"), py::arg("model_size"));
-  mdl.def("unload", &aclmdlUnload, GIL(), py::arg("model_id"));
+      py::arg("model"), py::arg("model_size"),
+      "aclmdlQuerySizeFromMem: (work_size, weight_size, ret)");
+  mdl.def(
+      "unload", [](U32 id) { return aclmdlUnload(id); }, GIL(), py::arg("model_id"));
 
   // Description.
   mdl.def("create_desc", [] { return ToPtr(aclmdlCreateDesc()); });
@@ -120,8 +179,8 @@ void RegisterMdl(py::module_& mdl) {
       "destroy_desc", [](Ptr d) { return aclmdlDestroyDesc(FromPtr<aclmdlDesc>(d)); },
       py::arg("model_desc"));
   mdl.def(
-      "get_desc", [](Ptr d, uint32_t id) { return aclmdlGetDesc(FromPtr<aclmdlDesc>(d), id); },
-      GIL(), py::arg("model_desc"), py::arg("model_id"));
+      "get_desc", [](Ptr d, U32 id) { return aclmdlGetDesc(FromPtr<aclmdlDesc>(d), id); }, GIL(),
+      py::arg("model_desc"), py::arg("model_id"));
   mdl.def(
       "get_num_inputs", [](Ptr d) { return aclmdlGetNumInputs(FromPtr<aclmdlDesc>(d)); },
       py::arg("model_desc"));
@@ -130,14 +189,14 @@ void RegisterMdl(py::module_& mdl) {
       py::arg("model_desc"));
   mdl.def(
       "get_input_size_by_index",
-      [](Ptr d, size_t i) { return aclmdlGetInputSizeByIndex(FromPtr<aclmdlDesc>(d), i); },
+      [](Ptr d, Size i) { return aclmdlGetInputSizeByIndex(FromPtr<aclmdlDesc>(d), i); },
       py::arg("model_desc"), py::arg("index"));
   mdl.def(
       "get_output_size_by_index",
-      [](Ptr d, size_t i) { return aclmdlGetOutputSizeByIndex(FromPtr<aclmdlDesc>(d), i); },
+      [](Ptr d, Size i) { return aclmdlGetOutputSizeByIndex(FromPtr<aclmdlDesc>(d), i); },
       py::arg("model_desc"), py::arg("index"));
   mdl.def("get_input_dims", &GetDims<&aclmdlGetInputDims>, py::arg("model_desc"), py::arg("index"),
-          "aclmdlGetInputDims: ({'name', 'dimCount', 'dims'}, ret)");
+          "aclmdlGetInputDims: ({'name', 'dimCount', 'dims'}, ret); {} on failure");
   mdl.def("get_input_dims_v2", &GetDims<&aclmdlGetInputDimsV2>, py::arg("model_desc"),
           py::arg("index"));
   mdl.def("get_output_dims", &GetDims<&aclmdlGetOutputDims>, py::arg("model_desc"),
@@ -146,33 +205,33 @@ void RegisterMdl(py::module_& mdl) {
           py::arg("index"));
   mdl.def(
       "get_input_name_by_index",
-      [](Ptr d, size_t i) { return Str(aclmdlGetInputNameByIndex(FromPtr<aclmdlDesc>(d), i)); },
+      [](Ptr d, Size i) { return Str(aclmdlGetInputNameByIndex(FromPtr<aclmdlDesc>(d), i)); },
       py::arg("model_desc"), py::arg("index"));
   mdl.def(
       "get_output_name_by_index",
-      [](Ptr d, size_t i) { return Str(aclmdlGetOutputNameByIndex(FromPtr<aclmdlDesc>(d), i)); },
+      [](Ptr d, Size i) { return Str(aclmdlGetOutputNameByIndex(FromPtr<aclmdlDesc>(d), i)); },
       py::arg("model_desc"), py::arg("index"));
   mdl.def(
       "get_input_format",
-      [](Ptr d, size_t i) {
+      [](Ptr d, Size i) {
         return static_cast<int>(aclmdlGetInputFormat(FromPtr<aclmdlDesc>(d), i));
       },
       py::arg("model_desc"), py::arg("index"));
   mdl.def(
       "get_output_format",
-      [](Ptr d, size_t i) {
+      [](Ptr d, Size i) {
         return static_cast<int>(aclmdlGetOutputFormat(FromPtr<aclmdlDesc>(d), i));
       },
       py::arg("model_desc"), py::arg("index"));
   mdl.def(
       "get_input_data_type",
-      [](Ptr d, size_t i) {
+      [](Ptr d, Size i) {
         return static_cast<int>(aclmdlGetInputDataType(FromPtr<aclmdlDesc>(d), i));
       },
       py::arg("model_desc"), py::arg("index"));
   mdl.def(
       "get_output_data_type",
-      [](Ptr d, size_t i) {
+      [](Ptr d, Size i) {
         return static_cast<int>(aclmdlGetOutputDataType(FromPtr<aclmdlDesc>(d), i));
       },
       py::arg("model_desc"), py::arg("index"));
@@ -213,62 +272,69 @@ void RegisterMdl(py::module_& mdl) {
       py::arg("model_desc"), "aclmdlGetDynamicBatch: ({'batchCount', 'batch'}, ret)");
   mdl.def(
       "get_dynamic_hw",
-      [](Ptr d, size_t index) {
+      [](Ptr d, Size index) {
         aclmdlHW hw{};
         aclError ret = aclmdlGetDynamicHW(FromPtr<aclmdlDesc>(d), index, &hw);
         py::dict out;
         if (ret == ACL_SUCCESS) {
           py::list values;
           for (size_t i = 0; i < hw.hwCount && i < ACL_MAX_HW_NUM; ++i) {
-            values.append(py::make_tuple(hw.hw[i][0], hw.hw[i][1]));
+            py::list pair;  // pyACL: a list [h, w] per gear
+            pair.append(hw.hw[i][0]);
+            pair.append(hw.hw[i][1]);
+            values.append(pair);
           }
           out["hwCount"] = hw.hwCount;
           out["hw"] = values;
         }
         return py::make_tuple(out, ret);
       },
-      py::arg("model_desc"), py::arg("index"), "aclmdlGetDynamicHW: ({'hwCount', 'hw'}, ret)");
+      py::arg("model_desc"), py::arg("index"),
+      "aclmdlGetDynamicHW: ({'hwCount', 'hw': [[h, w], ...]}, ret)");
   mdl.def(
       "get_input_dynamic_gear_count",
-      [](Ptr d, int64_t index) {
+      [](Ptr d, Size index) {
         size_t count = 0;
-        aclError ret = aclmdlGetInputDynamicGearCount(FromPtr<aclmdlDesc>(d),
-                                                      static_cast<size_t>(index), &count);
+        aclError ret = aclmdlGetInputDynamicGearCount(FromPtr<aclmdlDesc>(d), index, &count);
         return std::make_tuple(count, ret);
       },
-      py::arg("model_desc"), py::arg("index") = -1);
+      py::arg("model_desc"), py::arg("index") = -1, "aclmdlGetInputDynamicGearCount: (count, ret)");
   mdl.def(
       "get_input_dynamic_dims",
-      [](Ptr d, int64_t index, size_t gear_count) {
-        std::vector<aclmdlIODims> dims(gear_count);
-        aclError ret = aclmdlGetInputDynamicDims(FromPtr<aclmdlDesc>(d), static_cast<size_t>(index),
-                                                 dims.data(), gear_count);
-        py::list out;
-        if (ret == ACL_SUCCESS) {
-          for (const auto& g : dims) out.append(DimsDict(g));
+      [](Ptr d, Size index, Size gear_count) -> py::tuple {
+        if (gear_count > kMaxGears) {
+          return py::make_tuple(
+              py::none(), Reject("acl.mdl.get_input_dynamic_dims",
+                                 "gear_count " + std::to_string(gear_count.value) + " is above " +
+                                     std::to_string(kMaxGears)));
         }
+        std::vector<aclmdlIODims> dims(gear_count + 1);
+        aclError ret =
+            aclmdlGetInputDynamicDims(FromPtr<aclmdlDesc>(d), index, dims.data(), gear_count);
+        py::list out;
+        for (size_t g = 0; ret == ACL_SUCCESS && g < gear_count; ++g) out.append(DimsDict(dims[g]));
         return py::make_tuple(out, ret);
       },
       py::arg("model_desc"), py::arg("index"), py::arg("gear_count"),
       "aclmdlGetInputDynamicDims: ([{'name', 'dimCount', 'dims'}, ...], ret)");
   mdl.def(
       "set_dynamic_batch_size",
-      [](uint32_t id, Ptr ds, size_t index, uint64_t batch) {
+      [](U32 id, Ptr ds, Size index, U64 batch) {
         return aclmdlSetDynamicBatchSize(id, FromPtr<aclmdlDataset>(ds), index, batch);
       },
       GIL(), py::arg("model_id"), py::arg("dataset"), py::arg("index"), py::arg("batch_size"));
   mdl.def(
       "set_dynamic_hw_size",
-      [](uint32_t id, Ptr ds, size_t index, uint64_t h, uint64_t w) {
+      [](U32 id, Ptr ds, Size index, U64 h, U64 w) {
         return aclmdlSetDynamicHWSize(id, FromPtr<aclmdlDataset>(ds), index, h, w);
       },
       GIL(), py::arg("model_id"), py::arg("dataset"), py::arg("index"), py::arg("height"),
       py::arg("width"));
   mdl.def(
       "set_input_dynamic_dims",
-      [](uint32_t id, Ptr ds, size_t index, py::dict dims) {
+      [](U32 id, Ptr ds, Size index, py::dict dims) {
         aclmdlIODims d = DimsFromDict(dims);
-        py::gil_scoped_release release;
+        ReleaseGil release;
         return aclmdlSetInputDynamicDims(id, FromPtr<aclmdlDataset>(ds), index, &d);
       },
       py::arg("model_id"), py::arg("dataset"), py::arg("index"), py::arg("dims"));
@@ -292,36 +358,42 @@ void RegisterMdl(py::module_& mdl) {
       py::arg("dataset"));
   mdl.def(
       "get_dataset_buffer",
-      [](Ptr ds, size_t i) { return ToPtr(aclmdlGetDatasetBuffer(FromPtr<aclmdlDataset>(ds), i)); },
+      [](Ptr ds, Size i) { return ToPtr(aclmdlGetDatasetBuffer(FromPtr<aclmdlDataset>(ds), i)); },
       py::arg("dataset"), py::arg("index"));
   mdl.def(
       "set_dataset_tensor_desc",
-      [](Ptr ds, Ptr desc, size_t i) {
+      [](Ptr ds, Ptr desc, Size i) {
         return aclmdlSetDatasetTensorDesc(FromPtr<aclmdlDataset>(ds), FromPtr<aclTensorDesc>(desc),
                                           i);
       },
       py::arg("dataset"), py::arg("tensor_desc"), py::arg("index"));
   mdl.def(
       "get_dataset_tensor_desc",
-      [](Ptr ds, size_t i) {
+      [](Ptr ds, Size i) {
         return ToPtr(aclmdlGetDatasetTensorDesc(FromPtr<aclmdlDataset>(ds), i));
       },
       py::arg("dataset"), py::arg("index"));
 
-  // Execution.
+  // Execution. The datasets' buffers are checked first: the runtime reads and writes them.
   mdl.def(
       "execute",
-      [](uint32_t id, Ptr in, Ptr out) {
+      [](U32 id, Ptr in, Ptr out) {
+        if (aclError e = CheckDataset("acl.mdl.execute", "input", in)) return e;
+        if (aclError e = CheckDataset("acl.mdl.execute", "output", out)) return e;
+        ReleaseGil release;
         return aclmdlExecute(id, FromPtr<aclmdlDataset>(in), FromPtr<aclmdlDataset>(out));
       },
-      GIL(), py::arg("model_id"), py::arg("input"), py::arg("output"));
+      py::arg("model_id"), py::arg("input"), py::arg("output"));
   mdl.def(
       "execute_async",
-      [](uint32_t id, Ptr in, Ptr out, Ptr stream) {
+      [](U32 id, Ptr in, Ptr out, Ptr stream) {
+        if (aclError e = CheckDataset("acl.mdl.execute_async", "input", in)) return e;
+        if (aclError e = CheckDataset("acl.mdl.execute_async", "output", out)) return e;
+        ReleaseGil release;
         return aclmdlExecuteAsync(id, FromPtr<aclmdlDataset>(in), FromPtr<aclmdlDataset>(out),
                                   FromPtr(stream));
       },
-      GIL(), py::arg("model_id"), py::arg("input"), py::arg("output"), py::arg("stream"));
+      py::arg("model_id"), py::arg("input"), py::arg("output"), py::arg("stream"));
 }
 
 }  // namespace kiln::python

@@ -5,6 +5,7 @@
 // descs, float16) and the AscendCL constants, plus the submodules rt, mdl, util, prof and the
 // private _kiln (compiler facade). python/acl/__init__.py re-exports it as `acl`.
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -12,8 +13,6 @@
 
 namespace kiln::python {
 namespace {
-
-using GIL = py::call_guard<py::gil_scoped_release>;
 
 py::dict CannVersionDict(const aclCANNPackageVersion& v) {
   py::dict d;
@@ -44,6 +43,49 @@ void RegisterConstants(py::module_& m) {
 #undef KILN_PY_CONSTANT
 }
 
+// The most slots get_tensor_desc_dim_range allocates (pyACL's limit).
+constexpr size_t kMaxRangeSlots = 4096;
+
+// acl.set_tensor_shape(desc, dims) and its origin/storage twins: ret.
+template <aclError (*F)(aclTensorDesc*, int, const int64_t*)>
+void DefShapeSetter(py::module_& m, const char* name) {
+  m.def(
+      name,
+      [](Ptr d, std::vector<int64_t> dims) {
+        return F(FromPtr<aclTensorDesc>(d), static_cast<int>(dims.size()),
+                 dims.empty() ? nullptr : dims.data());
+      },
+      py::arg("desc"), py::arg("dims"));
+}
+
+// acl.set_tensor_format(desc, format) and its origin/storage twins: ret.
+template <aclError (*F)(aclTensorDesc*, aclFormat)>
+void DefFormatSetter(py::module_& m, const char* name) {
+  m.def(
+      name,
+      [](Ptr d, int format) {
+        return F(FromPtr<aclTensorDesc>(d), static_cast<aclFormat>(format));
+      },
+      py::arg("desc"), py::arg("format"));
+}
+
+// acl.set_tensor_shape_range / set_tensor_value_range(desc, [[min, max], ...]): ret.
+template <aclError (*F)(aclTensorDesc*, size_t, int64_t (*)[2])>
+void DefRangeSetter(py::module_& m, const char* name) {
+  m.def(
+      name,
+      [](Ptr d, std::vector<std::vector<int64_t>> ranges) {
+        std::vector<int64_t> flat;
+        for (const auto& r : ranges) {
+          if (r.size() != 2) throw py::value_error("each range must be [min, max]");
+          flat.insert(flat.end(), r.begin(), r.end());
+        }
+        return F(FromPtr<aclTensorDesc>(d), ranges.size(),
+                 ranges.empty() ? nullptr : reinterpret_cast<int64_t(*)[2]>(flat.data()));
+      },
+      py::arg("desc"), py::arg("ranges"));
+}
+
 }  // namespace
 
 void RegisterTopLevel(py::module_& m) {
@@ -53,19 +95,35 @@ void RegisterTopLevel(py::module_& m) {
         std::string path;
         bool has_path = !config.is_none();
         if (has_path) path = py::str(config);
-        py::gil_scoped_release release;
+        ReleaseGil release;
         return aclInit(has_path ? path.c_str() : nullptr);
       },
       py::arg("config_path") = py::none(), "aclInit: ret");
-  m.def("finalize", &aclFinalize, GIL(), "aclFinalize: ret");
+  m.def(
+      "finalize",
+      [] {
+        aclError ret;
+        {
+          ReleaseGil release;
+          ret = aclFinalize();
+        }
+        if (ret == ACL_SUCCESS) ForgetAllCallbacks();
+        return ret;
+      },
+      "aclFinalize: ret");
   m.def(
       "finalize_reference",
       [] {
         uint64_t count = 0;
-        aclError ret = aclFinalizeReference(&count);
+        aclError ret;
+        {
+          ReleaseGil release;
+          ret = aclFinalizeReference(&count);
+        }
+        if (ret == ACL_SUCCESS && count == 0) ForgetAllCallbacks();
         return std::make_tuple(count, ret);
       },
-      GIL(), "aclFinalizeReference: (refcount, ret)");
+      "aclFinalizeReference: (refcount, ret)");
   m.def(
       "get_version",
       [] {
@@ -82,20 +140,14 @@ void RegisterTopLevel(py::module_& m) {
         return py::str(name);
       },
       "aclrtGetSocName: str (None when no device can be opened)");
-  m.def(
-      "get_recent_err_msg",
-      []() -> py::object {
-        const char* msg = aclGetRecentErrMsg();
-        if (msg == nullptr) return py::none();
-        return py::str(msg);
-      },
-      "aclGetRecentErrMsg: str, or None when there is no message");
+  m.def("get_recent_err_msg", &RecentErrMsg,
+        "aclGetRecentErrMsg: str, or None when there is no message");
   m.def(
       "get_cann_version",
       [](int pkg) {
         aclCANNPackageVersion v{};
         aclError ret = aclsysGetCANNVersion(static_cast<aclCANNPackageName>(pkg), &v);
-        return py::make_tuple(ret == ACL_SUCCESS ? CannVersionDict(v) : py::dict(), ret);
+        return py::make_tuple(CannVersionDict(v), ret);  // pyACL: the dict even on failure
       },
       py::arg("package"), "aclsysGetCANNVersion: (dict, ret)");
   m.def(
@@ -114,11 +166,40 @@ void RegisterTopLevel(py::module_& m) {
         return std::make_tuple(num, ret);
       },
       py::arg("package"), "aclsysGetVersionNum: (int, ret)");
+  m.def(
+      "get_cann_attribute_list",
+      [] {
+        const aclCannAttr* list = nullptr;
+        size_t num = 0;
+        aclError ret = aclGetCannAttributeList(&list, &num);
+        py::list out;
+        for (size_t i = 0; ret == ACL_SUCCESS && list != nullptr && i < num; ++i) {
+          out.append(static_cast<int>(list[i]));
+        }
+        return py::make_tuple(out, ret == ACL_SUCCESS ? num : 0, ret);
+      },
+      "aclGetCannAttributeList: (list, num, ret)");
+  m.def(
+      "get_cann_attribute",
+      [](int attr) {
+        int32_t value = 0;
+        aclError ret = aclGetCannAttribute(static_cast<aclCannAttr>(attr), &value);
+        return std::make_tuple(value, ret);
+      },
+      py::arg("attr"), "aclGetCannAttribute: (value, ret)");
+  m.def(
+      "get_device_capability",
+      [](U32 device, int info) {
+        int64_t value = 0;
+        aclError ret = aclGetDeviceCapability(device, static_cast<aclDeviceInfo>(info), &value);
+        return std::make_tuple(value, ret);
+      },
+      py::arg("device_id"), py::arg("device_info"), "aclGetDeviceCapability: (value, ret)");
 
-  // Data buffers.
+  // Data buffers. Their addresses are checked when a dataset holding them is executed.
   m.def(
       "create_data_buffer",
-      [](Ptr data, size_t size) { return ToPtr(aclCreateDataBuffer(FromPtr(data), size)); },
+      [](Ptr data, Size size) { return ToPtr(aclCreateDataBuffer(FromPtr(data), size)); },
       py::arg("data"), py::arg("size"), "aclCreateDataBuffer: handle (0 on failure)");
   m.def(
       "destroy_data_buffer",
@@ -126,7 +207,7 @@ void RegisterTopLevel(py::module_& m) {
       py::arg("data_buffer"));
   m.def(
       "update_data_buffer",
-      [](Ptr buf, Ptr data, size_t size) {
+      [](Ptr buf, Ptr data, Size size) {
         return aclUpdateDataBuffer(FromPtr<aclDataBuffer>(buf), FromPtr(data), size);
       },
       py::arg("data_buffer"), py::arg("data"), py::arg("size"));
@@ -178,20 +259,43 @@ void RegisterTopLevel(py::module_& m) {
       [](Ptr d) { return aclGetTensorDescNumDims(FromPtr<aclTensorDesc>(d)); }, py::arg("desc"));
   m.def(
       "get_tensor_desc_dim",
-      [](Ptr d, size_t i) { return aclGetTensorDescDim(FromPtr<aclTensorDesc>(d), i); },
+      [](Ptr d, Size i) { return aclGetTensorDescDim(FromPtr<aclTensorDesc>(d), i); },
       py::arg("desc"), py::arg("index"));
   m.def(
       "get_tensor_desc_dim_v2",
-      [](Ptr d, size_t i) {
+      [](Ptr d, Size i) {
         int64_t dim = 0;
         aclError ret = aclGetTensorDescDimV2(FromPtr<aclTensorDesc>(d), i, &dim);
         return std::make_tuple(dim, ret);
       },
       py::arg("desc"), py::arg("index"), "aclGetTensorDescDimV2: (dim, ret)");
   m.def(
+      "get_tensor_desc_dim_range",
+      [](Ptr d, Size index, Size num) -> py::tuple {
+        // pyACL's limit: more slots than this is a caller's mistake, not a reason to allocate.
+        if (num > kMaxRangeSlots) {
+          return py::make_tuple(py::none(),
+                                Reject("acl.get_tensor_desc_dim_range",
+                                       "dim_range_num " + std::to_string(num.value) + " is above " +
+                                           std::to_string(kMaxRangeSlots)));
+        }
+        std::vector<int64_t> range(num + 1, 0);
+        aclError ret = aclGetTensorDescDimRange(FromPtr<aclTensorDesc>(d), index, num,
+                                                num ? range.data() : nullptr);
+        if (ret != ACL_SUCCESS) return py::make_tuple(py::none(), ret);
+        range.resize(num);
+        return py::make_tuple(py::cast(range), ret);
+      },
+      py::arg("desc"), py::arg("index"), py::arg("dim_range_num"),
+      "aclGetTensorDescDimRange: ([min, max, ...], ret); (None, ret) on failure");
+  m.def(
       "get_tensor_desc_address",
       [](Ptr d) { return ToPtr(aclGetTensorDescAddress(FromPtr<aclTensorDesc>(d))); },
       py::arg("desc"));
+  m.def(
+      "get_tensor_desc_by_index",
+      [](Ptr d, Size i) { return ToPtr(aclGetTensorDescByIndex(FromPtr<aclTensorDesc>(d), i)); },
+      py::arg("desc"), py::arg("index"));
   m.def(
       "set_tensor_desc_name",
       [](Ptr d, std::string name) {
@@ -206,6 +310,43 @@ void RegisterTopLevel(py::module_& m) {
         return py::str(name);
       },
       py::arg("desc"));
+  m.def(
+      "trans_tensor_desc_format",
+      [](Ptr src, int format) {
+        aclTensorDesc* dst = nullptr;
+        aclError ret = aclTransTensorDescFormat(FromPtr<aclTensorDesc>(src),
+                                                static_cast<aclFormat>(format), &dst);
+        return std::make_tuple(ToPtr(dst), ret);
+      },
+      py::arg("desc"), py::arg("format"), "aclTransTensorDescFormat: (new desc, ret)");
+  DefShapeSetter<&aclSetTensorShape>(m, "set_tensor_shape");
+  DefShapeSetter<&aclSetTensorOriginShape>(m, "set_tensor_origin_shape");
+  DefShapeSetter<&aclSetTensorStorageShape>(m, "set_tensor_storage_shape");
+  DefFormatSetter<&aclSetTensorFormat>(m, "set_tensor_format");
+  DefFormatSetter<&aclSetTensorOriginFormat>(m, "set_tensor_origin_format");
+  DefFormatSetter<&aclSetTensorStorageFormat>(m, "set_tensor_storage_format");
+  DefRangeSetter<&aclSetTensorShapeRange>(m, "set_tensor_shape_range");
+  DefRangeSetter<&aclSetTensorValueRange>(m, "set_tensor_value_range");
+  m.def(
+      "set_tensor_dynamic_input",
+      [](Ptr d, std::string name) {
+        return aclSetTensorDynamicInput(FromPtr<aclTensorDesc>(d), name.c_str());
+      },
+      py::arg("desc"), py::arg("dynamic_input_name"));
+  m.def(
+      "set_tensor_const",
+      [](Ptr d, Ptr data, Size size) {
+        // The C library copies `size` bytes from `data` right away.
+        if (aclError e = CheckMapped("acl.set_tensor_const", "data", data, size)) return e;
+        return aclSetTensorConst(FromPtr<aclTensorDesc>(d), FromPtr(data), size);
+      },
+      py::arg("desc"), py::arg("data"), py::arg("size"));
+  m.def(
+      "set_tensor_place_ment",
+      [](Ptr d, int mem_type) {
+        return aclSetTensorPlaceMent(FromPtr<aclTensorDesc>(d), static_cast<aclMemType>(mem_type));
+      },
+      py::arg("desc"), py::arg("mem_type"));
 
   // Half precision and logging.
   m.def(
@@ -228,6 +369,8 @@ void RegisterTopLevel(py::module_& m) {
 PYBIND11_MODULE(_acl, m) {
   using namespace kiln::python;
   m.doc() = "pyACL-compatible bindings of Kiln's AscendCL C API (libascendcl.so)";
+  g_main_thread =
+      py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
   RegisterTopLevel(m);
   auto rt = m.def_submodule("rt", "acl.rt: devices, contexts, streams, events, memory, callbacks");
   RegisterRt(rt);

@@ -86,16 +86,17 @@ py::tuple Compile(const std::string& model, const std::string& output,
     if (!value.empty() && std::string(key) != "soc_version") options.record.push_back({key, value});
   }
   compiler::CompileReport report;
+  Status status = Status::Ok();
   {
-    py::gil_scoped_release release;
+    ReleaseGil release;
     auto result = compiler::Compile(options);
-    if (!result.ok()) {
-      Status st = result.status();
-      py::gil_scoped_acquire gil;
-      return Failure(st);
+    if (result.ok()) {
+      report = std::move(result).value();
+    } else {
+      status = result.status();
     }
-    report = std::move(result).value();
   }
+  if (!status.ok()) return Failure(status);
   py::dict out;
   out["output_path"] = report.output_path;
   out["onnx_nodes"] = report.onnx_nodes;

@@ -27,6 +27,7 @@ KILN_BIN="$(command -v kiln)"
 export KILN_BIN KILN_CACHE_DIR="$work/cache"
 cd "$work"
 "$py" -m pytest -q -p no:cacheprovider "$src/tests/python/test_acl_seed.py" \
-  "$src/tests/python/test_acl_callbacks.py" "$src/tests/python/test_acl_classification.py" \
-  "$src/tests/python/test_kiln.py"
+  "$src/tests/python/test_acl_callbacks.py" "$src/tests/python/test_acl_fidelity.py" \
+  "$src/tests/python/test_acl_classification.py" "$src/tests/python/test_kiln.py" \
+  "$src/tests/python/test_robustness.py"
 echo "install prefix test: OK"

@@ -30,6 +30,7 @@ if grep -qv "^$work/venv/" <<< "$location"; then
 fi
 export KILN_CACHE_DIR="$work/cache"
 "$py" -m pytest -q -p no:cacheprovider "$src/tests/python/test_acl_seed.py" \
-  "$src/tests/python/test_acl_callbacks.py" "$src/tests/python/test_acl_classification.py" \
-  "$src/tests/python/test_kiln.py"
+  "$src/tests/python/test_acl_callbacks.py" "$src/tests/python/test_acl_fidelity.py" \
+  "$src/tests/python/test_acl_classification.py" "$src/tests/python/test_kiln.py" \
+  "$src/tests/python/test_robustness.py"
 echo "wheel test: OK"

@@ -1,13 +1,16 @@
 # Copyright 2026 The Kiln Authors
 # SPDX-License-Identifier: Apache-2.0
-"""The kiln package: compile, Model (sync, async, input checks), InferenceSession's cache and
-KilnError's codes. Expected logits: the model zoo's mnist-8 reference outputs."""
+"""The kiln package: compile, Model (sync, async, input checks, outputs of unknown size),
+InferenceSession's cache and KilnError's codes. Expected logits: the model zoo's mnist-8
+reference outputs; Tile's: numpy.tile."""
 import os
 
 import numpy as np
 import pytest
 
+import acl
 import kiln
+import kiln.model
 from conftest import MNIST
 
 ONNX = os.path.join(MNIST, "model.onnx")
@@ -120,3 +123,101 @@ def test_session_accepts_an_om(om_bytes, tmp_path, mnist_data):
                                atol=1e-4)
     with pytest.raises(kiln.KilnError):
         kiln.InferenceSession(str(path), providers=["NoSuchExecutionProvider"])
+
+
+# ---- outputs of unknown size -------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def tile_om():
+    """y = Tile(x[2, 3], reps): the output's dims come from an input's values, so no AscendCL call
+    can tell its size before a run (the description gives 0 bytes)."""
+    pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
+    reps = helper.make_tensor_value_info("reps", TensorProto.INT64, [2])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    graph = helper.make_graph([helper.make_node("Tile", ["x", "reps"], ["y"])], "tile", [x, reps],
+                              [y])
+    return kiln.compile(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]))
+
+
+X = np.arange(6, dtype=np.float32).reshape(2, 3)
+
+
+def counting_execute(monkeypatch, fake=None):
+    """Counts acl.mdl.execute calls (kiln.Model.run's runs); `fake` replaces the real call."""
+    calls = []
+    real = acl.mdl.execute
+
+    def execute(*args):
+        calls.append(args)
+        return fake(*args) if fake else real(*args)
+
+    monkeypatch.setattr(acl.mdl, "execute", execute)
+    return calls
+
+
+def runs_to_fit(nbytes):
+    """Runs kiln.Model.run needs for an output of `nbytes` from its first guess."""
+    runs, size = 1, kiln.model.FIRST_GUESS
+    while size < nbytes:
+        size *= kiln.model.GROWTH
+        runs += 1
+    return runs
+
+
+def test_model_grows_the_buffer_of_an_output_of_unknown_size(tile_om, monkeypatch):
+    model = kiln.Model(tile_om)
+    (y,) = model.outputs
+    assert y.shape == (-1, -1) and y.size == 0
+    calls = counting_execute(monkeypatch)
+    reps = np.array([200, 300], np.int64)  # 400 x 900 floats: 1.44 MB, above the first guess
+    out = model.run({"x": X, "reps": reps})["y"]
+    np.testing.assert_array_equal(out, np.tile(X, (200, 300)))  # numpy's Tile is the oracle
+    assert len(calls) == runs_to_fit(400 * 900 * 4) > 1
+    # The size is remembered: the same run, or a smaller one, fits the first time.
+    del calls[:]
+    np.testing.assert_array_equal(model.run({"x": X, "reps": reps})["y"], out)
+    out = model.run([X, np.array([1, 2], np.int64)])["y"]
+    np.testing.assert_array_equal(out, np.tile(X, (1, 2)))
+    assert len(calls) == 2
+    model.close()
+
+
+def test_growth_stops_at_the_devices_free_memory(tile_om, monkeypatch):
+    monkeypatch.setattr(kiln.model, "_memory_cap", lambda: 1 << 20)
+    calls = counting_execute(monkeypatch)
+    with kiln.Model(tile_om) as model:
+        with pytest.raises(kiln.KilnError) as e:
+            model.run({"x": X, "reps": np.array([200, 300], np.int64)})
+    assert e.value.code == acl.ACL_ERROR_INVALID_PARAM and e.value.api == "aclmdlExecute"
+    assert "given up to 1048576 bytes" in e.value.message
+    assert len(calls) == runs_to_fit(1 << 20)  # 64 KiB, 512 KiB, then the 1 MiB cap
+
+
+def test_a_failure_that_larger_buffers_do_not_change_is_raised_after_one_retry(tile_om,
+                                                                               monkeypatch):
+    with kiln.Model(tile_om) as model:
+        calls = counting_execute(monkeypatch, fake=lambda *a: acl.ACL_ERROR_INVALID_PARAM)
+        with pytest.raises(kiln.KilnError) as e:
+            model.run({"x": X, "reps": np.array([2, 2], np.int64)})
+    assert e.value.code == acl.ACL_ERROR_INVALID_PARAM
+    assert len(calls) == 2  # the same code and message with 8x the buffer: not about its size
+
+
+def test_other_failures_are_not_retried(tile_om, monkeypatch):
+    with kiln.Model(tile_om) as model:
+        calls = counting_execute(monkeypatch)
+        with pytest.raises(kiln.KilnError) as e:
+            model.run({"x": X, "reps": np.array([-1, 2], np.int64)})  # bad repeats
+    assert e.value.code != acl.ACL_ERROR_INVALID_PARAM and "Tile" in e.value.message
+    assert len(calls) == 1
+
+
+def test_run_async_with_an_output_larger_than_its_guess(tile_om):
+    with kiln.Model(tile_om) as model:
+        pending = model.run_async({"x": X, "reps": np.array([300, 300], np.int64)})
+        np.testing.assert_array_equal(pending.wait()["y"], np.tile(X, (300, 300)))
+        pending = model.run_async({"x": X, "reps": np.array([3, 1], np.int64)})
+        np.testing.assert_array_equal(pending.wait()["y"], np.tile(X, (3, 1)))
