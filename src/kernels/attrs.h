@@ -3,13 +3,15 @@
 //
 // Attribute parsing shared by the reference kernels and the backends' optimised kernels, so that
 // both read a node alike: the sliding-window attributes of convolutions and pools and the window
-// they give over one input (ConvTranspose's included), pool options, the fused ops' `activation`
-// and GroupNormalization's groups. Errors name the node: kInvalidParam for attributes that break
-// the op's rules, kFeatureUnsupported for values no kernel takes.
+// they give over one input (ConvTranspose's included), pool options, the fused ops' `activation`,
+// GroupNormalization's groups, and the parameters of Slice, Split and Pad resolved against their
+// input (attributes in old opsets, inputs in new ones). Errors name the node: kInvalidParam for
+// attributes that break the op's rules, kFeatureUnsupported for values no kernel takes.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "kernels/kernel.h"
@@ -124,6 +126,35 @@ struct ActivationAttrs {
 };
 // kFeatureUnsupported for an activation name it does not know.
 Result<ActivationAttrs> ReadActivation(const NodeDef& def);
+
+// ---------------------------------------------------------------------------------------------
+// Slice.
+
+// What a Slice node takes from an input of `x_dims`: its output dims and, per input axis, the
+// first index read and the step (1 on axes it does not slice). starts/ends/axes/steps are
+// attributes before opset 10 and inputs 1-4 from it on, clamped as ONNX specifies; kInvalidParam
+// for lengths that differ, a bad or repeated axis or a zero step.
+struct SliceWindow {
+  Dims dims, first, step;
+};
+Result<SliceWindow> ResolveSlice(const NodeDef& def, KernelContext& ctx, const Dims& x_dims);
+
+// Split: the sizes a Split node cuts an axis of size `dim` into (the `split` attribute before
+// opset 13, input 1 from it on, else equal parts — the last one smaller with opset 18's
+// num_outputs); kInvalidParam when they do not fit.
+Result<std::vector<int64_t>> SplitSizes(const NodeDef& def, KernelContext& ctx, int64_t dim);
+
+// Pad: what a Pad node does to an input `x` (pads and the constant value as attributes before
+// opset 11 and inputs from it on, `axes` from opset 18). Per padded axis k (axis axes[k]): the
+// kept input range [lo[k], lo[k] + len[k]) after negative pads crop, and pb[k] elements before
+// it; `fill` is the constant value's bytes. kInvalidParam for pads that do not fit.
+struct PadWindow {
+  Dims dims;
+  std::vector<int64_t> axes, lo, len, pb;
+  std::vector<uint8_t> fill;
+  std::string mode;
+};
+Result<PadWindow> ResolvePad(const NodeDef& def, KernelContext& ctx, const TensorView& x);
 
 // ---------------------------------------------------------------------------------------------
 // Normalisations.

@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/attrs.h"
 #include "kernels/reference/common.h"
 #include "kernels/reference/families.h"
 #include "kernels/util.h"
@@ -322,45 +323,6 @@ Status RunConcat(const NodeDef& def, KernelContext& ctx) {
   return Status::Ok();
 }
 
-// The sizes Split cuts the axis (of size `dim`) into.
-Result<std::vector<int64_t>> SplitSizes(const NodeDef& def, KernelContext& ctx, int64_t dim) {
-  const int64_t n = static_cast<int64_t>(ctx.num_outputs());
-  std::optional<std::vector<int64_t>> split;
-  if (def.opset >= 13) {
-    if (!Omitted(ctx.input(1))) split = ReadInts(*ctx.input(1));
-  } else if (def.has_attr("split")) {
-    split = def.attr_ints("split");
-  }
-  if (split) {
-    int64_t sum = 0;
-    for (int64_t s : *split) {
-      if (s < 0 || s > dim) {
-        return def.Fail(kBad, "split ", DimsString(*split), " does not fit an axis of ", dim);
-      }
-      sum += s;
-    }
-    if (static_cast<int64_t>(split->size()) != n || sum != dim) {
-      return def.Fail(kBad, "split ", DimsString(*split), " does not cut an axis of ", dim,
-                      " into ", n, " outputs");
-    }
-    return *split;
-  }
-  if (n < 1) return def.Fail(kBad, "has no outputs");
-  const bool uneven = def.opset >= 18 && def.has_attr("num_outputs");
-  if (uneven && def.attr_int("num_outputs", 0) != n) {
-    return def.Fail(kBad, "num_outputs is ", def.attr_int("num_outputs", 0), " but the node has ",
-                    n, " outputs");
-  }
-  const int64_t chunk = uneven ? (dim + n - 1) / n : dim / n;
-  const int64_t last = dim - chunk * (n - 1);
-  if ((!uneven && dim % n != 0) || last < 0) {
-    return def.Fail(kBad, "cannot split an axis of ", dim, " into ", n, " outputs");
-  }
-  std::vector<int64_t> sizes(static_cast<size_t>(n), chunk);
-  sizes.back() = last;
-  return sizes;
-}
-
 Status RunSplit(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   const int64_t r = static_cast<int64_t>(x->rank());
@@ -388,55 +350,10 @@ Status RunSplit(const NodeDef& def, KernelContext& ctx) {
 
 Status RunSlice(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
-  std::vector<int64_t> starts, ends, steps;
-  std::optional<std::vector<int64_t>> axes;
-  if (def.opset < 10) {
-    starts = def.attr_ints("starts");
-    ends = def.attr_ints("ends");
-    if (def.has_attr("axes")) axes = def.attr_ints("axes");
-  } else {
-    KILN_ASSIGN_OR_RETURN(const TensorView* s, RequiredInput(def, ctx, 1));
-    KILN_ASSIGN_OR_RETURN(const TensorView* e, RequiredInput(def, ctx, 2));
-    starts = ReadInts(*s);
-    ends = ReadInts(*e);
-    if (ctx.input(3) != nullptr) axes = ReadInts(*ctx.input(3));
-    if (ctx.input(4) != nullptr) steps = ReadInts(*ctx.input(4));
-  }
-  const size_t n = starts.size();
-  if (!axes) {
-    axes.emplace();
-    for (size_t i = 0; i < n; ++i) axes->push_back(static_cast<int64_t>(i));
-  }
-  if (steps.empty() && (def.opset < 10 || ctx.input(4) == nullptr)) steps.assign(n, 1);
-  if (ends.size() != n || axes->size() != n || steps.size() != n) {
-    return def.Fail(kBad, "starts ", DimsString(starts), ", ends ", DimsString(ends), ", axes ",
-                    DimsString(*axes), " and steps ", DimsString(steps),
-                    " must have the same length");
-  }
-  KILN_ASSIGN_OR_RETURN(std::vector<int64_t> norm,
-                        CheckedAxes(def, *axes, static_cast<int64_t>(x->rank())));
-  Dims dims = x->dims, first(x->rank(), 0), step(x->rank(), 1);
-  for (size_t k = 0; k < n; ++k) {
-    const size_t a = static_cast<size_t>(norm[k]);
-    const int64_t dim = x->dims[a], st = steps[k];
-    if (st == 0) return def.Fail(kBad, "steps ", DimsString(steps), " has a 0");
-    int64_t b = starts[k], e = ends[k];
-    if (b < 0) b += dim;
-    if (e < 0) e += dim;
-    if (st > 0) {
-      b = std::clamp<int64_t>(b, 0, dim);
-      e = std::clamp<int64_t>(e, 0, dim);
-      dims[a] = e > b ? (e - b - 1) / st + 1 : 0;
-    } else {
-      b = std::clamp<int64_t>(b, 0, std::max<int64_t>(dim - 1, 0));
-      e = std::clamp<int64_t>(e, -1, dim - 1);
-      const uint64_t mag = 0 - static_cast<uint64_t>(st);
-      dims[a] =
-          dim > 0 && b > e ? static_cast<int64_t>(static_cast<uint64_t>(b - e - 1) / mag) + 1 : 0;
-    }
-    first[a] = b;
-    step[a] = st;
-  }
+  KILN_ASSIGN_OR_RETURN(SliceWindow w, ResolveSlice(def, ctx, x->dims));
+  const Dims& dims = w.dims;
+  const Dims& first = w.first;
+  const Dims& step = w.step;
   KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
   const int64_t count = NumElements(dims);
   if (count == 0) return Status::Ok();

@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/attrs.h"
 #include "kernels/reference/common.h"
 #include "kernels/reference/families.h"
 #include "kernels/util.h"
@@ -543,54 +544,13 @@ Status CheckPad(const NodeDef& def) {
 
 Status RunPad(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
-  const int64_t r = static_cast<int64_t>(x->rank());
-  const size_t es = ElemSize(*x);
-  std::vector<int64_t> pads;
-  std::vector<uint8_t> fill(es, 0);
-  std::vector<int64_t> axes;
-  for (int64_t i = 0; i < r; ++i) axes.push_back(i);
-  if (def.opset < 11) {
-    pads = def.attr_ints("pads", def.attr_ints("paddings"));
-    StoreDouble(TensorView{x->dtype, {1}, fill.data()}, 0, def.attr_float("value", 0));
-  } else {
-    KILN_ASSIGN_OR_RETURN(const TensorView* p, RequiredInput(def, ctx, 1));
-    pads = ReadInts(*p);
-    if (const TensorView* c = ctx.input(2); !Omitted(c)) {
-      if (c->dtype != x->dtype) return def.Fail(kBad, "constant_value differs in type from data");
-      std::memcpy(fill.data(), c->data, es);
-    }
-    if (const TensorView* a = ctx.input(3); def.opset >= 18 && a != nullptr) {
-      KILN_ASSIGN_OR_RETURN(axes, CheckedAxes(def, ReadInts(*a), r));
-    }
-  }
-  const size_t na = axes.size();
-  if (pads.size() != 2 * na) {
-    return def.Fail(kBad, "pads ", DimsString(pads), " must have ", 2 * na, " entries for input ",
-                    DimsString(x->dims));
-  }
-  const std::string mode = def.attr_string("mode", "constant");
-  Dims dims = x->dims;
-  // Per padded axis: negative pads crop first, to [lo, lo + len); pb elements go before it.
-  std::vector<int64_t> lo(na), len(na), pb(na);
-  for (size_t k = 0; k < na; ++k) {
-    const size_t a = static_cast<size_t>(axes[k]);
-    const int64_t dim = x->dims[a], b = pads[k], e = pads[k + na];
-    int64_t out_dim = 0;
-    if (b < -dim || e < -dim || b + e < -dim ||
-        __builtin_add_overflow(dim, std::max<int64_t>(b, 0), &out_dim) ||
-        __builtin_add_overflow(out_dim, std::max<int64_t>(e, 0), &out_dim)) {
-      return def.Fail(kBad, "pads ", DimsString(pads), " do not fit axis ", a, " of ",
-                      DimsString(x->dims));
-    }
-    lo[k] = std::max<int64_t>(-b, 0);
-    len[k] = dim - lo[k] - std::max<int64_t>(-e, 0);
-    pb[k] = std::max<int64_t>(b, 0);
-    if (mode != "constant" && len[k] == 0 && b + e > 0) {
-      return def.Fail(kBad, "cannot ", mode, "-pad the empty axis ", a, " of ",
-                      DimsString(x->dims));
-    }
-    dims[a] = pb[k] + len[k] + std::max<int64_t>(e, 0);
-  }
+  KILN_ASSIGN_OR_RETURN(PadWindow w, ResolvePad(def, ctx, *x));
+  const size_t na = w.axes.size();
+  const std::vector<int64_t>& axes = w.axes;
+  const std::vector<int64_t>&lo = w.lo, &len = w.len, &pb = w.pb;
+  const std::vector<uint8_t>& fill = w.fill;
+  const std::string& mode = w.mode;
+  const Dims& dims = w.dims;
   KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
   if (out->num_elements() == 0) return Status::Ok();
   auto map = IdentityMaps(x->dims);
