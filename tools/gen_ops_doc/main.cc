@@ -70,7 +70,8 @@ int main(int argc, char** argv) {
   std::printf(
       "%zu ops have a schema with type and shape inference (the compiler accepts them from the "
       "opset shown) and a reference kernel (`src/kernels/reference/`); the CPU device runs "
-      "oneDNN kernels where it has them and the reference kernels otherwise.\n\n",
+      "its own kernels (oneDNN and vectorised loops, listed in `src/backends/cpu/README.md`) "
+      "where it has them and the reference kernels otherwise.\n\n",
       registry.size());
   if (counts) PrintConformance(conformance);
   for (const auto& [family, schemas] : by_family) {
