@@ -53,6 +53,7 @@ void AddDefaultPasses(PassManager& pm, const CompileOptions& options) {
   pm.Add(CreateBiasActivationFusionPass());
   pm.Add(CreateResidualAddFusionPass());
   pm.Add(CreateTransposeCancellationPass());
+  pm.Add(CreateChannelsLastPass());
   pm.Add(CreateConstantFoldingPass());
   pm.Add(CreateDeadCodeEliminationPass());
 }

@@ -437,6 +437,143 @@ TEST(CpuFusedConvTest, ActivationParametersAreNotSharedBetweenKernels) {
   }
 }
 
+// The rank-4 tensor `t` (dims N, C, H, W) with its elements reordered NCHW -> NHWC (`to_nhwc`)
+// or NHWC -> NCHW; the dims stay N, C, H, W. Written independently of the kernels' transpose.
+HostTensor Relayout(const HostTensor& t, bool to_nhwc) {
+  HostTensor out(t.dtype, t.dims);
+  const int64_t n = t.dims[0], c = t.dims[1], h = t.dims[2], w = t.dims[3];
+  const auto* src = reinterpret_cast<const float*>(t.bytes.data());
+  auto* dst = reinterpret_cast<float*>(out.bytes.data());
+  for (int64_t in = 0; in < n; ++in) {
+    for (int64_t ic = 0; ic < c; ++ic) {
+      for (int64_t ih = 0; ih < h; ++ih) {
+        for (int64_t iw = 0; iw < w; ++iw) {
+          const int64_t nchw = ((in * c + ic) * h + ih) * w + iw;
+          const int64_t nhwc = ((in * h + ih) * w + iw) * c + ic;
+          if (to_nhwc) {
+            dst[nhwc] = src[nchw];
+          } else {
+            dst[nchw] = src[nhwc];
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// FusedConv with the channels_last flags (kiln_x_nhwc, kiln_y_nhwc, kiln_z_nhwc) against the
+// reference kernel of the same node without them on NCHW data: the flagged node gets X and Z
+// transposed to NHWC (per flag) and its Y is transposed back before comparing. Both the cpu
+// kernel (which must run it on oneDNN) and the reference kernel (the fallback) are checked.
+void CheckLayouts(Dims x_dims, Dims w_dims, int64_t group, const std::string& act, uint32_t seed,
+                  int64_t k) {
+  const int64_t m = w_dims[0];
+  const Dims y_dims = {x_dims[0], m, x_dims[2], x_dims[3]};  // 3x3, pads 1
+  const HostTensor x = Random(x_dims, seed), w = Random(w_dims, seed + 1);
+  const HostTensor b = Random({m}, seed + 2), z = Random(y_dims, seed + 3);
+  auto make = [&](bool fx, bool fy, bool fz) {
+    Node node = Node::Fused("FusedConv");
+    node.In(fx ? Relayout(x, true) : x).Const(w).In(b).In(fz ? Relayout(z, true) : z);
+    node.Ints("pads", {1, 1, 1, 1}).Int("group", group).Str("activation", act);
+    if (fx) node.Int("kiln_x_nhwc", 1);
+    if (fy) node.Int("kiln_y_nhwc", 1);
+    if (fz) node.Int("kiln_z_nhwc", 1);
+    if (!fx && !fy && !fz) node.Int("kiln_y_nhwc", 0);  // an explicit 0 is the default
+    return node;
+  };
+  Node plain = make(false, false, false);
+  auto want = plain.Run(Registry().Create(kernels::kReferenceBackend, plain.def()));
+  ASSERT_TRUE(want.ok()) << want.status().message();
+  ASSERT_EQ(want->size(), 1u);
+  for (int flags = 0; flags < 8; ++flags) {
+    const bool fx = flags & 1, fy = flags & 2, fz = flags & 4;
+    SCOPED_TRACE(std::string("x_nhwc ") + (fx ? "1" : "0") + " y_nhwc " + (fy ? "1" : "0") +
+                 " z_nhwc " + (fz ? "1" : "0"));
+    Node node = make(fx, fy, fz);
+    auto back = [&](std::vector<HostTensor> out) {
+      if (fy && out.size() == 1) out[0] = Relayout(out[0], false);
+      return out;
+    };
+    auto ref = node.Run(Registry().Create(kernels::kReferenceBackend, node.def()));
+    ASSERT_TRUE(ref.ok()) << "reference: " << ref.status().message();
+    Node::Compare(back(std::move(*ref)), *want, k);
+    auto cpu = node.PrepareCpu();
+    ASSERT_TRUE(cpu.ok()) << "cpu kernel declined: " << cpu.status().message();
+    const int64_t before = ReferenceRunCount();
+    auto got = node.Run(std::move(cpu));
+    ASSERT_TRUE(got.ok()) << "cpu: " << got.status().message();
+    EXPECT_EQ(ReferenceRunCount(), before) << "the run went to the reference kernel, not oneDNN";
+    Node::Compare(back(std::move(*got)), *want, k);
+  }
+}
+
+TEST(CpuFusedConvTest, ChannelsLastFlagsInEveryCombination) {
+  {
+    SCOPED_TRACE("blocked");
+    CheckLayouts({2, 32, 7, 7}, {48, 32, 3, 3}, 1, "Relu", 40, 288);
+  }
+  {
+    SCOPED_TRACE("odd channels");
+    CheckLayouts({1, 3, 6, 5}, {5, 3, 3, 3}, 1, "", 44, 27);
+  }
+  {
+    SCOPED_TRACE("depthwise");
+    CheckLayouts({2, 16, 5, 6}, {16, 1, 3, 3}, 16, "Clip", 48, 9);
+  }
+}
+
+TEST(CpuFusedConvTest, ChannelsLastRunThatOneDnnDoesNotTakeFallsBackCorrectly) {
+  // A broadcast residual sends the run to the reference kernel, which must honour X and Y in
+  // NHWC as well.
+  const HostTensor x = Random({2, 4, 5, 5}, 60), w = Random({6, 4, 3, 3}, 61);
+  const HostTensor b = Random({6}, 62), z = Random({1, 6, 1, 5}, 63);
+  auto make = [&](bool nhwc) {
+    Node node = Node::Fused("FusedConv");
+    node.In(nhwc ? Relayout(x, true) : x).Const(w).In(b).In(z);
+    node.Ints("pads", {1, 1, 1, 1}).Str("activation", "Relu");
+    if (nhwc) node.Int("kiln_x_nhwc", 1).Int("kiln_y_nhwc", 1);
+    return node;
+  };
+  Node plain = make(false), node = make(true);
+  auto want = plain.Run(Registry().Create(kernels::kReferenceBackend, plain.def()));
+  ASSERT_TRUE(want.ok()) << want.status().message();
+  auto cpu = node.PrepareCpu();
+  ASSERT_TRUE(cpu.ok()) << cpu.status().message();
+  const int64_t before = ReferenceRunCount();
+  auto got = node.Run(std::move(cpu));
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  EXPECT_GE(ReferenceRunCount() - before, 1) << "expected the reference kernel to run it";
+  ASSERT_EQ(got->size(), 1u);
+  (*got)[0] = Relayout((*got)[0], false);
+  Node::Compare(*got, *want, 36);
+}
+
+TEST(CpuFusedConvTest, ChannelsLastFlagOnARankThreeConvIsAnError) {
+  Node node = Node::Fused("FusedConv");
+  node.In(Random({1, 4, 9}, 52)).Const(Random({4, 4, 3}, 53)).Int("kiln_x_nhwc", 1);
+  auto ref = Registry().Create(kernels::kReferenceBackend, node.def());
+  ASSERT_FALSE(ref.ok());
+  EXPECT_EQ(ref.status().code(), code::kInvalidParam) << ref.status().message();
+  EXPECT_NE(ref.status().message().find("kiln_x_nhwc"), std::string::npos);
+  auto cpu = node.PrepareCpu();
+  ASSERT_FALSE(cpu.ok());
+  EXPECT_EQ(cpu.status().code(), code::kInvalidParam) << cpu.status().message();
+}
+
+TEST(CpuFusedConvTest, ChannelsLastFlagOtherThanZeroOrOneIsAnError) {
+  Node node = Node::Fused("FusedConv");
+  node.In(Random({1, 4, 5, 5}, 54)).Const(Random({4, 4, 3, 3}, 55)).Int("kiln_y_nhwc", 2);
+  auto ref = Registry().Create(kernels::kReferenceBackend, node.def());
+  ASSERT_FALSE(ref.ok());
+  EXPECT_EQ(ref.status().code(), code::kInvalidParam) << ref.status().message();
+  Node absent = Node::Fused("FusedConv");
+  absent.In(Random({1, 4, 5, 5}, 56)).Const(Random({4, 4, 3, 3}, 57)).Int("kiln_z_nhwc", 1);
+  auto no_z = Registry().Create(kernels::kReferenceBackend, absent.def());
+  ASSERT_FALSE(no_z.ok());
+  EXPECT_NE(no_z.status().message().find("absent"), std::string::npos);
+}
+
 // ---------------------------------------------------------------------------------------------
 // ConvTranspose.
 

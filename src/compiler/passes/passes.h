@@ -24,5 +24,7 @@ std::unique_ptr<Pass> CreateLayerNormFusionPass();
 std::unique_ptr<Pass> CreateGeluFusionPass();
 std::unique_ptr<Pass> CreateActivationFusionPass();
 std::unique_ptr<Pass> CreateTransposeCancellationPass();
+// Keeps float32 activations NHWC between consecutive 2-D convolutions (channels_last.cc).
+std::unique_ptr<Pass> CreateChannelsLastPass();
 
 }  // namespace kiln::compiler

@@ -5,6 +5,7 @@
 // FusedConv, FusedGemm, FusedMatMul — the base op plus an optional residual / bias and an
 // activation (see src/compiler/passes/README.md).
 #include <set>
+#include <variant>
 
 #include "ir/ops/infer_util.h"
 
@@ -32,8 +33,37 @@ Status InferAsBase(InferenceContext& ctx, const char* base) {
   return CheckActivation(ctx);
 }
 
+// The channels_last layout flags (src/compiler/passes/README.md): optional ints, 0 or 1; a set
+// flag needs its tensor (X input 0, Y output 0, Z input 3) present and of rank 4 when known.
+Status CheckLayoutFlags(InferenceContext& ctx) {
+  struct Flag {
+    const char* name;
+    const Shape* shape;  // null: the tensor is absent
+  };
+  const Shape* x = ctx.has_input(0) ? &ctx.input_shape(0) : nullptr;
+  const Shape* z = ctx.has_input(3) ? &ctx.input_shape(3) : nullptr;
+  const Shape* y = ctx.outputs().empty() ? nullptr : &ctx.outputs()[0].shape;
+  for (const Flag& f : {Flag{"kiln_x_nhwc", x}, Flag{"kiln_y_nhwc", y}, Flag{"kiln_z_nhwc", z}}) {
+    auto it = ctx.node().attrs().find(f.name);
+    if (it == ctx.node().attrs().end()) continue;
+    const int64_t* v = std::get_if<int64_t>(&it->second);
+    if (v == nullptr || (*v != 0 && *v != 1)) {
+      return ctx.Fail("attribute '", f.name, "' must be the int 0 or 1");
+    }
+    if (*v == 0) continue;
+    if (f.shape == nullptr) {
+      return ctx.Fail("attribute '", f.name, "' is set but its tensor is absent");
+    }
+    if (f.shape->rank_known() && f.shape->rank() != 4) {
+      return ctx.Fail("attribute '", f.name, "' needs a rank-4 tensor, got ", f.shape->ToString());
+    }
+  }
+  return Status::Ok();
+}
+
 Status FusedConv(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(InferAsBase(ctx, "Conv"), "");
+  KILN_RETURN_IF_ERROR(CheckLayoutFlags(ctx), "");
   if (ctx.has_input(3)) {
     const TensorType& out = ctx.outputs()[0];
     if (ctx.input_dtype(3) != out.dtype) {

@@ -3,12 +3,14 @@
 //
 // Reference kernels of Kiln's fused ops (domain "com.kiln", see src/compiler/passes/README.md):
 // FusedConv = act(Conv(X, W, B) + Z), FusedGemm = act(Gemm(A, B, C)), FusedMatMul =
-// act(MatMul(A, B) + Bias). Each intermediate the unfused graph would store is rounded to the
-// element type, so a fused node computes what the ops it replaces compute.
+// act(MatMul(A, B) + Bias). FusedConv honours the channels_last layout flags (X, Y, Z stored
+// NHWC) by transposing through NCHW temporaries. Each intermediate the unfused graph would store is
+// rounded to the element type, so a fused node computes what the ops it replaces compute.
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -144,12 +146,94 @@ void MatMulAccumulate(const T* a, int64_t a_rs, int64_t a_cs, const T* b, int64_
 // ---------------------------------------------------------------------------------------------
 // FusedConv.
 
+// A FusedConv run seen with its channels-last tensors (ConvLayout) in plain NCHW: X and Z are
+// transposed into temporaries up front, Y is bound to a temporary that Finish() writes to the
+// real output in NHWC order. Everything else goes to the executor's context.
+class NchwContext final : public KernelContext {
+ public:
+  NchwContext(KernelContext& base, const ConvLayout& layout) : base_(base), layout_(layout) {
+    for (size_t i : {size_t{0}, size_t{3}}) {
+      const TensorView* in = i < base.num_inputs() ? base.input(i) : nullptr;
+      if (in == nullptr || !(i == 0 ? layout.x : layout.z)) continue;
+      temps_[i] = HostTensor(in->dtype, in->dims);
+      TransposeChannels(in->data, temps_[i].bytes.data(), in->dims, ir::SizeOf(in->dtype),
+                        /*to_nhwc=*/false, base);
+      views_[i] = temps_[i].view();
+      replaced_[i] = true;
+    }
+  }
+
+  size_t num_inputs() const override { return base_.num_inputs(); }
+  const TensorView* input(size_t i) const override {
+    return i < 4 && replaced_[i] ? &views_[i] : base_.input(i);
+  }
+  size_t num_outputs() const override { return base_.num_outputs(); }
+  Result<TensorView*> Output(size_t i, const Dims& dims) override {
+    if (i != 0 || !layout_.y) return base_.Output(i, dims);
+    KILN_ASSIGN_OR_RETURN(out_, base_.Output(0, dims));
+    y_temp_ = HostTensor(out_->dtype, dims);
+    y_view_ = y_temp_.view();
+    return &y_view_;
+  }
+  bool output_wanted(size_t i) const override { return base_.output_wanted(i); }
+  Result<std::vector<HostTensor>> RunGraph(int graph,
+                                           const std::vector<TensorView>& inputs) override {
+    return base_.RunGraph(graph, inputs);
+  }
+  void ParallelFor(int64_t n, int64_t grain,
+                   const std::function<void(int64_t, int64_t)>& fn) override {
+    base_.ParallelFor(n, grain, fn);
+  }
+
+  // Writes the NCHW result to the real output in NHWC order (when Y is channels-last).
+  void Finish() {
+    if (out_ == nullptr) return;
+    TransposeChannels(y_view_.data, out_->data, out_->dims, ir::SizeOf(out_->dtype),
+                      /*to_nhwc=*/true, base_);
+  }
+
+ private:
+  KernelContext& base_;
+  ConvLayout layout_;
+  HostTensor temps_[4];
+  TensorView views_[4];
+  bool replaced_[4] = {false, false, false, false};
+  TensorView* out_ = nullptr;
+  HostTensor y_temp_;
+  TensorView y_view_;
+};
+
 class FusedConvKernel final : public Kernel {
  public:
-  FusedConvKernel(const NodeDef& def, ConvAttrs conv, Activation act)
-      : def_(def), conv_(std::move(conv)), act_(act) {}
+  FusedConvKernel(const NodeDef& def, ConvAttrs conv, Activation act, ConvLayout layout)
+      : def_(def), conv_(std::move(conv)), act_(act), layout_(layout) {}
 
   Status Run(KernelContext& ctx) const override {
+    if (!layout_.any()) return RunNchw(ctx);
+    // The channels-last tensors must be rank 4 (the dims are N, C, H, W).
+    const size_t n_in = ctx.num_inputs();
+    for (auto [i, on, what] :
+         {std::tuple{size_t{0}, layout_.x, "X"}, std::tuple{size_t{3}, layout_.z, "Z"}}) {
+      const TensorView* in = i < n_in ? ctx.input(i) : nullptr;
+      if (!on) continue;
+      if (in == nullptr || in->rank() != 4) {
+        return def_.Fail(code::kInvalidParam, what, " is marked NHWC but is ",
+                         in ? DimsString(in->dims) : std::string("absent"),
+                         "; a rank-4 tensor is required");
+      }
+    }
+    if (layout_.x && n_in > 1 && ctx.input(1) != nullptr && ctx.input(1)->rank() != 4) {
+      return def_.Fail(code::kInvalidParam, "X is marked NHWC but W is ",
+                       DimsString(ctx.input(1)->dims), "; a 2-D convolution is required");
+    }
+    NchwContext nchw(ctx, layout_);
+    KILN_RETURN_IF_ERROR(RunNchw(nchw), "");
+    nchw.Finish();
+    return Status::Ok();
+  }
+
+ private:
+  Status RunNchw(KernelContext& ctx) const {
     KILN_ASSIGN_OR_RETURN(TensorView * y, RunConv(def_, conv_, ctx));
     const TensorView* z = ctx.num_inputs() > 3 ? ctx.input(3) : nullptr;
     if (z != nullptr) {
@@ -168,7 +252,6 @@ class FusedConvKernel final : public Kernel {
     return Status::Ok();
   }
 
- private:
   template <typename T>
   void Apply(TensorView& y, const TensorView* z, KernelContext& ctx) const {
     T* yd = y.as<T>();
@@ -188,12 +271,15 @@ class FusedConvKernel final : public Kernel {
   NodeDef def_;
   ConvAttrs conv_;
   Activation act_;
+  ConvLayout layout_;
 };
 
 Result<std::unique_ptr<Kernel>> MakeFusedConv(const NodeDef& def) {
   KILN_ASSIGN_OR_RETURN(ConvAttrs conv, PrepareConv(def));
   KILN_ASSIGN_OR_RETURN(Activation act, PrepareActivation(def, def.input_types[0]));
-  return std::unique_ptr<Kernel>(std::make_unique<FusedConvKernel>(def, std::move(conv), act));
+  KILN_ASSIGN_OR_RETURN(ConvLayout layout, ReadConvLayout(def));
+  return std::unique_ptr<Kernel>(
+      std::make_unique<FusedConvKernel>(def, std::move(conv), act, layout));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,9 +12,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "kernels/reference/families.h"
@@ -544,6 +546,75 @@ KernelFactory GlobalPoolFactory(PoolKind kind) {
 Result<ConvAttrs> PrepareConv(const NodeDef& def) {
   KILN_RETURN_IF_ERROR(CheckFloat(def), "");
   return ReadConvAttrs(def);
+}
+
+Result<ConvLayout> ReadConvLayout(const NodeDef& def) {
+  ConvLayout layout;
+  struct Flag {
+    const char* name;
+    bool* out;
+    bool present;
+    const Dims* dims;  // planned dims; empty when unknown
+  };
+  const Dims* x = def.input_dims.size() > 0 ? &def.input_dims[0] : nullptr;
+  const Dims* z = def.input_dims.size() > 3 ? &def.input_dims[3] : nullptr;
+  const Dims* y = def.output_dims.size() > 0 ? &def.output_dims[0] : nullptr;
+  for (const Flag& f : {Flag{"kiln_x_nhwc", &layout.x, def.input_given(0), x},
+                        Flag{"kiln_y_nhwc", &layout.y, def.num_outputs() > 0, y},
+                        Flag{"kiln_z_nhwc", &layout.z, def.input_given(3), z}}) {
+    auto it = def.attrs.find(f.name);
+    if (it == def.attrs.end()) continue;
+    const int64_t* v = std::get_if<int64_t>(&it->second);
+    if (v == nullptr || (*v != 0 && *v != 1)) {
+      return def.Fail(code::kInvalidParam, "attribute '", f.name, "' must be the int 0 or 1");
+    }
+    if (*v == 0) continue;
+    if (!f.present) {
+      return def.Fail(code::kInvalidParam, "attribute '", f.name,
+                      "' is set but its tensor is absent");
+    }
+    if (f.dims != nullptr && !f.dims->empty() && f.dims->size() != 4) {  // empty: unknown
+      return def.Fail(code::kInvalidParam, "attribute '", f.name, "' needs a rank-4 tensor, got ",
+                      DimsString(*f.dims));
+    }
+    *f.out = true;
+  }
+  return layout;
+}
+
+void TransposeChannels(const void* src, void* dst, const Dims& nchw, size_t elem_size, bool to_nhwc,
+                       KernelContext& ctx) {
+  const int64_t n = nchw[0], c = nchw[1], hw = nchw[2] * nchw[3];
+  // One (image, pixel) per step: its C elements gathered or scattered, as words of type W.
+  auto run = [&](auto word) {
+    using W = decltype(word);
+    const auto* s = static_cast<const W*>(src);
+    auto* d = static_cast<W*>(dst);
+    ctx.ParallelFor(n * hw, 1024, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        const int64_t img = i / hw, p = i % hw;
+        for (int64_t ch = 0; ch < c; ++ch) {
+          const int64_t planar = (img * c + ch) * hw + p;  // NCHW offset
+          const int64_t packed = i * c + ch;               // NHWC offset
+          if (to_nhwc) {
+            d[packed] = s[planar];
+          } else {
+            d[planar] = s[packed];
+          }
+        }
+      }
+    });
+  };
+  switch (elem_size) {
+    case 1:
+      return run(uint8_t{});
+    case 2:
+      return run(uint16_t{});
+    case 4:
+      return run(uint32_t{});
+    default:  // 8: the widest element a convolution takes (double)
+      return run(uint64_t{});
+  }
 }
 
 Result<TensorView*> RunConv(const NodeDef& def, const ConvAttrs& a, KernelContext& ctx) {

@@ -11,6 +11,11 @@
 // destination out of the blocked layout on every run. On AVX-512 that (brgconv with two reorders)
 // measured 2-6x faster than the plain NCHW convolution oneDNN otherwise runs (gemm over im2col) for
 // ResNet-50 layer shapes. Pools run on plain NCHW as it is (oneDNN's pools take it).
+//
+// A FusedConv marked by the channels_last pass (kiln_x_nhwc / kiln_y_nhwc / kiln_z_nhwc, see
+// src/compiler/passes/README.md) has those tensors stored NHWC (`acdb`; dims still N, C, H, W):
+// their memory descriptors say so, and when oneDNN picks NHWC for the convolution (it usually
+// does) no reorder runs for them.
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -66,12 +71,13 @@ dnnl::memory::dims Minus1(const Dims& d) {
 struct ConvPlan final : Plan {
   Dims y_dims;
   dnnl::convolution_forward conv;
-  dnnl::memory::desc x_md, y_md, w_user_md;  // the tensors as they are (plain)
-  dnnl::memory::desc src_md, dst_md, w_md;   // as the convolution takes them
+  // The tensors as they are stored (plain NCHW, or NHWC where the node is marked).
+  dnnl::memory::desc x_md, y_md, z_md, w_user_md;
+  dnnl::memory::desc src_md, dst_md, w_md;  // as the convolution takes them
   dnnl::memory::desc b_md;
   const void* weights = nullptr;  // constant W in w_md: the constant itself or a packed copy
-  bool reorder_src = false, reorder_dst = false, reorder_w = false;
-  // plain -> src_md, dst_md -> plain, plain -> dst_md (the residual), computed W -> w_md.
+  bool reorder_src = false, reorder_dst = false, reorder_z = false, reorder_w = false;
+  // x_md -> src_md, dst_md -> y_md, z_md -> dst_md (the residual), computed W -> w_md.
   dnnl::reorder src_in, dst_out, z_in, w_in;
   dnnl::memory::desc scratch_md;  // the largest scratchpad of the primitives, run in turn
 };
@@ -90,17 +96,25 @@ class ConvKernel final : public DnnlKernel {
       return def.Fail(code::kFeatureUnsupported, "W of rank ", rank,
                       ": the onednn convolution takes 1 to 3 spatial dims");
     }
+    KILN_ASSIGN_OR_RETURN(kernels::ConvLayout layout, kernels::ReadConvLayout(def));
+    if (layout.any() && rank != 4) {
+      return def.Fail(code::kInvalidParam, "W of rank ", rank,
+                      ": NHWC layout flags need a 2-D convolution");
+    }
     KILN_ASSIGN_OR_RETURN(auto reference, ReferenceKernel(registry, def));
     auto k = std::unique_ptr<ConvKernel>(
-        new ConvKernel(def, std::move(reference), std::move(attrs), act, def.constant(1)));
+        new ConvKernel(def, std::move(reference), std::move(attrs), act, layout, def.constant(1)));
     KILN_RETURN_IF_ERROR(k->PrepareFirstPlan(), "");
     return std::unique_ptr<Kernel>(std::move(k));
   }
 
  private:
   ConvKernel(const NodeDef& def, std::unique_ptr<Kernel> reference, ConvAttrs attrs,
-             ActivationAttrs act, const TensorView* w)
-      : DnnlKernel(def, std::move(reference)), attrs_(std::move(attrs)), act_(act) {
+             ActivationAttrs act, kernels::ConvLayout layout, const TensorView* w)
+      : DnnlKernel(def, std::move(reference)),
+        attrs_(std::move(attrs)),
+        act_(act),
+        layout_(layout) {
     if (w != nullptr) w_const_ = *w;
   }
 
@@ -135,6 +149,10 @@ class ConvKernel final : public DnnlKernel {
     // A residual that broadcasts runs on the reference kernel: the sum post-op wants it whole.
     const Dims* z = in.size() > 3 ? in[3] : nullptr;
     if (z && *z != shape->first) return std::nullopt;
+    // NHWC tensors must be rank 4 (the reference kernel reports others). The layout is fixed
+    // per node, so it need not be part of the key.
+    if ((layout_.x || layout_.y) && in[0]->size() != 4) return std::nullopt;
+    if (layout_.z && z == nullptr) return std::nullopt;
     Dims key;
     AppendKey(key, in[0]);
     AppendKey(key, in[1]);
@@ -166,8 +184,12 @@ class ConvKernel final : public DnnlKernel {
       wd[0] /= g;
       wd.insert(wd.begin(), g);
     }
-    p.x_md = PlainDesc(x);
-    p.y_md = PlainDesc(y);
+    auto stored = [](const Dims& d, bool nhwc) {
+      return nhwc ? memory::desc(ToDnnl(d), memory::data_type::f32, tag::nhwc) : PlainDesc(d);
+    };
+    p.x_md = stored(x, layout_.x);
+    p.y_md = stored(y, layout_.y);
+    p.z_md = stored(y, layout_.z);
     p.w_user_md = PlainDesc(wd);
     p.b_md = has_b ? PlainDesc({w_dims[0]}) : memory::desc();
     const auto f32 = memory::data_type::f32;
@@ -205,10 +227,9 @@ class ConvKernel final : public DnnlKernel {
     p.reorder_src = p.src_md != p.x_md;
     p.reorder_dst = p.dst_md != p.y_md;
     if (p.reorder_src) p.src_in = reorder(p.x_md, p.src_md);
-    if (p.reorder_dst) {
-      p.dst_out = reorder(p.dst_md, p.y_md);
-      if (has_z) p.z_in = reorder(p.y_md, p.dst_md);
-    }
+    if (p.reorder_dst) p.dst_out = reorder(p.dst_md, p.y_md);
+    p.reorder_z = has_z && p.z_md != p.dst_md;
+    if (p.reorder_z) p.z_in = reorder(p.z_md, p.dst_md);
     p.scratch_md = scratch_md;
   }
 
@@ -219,9 +240,12 @@ class ConvKernel final : public DnnlKernel {
     const TensorView* b = ctx.num_inputs() > 2 ? ctx.input(2) : nullptr;
     const TensorView* z = ctx.num_inputs() > 3 ? ctx.input(3) : nullptr;
     KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, p.y_dims));
+    // The residual is reordered straight into dst, except when dst is Y itself and Z shares
+    // Y's buffer in another layout: then through a buffer of its own.
+    const bool z_via_buffer = z != nullptr && p.reorder_z && !p.reorder_dst && z->data == y->data;
     CallBuffers buf({p.reorder_src ? p.src_md.get_size() : 0,
                      p.reorder_dst ? p.dst_md.get_size() : 0, p.reorder_w ? p.w_md.get_size() : 0,
-                     p.scratch_md.get_size()});
+                     p.scratch_md.get_size(), z_via_buffer ? p.dst_md.get_size() : 0});
     void* scratch = buf[3];
     StreamRun run;
     const dnnl::memory x_mem = Wrap(p.x_md, x->data), y_mem = Wrap(p.y_md, y->data);
@@ -241,11 +265,17 @@ class ConvKernel final : public DnnlKernel {
       run.Execute(p.src_in, {{DNNL_ARG_FROM, x_mem}, {DNNL_ARG_TO, src}}, p.scratch_md, scratch);
     }
     if (z != nullptr) {  // the sum post-op adds what dst holds
-      if (p.reorder_dst) {
-        run.Execute(p.z_in, {{DNNL_ARG_FROM, Wrap(p.y_md, z->data)}, {DNNL_ARG_TO, dst}},
+      if (z_via_buffer) {
+        const dnnl::memory tmp = Wrap(p.dst_md, buf[4]);
+        run.Execute(p.z_in, {{DNNL_ARG_FROM, Wrap(p.z_md, z->data)}, {DNNL_ARG_TO, tmp}},
                     p.scratch_md, scratch);
-      } else if (z->data != y->data) {
-        std::memcpy(y->data, z->data, y->bytes());
+        run.Wait();
+        std::memcpy(y->data, buf[4], p.dst_md.get_size());
+      } else if (p.reorder_z) {
+        run.Execute(p.z_in, {{DNNL_ARG_FROM, Wrap(p.z_md, z->data)}, {DNNL_ARG_TO, dst}},
+                    p.scratch_md, scratch);
+      } else if (z->data != dst.get_data_handle()) {
+        std::memcpy(dst.get_data_handle(), z->data, p.dst_md.get_size());
       }
     }
     std::unordered_map<int, dnnl::memory> args = {
@@ -261,6 +291,7 @@ class ConvKernel final : public DnnlKernel {
 
   ConvAttrs attrs_;
   ActivationAttrs act_;
+  kernels::ConvLayout layout_;
   TensorView w_const_;  // constant W (valid for the kernel's lifetime), or data == null
   mutable PackedWeights packed_;
 };

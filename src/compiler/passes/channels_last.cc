@@ -1,0 +1,157 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// channels_last: keeps activations channels-last (NHWC) between consecutive 2-D convolutions.
+// A float32 rank-4 value produced by a Conv / FusedConv and read only as the X (input 0) or
+// residual Z (input 3) of other 2-D Conv / FusedConv nodes (not a graph output, not captured by
+// a subgraph) is stored NHWC: its producer gets `kiln_y_nhwc = 1` and each reader
+// `kiln_x_nhwc = 1` / `kiln_z_nhwc = 1` (dims stay N, C, H, W; only the storage order changes).
+// A plain ONNX Conv that needs one of these attributes becomes the equivalent com.kiln FusedConv
+// (activation ""), so ONNX nodes never carry Kiln attributes. The pass owns the three
+// attributes: it sets each to what the graph calls for now and drops stale ones, so running it
+// twice changes nothing the second time.
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "compiler/passes/passes.h"
+#include "compiler/passes/pattern_util.h"
+
+namespace kiln::compiler {
+namespace {
+
+constexpr char kX[] = "kiln_x_nhwc";
+constexpr char kY[] = "kiln_y_nhwc";
+constexpr char kZ[] = "kiln_z_nhwc";
+
+bool IsRank4Float(const ir::Value* v) {
+  return v != nullptr && v->dtype() == ir::DataType::kFloat32 && v->shape().rank_known() &&
+         v->shape().rank() == 4;
+}
+
+// A Conv / FusedConv with a 2-D kernel over a float32 rank-4 X, giving one float32 rank-4 Y.
+bool IsConv2d(const ir::Node* n) {
+  if (!pattern::IsOp(n, "Conv") && !pattern::IsOp(n, "FusedConv", pattern::kKilnDomain)) {
+    return false;
+  }
+  const ir::Value* w = n->input(1);
+  return n->outputs().size() == 1 && IsRank4Float(n->input(0)) && IsRank4Float(n->output(0)) &&
+         w != nullptr && w->shape().rank_known() && w->shape().rank() == 4;
+}
+
+// Provably the same shape: equal ranks and dims, none unknown (a named symbol counts as known).
+bool SameKnownShape(const ir::Shape& a, const ir::Shape& b) {
+  if (!a.rank_known() || !(a == b)) return false;
+  for (const ir::Dim& d : a.dims()) {
+    if (!d.known() && d.symbol.empty()) return false;
+  }
+  return true;
+}
+
+// The attributes `graph` calls for, per node: a value is kept NHWC when every read of it is
+// a conv's X, or a conv's Z of exactly the conv's output shape.
+std::map<const ir::Node*, std::set<std::string>> Plan(const ir::Graph& graph) {
+  std::map<const ir::Node*, std::set<std::string>> want;
+  for (const auto& producer : graph.nodes()) {
+    if (!IsConv2d(producer.get())) continue;
+    const ir::Value* v = producer->output(0);
+    if (pattern::IsGraphOutput(graph, v) || pattern::IsCapturedBySubgraph(graph, v)) continue;
+    std::vector<ir::Node*> uses = graph.Uses(v);
+    if (uses.empty()) continue;
+    std::vector<std::pair<const ir::Node*, const char*>> marks;
+    bool ok = true;
+    for (const ir::Node* user : std::set<const ir::Node*>(uses.begin(), uses.end())) {
+      if (!IsConv2d(user)) {
+        ok = false;
+        break;
+      }
+      for (size_t i = 0; i < user->inputs().size() && ok; ++i) {
+        if (user->input(i) != v) continue;
+        if (i == 0) {
+          marks.emplace_back(user, kX);
+        } else if (i == 3 && pattern::IsOp(user, "FusedConv", pattern::kKilnDomain) &&
+                   SameKnownShape(v->shape(), user->output(0)->shape())) {
+          marks.emplace_back(user, kZ);
+        } else {
+          ok = false;
+        }
+      }
+      if (!ok) break;
+    }
+    if (!ok) continue;
+    want[producer.get()].insert(kY);
+    for (const auto& [user, attr] : marks) want[user].insert(attr);
+  }
+  return want;
+}
+
+class ChannelsLastPass : public Pass {
+ public:
+  const char* name() const override { return "channels_last"; }
+
+  Result<bool> Run(ir::Graph& graph, PassContext& ctx) override {
+    const auto want = Plan(graph);
+    bool changed = false;
+    std::vector<ir::Node*> snapshot;
+    for (const auto& n : graph.nodes()) snapshot.push_back(n.get());
+    pattern::Rewriter rw(graph);
+    for (ir::Node* n : snapshot) {
+      const bool is_conv = pattern::IsOp(n, "Conv");
+      if (!is_conv && !pattern::IsOp(n, "FusedConv", pattern::kKilnDomain)) continue;
+      auto it = want.find(n);
+      const std::set<std::string> none;
+      const std::set<std::string>& attrs = it == want.end() ? none : it->second;
+      if (is_conv) {
+        if (attrs.empty()) continue;
+        graph.opsets().emplace(pattern::kKilnDomain, pattern::kKilnOpset);
+        pattern::NewNode spec{"FusedConv", pattern::kKilnDomain, n->name(), pattern::kKilnOpset,
+                              n->inputs(), n->outputs(),         n->attrs()};
+        spec.attrs["activation"] = std::string();
+        for (const std::string& a : attrs) spec.attrs[a] = int64_t{1};
+        ctx.log.push_back(StrCat("channels_last: ", n->Label(), " became FusedConv to keep ",
+                                 Describe(attrs), " NHWC"));
+        KILN_RETURN_IF_ERROR(rw.Replace({n}, std::move(spec)).status(), "in channels_last");
+        changed = true;
+        continue;
+      }
+      bool touched = false;
+      for (const char* a : {kX, kY, kZ}) {
+        const bool on = attrs.count(a) != 0;
+        const bool has = n->has_attr(a);
+        if (on && !(has && n->attr_int(a, 0) == 1)) {
+          n->set_attr(a, int64_t{1});
+          touched = true;
+        } else if (!on && has) {
+          n->erase_attr(a);
+          touched = true;
+        }
+      }
+      if (touched) {
+        ctx.log.push_back(StrCat("channels_last: ", n->Label(), " keeps ",
+                                 attrs.empty() ? std::string("nothing") : Describe(attrs),
+                                 " NHWC"));
+        changed = true;
+      }
+    }
+    return changed;
+  }
+
+ private:
+  // "X, Y" for {kiln_x_nhwc, kiln_y_nhwc}.
+  static std::string Describe(const std::set<std::string>& attrs) {
+    std::string out;
+    for (const char* a : {kX, kY, kZ}) {
+      if (!attrs.count(a)) continue;
+      if (!out.empty()) out += ", ";
+      out += a == kX ? "X" : a == kY ? "Y" : "Z";
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> CreateChannelsLastPass() { return std::make_unique<ChannelsLastPass>(); }
+
+}  // namespace kiln::compiler
