@@ -41,9 +41,11 @@ class Device {
                            const std::function<void(int64_t, int64_t)>& fn) {
     if (n > 0) fn(0, n);
   }
-  // Marks one model execution on the calling thread until the returned token is destroyed, so
-  // the device can share its compute threads among the executions running at once.
-  virtual std::shared_ptr<void> BeginExecution() { return nullptr; }
+  // Mark one model execution on the calling thread, from BeginExecution to EndExecution with
+  // the token it returned, so the device can share its compute threads among the executions
+  // running at once. Called on every run: no allocation.
+  virtual int64_t BeginExecution() { return 0; }
+  virtual void EndExecution(int64_t token) {}
 };
 
 }  // namespace kiln::hal

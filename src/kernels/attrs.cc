@@ -429,4 +429,20 @@ Result<std::vector<int64_t>> SplitSizes(const NodeDef& def, KernelContext& ctx, 
   return sizes;
 }
 
+Result<Dims> TileDims(const NodeDef& def, const TensorView& repeats, const Dims& x_dims) {
+  const std::vector<int64_t> reps = ReadInts(repeats);
+  if (reps.size() != x_dims.size()) {
+    return def.Fail(code::kInvalidParam, "repeats ", DimsString(reps), " does not fit input ",
+                    DimsString(x_dims));
+  }
+  Dims dims = x_dims;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (reps[i] < 0 || __builtin_mul_overflow(dims[i], reps[i], &dims[i])) {
+      return def.Fail(code::kInvalidParam, "repeats ", DimsString(reps), " do not fit input ",
+                      DimsString(x_dims));
+    }
+  }
+  return dims;
+}
+
 }  // namespace kiln::kernels

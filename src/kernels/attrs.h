@@ -144,6 +144,10 @@ Result<SliceWindow> ResolveSlice(const NodeDef& def, KernelContext& ctx, const D
 // num_outputs); kInvalidParam when they do not fit.
 Result<std::vector<int64_t>> SplitSizes(const NodeDef& def, KernelContext& ctx, int64_t dim);
 
+// Tile: the output dims of tiling `x_dims` by the `repeats` input; kInvalidParam when the count
+// differs from the rank, a repeat is negative or a dim overflows.
+Result<Dims> TileDims(const NodeDef& def, const TensorView& repeats, const Dims& x_dims);
+
 // Pad: what a Pad node does to an input `x` (pads and the constant value as attributes before
 // opset 11 and inputs from it on, `axes` from opset 18). Per padded axis k (axis axes[k]): the
 // kept input range [lo[k], lo[k] + len[k]) after negative pads crop, and pb[k] elements before

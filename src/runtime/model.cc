@@ -137,10 +137,10 @@ Status Model::Execute(const std::vector<IoBuffer>& inputs, const std::vector<IoB
   KILN_ASSIGN_OR_RETURN(uint8_t * ws, AcquireWorkspace());
   ExecResult local;
   // Shares the device's compute threads with the other executions running now.
-  std::shared_ptr<void> execution = hal_ ? hal_->BeginExecution() : nullptr;
+  const int64_t execution = hal_ ? hal_->BeginExecution() : 0;
   Status st =
       runtime::Execute(*program_, ws, inputs, outputs, result ? result : &local, hal_.get());
-  execution.reset();
+  if (hal_) hal_->EndExecution(execution);
   ReleaseWorkspace(ws);
   if (st.ok()) current_gear_.store((result ? result : &local)->gear);
   return st;

@@ -85,16 +85,22 @@ void TeamParallelFor(int64_t n, int64_t grain, const std::function<void(int64_t,
 #endif
 }
 
-ExecutionScope::ExecutionScope() : previous_(omp_get_max_threads()) {
+int BeginTeamExecution() {
+  const int previous = omp_get_max_threads();
   const int running = g_executions.fetch_add(1, std::memory_order_relaxed) + 1;
-  threads_ = std::max(1, ComputeThreads() / running);
-  omp_set_num_threads(threads_);
+  omp_set_num_threads(std::max(1, ComputeThreads() / running));
+  return previous;
 }
 
-ExecutionScope::~ExecutionScope() {
+void EndTeamExecution(int previous) {
   g_executions.fetch_sub(1, std::memory_order_relaxed);
-  omp_set_num_threads(previous_);
+  omp_set_num_threads(previous);
 }
+
+ExecutionScope::ExecutionScope()
+    : previous_(BeginTeamExecution()), threads_(omp_get_max_threads()) {}
+
+ExecutionScope::~ExecutionScope() { EndTeamExecution(previous_); }
 
 FullTeamScope::FullTeamScope() : previous_(omp_get_max_threads()) {
   omp_set_num_threads(ComputeThreads());

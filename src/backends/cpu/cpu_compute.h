@@ -38,9 +38,13 @@ bool OpenMpSpinningThrottled();
 // the caller alone when there is one chunk or when called from inside a parallel region.
 void TeamParallelFor(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn);
 
-// One model execution on the calling thread, from construction to destruction: sizes the
-// thread's OpenMP team (which oneDNN and TeamParallelFor use) to ComputeThreads() divided by
-// the executions running in the process, and restores the thread's previous setting at the end.
+// One model execution on the calling thread, from BeginTeamExecution to EndTeamExecution with
+// the value it returned (the thread's previous setting, restored): sizes the thread's OpenMP
+// team (which oneDNN and TeamParallelFor use) to ComputeThreads() divided by the executions
+// running in the process. ExecutionScope is the same as an object.
+int BeginTeamExecution();
+void EndTeamExecution(int previous);
+
 class ExecutionScope {
  public:
   ExecutionScope();

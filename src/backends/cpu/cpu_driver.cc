@@ -63,7 +63,8 @@ class CpuDevice final : public hal::Device {
                    const std::function<void(int64_t, int64_t)>& fn) override {
     TeamParallelFor(n, grain, fn);
   }
-  std::shared_ptr<void> BeginExecution() override { return std::make_shared<ExecutionScope>(); }
+  int64_t BeginExecution() override { return BeginTeamExecution(); }
+  void EndExecution(int64_t token) override { EndTeamExecution(static_cast<int>(token)); }
 
  private:
   hal::DeviceInfo info_;

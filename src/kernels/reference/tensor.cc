@@ -206,18 +206,7 @@ Status RunExpand(const NodeDef& def, KernelContext& ctx) {
 Status RunTile(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   KILN_ASSIGN_OR_RETURN(const TensorView* rt, RequiredInput(def, ctx, 1));
-  const std::vector<int64_t> reps = ReadInts(*rt);
-  if (reps.size() != x->rank()) {
-    return def.Fail(kBad, "repeats ", DimsString(reps), " does not fit input ",
-                    DimsString(x->dims));
-  }
-  Dims dims = x->dims;
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (reps[i] < 0 || __builtin_mul_overflow(dims[i], reps[i], &dims[i])) {
-      return def.Fail(kBad, "repeats ", DimsString(reps), " do not fit input ",
-                      DimsString(x->dims));
-    }
-  }
+  KILN_ASSIGN_OR_RETURN(Dims dims, TileDims(def, *rt, x->dims));
   KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
   const int64_t n = NumElements(dims);
   if (n == 0) return Status::Ok();

@@ -84,6 +84,13 @@ dnnl::primitive_attr UserScratchpadAttr() {
   return attr;
 }
 
+dnnl::reorder MakeReorder(const dnnl::memory::desc& from, const dnnl::memory::desc& to,
+                          dnnl::memory::desc& scratch) {
+  dnnl::reorder::primitive_desc rpd(Engine(), from, Engine(), to, UserScratchpadAttr());
+  if (rpd.scratchpad_desc().get_size() > scratch.get_size()) scratch = rpd.scratchpad_desc();
+  return dnnl::reorder(rpd);
+}
+
 void ReorderOnce(const dnnl::memory::desc& src_md, const void* src,
                  const dnnl::memory::desc& dst_md, void* dst) {
   dnnl::stream stream(Engine());

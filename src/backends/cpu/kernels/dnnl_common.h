@@ -118,6 +118,10 @@ class PackedWeights {
 
 // Primitive attributes with a user scratchpad (every primitive here is shared across threads).
 dnnl::primitive_attr UserScratchpadAttr();
+// A reorder from `from` to `to` with a user scratchpad; grows `scratch` to its scratchpad when
+// that is larger (a plan runs its primitives in turn over one scratchpad).
+dnnl::reorder MakeReorder(const dnnl::memory::desc& from, const dnnl::memory::desc& to,
+                          dnnl::memory::desc& scratch);
 
 // Reorders `src` (memory in `src_md`) into `dst` (in `dst_md`) once, on the calling thread (weight
 // packing at Prepare).

@@ -211,11 +211,7 @@ class ConvKernel final : public DnnlKernel {
     p.w_md = pd.weights_desc();
     memory::desc scratch_md = pd.scratchpad_desc();
     auto reorder = [&](const memory::desc& from, const memory::desc& to) {
-      dnnl::reorder::primitive_desc rpd(Engine(), from, Engine(), to, UserScratchpadAttr());
-      if (rpd.scratchpad_desc().get_size() > scratch_md.get_size()) {
-        scratch_md = rpd.scratchpad_desc();
-      }
-      return dnnl::reorder(rpd);
+      return MakeReorder(from, to, scratch_md);
     };
     if (w_const_.data != nullptr) {
       p.weights = packed_.Get(p.w_user_md, w_const_.data, p.w_md);

@@ -420,6 +420,7 @@ using kernels::RunFn;
 using kernels::SliceWindow;
 using kernels::SplitSizes;
 using kernels::TensorView;
+using kernels::TileDims;
 using tensor_internal::CopyStrided;
 using tensor_internal::GatherIndexed;
 using tensor_internal::kGrainBytes;
@@ -633,25 +634,15 @@ Status RunExpand(const NodeDef& def, KernelContext& ctx) {
 Status RunTile(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   KILN_ASSIGN_OR_RETURN(const TensorView* rt, RequiredInput(def, ctx, 1));
-  const std::vector<int64_t> reps = ReadInts(*rt);
-  if (reps.size() != x->rank()) {
-    return def.Fail(kBad, "repeats ", DimsString(reps), " does not fit input ",
-                    DimsString(x->dims));
-  }
-  Dims dims = x->dims;
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (reps[i] < 0 || __builtin_mul_overflow(dims[i], reps[i], &dims[i])) {
-      return def.Fail(kBad, "repeats ", DimsString(reps), " do not fit input ",
-                      DimsString(x->dims));
-    }
-  }
+  KILN_ASSIGN_OR_RETURN(Dims dims, TileDims(def, *rt, x->dims));
   KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
   if (out->num_elements() == 0) return Status::Ok();
-  // Output axis i of size reps[i] * dims[i] is the pair (repeat, position): strides (0, in).
+  // Output axis i of size repeats * x dim is the pair (repeat, position): strides (0, in). The
+  // output is not empty, so no x dim is 0.
   const Dims in_strides = kernels::Strides(x->dims);
   Dims view, strides;
   for (size_t i = 0; i < x->rank(); ++i) {
-    view.insert(view.end(), {reps[i], x->dims[i]});
+    view.insert(view.end(), {dims[i] / x->dims[i], x->dims[i]});
     strides.insert(strides.end(), {0, in_strides[i]});
   }
   CopyStrided(ctx, x->data, out->data, ElemSize(*x), view, strides, 0);
