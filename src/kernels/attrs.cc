@@ -380,14 +380,42 @@ Result<PadWindow> ResolvePad(const NodeDef& def, KernelContext& ctx, const Tenso
     lo[k] = std::max<int64_t>(-b, 0);
     len[k] = dim - lo[k] - std::max<int64_t>(-e, 0);
     pb[k] = std::max<int64_t>(b, 0);
-    if (mode != "constant" && len[k] == 0 && b + e > 0) {
+    dims[a] = pb[k] + len[k] + std::max<int64_t>(e, 0);
+    // Reflect, edge and wrap read from what the crop kept: something must be left.
+    if (mode != "constant" && len[k] == 0 && dims[a] > 0) {
       return def.Fail(code::kInvalidParam, "cannot ", mode, "-pad the empty axis ", a, " of ",
                       DimsString(x.dims));
     }
-    dims[a] = pb[k] + len[k] + std::max<int64_t>(e, 0);
   }
-  return PadWindow{std::move(dims), std::move(axes), std::move(lo), std::move(len),
-                   std::move(pb),   std::move(fill), mode};
+  // Per axis, the input position each output position reads (-1: the fill value).
+  std::vector<std::vector<int64_t>> map(x.dims.size());
+  for (size_t a = 0; a < map.size(); ++a) {
+    for (int64_t i = 0; i < x.dims[a]; ++i) map[a].push_back(i);
+  }
+  for (size_t k = 0; k < na; ++k) {
+    const size_t a = static_cast<size_t>(axes[k]);
+    const int64_t n = len[k];
+    map[a].assign(static_cast<size_t>(dims[a]), -1);
+    for (int64_t o = 0; o < dims[a]; ++o) {
+      int64_t j = o - pb[k];
+      if (j < 0 || j >= n) {
+        if (mode == "constant") continue;
+        if (mode == "edge") {
+          j = std::clamp<int64_t>(j, 0, n - 1);
+        } else if (mode == "wrap") {
+          j = ((j % n) + n) % n;
+        } else if (n == 1) {
+          j = 0;
+        } else {  // reflect, periodically for pads longer than the axis
+          const int64_t period = 2 * (n - 1);
+          j = ((j % period) + period) % period;
+          if (j >= n) j = period - j;
+        }
+      }
+      map[a][static_cast<size_t>(o)] = lo[k] + j;
+    }
+  }
+  return PadWindow{std::move(dims), std::move(map), std::move(fill)};
 }
 
 Result<std::vector<int64_t>> SplitSizes(const NodeDef& def, KernelContext& ctx, int64_t dim) {

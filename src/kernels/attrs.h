@@ -149,14 +149,13 @@ Result<std::vector<int64_t>> SplitSizes(const NodeDef& def, KernelContext& ctx, 
 Result<Dims> TileDims(const NodeDef& def, const TensorView& repeats, const Dims& x_dims);
 
 // Pad: what a Pad node does to an input `x` (pads and the constant value as attributes before
-// opset 11 and inputs from it on, `axes` from opset 18). Per padded axis k (axis axes[k]): the
-// kept input range [lo[k], lo[k] + len[k]) after negative pads crop, and pb[k] elements before
-// it; `fill` is the constant value's bytes. kInvalidParam for pads that do not fit.
+// opset 11 and inputs from it on, `axes` from opset 18, every mode): the output dims and, per
+// axis, the input position each output position reads (-1: `fill`, the constant value's
+// bytes). kInvalidParam for pads that do not fit, or that leave reflect/edge/wrap nothing.
 struct PadWindow {
   Dims dims;
-  std::vector<int64_t> axes, lo, len, pb;
+  std::vector<std::vector<int64_t>> map;
   std::vector<uint8_t> fill;
-  std::string mode;
 };
 Result<PadWindow> ResolvePad(const NodeDef& def, KernelContext& ctx, const TensorView& x);
 

@@ -545,39 +545,9 @@ Status CheckPad(const NodeDef& def) {
 Status RunPad(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   KILN_ASSIGN_OR_RETURN(PadWindow w, ResolvePad(def, ctx, *x));
-  const size_t na = w.axes.size();
-  const std::vector<int64_t>& axes = w.axes;
-  const std::vector<int64_t>&lo = w.lo, &len = w.len, &pb = w.pb;
-  const std::vector<uint8_t>& fill = w.fill;
-  const std::string& mode = w.mode;
-  const Dims& dims = w.dims;
-  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, w.dims));
   if (out->num_elements() == 0) return Status::Ok();
-  auto map = IdentityMaps(x->dims);
-  for (size_t k = 0; k < na; ++k) {
-    const size_t a = static_cast<size_t>(axes[k]);
-    const int64_t n = len[k];
-    map[a].assign(static_cast<size_t>(dims[a]), -1);
-    for (int64_t o = 0; o < dims[a]; ++o) {
-      int64_t j = o - pb[k];
-      if (j < 0 || j >= n) {
-        if (mode == "constant") continue;
-        if (mode == "edge") {
-          j = std::clamp<int64_t>(j, 0, n - 1);
-        } else if (mode == "wrap") {
-          j = ((j % n) + n) % n;
-        } else if (n == 1) {
-          j = 0;
-        } else {  // reflect, periodically for pads longer than the axis
-          const int64_t period = 2 * (n - 1);
-          j = ((j % period) + period) % period;
-          if (j >= n) j = period - j;
-        }
-      }
-      map[a][static_cast<size_t>(o)] = lo[k] + j;
-    }
-  }
-  Remap(*x, map, dims, fill, *out);
+  Remap(*x, w.map, w.dims, w.fill, *out);
   return Status::Ok();
 }
 

@@ -551,6 +551,18 @@ TEST(TensorKernelPadTest, NegativePadsCropAndTheValueMayBeGiven) {
   EXPECT_TRUE(FailsWith(RunOp("Pad", {&x, &odd}, {DataType::kFloat16}), kBad));
 }
 
+TEST(TensorKernelPadTest, CroppingAnAxisAwayLeavesNothingToReflectWrapOrRepeat) {
+  // pads (2, -3) on an axis of 3: the crop keeps nothing, yet 2 elements come before it.
+  HostTensor x = F32({3}, {1, 2, 3});
+  HostTensor pads = I64({2}, {2, -3});
+  for (const char* mode : {"reflect", "edge", "wrap"}) {
+    EXPECT_TRUE(FailsWith(RunOp("Pad", {&x, &pads}, {kF32}, {{"mode", Str(mode)}}, 19), kBad))
+        << mode;
+  }
+  HostTensor y = Out(RunOp("Pad", {&x, &pads}, {kF32}), 0);  // constant: two fill values
+  EXPECT_EQ(Values<float>(y), (std::vector<float>{0, 0}));
+}
+
 TEST(TensorKernelPadTest, AxesInputAndOpsetTwoAttributes) {
   HostTensor x = U8({2, 2}, {1, 2, 3, 4});
   HostTensor pads = I64({2}, {1, 0}), axes = I64({1}, {-1});

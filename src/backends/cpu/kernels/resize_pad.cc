@@ -462,44 +462,12 @@ struct Segment {
 Status RunPad(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   KILN_ASSIGN_OR_RETURN(PadWindow w, ResolvePad(def, ctx, *x));
-  const int64_t r = static_cast<int64_t>(x->rank());
   const size_t es = ElemSize(*x);
-  const size_t na = w.axes.size();
-  const std::vector<int64_t>& axes = w.axes;
-  const std::vector<int64_t>&lo = w.lo, &len = w.len, &pb = w.pb;
-  const std::vector<uint8_t>& fill = w.fill;
-  const std::string& mode = w.mode;
   const Dims& dims = w.dims;
+  const std::vector<std::vector<int64_t>>& map = w.map;
+  const std::vector<uint8_t>& fill = w.fill;
   KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
   if (out->num_elements() == 0) return Status::Ok();
-  // Per axis, the input position each output position reads (-1: the fill value).
-  std::vector<std::vector<int64_t>> map(static_cast<size_t>(r));
-  for (size_t a = 0; a < map.size(); ++a) {
-    for (int64_t i = 0; i < x->dims[a]; ++i) map[a].push_back(i);
-  }
-  for (size_t k = 0; k < na; ++k) {
-    const size_t a = static_cast<size_t>(axes[k]);
-    const int64_t n = len[k];
-    map[a].assign(static_cast<size_t>(dims[a]), -1);
-    for (int64_t o = 0; o < dims[a]; ++o) {
-      int64_t j = o - pb[k];
-      if (j < 0 || j >= n) {
-        if (mode == "constant") continue;
-        if (mode == "edge") {
-          j = std::clamp<int64_t>(j, 0, n - 1);
-        } else if (mode == "wrap") {
-          j = ((j % n) + n) % n;
-        } else if (n == 1) {
-          j = 0;
-        } else {  // reflect, periodically for pads longer than the axis
-          const int64_t period = 2 * (n - 1);
-          j = ((j % period) + period) % period;
-          if (j >= n) j = period - j;
-        }
-      }
-      map[a][static_cast<size_t>(o)] = lo[k] + j;
-    }
-  }
   // The last axis that is not copied as is; the ones after it make up one block (`blk`
   // elements) of the row along it.
   auto identity = [&](size_t a) {
