@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Copyright 2026 The Kiln Authors
 # SPDX-License-Identifier: Apache-2.0
-"""Compares Kiln with onnxruntime on the public models, per ../shared/docs/benchmarking.md.
+"""Compares Kiln with onnxruntime on the public models, per docs/benchmarking.md.
 
     .venv/bin/python bench/compare_models.py --build build/release [--only A,B] [--blocks 5]
                      [--block-runs 10] [--threads 2] [--json OUT.json] [--markdown OUT.md]
@@ -48,7 +48,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "models"))
 import make_reference_data as ref  # noqa: E402  (the seeded input makers)
 
 SITE = sysconfig.get_paths()["purelib"]
-SHARED = os.path.join(ROOT, "..", "shared", "models")
+MODELS = os.path.join(ROOT, "tests", "data", "models")
 GENERATED = os.path.join(ROOT, "build", "models")
 
 
@@ -67,7 +67,7 @@ MODELS = {
     "yolov8n_320n": (os.path.join(SITE, "nudenet", "320n.onnx"), ref.yolo_sets),
     "ppocrv4_det_640": (os.path.join(SITE, "rapidocr_onnxruntime", "models",
                                      "ch_PP-OCRv4_det_infer.onnx"), ocr_det_640),
-    "mnist-8": (os.path.join(SHARED, "mnist-8", "model.onnx"), ref.mnist_sets),
+    "mnist-8": (os.path.join(MODELS, "mnist-8", "model.onnx"), ref.mnist_sets),
 }
 GENERATOR_NAMES = {"resnet50_v1.5": "resnet50", "mobilenetv2": "mobilenetv2",
                    "bert_encoder": "bert"}

@@ -49,7 +49,7 @@ inline ::testing::AssertionResult Contains(const std::string& text, const std::s
   return ::testing::AssertionFailure() << "\"" << text << "\" does not contain \"" << part << "\"";
 }
 
-inline std::string MnistDir() { return std::string(KILN_SOURCE_DIR) + "/../shared/models/mnist-8"; }
+inline std::string MnistDir() { return std::string(KILN_SOURCE_DIR) + "/tests/data/models/mnist-8"; }
 inline std::string MnistOnnx() { return MnistDir() + "/model.onnx"; }
 inline bool HaveMnist() { return std::filesystem::exists(MnistOnnx()); }
 

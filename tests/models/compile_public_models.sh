@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Compiles every model of the public set (../shared/docs/test-assets.md) with `kiln atc`, then
+# Compiles every model of the public set (docs/models.md) with `kiln atc`, then
 # reads each .om back (--mode=6). Usage: compile_public_models.sh <kiln binary> <project root>
 set -euo pipefail
 kiln="$1"
 root="$2"
 site="$("$root/.venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
 models=(
-  "$root/../shared/models/mnist-8/model.onnx"
-  "$root/../shared/models/yunet/yunet_n_320_320.onnx"
-  "$root/../shared/models/yunet/yunet_n_dynamic.onnx"
+  "$root/tests/data/models/mnist-8/model.onnx"
+  "$root/tests/data/models/yunet/yunet_n_320_320.onnx"
+  "$root/tests/data/models/yunet/yunet_n_dynamic.onnx"
   "$site/nudenet/320n.onnx"
   "$site/rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx"
   "$site/rapidocr_onnxruntime/models/ch_PP-OCRv4_rec_infer.onnx"

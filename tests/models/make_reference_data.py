@@ -46,7 +46,7 @@ SUBSET = "public"
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SITE = sysconfig.get_paths()["purelib"]
-SHARED = os.path.join(ROOT, "..", "shared", "models")
+MODELS = os.path.join(ROOT, "tests", "data", "models")
 IMAGENET_MEAN = np.array([0.485, 0.456, 0.406], dtype=np.float32)
 IMAGENET_STD = np.array([0.229, 0.224, 0.225], dtype=np.float32)
 
@@ -153,7 +153,7 @@ def mnist_sets(_model):
     sets = []
     for n in range(3):
         t = onnx.TensorProto()
-        with open(os.path.join(SHARED, "mnist-8", f"test_data_set_{n}", "input_0.pb"), "rb") as f:
+        with open(os.path.join(MODELS, "mnist-8", f"test_data_set_{n}", "input_0.pb"), "rb") as f:
             t.ParseFromString(f.read())
         sets.append({"Input3": numpy_helper.to_array(t)})
     return sets, "the 3 handwritten digits shipped in test_data_set_{0,1,2}"
@@ -257,12 +257,12 @@ def last_pool_input(model):
 # case name -> (model path (a callable for generated models), style, input maker[, a function
 # naming intermediate tensors to add as graph outputs])
 CASES = {
-    "mnist-8": (lambda: os.path.join(SHARED, "mnist-8", "model.onnx"), "static", mnist_sets),
-    "yunet_n_320_320": (lambda: os.path.join(SHARED, "yunet", "yunet_n_320_320.onnx"), "static",
+    "mnist-8": (lambda: os.path.join(MODELS, "mnist-8", "model.onnx"), "static", mnist_sets),
+    "yunet_n_320_320": (lambda: os.path.join(MODELS, "yunet", "yunet_n_320_320.onnx"), "static",
                         yunet_sets(320, 320)),
-    "yunet_n_dynamic": (lambda: os.path.join(SHARED, "yunet", "yunet_n_dynamic.onnx"), "dynamic",
+    "yunet_n_dynamic": (lambda: os.path.join(MODELS, "yunet", "yunet_n_dynamic.onnx"), "dynamic",
                         yunet_sets(256, 384)),
-    "yunet_n_dynamic_fixed": (lambda: os.path.join(SHARED, "yunet", "yunet_n_dynamic.onnx"),
+    "yunet_n_dynamic_fixed": (lambda: os.path.join(MODELS, "yunet", "yunet_n_dynamic.onnx"),
                               "fixed", yunet_sets(256, 384)),
     "yolov8n_320n": (lambda: os.path.join(SITE, "nudenet", "320n.onnx"), "dynamic", yolo_sets),
     "ppocrv4_det": (lambda: os.path.join(SITE, "rapidocr_onnxruntime", "models",

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-SHARED = os.path.join(ROOT, "..", "shared", "models")
-MNIST = os.path.join(SHARED, "mnist-8")
+MODELS = os.path.join(ROOT, "tests", "data", "models")
+MNIST = os.path.join(MODELS, "mnist-8")
 
 
 # ---- ONNX TensorProto reader (no onnx package needed: the wheel test runs without it) ------

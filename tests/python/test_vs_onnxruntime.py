@@ -1,7 +1,7 @@
 # Copyright 2026 The Kiln Authors
 # SPDX-License-Identifier: Apache-2.0
 """kiln.InferenceSession against onnxruntime on public models tests/models also compares
-(fp32 tolerance rtol 1e-3, atol 1e-4 of ../shared/docs/test-assets.md): the same call, the same
+(fp32 tolerance rtol 1e-3, atol 1e-4, docs/models.md): the same call, the same
 inputs, each output element within tolerance. ResNet-class models take > 30 s: `slow`."""
 import os
 import sysconfig

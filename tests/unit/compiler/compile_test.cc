@@ -241,7 +241,7 @@ TEST(CompileTest, UnknownInputShapeNameIsReported) {
 }
 
 TEST(CompileTest, NotAnOmFileIsNamedByDescribe) {
-  auto d = DescribeOmFile(KILN_SHARED_MODELS "/mnist-8/model.onnx");
+  auto d = DescribeOmFile(KILN_TEST_MODELS "/mnist-8/model.onnx");
   ASSERT_FALSE(d.ok());
   EXPECT_NE(d.status().message().find("ONNX"), std::string::npos);
   EXPECT_NE(d.status().message().find("kiln atc"), std::string::npos);
@@ -263,7 +263,7 @@ TEST(AtcCliTest, CompilesMnistAndPrintsAtcLines) {
   TempDir dir;
   int rc = 0;
   std::string out =
-      RunKiln("atc --framework=5 --model=" KILN_SHARED_MODELS "/mnist-8/model.onnx --output=" +
+      RunKiln("atc --framework=5 --model=" KILN_TEST_MODELS "/mnist-8/model.onnx --output=" +
                   (dir / "mnist") + " --soc_version=Ascend310 --display_model_info=1",
               &rc);
   EXPECT_EQ(rc, 0) << out;
@@ -294,7 +294,7 @@ TEST(AtcCliTest, RefusesOtherFrameworksAndFailsWithAtcLine) {
 TEST(AtcCliTest, OutputSelectionAndDtypesReachTheOm) {
   TempDir dir;
   int rc = 0;
-  std::string model = " --framework=5 --model=" KILN_SHARED_MODELS "/mnist-8/model.onnx";
+  std::string model = " --framework=5 --model=" KILN_TEST_MODELS "/mnist-8/model.onnx";
   std::string out =
       RunKiln("atc" + model + " --output=" + (dir / "m") +
                   " --out_nodes=Plus214:0 --output_type=FP16 --input_fp16_nodes=Input3",
@@ -318,7 +318,7 @@ TEST(AtcCliTest, AippConfigIsValidatedAgainstTheModelAndRecorded) {
   std::ofstream(dir / "bad.cfg")
       << "aipp_op {\n  aipp_mode : static\n  input_format : RGB888_U8\n}\n";
   int rc = 0;
-  std::string model = " --framework=5 --model=" KILN_SHARED_MODELS "/mnist-8/model.onnx";
+  std::string model = " --framework=5 --model=" KILN_TEST_MODELS "/mnist-8/model.onnx";
   std::string out = RunKiln(
       "atc" + model + " --output=" + (dir / "a") + " --insert_op_conf=" + (dir / "ok.cfg"), &rc);
   ASSERT_EQ(rc, 0) << out;
@@ -338,7 +338,7 @@ TEST(AtcCliTest, AGearTheModelCannotTakeIsNamed) {
   int rc = 0;
   // mnist-8 reshapes to a fixed [1,256]: batch 4 cannot work, and the error says where.
   std::string out =
-      RunKiln("atc --framework=5 --model=" KILN_SHARED_MODELS "/mnist-8/model.onnx --output=" +
+      RunKiln("atc --framework=5 --model=" KILN_TEST_MODELS "/mnist-8/model.onnx --output=" +
                   (dir / "g") + " --input_shape=Input3:-1,1,28,28 --dynamic_batch_size=1,4",
               &rc);
   EXPECT_EQ(rc, 1);
@@ -349,7 +349,7 @@ TEST(AtcCliTest, AGearTheModelCannotTakeIsNamed) {
 TEST(AtcCliTest, DisplayAndJsonShowTheGears) {
   TempDir dir;
   int rc = 0;
-  std::string out = RunKiln("atc --framework=5 --model=" KILN_SHARED_MODELS
+  std::string out = RunKiln("atc --framework=5 --model=" KILN_TEST_MODELS
                             "/yunet/yunet_n_dynamic.onnx --output=" +
                                 (dir / "g") +
                                 " --input_shape=input:1,3,-1,-1 "
@@ -373,7 +373,7 @@ TEST(AtcCliTest, SingleDashLongOptionsAreAccepted) {
   TempDir dir;
   int rc = 0;
   std::string out = RunKiln(
-      "atc -framework=5 -model=" KILN_SHARED_MODELS "/mnist-8/model.onnx -output=" + (dir / "m"),
+      "atc -framework=5 -model=" KILN_TEST_MODELS "/mnist-8/model.onnx -output=" + (dir / "m"),
       &rc);
   EXPECT_EQ(rc, 0) << out;
 }

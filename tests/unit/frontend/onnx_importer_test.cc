@@ -222,7 +222,7 @@ TEST(OnnxImporterTest, MissingFileIsInvalidFile) {
 }
 
 TEST(OnnxImporterTest, RandomCorruptionsOfARealModelNeverCrash) {
-  std::ifstream in(KILN_SHARED_MODELS "/mnist-8/model.onnx", std::ios::binary);
+  std::ifstream in(KILN_TEST_MODELS "/mnist-8/model.onnx", std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_GT(bytes.size(), 1000u);
   std::mt19937 rng(1234);
@@ -278,7 +278,7 @@ TEST(OnnxImporterTest, MapsExternalDataLargerThanTwoGigabytesWithoutCopying) {
 }
 
 TEST(OnnxImporterTest, ImportsTheMnistModel) {
-  auto r = ImportFile(KILN_SHARED_MODELS "/mnist-8/model.onnx");
+  auto r = ImportFile(KILN_TEST_MODELS "/mnist-8/model.onnx");
   ASSERT_TRUE(r.ok()) << r.status().message();
   const ir::Graph& g = *r->graph;
   ASSERT_EQ(g.inputs().size(), 1u);
