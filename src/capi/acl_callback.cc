@@ -87,10 +87,11 @@ aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
     if (fn == nullptr) return InvalidParam("aclrtLaunchHostFunc", "fn is NULL");
     auto s = Runtime::Get().ResolveStream(stream);
     if (!s.ok()) return Report("aclrtLaunchHostFunc", s.status());
-    (*s)->queue().Submit([fn, args] {
-      fn(args);
-      return kiln::Status::Ok();
-    });
+    (*s)->queue().Submit(kiln::runtime::TimedTask(kiln::runtime::TaskKind::kCallback, **s,
+                                                  "host function", [fn, args] {
+                                                    fn(args);
+                                                    return kiln::Status::Ok();
+                                                  }));
     return ACL_SUCCESS;
   });
 }

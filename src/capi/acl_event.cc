@@ -74,6 +74,11 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
     std::shared_ptr<kiln::runtime::Event> e;
     std::shared_ptr<kiln::runtime::Stream> s;
     if (aclError err = Resolve("aclrtRecordEvent", event, stream, &e, &s)) return err;
+    if (kiln::runtime::Profiler::Get().tasks_on()) {  // the point the record takes effect
+      s->queue().Submit(kiln::runtime::TimedTask(kiln::runtime::TaskKind::kEventRecord, *s,
+                                                 "event record",
+                                                 [] { return kiln::Status::Ok(); }));
+    }
     s->queue().RecordEvent(e->hal());
     return ACL_SUCCESS;
   });

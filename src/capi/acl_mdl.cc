@@ -309,6 +309,8 @@ aclError aclmdlQuerySizeFromMem(const void* model, size_t modelSize, size_t* wor
 aclError aclmdlUnload(uint32_t modelId) {
   KILN_CAPI("aclmdlUnload", {
     Status st = ModelTable::Get().Remove(modelId);
+    // A subscription ends with its model (its id may be given to the next load).
+    if (st.ok()) (void)kiln::runtime::Profiler::Get().Unsubscribe(modelId);
     return st.ok() ? ACL_SUCCESS : Report("aclmdlUnload", st);
   });
 }
@@ -602,8 +604,15 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
     if (aclError e = PrepareExecute(api, modelId, input, output, &call); e != ACL_SUCCESS) {
       return e;
     }
+    // A profile shows a synchronous run on the context's default stream.
+    uint32_t stream_id = 0;
+    kiln::runtime::Profiler& profiler = kiln::runtime::Profiler::Get();
+    if (profiler.ops_on() || profiler.subscribed(modelId)) {
+      auto s = kiln::runtime::Runtime::Get().ResolveStream(nullptr);
+      if (s.ok()) stream_id = (*s)->id();
+    }
     kiln::runtime::ExecResult result;
-    Status st = call.model->Execute(call.ins, call.outs, &result);
+    Status st = call.model->Execute(call.ins, call.outs, &result, stream_id);
     if (!st.ok()) return Report(api, std::move(st).Annotate("model " + std::to_string(modelId)));
     SetOutputDescs(call.out, call.model->info(), result);
     return ACL_SUCCESS;
@@ -622,9 +631,9 @@ aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input, aclmdl
     if (!s.ok()) return Report(api, s.status());
     // The model stays alive until the run; the output dataset gets its descs if still live.
     (*s)->queue().Submit([m = call.model, ins = std::move(call.ins), outs = std::move(call.outs),
-                          out = call.out, modelId]() -> Status {
+                          out = call.out, modelId, stream_id = (*s)->id()]() -> Status {
       kiln::runtime::ExecResult result;
-      Status st = m->Execute(ins, outs, &result);
+      Status st = m->Execute(ins, outs, &result, stream_id);
       if (!st.ok()) return std::move(st).Annotate("model " + std::to_string(modelId));
       if (kiln::capi::Datasets().Contains(out)) SetOutputDescs(out, m->info(), result);
       return Status::Ok();

@@ -271,10 +271,11 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
     if (!st.ok()) return Report("aclrtMemcpyAsync", st);
     auto s = Runtime::Get().ResolveStream(stream);
     if (!s.ok()) return Report("aclrtMemcpyAsync", s.status());
-    (*s)->queue().Submit([dst, src, count] {
-      if (count != 0) std::memmove(dst, src, count);
-      return kiln::Status::Ok();
-    });
+    (*s)->queue().Submit(kiln::runtime::TimedTask(kiln::runtime::TaskKind::kMemcpy, **s,
+                                                  kiln::StrCat(count, " B"), [dst, src, count] {
+                                                    if (count != 0) std::memmove(dst, src, count);
+                                                    return kiln::Status::Ok();
+                                                  }));
     return ACL_SUCCESS;
   });
 }
@@ -298,10 +299,11 @@ aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t sp
     if (!st.ok()) return Report("aclrtMemcpy2dAsync", st);
     auto s = Runtime::Get().ResolveStream(stream);
     if (!s.ok()) return Report("aclrtMemcpy2dAsync", s.status());
-    (*s)->queue().Submit([=] {
-      Copy2d(dst, dpitch, src, spitch, width, height);
-      return kiln::Status::Ok();
-    });
+    (*s)->queue().Submit(kiln::runtime::TimedTask(
+        kiln::runtime::TaskKind::kMemcpy, **s, kiln::StrCat(width, " B x ", height, " rows"), [=] {
+          Copy2d(dst, dpitch, src, spitch, width, height);
+          return kiln::Status::Ok();
+        }));
     return ACL_SUCCESS;
   });
 }
@@ -322,10 +324,11 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
     if (!st.ok()) return Report("aclrtMemsetAsync", st);
     auto s = Runtime::Get().ResolveStream(stream);
     if (!s.ok()) return Report("aclrtMemsetAsync", s.status());
-    (*s)->queue().Submit([devPtr, value, count] {
-      if (count != 0) std::memset(devPtr, value, count);
-      return kiln::Status::Ok();
-    });
+    (*s)->queue().Submit(kiln::runtime::TimedTask(
+        kiln::runtime::TaskKind::kMemset, **s, kiln::StrCat(count, " B"), [devPtr, value, count] {
+          if (count != 0) std::memset(devPtr, value, count);
+          return kiln::Status::Ok();
+        }));
     return ACL_SUCCESS;
   });
 }

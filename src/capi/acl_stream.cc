@@ -98,7 +98,7 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
                                 " belongs to device ", (*e)->device(), ", stream to device ",
                                 (*s)->device()));
     }
-    (*s)->queue().WaitEvent((*e)->hal());
+    kiln::runtime::WaitEventTimed(**s, (*e)->hal());
     return ACL_SUCCESS;
   });
 }

@@ -12,6 +12,7 @@
 
 #include "acl/acl_base.h"
 #include "base/status.h"
+#include "runtime/profiler.h"
 
 namespace kiln::capi {
 
@@ -52,9 +53,11 @@ void SetErrMsgMode(int mode);
 
 // Runs `body` and turns any escaping exception into ACL_ERROR_INTERNAL_ERROR: nothing ever
 // unwinds into the C caller.
+// While the profiler collects ACL_PROF_ACL_API, the call is timed for the API statistics.
 template <typename F>
 aclError Guard(const char* api, F&& body) noexcept {
   try {
+    runtime::ApiTimer timer(api);
     return body();
   } catch (const std::bad_alloc&) {
     return Report(api, Error(code::kBadAlloc, "out of host memory"));

@@ -17,6 +17,14 @@ static_assert(kParseFile == ACL_ERROR_PARSE_FILE);
 static_assert(kWriteFile == ACL_ERROR_WRITE_FILE);
 static_assert(kDeserializeModel == ACL_ERROR_DESERIALIZE_MODEL);
 static_assert(kParseModel == ACL_ERROR_PARSE_MODEL);
+static_assert(kInvalidDumpConfig == ACL_ERROR_INVALID_DUMP_CONFIG);
+static_assert(kInvalidProfilingConfig == ACL_ERROR_INVALID_PROFILING_CONFIG);
+static_assert(kProfAlreadyRun == ACL_ERROR_PROF_ALREADY_RUN);
+static_assert(kProfNotRun == ACL_ERROR_PROF_NOT_RUN);
+static_assert(kDumpAlreadyRun == ACL_ERROR_DUMP_ALREADY_RUN);
+static_assert(kDumpNotRun == ACL_ERROR_DUMP_NOT_RUN);
+static_assert(kProfRepeatSubscribe == ACL_ERROR_PROF_REPEAT_SUBSCRIBE);
+static_assert(kProfApiConflict == ACL_ERROR_PROF_API_CONFLICT);
 static_assert(kGeModelPathInvalid == static_cast<int>(ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID));
 static_assert(kGeModelDataSizeInvalid ==
               static_cast<int>(ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID));

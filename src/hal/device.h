@@ -46,6 +46,11 @@ class Device {
   // running at once. Called on every run: no allocation.
   virtual int64_t BeginExecution() { return 0; }
   virtual void EndExecution(int64_t token) {}
+
+  // Measures the device's float32 arithmetic peak in GFLOP/s on all its compute units (the
+  // profiler's "% of peak" divides by it). Takes a fraction of a second and keeps the device
+  // busy meanwhile, so callers cache the result. 0 when the device cannot tell.
+  virtual double PeakGflops() { return 0; }
 };
 
 }  // namespace kiln::hal

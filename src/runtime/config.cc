@@ -35,7 +35,53 @@ Result<int64_t> IntValue(const nlohmann::json& j, const std::string& key,
   return Error(code::kParseFile, origin, ": \"", key, "\" must be an integer, got ", j.dump());
 }
 
+// A profiler object's switches; `on` is what "switch" says (acl.json) or true (environment).
+Result<ProfilerOptions> ProfilerFrom(const nlohmann::json& j, const std::string& origin,
+                                     bool needs_switch) {
+  if (!j.is_object()) return Error(code::kParseFile, origin, ": \"profiler\" must be an object");
+  ProfilerOptions p;
+  auto flag = [&](const char* key, bool dflt) -> Result<bool> {
+    auto it = j.find(key);
+    if (it == j.end()) return dflt;
+    if (it->is_boolean()) return it->get<bool>();
+    if (it->is_string()) {
+      const std::string& v = it->get_ref<const std::string&>();
+      if (v == "on" || v == "true") return true;
+      if (v == "off" || v == "false" || v.empty()) return false;
+    }
+    return Error(code::kParseFile, origin, ": profiler \"", key,
+                 "\" must be \"on\" or \"off\", got ", it->dump());
+  };
+  KILN_ASSIGN_OR_RETURN(p.on, flag("switch", !needs_switch));
+  if (auto it = j.find("output"); it != j.end()) {
+    if (!it->is_string()) {
+      return Error(code::kParseFile, origin, ": profiler \"output\" must be a folder path");
+    }
+    p.output = it->get<std::string>();
+  }
+  KILN_ASSIGN_OR_RETURN(bool api, flag("acl_api", true));
+  KILN_ASSIGN_OR_RETURN(bool ascendcl, flag("ascendcl", true));
+  KILN_ASSIGN_OR_RETURN(bool task, flag("task_time", true));
+  KILN_ASSIGN_OR_RETURN(bool trace, flag("task_trace", true));
+  KILN_ASSIGN_OR_RETURN(bool tx, flag("msproftx", true));
+  KILN_ASSIGN_OR_RETURN(bool rt, flag("runtime_api", false));
+  if (api && ascendcl) p.data_types |= 0x0001;  // ACL_PROF_ACL_API
+  if (task && trace) p.data_types |= 0x0002;    // ACL_PROF_TASK_TIME
+  if (tx) p.data_types |= 0x0080;               // ACL_PROF_MSPROFTX
+  if (rt) p.data_types |= 0x0100;               // ACL_PROF_RUNTIME_API
+  return p;
+}
+
 }  // namespace
+
+Result<ProfilerOptions> ParseProfilerOptions(const std::string& text, const std::string& origin) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Error(code::kParseFile, origin, ": malformed JSON");
+  if (Depth(j, kMaxNesting) > kMaxNesting) {
+    return Error(code::kParseFile, origin, ": nesting deeper than ", kMaxNesting, " levels");
+  }
+  return ProfilerFrom(j, origin, /*needs_switch=*/false);
+}
 
 Result<Config> ParseConfig(const std::string& text, const std::string& origin) {
   Config config;
@@ -89,7 +135,9 @@ Result<Config> ParseConfig(const std::string& text, const std::string& origin) {
     }
   }
   config.dump_requested = root.contains("dump");
-  config.profiler_requested = root.contains("profiler");
+  if (auto it = root.find("profiler"); it != root.end()) {
+    KILN_ASSIGN_OR_RETURN(config.profiler, ProfilerFrom(*it, origin, /*needs_switch=*/true));
+  }
   return config;
 }
 

@@ -55,11 +55,12 @@ class Frame {
   // `device` runs the kernels' ParallelFor (null: serially on the calling thread); a body's
   // frame uses its parent's.
   Frame(const GraphProgram& graph, const Frame* parent, uint8_t* workspace,
-        hal::Device* device = nullptr)
+        hal::Device* device = nullptr, ExecObserver* observer = nullptr)
       : graph_(graph),
         parent_(parent),
         workspace_(workspace),
         device_(parent != nullptr ? parent->device_ : device),
+        observer_(parent != nullptr ? parent->observer_ : observer),
         views_(graph.tensors.size()),
         bound_(graph.tensors.size(), false),
         blocks_(graph.tensors.size()) {
@@ -73,6 +74,7 @@ class Frame {
 
   const GraphProgram& graph() const { return graph_; }
   hal::Device* device() const { return device_; }
+  ExecObserver* observer() const { return observer_; }
 
   // The view of tensor `t`, resolving captured values through the enclosing frames.
   const TensorView* Find(int32_t t) const {
@@ -150,6 +152,7 @@ class Frame {
   const Frame* parent_;
   uint8_t* workspace_;
   hal::Device* device_;
+  ExecObserver* observer_;
   std::vector<TensorView> views_;
   std::vector<bool> bound_;
   std::vector<Block> blocks_;
@@ -218,6 +221,7 @@ class NodeContext final : public kernels::KernelContext {
 
   // A caller's buffer that does not fit (kInvalidParam), found while binding an output.
   const Status& io_error() const { return io_error_; }
+  const std::vector<const TensorView*>& inputs() const { return inputs_; }
 
   Result<std::vector<HostTensor>> RunGraph(int graph,
                                            const std::vector<TensorView>& inputs) override {
@@ -273,6 +277,8 @@ Status RunFrame(const Program& program, Frame& frame, const std::vector<const Io
     const NodeInfo& node = g.nodes[n];
     NodeContext ctx(program, frame, node, outs);
     Status st = ctx.ResolveInputs();
+    ExecObserver* observer = frame.observer();
+    if (observer != nullptr && st.ok()) observer->BeforeNode(g, node, ctx.inputs());
     if (st.ok()) st = node.kernel->Run(ctx);
     if (!st.ok() && !ctx.io_error().ok()) {
       return Error(code::kInvalidParam, "node ", Where(node), ": ", ctx.io_error().message());
@@ -293,6 +299,13 @@ Status RunFrame(const Program& program, Frame& frame, const std::vector<const Io
         return Error(code::kRtModelExecute, "node ", Where(node), " did not write output ", i,
                      " ('", g.tensors[t].name, "')");
       }
+    }
+    if (observer != nullptr) {
+      std::vector<const TensorView*> outputs(node.outputs.size(), nullptr);
+      for (size_t i = 0; i < node.outputs.size(); ++i) {
+        if (node.outputs[i] >= 0) outputs[i] = frame.Find(node.outputs[i]);
+      }
+      observer->AfterNode(g, node, ctx.inputs(), outputs);
     }
     frame.Release(static_cast<int32_t>(n));
   }
@@ -323,7 +336,8 @@ int SelectGear(const Program& program, const IoBuffer* selector) {
 }
 
 Status Execute(const Program& program, uint8_t* workspace, const std::vector<IoBuffer>& inputs,
-               const std::vector<IoBuffer>& outputs, ExecResult* result, hal::Device* device) {
+               const std::vector<IoBuffer>& outputs, ExecResult* result, hal::Device* device,
+               ExecObserver* observer) {
   const GraphProgram& g = program.graphs[0];
   if (inputs.size() != g.inputs.size()) {
     return Error(code::kInvalidParam, "the model has ", g.inputs.size(), " input(s), the dataset ",
@@ -338,7 +352,7 @@ Status Execute(const Program& program, uint8_t* workspace, const std::vector<IoB
     if (g.tensors[g.inputs[i]].place == TensorPlace::kGear) selector = &inputs[i];
   }
   const int gear = SelectGear(program, selector);
-  Frame frame(g, nullptr, workspace, device);
+  Frame frame(g, nullptr, workspace, device, observer);
   for (size_t i = 0; i < g.inputs.size(); ++i) {
     const int32_t t = g.inputs[i];
     const TensorInfo& info = g.tensors[t];

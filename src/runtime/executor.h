@@ -30,6 +30,21 @@ struct ExecResult {
   int gear = -1;                           // the gear that ran (-1: static model)
 };
 
+// Watches one execution node by node: the profiler times nodes, the data dump writes their
+// tensors. Called on the executing thread, in node order, for the main graph and for every
+// node of an If/Loop/Scan body (nested inside the node that runs the body). BeforeNode sees
+// the inputs before the node may overwrite one in place; AfterNode sees the outputs (null for
+// an unused optional output) and the inputs' dims. Must not fail or throw.
+class ExecObserver {
+ public:
+  virtual ~ExecObserver() = default;
+  virtual void BeforeNode(const GraphProgram& graph, const NodeInfo& node,
+                          const std::vector<const kernels::TensorView*>& inputs) = 0;
+  virtual void AfterNode(const GraphProgram& graph, const NodeInfo& node,
+                         const std::vector<const kernels::TensorView*>& inputs,
+                         const std::vector<const kernels::TensorView*>& outputs) = 0;
+};
+
 // The gear whose values equal the first values in `selector` (the gear input's buffer), or the
 // largest gear when none matches (nothing selected yet); -1 for a model without gears.
 int SelectGear(const Program& program, const IoBuffer* selector);
@@ -38,9 +53,10 @@ int SelectGear(const Program& program, const IoBuffer* selector);
 // selector included). Fails with kInvalidParam for buffers that do not fit the model (the
 // message names the tensor, the bytes needed and given) and kRtModelExecute for a kernel
 // failure (the message names the node and its ONNX origins). The kernels' ParallelFor runs on
-// `device`'s compute threads (null: on the calling thread alone).
+// `device`'s compute threads (null: on the calling thread alone). `observer` (may be null, the
+// usual case: then nothing per node is added) watches every node.
 Status Execute(const Program& program, uint8_t* workspace, const std::vector<IoBuffer>& inputs,
                const std::vector<IoBuffer>& outputs, ExecResult* result,
-               hal::Device* device = nullptr);
+               hal::Device* device = nullptr, ExecObserver* observer = nullptr);
 
 }  // namespace kiln::runtime

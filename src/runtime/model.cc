@@ -7,6 +7,7 @@
 #include "format/om_file.h"
 #include "format/om_generated.h"
 #include "format/sniff.h"
+#include "runtime/profiler.h"
 
 namespace kiln::runtime {
 namespace {
@@ -47,6 +48,8 @@ Result<std::shared_ptr<Model>> Model::Load(const uint8_t* data, size_t size,
                                            std::shared_ptr<hal::Device> device) {
   KILN_ASSIGN_OR_RETURN(format::OmView view, Open(data, size));
   std::shared_ptr<Model> model(new Model());
+  static std::atomic<uint64_t> serials{0};
+  model->serial_ = ++serials;
   model->pool_ = std::move(pool);
   model->hal_ = std::move(device);
   model->device_ = model->pool_ ? model->pool_->device() : 0;
@@ -83,6 +86,7 @@ Result<std::shared_ptr<Model>> Model::Load(const uint8_t* data, size_t size,
   const Program& p = *model->program_;
   const GraphProgram& g = p.graphs[0];
   ModelInfo& info = model->info_;
+  if (om_model->name()) info.name = om_model->name()->str();
   for (int32_t t : g.inputs) info.inputs.push_back(Describe(g.tensors[t]));
   for (int32_t t : g.outputs) info.outputs.push_back(Describe(g.tensors[t]));
   info.gear_kind = p.gear_kind;
@@ -133,14 +137,30 @@ void Model::ReleaseWorkspace(uint8_t* ws) {
 }
 
 Status Model::Execute(const std::vector<IoBuffer>& inputs, const std::vector<IoBuffer>& outputs,
-                      ExecResult* result) {
+                      ExecResult* result, uint32_t stream_id) {
   KILN_ASSIGN_OR_RETURN(uint8_t * ws, AcquireWorkspace());
   ExecResult local;
+  const uint64_t infer_id = ++executions_;
+  // Observers only when something asked for them: an unprofiled run reads no clock.
+  Profiler& profiler = Profiler::Get();
+  std::unique_ptr<ProfileObserver> profile;
+  if (profiler.ops_on() || profiler.subscribed(id())) {
+    profile = std::make_unique<ProfileObserver>(
+        serial_, info_.name, id(), static_cast<uint32_t>(device_), stream_id, infer_id);
+  }
+  ExecObserver* observer = profile.get();
+  const uint64_t start_ns = profile ? ApiTimer::Now() : 0;
   // Shares the device's compute threads with the other executions running now.
   const int64_t execution = hal_ ? hal_->BeginExecution() : 0;
-  Status st =
-      runtime::Execute(*program_, ws, inputs, outputs, result ? result : &local, hal_.get());
+  Status st = runtime::Execute(*program_, ws, inputs, outputs, result ? result : &local, hal_.get(),
+                               observer);
   if (hal_) hal_->EndExecution(execution);
+  if (profile) {
+    profiler.RecordTask(TaskKind::kModelExecute, static_cast<uint32_t>(device_), stream_id,
+                        start_ns, ApiTimer::Now(),
+                        StrCat("model ", id(), " (", info_.name, ") #", infer_id));
+    profile->Finish();
+  }
   ReleaseWorkspace(ws);
   if (st.ok()) current_gear_.store((result ? result : &local)->gear);
   return st;
@@ -154,6 +174,7 @@ ModelTable& ModelTable::Get() {
 uint32_t ModelTable::Add(std::shared_ptr<Model> model) {
   std::lock_guard<std::mutex> lock(mu_);
   uint32_t id = next_++;
+  model->id_.store(id, std::memory_order_relaxed);
   models_[id] = std::move(model);
   return id;
 }

@@ -30,6 +30,7 @@ struct IoDesc {
 };
 
 struct ModelInfo {
+  std::string name;  // the .om's model name (kiln atc --output's file name by default)
   std::vector<IoDesc> inputs, outputs;
   int gear_kind = 0;  // 0 none, 1 batch, 2 image size, 3 dims
   std::vector<std::string> gear_dims;
@@ -68,9 +69,13 @@ class Model {
 
   const ModelInfo& info() const { return info_; }
   int32_t device() const { return device_; }
+  // The id ModelTable gave it (0 before).
+  uint32_t id() const { return id_.load(std::memory_order_relaxed); }
   // Runs once; concurrent calls each get their own workspace (the caller's for the first).
+  // `stream_id` is the stream the run belongs to (Stream::id; the context's default stream for
+  // aclmdlExecute), for profiles. A profiled (or subscribed) run times every node.
   Status Execute(const std::vector<IoBuffer>& inputs, const std::vector<IoBuffer>& outputs,
-                 ExecResult* result);
+                 ExecResult* result, uint32_t stream_id = 0);
   // The gear last selected (aclmdlSetDynamic*) or run (-1: neither yet, or a static model).
   int current_gear() const { return current_gear_.load(); }
   void set_current_gear(int gear) { current_gear_.store(gear); }
@@ -80,7 +85,12 @@ class Model {
   Result<uint8_t*> AcquireWorkspace();
   void ReleaseWorkspace(uint8_t* ws);
 
+  friend class ModelTable;
+
   ModelInfo info_;
+  std::atomic<uint32_t> id_{0};
+  uint64_t serial_ = 0;                  // unique in the process, never reused
+  std::atomic<uint64_t> executions_{0};  // runs started, for the profiles' infer ids
   std::unique_ptr<Program> program_;
   std::shared_ptr<MemoryPool> pool_;
   std::shared_ptr<hal::Device> hal_;

@@ -38,8 +38,11 @@ class Stream {
         context_(context),
         queue_(std::move(queue)),
         priority_(priority),
-        flags_(flags) {}
+        flags_(flags),
+        id_(NextId()) {}
   int32_t device() const { return device_; }
+  // Unique in the process (from 1), never reused: the profiles' stream id.
+  uint32_t id() const { return id_; }
   Context* context() const { return context_; }
   hal::Queue& queue() { return *queue_; }
   uint32_t priority() const { return priority_; }
@@ -53,6 +56,12 @@ class Stream {
   std::shared_ptr<hal::Queue> queue_;
   uint32_t priority_;
   uint32_t flags_;
+  uint32_t id_;
+
+  static uint32_t NextId() {
+    static std::atomic<uint32_t> next{1};
+    return next.fetch_add(1, std::memory_order_relaxed);
+  }
 };
 
 class Context {

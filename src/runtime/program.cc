@@ -187,13 +187,14 @@ class Builder {
           }
         }
       }
-      KILN_ASSIGN_OR_RETURN(info.kernel, Prepare(*node, out));
+      KILN_RETURN_IF_ERROR(Prepare(*node, out, info), "");
       out.nodes.push_back(std::move(info));
     }
     return Status::Ok();
   }
 
-  Result<std::unique_ptr<kernels::Kernel>> Prepare(const om::Node& node, const GraphProgram& g) {
+  // Creates the node's kernel and its cost rule.
+  Status Prepare(const om::Node& node, const GraphProgram& g, NodeInfo& info) {
     kernels::NodeDef def;
     def.op_type = Str(node.op_type());
     def.domain = Str(node.domain());
@@ -225,7 +226,9 @@ class Builder {
       return Error(code::kGeLoadModel, "cannot prepare ", def.Label(), ": ",
                    kernel.status().message());
     }
-    return std::move(kernel).value();
+    info.kernel = std::move(kernel).value();
+    info.cost = kernels::PrepareCost(def);
+    return Status::Ok();
   }
 
   Status AddAttr(const om::Attr& a, const GraphProgram& g, kernels::NodeDef& def) {

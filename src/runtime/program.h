@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "kernels/cost.h"
 #include "kernels/kernel.h"
 
 namespace kiln::runtime {
@@ -47,6 +48,7 @@ struct NodeInfo {
   std::vector<int32_t> outputs;
   std::vector<int32_t> bodies;  // indices of its If/Loop/Scan body graphs
   std::unique_ptr<kernels::Kernel> kernel;
+  kernels::NodeCost cost;  // its arithmetic, for profiles (kernels/cost.h)
 };
 
 struct GraphProgram {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/log.h"
+#include "runtime/profiler.h"
 
 namespace kiln::runtime {
 
@@ -70,21 +71,23 @@ Status ReportHub::Launch(HostCallback fn, void* user_data, std::shared_ptr<hal::
   }
   if (gate) gate->RecordOnHost();  // pending now, so the wait below has something to wait for
   const Stream* key = s.get();
-  s->queue().Submit([this, fn, user_data, key, tid, gate]() -> Status {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = threads_.find(tid);
-    if (it == threads_.end() || it->second->streams.count(key) == 0) {
-      KILN_LOG(kRuntime, kWarning, "callback of stream ", PtrStr(key), " dropped: thread ", tid,
-               " unsubscribed before the stream reached it");
-      if (gate) gate->SignalFromHost();
-      return Status::Ok();
-    }
-    it->second->items.push_back(Pending{fn, user_data, key, gate});
-    it->second->cv.notify_all();
-    return Status::Ok();
-  });
+  s->queue().Submit(TimedTask(TaskKind::kCallback, *s, "callback handed to the report thread",
+                              [this, fn, user_data, key, tid, gate]() -> Status {
+                                std::lock_guard<std::mutex> lock(mu_);
+                                auto it = threads_.find(tid);
+                                if (it == threads_.end() || it->second->streams.count(key) == 0) {
+                                  KILN_LOG(kRuntime, kWarning, "callback of stream ", PtrStr(key),
+                                           " dropped: thread ", tid,
+                                           " unsubscribed before the stream reached it");
+                                  if (gate) gate->SignalFromHost();
+                                  return Status::Ok();
+                                }
+                                it->second->items.push_back(Pending{fn, user_data, key, gate});
+                                it->second->cv.notify_all();
+                                return Status::Ok();
+                              }));
   // BLOCK: later work parks on the gate (no worker held) until the callback has run.
-  if (gate) s->queue().WaitEvent(gate);
+  if (gate) WaitEventTimed(*s, gate, "blocking callback");
   return Status::Ok();
 }
 

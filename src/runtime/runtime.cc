@@ -6,6 +6,7 @@
 #include "runtime/runtime.h"
 
 #include "runtime/model.h"
+#include "runtime/profiler.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -53,10 +54,31 @@ Status Runtime::Init(const char* config_path) {
   init_refs_ = 1;
   KILN_LOG(kAscendCl, kInfo, "aclInit done",
            config_path ? StrCat(" with '", config_path, "'") : "");
+  // The environment of msprof / `kiln prof --application` wins over acl.json.
+  ProfilerOptions profiling = config.profiler;
+  if (env::Get("PROFILING_MODE") == "true") {
+    const std::string options = env::Get("PROFILING_OPTIONS");
+    auto parsed = ParseProfilerOptions(options.empty() ? "{}" : options, "PROFILING_OPTIONS");
+    if (!parsed.ok()) {
+      init_refs_ = 0;
+      return Error(code::kInvalidProfilingConfig, parsed.status().message());
+    }
+    profiling = *parsed;
+  }
+  if (profiling.on && !Profiler::Get().initialized()) {
+    Status st = Profiler::Get().StartFromOptions(
+        profiling.output.empty() ? std::string(".") : profiling.output, profiling.data_types);
+    if (!st.ok()) {
+      init_refs_ = 0;
+      return Error(code::kInvalidProfilingConfig, "profiling: ", st.message());
+    }
+  }
   return Status::Ok();
 }
 
 Status Runtime::Finalize() {
+  // Before the lock: writing the profile asks the runtime about its devices.
+  if (initialized()) Profiler::Get().StopAutomatic();
   std::unique_lock<std::mutex> lock(mu_);
   if (init_refs_ == 0) {
     return Error(code::kRepeatFinalize, "aclFinalize called without a matching aclInit");
@@ -66,6 +88,12 @@ Status Runtime::Finalize() {
 }
 
 Result<uint64_t> Runtime::FinalizeReference() {
+  bool last = false;
+  {
+    std::lock_guard<std::mutex> peek(mu_);
+    last = init_refs_ == 1;
+  }
+  if (last) Profiler::Get().StopAutomatic();  // the last reference: see Finalize
   std::unique_lock<std::mutex> lock(mu_);
   if (init_refs_ == 0) {
     return Error(code::kRepeatFinalize, "aclFinalizeReference called without aclInit");
@@ -311,6 +339,16 @@ Result<hal::DeviceInfo> Runtime::DeviceInfo(int32_t id) {
   KILN_ASSIGN_OR_RETURN(auto probe, visible_[static_cast<size_t>(id)].driver->OpenDevice(
                                         visible_[static_cast<size_t>(id)].index));
   return probe->info();
+}
+
+Result<std::shared_ptr<hal::Device>> Runtime::HalDevice(int32_t id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (auto it = devices_.find(id); it != devices_.end()) return it->second->hal;
+  DiscoverDevicesLocked();
+  KILN_RETURN_IF_ERROR(CheckDeviceIdLocked(id), "");
+  KILN_ASSIGN_OR_RETURN(auto probe, visible_[static_cast<size_t>(id)].driver->OpenDevice(
+                                        visible_[static_cast<size_t>(id)].index));
+  return std::shared_ptr<hal::Device>(std::move(probe));
 }
 
 std::string Runtime::SocName() {

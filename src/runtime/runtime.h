@@ -61,6 +61,9 @@ class Runtime {
   Result<int32_t> CurrentDevice();
   Status SynchronizeDevice(int32_t timeout_ms);
   Result<hal::DeviceInfo> DeviceInfo(int32_t id);
+  // The HAL device behind logical device `id`: the opened one, or a probe that opens nothing
+  // in the runtime's tables (kRtInvalidDeviceId for an id that is not visible).
+  Result<std::shared_ptr<hal::Device>> HalDevice(int32_t id);
   // Name of the current device, or of visible device 0 when the thread has none; "" when no
   // device is visible.
   std::string SocName();

@@ -8,7 +8,7 @@ import re
 import subprocess
 import sys
 
-DECL = re.compile(r"ACL_FUNC_VISIBILITY\s+[^;{]*?\b(acl\w+)\s*\(", re.S)
+DECL = re.compile(r"(?:ACL_FUNC_VISIBILITY|MSVP_PROF_API)\s+[^;{]*?\b(acl\w+)\s*\(", re.S)
 
 
 def main(lib, include):

@@ -11,6 +11,7 @@
 #include "backends/cpu/cpu_allocator.h"
 #include "backends/cpu/cpu_compute.h"
 #include "backends/cpu/cpu_event.h"
+#include "backends/cpu/cpu_peak.h"
 #include "backends/cpu/cpu_queue.h"
 #include "base/env.h"
 
@@ -65,6 +66,7 @@ class CpuDevice final : public hal::Device {
   }
   int64_t BeginExecution() override { return BeginTeamExecution(); }
   void EndExecution(int64_t token) override { EndTeamExecution(static_cast<int>(token)); }
+  double PeakGflops() override { return MeasureCpuPeakGflops(*this); }
 
  private:
   hal::DeviceInfo info_;

@@ -26,10 +26,34 @@ TEST(ConfigTest, ReadsKnownKeysInStringOrNumberForm) {
   EXPECT_EQ(c->default_device, 0);
   EXPECT_EQ(c->device_memory_limit, uint64_t{512} << 20);
   EXPECT_TRUE(c->dump_requested);
-  EXPECT_TRUE(c->profiler_requested);
+  EXPECT_TRUE(c->profiler.on);
+  EXPECT_EQ(c->profiler.output, "");
   auto n = ParseConfig(R"({"kiln":{"device_memory_limit":1048576},"err_msg_mode":0})", "x");
   ASSERT_TRUE(n.ok());
   EXPECT_EQ(n->device_memory_limit, 1048576u);
+}
+
+TEST(ConfigTest, ProfilerBlockSelectsWhatIsCollected) {
+  auto off = ParseConfig(R"({"profiler":{"switch":"off","output":"/tmp/p"}})", "acl.json");
+  ASSERT_TRUE(off.ok());
+  EXPECT_FALSE(off->profiler.on);
+  auto on = ParseConfig(R"({"profiler":{"switch":"on","output":"/tmp/p","acl_api":"off",
+                            "msproftx":"off","runtime_api":"on"}})",
+                        "acl.json");
+  ASSERT_TRUE(on.ok()) << on.status().message();
+  EXPECT_TRUE(on->profiler.on);
+  EXPECT_EQ(on->profiler.output, "/tmp/p");
+  EXPECT_EQ(on->profiler.data_types, 0x0002u | 0x0100u);  // task time + runtime API
+  auto bad = ParseConfig(R"({"profiler":{"switch":"maybe"}})", "acl.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), code::kParseFile);
+  EXPECT_NE(bad.status().message().find("switch"), std::string::npos);
+  // PROFILING_OPTIONS (msprof's environment) needs no switch.
+  auto env = ParseProfilerOptions(R"({"output":"/tmp/q","task_trace":"on"})", "PROFILING_OPTIONS");
+  ASSERT_TRUE(env.ok());
+  EXPECT_TRUE(env->on);
+  EXPECT_EQ(env->data_types, 0x0001u | 0x0002u | 0x0080u);
+  EXPECT_FALSE(ParseProfilerOptions("{output", "PROFILING_OPTIONS").ok());
 }
 
 TEST(ConfigTest, MalformedJsonNamesTheFileAndOffset) {

@@ -1,0 +1,49 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// What a node's arithmetic costs: the floating-point (or integer) operations it performs, for
+// the profiler's FLOPs, GFLOP/s and % of peak columns. The rule is prepared once per node at
+// load from its NodeDef (the attributes it needs, such as a pool's window) and evaluated per
+// execution from the actual dims, so dynamic shapes are counted right. Counts follow the usual
+// convention: a multiply-add is 2, a transcendental function 1; normalisations and softmax
+// count their passes. Ops that only move data count 0; an op whose cost is not modelled counts
+// as unknown (reported empty, never as 0).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "kernels/kernel.h"
+
+namespace kiln::kernels {
+
+struct NodeCost {
+  enum class Kind : uint8_t {
+    kUnknown,        // not modelled
+    kNone,           // data movement, shape and control ops: 0
+    kPerOutput,      // per_element × output 0's elements
+    kPerInput,       // per_element × input 0's elements
+    kWindow,         // per output element: window elements (pooling)
+    kConv,           // 2 × |Y| × |W| / W.dims[0]  (+ extra per output element)
+    kConvTranspose,  // 2 × |X| × |W| / W.dims[0]
+    kMatMul,         // 2 × |Y| × K, K = A's last dim
+    kGemm,           // 2 × |Y| × K, K = |A| / Y.dims[0]
+    kRecurrent,      // 2 × steps × batch × (|W| + |R|)
+    kAttention,      // Q·Kᵀ, softmax, ·V
+  };
+  Kind kind = Kind::kUnknown;
+  double per_element = 0;  // kPerOutput / kPerInput; for kConv/kGemm/kMatMul the epilogue's
+  int64_t window = 1;      // kWindow
+  int64_t heads = 0;       // kAttention: q_num_heads for 3-D inputs (0: 4-D inputs)
+};
+
+// The cost rule for `def`'s op (never fails: an op without a rule is kUnknown).
+NodeCost PrepareCost(const NodeDef& def);
+
+// The operations of one run of a node with `inputs` (null for omitted ones) and `outputs`;
+// nullopt when the cost is unknown or the tensors do not have the dims the rule expects.
+std::optional<uint64_t> Flops(const NodeCost& cost, const std::vector<const TensorView*>& inputs,
+                              const std::vector<const TensorView*>& outputs);
+
+}  // namespace kiln::kernels
