@@ -116,7 +116,9 @@ void RunMnist(uint32_t id, int runs, aclrtStream stream = nullptr) {
       ASSERT_EQ(aclmdlExecuteAsync(id, io.in(), io.out(), stream), ACL_SUCCESS) << RecentErrMsg();
     }
   }
-  if (stream != nullptr) ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+  if (stream != nullptr) {
+    ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+  }
   EXPECT_TRUE(MatchesOnnx(io.output(0).ReadFloats(kMnistOutputFloats), c.expected, {1, 10}));
 }
 
