@@ -310,7 +310,8 @@ aclError aclmdlUnload(uint32_t modelId) {
   KILN_CAPI("aclmdlUnload", {
     Status st = ModelTable::Get().Remove(modelId);
     // A subscription ends with its model (its id may be given to the next load).
-    if (st.ok()) (void)kiln::runtime::Profiler::Get().Unsubscribe(modelId);
+    kiln::runtime::Profiler& profiler = kiln::runtime::Profiler::Get();
+    if (st.ok() && profiler.subscribed(modelId)) (void)profiler.Unsubscribe(modelId);
     return st.ok() ? ACL_SUCCESS : Report("aclmdlUnload", st);
   });
 }

@@ -319,6 +319,7 @@ Status Profiler::Subscribe(uint32_t model_id, int fd, bool time_info) {
     return Error(code::kProfRepeatSubscribe, "model ", model_id, " is already subscribed");
   }
   subscriptions_[model_id] = Subscription{fd, time_info};
+  subscription_count_.store(static_cast<int>(subscriptions_.size()), std::memory_order_relaxed);
   return Status::Ok();
 }
 
@@ -327,13 +328,15 @@ Status Profiler::Unsubscribe(uint32_t model_id) {
   if (subscriptions_.erase(model_id) == 0) {
     return Error(code::kInvalidParam, "model ", model_id, " is not subscribed");
   }
+  subscription_count_.store(static_cast<int>(subscriptions_.size()), std::memory_order_relaxed);
   return Status::Ok();
 }
 
 bool Profiler::subscribed(uint32_t model_id) const {
-  if (model_id == 0) return false;
+  // The common case (no subscription at all) takes no lock.
+  if (model_id == 0 || subscription_count_.load(std::memory_order_relaxed) == 0) return false;
   std::lock_guard<std::mutex> lock(mu_);
-  return !subscriptions_.empty() && subscriptions_.count(model_id) != 0;
+  return subscriptions_.count(model_id) != 0;
 }
 
 void Profiler::Publish(uint32_t model_id, const std::vector<OpRecord>& ops,

@@ -191,6 +191,7 @@ class Profiler {
     bool time_info = true;
   };
   std::unordered_map<uint32_t, Subscription> subscriptions_;
+  std::atomic<int> subscription_count_{0};
 };
 
 // The calling thread's id as profiles show it (the kernel's tid).
