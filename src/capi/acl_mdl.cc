@@ -142,8 +142,11 @@ aclError IndexByName(const char* api, const aclmdlDesc* desc, const char* name, 
   });
 }
 
-// The dataset's buffers as the executor takes them (with the input descs' dims).
-Result<std::vector<kiln::runtime::IoBuffer>> Buffers(const aclmdlDataset* ds, const char* what) {
+// The dataset's buffers as the executor takes them. Only an input's desc is read (its dims pick
+// the run's shape); an output's desc is written by the run, and an earlier run still in flight on
+// a stream may be writing it now.
+Result<std::vector<kiln::runtime::IoBuffer>> Buffers(const aclmdlDataset* ds, const char* what,
+                                                     bool read_descs) {
   std::vector<kiln::runtime::IoBuffer> out;
   for (size_t i = 0; i < ds->buffers.size(); ++i) {
     kiln::runtime::IoBuffer b;
@@ -152,7 +155,7 @@ Result<std::vector<kiln::runtime::IoBuffer>> Buffers(const aclmdlDataset* ds, co
     if (b.data == nullptr && b.size != 0) {
       return Error(code::kInvalidParam, what, " buffer ", i, " is not a live aclDataBuffer");
     }
-    if (const aclTensorDesc* desc = ds->descs[i]) {
+    if (const aclTensorDesc* desc = read_descs ? ds->descs[i] : nullptr) {
       b.has_dims = true;
       b.dims.resize(aclGetTensorDescNumDims(desc));
       for (size_t k = 0; k < b.dims.size(); ++k) (void)aclGetTensorDescDimV2(desc, k, &b.dims[k]);
@@ -237,9 +240,9 @@ aclError PrepareExecute(const char* api, uint32_t modelId, const aclmdlDataset* 
   const aclmdlDataset* in = kiln::capi::LiveDataset(api, input);
   call->out = kiln::capi::LiveDataset(api, output);
   if (in == nullptr || call->out == nullptr) return ACL_ERROR_INVALID_PARAM;
-  auto ins = Buffers(in, "input");
+  auto ins = Buffers(in, "input", /*read_descs=*/true);
   if (!ins.ok()) return Report(api, ins.status());
-  auto outs = Buffers(call->out, "output");
+  auto outs = Buffers(call->out, "output", /*read_descs=*/false);
   if (!outs.ok()) return Report(api, outs.status());
   call->model = std::move(model).value();
   call->ins = std::move(ins).value();
