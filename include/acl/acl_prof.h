@@ -74,7 +74,10 @@ typedef enum {
   ACL_SUBSCRIBE_NONE = 0xFF
 } aclprofSubscribeOpFlag;
 
-typedef enum { ACL_SUBSCRIBE_ATTRI_THREADID = 0, ACL_SUBSCRIBE_ATTRI_NONE } aclprofSubscribeOpAttri;
+typedef enum {
+  ACL_SUBSCRIBE_ATTRI_THREADID = 0,
+  ACL_SUBSCRIBE_ATTRI_NONE = 1
+} aclprofSubscribeOpAttri;
 
 /* Options of aclprofSetConfig. Each is checked against its documented range (for example
  * ACL_PROF_STORAGE_LIMIT: MB in [200, 4294967295]; the *_FREQ options: Hz in [1, 100] or
@@ -186,7 +189,8 @@ MSVP_PROF_API aclError aclprofGetOpNameLen(const void* opInfo, size_t opInfoLen,
                                            size_t* opNameLen);
 MSVP_PROF_API aclError aclprofGetOpName(const void* opInfo, size_t opInfoLen, uint32_t index,
                                         char* opName, size_t opNameLen);
-/* Start, end (µs since the epoch) and duration (µs) of record index; 0 on bad arguments. */
+/* Start and end (µs on the host's monotonic clock, the clock of the profile's timeline) and
+   duration (µs) of record index; 0 on bad arguments. */
 MSVP_PROF_API uint64_t aclprofGetOpStart(const void* opInfo, size_t opInfoLen, uint32_t index);
 MSVP_PROF_API uint64_t aclprofGetOpEnd(const void* opInfo, size_t opInfoLen, uint32_t index);
 MSVP_PROF_API uint64_t aclprofGetOpDuration(const void* opInfo, size_t opInfoLen, uint32_t index);

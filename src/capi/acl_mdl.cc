@@ -157,8 +157,7 @@ Result<std::vector<kiln::runtime::IoBuffer>> Buffers(const aclmdlDataset* ds, co
     }
     if (const aclTensorDesc* desc = read_descs ? ds->descs[i] : nullptr) {
       b.has_dims = true;
-      b.dims.resize(aclGetTensorDescNumDims(desc));
-      for (size_t k = 0; k < b.dims.size(); ++k) (void)aclGetTensorDescDimV2(desc, k, &b.dims[k]);
+      b.dims = kiln::capi::TensorDescDims(desc);
     }
     out.push_back(std::move(b));
   }

@@ -10,6 +10,7 @@
 #include "acl/acl.h"
 #include "capi/error.h"
 #include "capi/handle_set.h"
+#include "capi/model_handles.h"
 
 using kiln::capi::InvalidParam;
 
@@ -73,6 +74,8 @@ aclError ReadDims(const char* api, int numDims, const int64_t* dims, std::vector
 }
 
 }  // namespace
+
+std::vector<int64_t> kiln::capi::TensorDescDims(const aclTensorDesc* desc) { return desc->dims; }
 
 extern "C" {
 

@@ -32,4 +32,9 @@ aclmdlDataset* LiveDataset(const char* api, const aclmdlDataset* dataset);
 
 aclDataType ToAclType(ir::DataType t);
 
+// A live descriptor's dims (defined with aclTensorDesc in acl_tensor_desc.cc): what the model
+// API reads of a dataset's desc, without going through a public call (which a profile would
+// count as one the application made).
+std::vector<int64_t> TensorDescDims(const aclTensorDesc* desc);
+
 }  // namespace kiln::capi
