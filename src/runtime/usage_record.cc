@@ -242,7 +242,7 @@ std::shared_ptr<UsageSlot> UsagePublisher::OpenDevice(int32_t id, uint64_t capac
         UsagePublisher& self = UsagePublisher::Get();
         new (&self.mu_) std::mutex();  // another thread may have held it at the fork
         // The child's slots keep writing into the now private copy; it is never unmapped.
-        new std::shared_ptr<UsageMapping>(std::move(self.mapping_));
+        if (self.mapping_) new std::shared_ptr<UsageMapping>(std::move(self.mapping_));
         self.path_.clear();
       });
     }
