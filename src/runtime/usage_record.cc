@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -28,12 +29,18 @@ namespace kiln::runtime {
 // The shared mapping of one record file; unmapped when the last slot and the publisher let go.
 class UsageMapping {
  public:
-  explicit UsageMapping(kilnUsageRecord* record) : record_(record) {}
+  explicit UsageMapping(kilnUsageRecord* record) : record_(record) {
+    for (auto& owner : owners_) owner.store(nullptr, std::memory_order_relaxed);
+  }
   ~UsageMapping() { munmap(record_, sizeof(kilnUsageRecord)); }
   kilnUsageRecord* record() const { return record_; }
+  // The slot that writes device `id` now. A pool that outlives its device's reset (held by
+  // someone) must not overwrite, or close, the slot of the pool the device was reopened with.
+  std::atomic<const UsageSlot*>& owner(int32_t id) { return owners_[id]; }
 
  private:
   kilnUsageRecord* record_;
+  std::atomic<const UsageSlot*> owners_[KILN_USAGE_MAX_DEVICES];
 };
 
 namespace {
@@ -143,15 +150,19 @@ void PrivatizeInChild() {
 
 }  // namespace
 
-UsageSlot::UsageSlot(std::shared_ptr<UsageMapping> mapping, kilnUsageDevice* device)
-    : mapping_(std::move(mapping)), device_(device) {}
+UsageSlot::UsageSlot(std::shared_ptr<UsageMapping> mapping, int32_t id)
+    : mapping_(std::move(mapping)), id_(id), device_(&mapping_->record()->devices[id]) {}
 
 UsageSlot::~UsageSlot() {
   Set(0, 0);
-  Store(&device_->open, 0u);
+  const UsageSlot* self = this;
+  if (mapping_->owner(id_).compare_exchange_strong(self, nullptr)) {
+    Store(&device_->open, 0u);
+  }
 }
 
 void UsageSlot::Set(uint64_t bytes_in_use, uint64_t bytes_reserved) {
+  if (mapping_->owner(id_).load(std::memory_order_relaxed) != this) return;
   Store(&device_->bytes_in_use, bytes_in_use);
   Store(&device_->bytes_reserved, bytes_reserved);
   Store(&device_->updated_ns, RealtimeNs());
@@ -249,12 +260,14 @@ std::shared_ptr<UsageSlot> UsagePublisher::OpenDevice(int32_t id, uint64_t capac
     KILN_LOG(kRuntime, kInfo, "publishing device usage in ", path_);
   }
   kilnUsageDevice* device = &mapping_->record()->devices[id];
+  auto slot = std::make_shared<UsageSlot>(mapping_, id);
+  mapping_->owner(id).store(slot.get());
   Store(&device->capacity, capacity);
   Store(&device->bytes_in_use, uint64_t{0});
   Store(&device->bytes_reserved, uint64_t{0});
   Store(&device->updated_ns, RealtimeNs());
   Store(&device->open, 1u);
-  return std::make_shared<UsageSlot>(mapping_, device);
+  return slot;
 }
 
 void UsagePublisher::Remove() {

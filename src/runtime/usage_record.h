@@ -19,11 +19,14 @@ namespace kiln::runtime {
 class UsageMapping;
 
 // One device's slot in the record. The pool that owns it stores its byte counts into it; the
-// destructor marks the device closed. Keeps the mapping alive, so a pool that outlives
-// aclFinalize writes into a record no longer in the file system, never into unmapped memory.
+// destructor marks the device closed. Only the newest slot of a device writes: a pool that
+// outlives its device's reset cannot overwrite, or close, the one the device was reopened with.
+// Keeps the mapping alive, so a pool that outlives aclFinalize writes into a record no longer in
+// the file system, never into unmapped memory.
 class UsageSlot {
  public:
-  UsageSlot(std::shared_ptr<UsageMapping> mapping, kilnUsageDevice* device);
+  // `id` < KILN_USAGE_MAX_DEVICES. Becomes the device's writer once UsagePublisher says so.
+  UsageSlot(std::shared_ptr<UsageMapping> mapping, int32_t id);
   ~UsageSlot();
   UsageSlot(const UsageSlot&) = delete;
   UsageSlot& operator=(const UsageSlot&) = delete;
@@ -31,6 +34,7 @@ class UsageSlot {
 
  private:
   std::shared_ptr<UsageMapping> mapping_;
+  int32_t id_;
   kilnUsageDevice* device_;
 };
 

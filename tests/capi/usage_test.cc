@@ -140,6 +140,38 @@ TEST_F(UsageRecordTest, MallocShowsUnderThisPidFreeDropsFinalizeRemoves) {
   EXPECT_FALSE(Exists(OwnPath()));
 }
 
+TEST_F(UsageRecordTest, EachDeviceHasItsOwnSlot) {
+  ASSERT_EQ(setenv("KILN_CPU_DEVICES", "2", 1), 0);
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  void* a = nullptr;
+  void* b = nullptr;
+  ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMalloc(&b, 7 * kMiB, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMalloc(&a, 2 * kMiB, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  auto scan = kiln::tools::ScanUsage({dir_}, true);
+  const auto* d0 = Own(scan, 0);
+  const auto* d1 = Own(scan, 1);
+  ASSERT_NE(d0, nullptr);
+  ASSERT_NE(d1, nullptr);
+  EXPECT_GE(d0->bytes_in_use, 2 * kMiB);
+  EXPECT_LT(d0->bytes_in_use, 7 * kMiB);
+  EXPECT_GE(d1->bytes_in_use, 7 * kMiB);
+  ASSERT_EQ(aclrtResetDevice(1), ACL_SUCCESS);
+  scan = kiln::tools::ScanUsage({dir_}, true);
+  EXPECT_NE(Own(scan, 0), nullptr);
+  EXPECT_EQ(Own(scan, 1), nullptr);
+  // Reopened, device 1 starts from nothing.
+  ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+  scan = kiln::tools::ScanUsage({dir_}, true);
+  ASSERT_NE(Own(scan, 1), nullptr);
+  EXPECT_EQ(Own(scan, 1)->bytes_in_use, 0u);
+  ASSERT_EQ(aclrtFree(a), ACL_SUCCESS);
+  ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+  unsetenv("KILN_CPU_DEVICES");
+  EXPECT_FALSE(Exists(OwnPath()));
+}
+
 TEST_F(UsageRecordTest, OffWritesNothing) {
   ASSERT_EQ(setenv(KILN_USAGE_DIR_ENV, "none", 1), 0);
   ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
