@@ -172,6 +172,31 @@ TEST_F(UsageRecordTest, EachDeviceHasItsOwnSlot) {
   EXPECT_FALSE(Exists(OwnPath()));
 }
 
+TEST_F(UsageRecordTest, AForkedChildDoesNotWriteItsParentsRecord) {
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  void* ptr = nullptr;
+  ASSERT_EQ(aclrtMalloc(&ptr, 10 * kMiB, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  pid_t child = fork();
+  if (child == 0) {
+    // The child's pool (a copy) allocates; its stores must land in its own memory.
+    void* more = nullptr;
+    int rc = aclrtMalloc(&more, 50 * kMiB, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS ? 0 : 1;
+    _exit(rc);
+  }
+  int status = -1;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  auto scan = kiln::tools::ScanUsage({dir_}, true);
+  const auto* dev = Own(scan, 0);
+  ASSERT_NE(dev, nullptr);
+  EXPECT_GE(dev->bytes_in_use, 10 * kMiB);
+  EXPECT_LT(dev->bytes_in_use, 50 * kMiB);
+  EXPECT_FALSE(Exists(dir_ + "/" + std::to_string(child) + ".usage"));
+  ASSERT_EQ(aclrtFree(ptr), ACL_SUCCESS);
+  ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+}
+
 TEST_F(UsageRecordTest, OffWritesNothing) {
   ASSERT_EQ(setenv(KILN_USAGE_DIR_ENV, "none", 1), 0);
   ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
