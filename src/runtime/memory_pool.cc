@@ -35,6 +35,7 @@ MemoryPool::~MemoryPool() {
   for (auto& [addr, block] : live_) allocator_.Free(reinterpret_cast<void*>(addr), block.size);
   live_.clear();
   TrimLocked();
+  usage_.reset();  // marks the device closed in the usage record
 }
 
 Result<void*> MemoryPool::Allocate(size_t bytes, bool huge_pages) {
@@ -54,6 +55,7 @@ Result<void*> MemoryPool::Allocate(size_t bytes, bool huge_pages) {
     ++stats_.live_blocks;
     ++stats_.cache_hits;
     cached_.erase(it);
+    PublishLocked();
     return ptr;
   }
   auto over = [&] {
@@ -78,6 +80,7 @@ Result<void*> MemoryPool::Allocate(size_t bytes, bool huge_pages) {
   stats_.live_bytes += size;
   stats_.reserved_bytes += size;
   ++stats_.live_blocks;
+  PublishLocked();
   return *ptr;
 }
 
@@ -92,6 +95,7 @@ Status MemoryPool::Free(void* ptr) {
   stats_.live_bytes -= it->second.size;
   --stats_.live_blocks;
   live_.erase(it);
+  PublishLocked();
   return Status::Ok();
 }
 
@@ -106,6 +110,7 @@ void MemoryPool::TrimLocked() {
     stats_.reserved_bytes -= size;
   }
   cached_.clear();
+  PublishLocked();
 }
 
 size_t MemoryPool::BytesFrom(const void* ptr) const {
@@ -116,6 +121,12 @@ size_t MemoryPool::BytesFrom(const void* ptr) const {
   --it;
   uintptr_t end = it->first + it->second.size;
   return addr < end ? end - addr : 0;
+}
+
+void MemoryPool::PublishUsage(std::shared_ptr<UsageSlot> slot) {
+  std::lock_guard<std::mutex> lock(mu_);
+  usage_ = std::move(slot);
+  PublishLocked();
 }
 
 PoolStats MemoryPool::stats() const {

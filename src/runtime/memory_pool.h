@@ -11,6 +11,7 @@
 
 #include "base/status.h"
 #include "hal/allocator.h"
+#include "runtime/usage_record.h"
 
 namespace kiln::runtime {
 
@@ -48,6 +49,9 @@ class MemoryPool {
   size_t BytesFrom(const void* ptr) const;
   PoolStats stats() const;
   int32_t device() const { return device_id_; }
+  // From now on the pool stores its live and reserved bytes into `slot` on every change (the
+  // usage record `kiln smi` reads); null stops it.
+  void PublishUsage(std::shared_ptr<UsageSlot> slot);
 
  private:
   struct Block {
@@ -55,6 +59,9 @@ class MemoryPool {
     bool huge;
   };
   void TrimLocked();
+  void PublishLocked() {
+    if (usage_) usage_->Set(stats_.live_bytes, stats_.reserved_bytes);
+  }
 
   std::shared_ptr<const void> owner_;
   hal::Allocator& allocator_;
@@ -63,6 +70,7 @@ class MemoryPool {
   PoolStats stats_;
   std::map<uintptr_t, Block> live_;                       // by start address (interior lookups)
   std::multimap<size_t, std::pair<void*, bool>> cached_;  // size -> (block, huge)
+  std::shared_ptr<UsageSlot> usage_;
 };
 
 }  // namespace kiln::runtime

@@ -7,6 +7,7 @@
 
 #include "runtime/model.h"
 #include "runtime/profiler.h"
+#include "runtime/usage_record.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -114,6 +115,7 @@ void Runtime::FinalizeLocked(std::unique_lock<std::mutex>& lock) {
   for (auto& [addr, bytes] : host_allocations_) std::free(reinterpret_cast<void*>(addr));
   host_allocations_.clear();
   tls_context = nullptr;
+  UsagePublisher::Get().Remove();  // kiln smi stops listing this process
 }
 
 bool Runtime::initialized() const {
@@ -195,6 +197,7 @@ Status Runtime::OpenDeviceLocked(int32_t id) {
   uint64_t capacity =
       pool_capacity_override_ ? pool_capacity_override_ : dev->hal->info().memory_bytes;
   dev->pool = std::make_shared<MemoryPool>(dev->hal->allocator(), id, capacity, dev->hal);
+  dev->pool->PublishUsage(UsagePublisher::Get().OpenDevice(id, capacity));
   auto ctx = std::make_shared<Context>(id, /*is_default=*/true, nullptr);
   ctx->set_default_stream(NewStreamLocked(*dev, ctx.get(), 0, 0));
   dev->default_context = ctx;
