@@ -7,7 +7,8 @@ here="$2"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
-for f in runtime/include/acl/acl.h runtime/include/acl/acl_rt.h runtime/lib64/libascendcl.so \
+for f in runtime/include/acl/acl.h runtime/include/acl/acl_rt.h runtime/include/acl/acl_prof.h \
+         runtime/include/kiln/kiln_usage.h runtime/lib64/libascendcl.so \
          runtime/lib64/stub/libascendcl.so bin/kiln set_env.sh; do
   [ -e "$work/prefix/$f" ] || { echo "missing in the install prefix: $f"; exit 1; }
 done
