@@ -447,7 +447,7 @@ Status DumpObserver::Finish() {
                     : session_->options.inputs                            ? "input"
                                                                           : "output"},
       {"dump_data", session_->options.stats ? "stats" : "tensor"},
-      {"layout", "NCHW order for every rank-4 tensor (channels-last storage transposed back)"},
+      {"layout", "each tensor in its dims order (channels-last storage transposed back)"},
   };
   nlohmann::json nodes = nlohmann::json::array();
   for (const std::string& n : nodes_json_) nodes.push_back(nlohmann::json::parse(n));
