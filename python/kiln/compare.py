@@ -172,6 +172,8 @@ def load_dump(exec_dir):
     index = json.loads((exec_dir / "index.json").read_text())
     tensors = {}
     for node in index["nodes"]:
+        if node.get("graph") != index.get("graph"):
+            continue  # a node of an If/Loop/Scan body: its names are the body's own
         for kind in ("inputs", "outputs"):
             for t in node[kind]:
                 name = t.get("tensor")
@@ -220,6 +222,8 @@ def build_rows(model, ort_values, dump_index, dumped, rtol, atol):
     """One row per ONNX node output of the main graph, in graph (topological) order."""
     fused_into = {}
     for node in dump_index["nodes"]:
+        if node.get("graph") != dump_index.get("graph"):
+            continue
         for origin in node["onnx_nodes"]:
             fused_into.setdefault(origin, node)
     rows = []

@@ -442,6 +442,7 @@ Status DumpObserver::Finish() {
   nlohmann::json index = {
       {"model_name", model_name_},
       {"model_id", model_id_},
+      {"graph", main_graph_->name},  // the main graph; body nodes name their own
       {"execution", execution_},
       {"dump_mode", session_->options.inputs && session_->options.outputs ? "all"
                     : session_->options.inputs                            ? "input"

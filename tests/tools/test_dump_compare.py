@@ -209,3 +209,52 @@ def test_compare_refuses_bad_arguments_clearly(tmp_path):
     (tmp_path / "bad.npy").write_text("not numpy")
     r = kiln_compare("--model", MNIST, "--input", tmp_path / "bad.npy")
     assert r.returncode == 2 and "bad.npy" in r.stderr
+
+
+def loop_model(path):
+    """y = Loop 3 times (y = y * 2 + x) from r = Relu(x): a body whose nodes run three times."""
+    from onnx import TensorProto as T
+    from onnx import helper as h
+    body = h.make_graph(
+        [h.make_node("Mul", ["y_in", "two"], ["m"], name="body_mul"),
+         h.make_node("Add", ["m", "x"], ["y_out"], name="body_add"),
+         h.make_node("Identity", ["cond_in"], ["cond_out"], name="body_cond")],
+        "loop_body",
+        [h.make_tensor_value_info("i", T.INT64, []), h.make_tensor_value_info("cond_in", T.BOOL, []),
+         h.make_tensor_value_info("y_in", T.FLOAT, [2])],
+        [h.make_tensor_value_info("cond_out", T.BOOL, []),
+         h.make_tensor_value_info("y_out", T.FLOAT, [2])],
+        [h.make_tensor("two", T.FLOAT, [1], [2.0])])
+    g = h.make_graph(
+        [h.make_node("Relu", ["x"], ["r"], name="pre"),
+         h.make_node("Loop", ["trip", "cond", "r"], ["y"], name="the_loop", body=body)],
+        "loopm", [h.make_tensor_value_info("x", T.FLOAT, [2])],
+        [h.make_tensor_value_info("y", T.FLOAT, [2])],
+        [h.make_tensor("trip", T.INT64, [], [3]), h.make_tensor("cond", T.BOOL, [], [True])])
+    onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]), str(path))
+    return path
+
+
+def test_dump_of_a_loop_body_has_each_iteration(tmp_path):
+    model = loop_model(tmp_path / "loopm.onnx")
+    om = compile_om(model, tmp_path, "loopm")
+    x = np.array([1.5, -2.0], np.float32)
+    execs, outputs = dump_with_acl(om, {"x": x}, tmp_path / "dump")
+    assert len(execs) == 1
+    index = json.loads((execs[0] / "index.json").read_text())
+    body_add = [n for n in index["nodes"] if n["node"] == "body_add"]
+    assert [n["graph"] for n in body_add] == ["loop_body"] * 3
+    # Worked by hand: y0 = relu(x), y_{k+1} = 2 y_k + x.
+    y = np.maximum(x, 0)
+    for n in body_add:
+        y = 2 * y + x
+        np.testing.assert_array_equal(np.load(execs[0] / n["outputs"][0]["file"]), y)
+    assert [n["outputs"][0]["file"] for n in body_add] == [
+        "loop_body.body_add.output.0.npy", "loop_body.body_add.1.output.0.npy",
+        "loop_body.body_add.2.output.0.npy"]
+    np.testing.assert_array_equal(outputs["y"], y)
+    # kiln compare keeps to the main graph's tensors.
+    np.save(tmp_path / "x.npy", x)
+    r = kiln_compare("--model", model, "--om", om, "--input", tmp_path / "x.npy")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "3 tensors compared" in r.stdout
