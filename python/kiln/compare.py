@@ -6,8 +6,9 @@ Runs an ONNX model in onnxruntime with every node output exposed as a graph outp
 in Kiln with the data dump on (dump_mode all), on the same inputs; compares every tensor both
 hold, in the ONNX graph's (topological) order, and names the first ONNX node whose output
 differs beyond |kiln - onnxruntime| <= atol * scale + rtol * |onnxruntime|: the model tests' rule
-(docs/models.md) with atol in units of the tensor's scale, max(1, max |onnxruntime|). Tensors that Kiln's compiler fused into another node or folded away are listed
-as such, never silently skipped.
+(docs/models.md) with atol in units of the tensor's scale, max(1, max |onnxruntime|). Tensors
+that Kiln's compiler fused into another node or folded away are listed as such, never silently
+skipped.
 
     python -m kiln.compare --model m.onnx [--om m.om] [--input a.npy,b.npy] [--atol A --rtol R]
 
@@ -49,7 +50,8 @@ def parse_input_shape(text):
         try:
             shapes[name] = [int(d) for d in dims.split(",")] if dims else []
         except ValueError:
-            raise CompareError(f"--input_shape: '{part}' has a dim that is not an integer") from None
+            raise CompareError(
+                f"--input_shape: '{part}' has a dim that is not an integer") from None
     return shapes
 
 
