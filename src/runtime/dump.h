@@ -90,7 +90,6 @@ class DumpObserver final : public ExecObserver {
   Status Finish();
 
  private:
-  struct Entry;
   bool Selected(const NodeInfo& node) const;
   // The file stem of `node` (graph-qualified inside bodies, numbered on repeated runs).
   std::string Stem(const GraphProgram& graph, const NodeInfo& node);
