@@ -199,6 +199,31 @@ ACL_FUNC_VISIBILITY aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset
 ACL_FUNC_VISIBILITY aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input,
                                                 aclmdlDataset* output, aclrtStream stream);
 
+/* ---- Data dump ----------------------------------------------------------------------------- */
+
+/*
+ * Dump initialisation (after aclInit, before loading the models to dump). With aclmdlSetDump
+ * and aclmdlFinalizeDump it writes the selected nodes' tensors to files; the three may be called
+ * again in one process with other configs. Failures: ACL_ERROR_UNINITIALIZE without aclInit,
+ * ACL_ERROR_DUMP_ALREADY_RUN when acl.json's "dump" block turned dumping on at aclInit,
+ * ACL_ERROR_REPEAT_INITIALIZE when called twice without aclmdlFinalizeDump.
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlInitDump(void);
+/*
+ * Sets the dump config from a JSON file of acl.json's form ({"dump": {"dump_path": DIR,
+ * "dump_list": [{"model_name": NAME, "layer": [...]}], "dump_mode": "output", ...}}); it applies
+ * to the executions that follow. Failures: ACL_ERROR_UNINITIALIZE, ACL_ERROR_DUMP_ALREADY_RUN,
+ * ACL_ERROR_DUMP_NOT_RUN without aclmdlInitDump, ACL_ERROR_INVALID_PARAM for a NULL path,
+ * ACL_ERROR_INVALID_FILE / ACL_ERROR_PARSE_FILE for a file that cannot be read or parsed,
+ * ACL_ERROR_INVALID_DUMP_CONFIG for a bad key (the message names it).
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlSetDump(const char* dumpCfgPath);
+/*
+ * Ends the dump started by aclmdlInitDump (its files are complete when it returns). Failures:
+ * ACL_ERROR_UNINITIALIZE, ACL_ERROR_DUMP_ALREADY_RUN, ACL_ERROR_DUMP_NOT_RUN.
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -100,6 +100,14 @@ aclError CheckLoadMemory(const char* api, uintptr_t work, size_t work_size, uint
 }  // namespace
 
 void RegisterMdl(py::module_& mdl) {
+  // Data dump (docs/tools.md "Data dump").
+  mdl.def(
+      "init_dump", [] { return aclmdlInitDump(); }, GIL(), "aclmdlInitDump: ret");
+  mdl.def(
+      "set_dump", [](std::string path) { return aclmdlSetDump(path.c_str()); }, GIL(),
+      py::arg("dump_cfg_path"), "aclmdlSetDump: ret");
+  mdl.def(
+      "finalize_dump", [] { return aclmdlFinalizeDump(); }, GIL(), "aclmdlFinalizeDump: ret");
   // Load, query, unload.
   mdl.def(
       "load_from_file",

@@ -78,6 +78,11 @@ aclError Load(const char* api, const uint8_t* data, size_t size, uint32_t* model
     if (path != nullptr) st = std::move(st).Annotate(std::string("'") + path + "'");
     return Report(api, st);
   }
+  if (path != nullptr) {
+    std::string stem = path;
+    stem = stem.substr(stem.rfind('/') == std::string::npos ? 0 : stem.rfind('/') + 1);
+    (*model)->set_file_stem(stem.substr(0, stem.rfind('.')));
+  }
   *modelId = ModelTable::Get().Add(std::move(model).value());
   return ACL_SUCCESS;
 }

@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/config.h"
 
+#include <unistd.h>
+
+#include <sys/stat.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -72,21 +75,85 @@ Result<ProfilerOptions> ProfilerFrom(const nlohmann::json& j, const std::string&
   return p;
 }
 
-}  // namespace
-
-Result<ProfilerOptions> ParseProfilerOptions(const std::string& text, const std::string& origin) {
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Error(code::kParseFile, origin, ": malformed JSON");
-  if (Depth(j, kMaxNesting) > kMaxNesting) {
-    return Error(code::kParseFile, origin, ": nesting deeper than ", kMaxNesting, " levels");
+// A "dump" object (ascendcl-reference.md §5.4, CANN's dump.cpp rules): dump_path and dump_list
+// required, dump_mode input|output|all (default output), dump_op_switch on|off (default off),
+// dump_data tensor|stats (default tensor); each dump_list entry names a model, and a "layer"
+// key, when present, lists at least one node.
+Result<DumpOptions> DumpFrom(const nlohmann::json& j, const std::string& origin) {
+  auto bad = [&](auto&&... what) {
+    return Error(code::kInvalidDumpConfig, origin, ": dump ", what...);
+  };
+  if (!j.is_object()) return bad("must be an object, got ", j.dump());
+  DumpOptions d;
+  auto text = [&](const char* key, const std::string& dflt,
+                  std::initializer_list<const char*> allowed) -> Result<std::string> {
+    auto it = j.find(key);
+    if (it == j.end()) return dflt;
+    if (it->is_string()) {
+      const std::string& v = it->get_ref<const std::string&>();
+      if (allowed.size() == 0) return v;
+      for (const char* a : allowed) {
+        if (v == a) return v;
+      }
+    }
+    std::string choices;
+    for (const char* a : allowed) choices += (choices.empty() ? "" : "|") + std::string(a);
+    return bad("\"", key, "\" must be ", choices.empty() ? "a string" : choices, ", got ",
+               it->dump());
+  };
+  if (!j.contains("dump_path")) return bad("\"dump_path\" is missing");
+  KILN_ASSIGN_OR_RETURN(d.path, text("dump_path", "", {}));
+  if (d.path.empty()) return bad("\"dump_path\" is empty");
+  if (d.path.size() > 512) return bad("\"dump_path\" is longer than 512 characters");
+  struct stat st {};
+  if (::stat(d.path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return bad("\"dump_path\" '", d.path, "' is not an existing folder");
   }
-  return ProfilerFrom(j, origin, /*needs_switch=*/false);
+  if (::access(d.path.c_str(), R_OK | W_OK | X_OK) != 0) {
+    return bad("\"dump_path\" '", d.path, "' is not readable and writable");
+  }
+  KILN_ASSIGN_OR_RETURN(std::string mode, text("dump_mode", "output", {"input", "output", "all"}));
+  d.inputs = mode != "output";
+  d.outputs = mode != "input";
+  KILN_ASSIGN_OR_RETURN(std::string data, text("dump_data", "tensor", {"tensor", "stats"}));
+  d.stats = data == "stats";
+  KILN_ASSIGN_OR_RETURN(std::string op, text("dump_op_switch", "off", {"on", "off"}));
+  d.op_switch = op == "on";
+  auto list = j.find("dump_list");
+  if (list == j.end()) return bad("\"dump_list\" is missing");
+  if (!list->is_array()) return bad("\"dump_list\" must be an array, got ", list->dump());
+  for (size_t i = 0; i < list->size(); ++i) {
+    const nlohmann::json& e = (*list)[i];
+    if (!e.is_object()) return bad("dump_list[", i, "] must be an object, got ", e.dump());
+    DumpModel m;
+    auto name = e.find("model_name");
+    if (name == e.end() || !name->is_string() || name->get_ref<const std::string&>().empty()) {
+      return bad("dump_list[", i, "] needs a \"model_name\" string");
+    }
+    m.model_name = name->get<std::string>();
+    if (auto layer = e.find("layer"); layer != e.end()) {
+      if (!layer->is_array()) {
+        return bad("dump_list[", i, "] \"layer\" must be an array of node names");
+      }
+      if (layer->empty()) return bad("dump_list[", i, "] \"layer\" is empty");
+      for (const auto& l : *layer) {
+        if (!l.is_string()) {
+          return bad("dump_list[", i, "] \"layer\" holds ", l.dump(), ", not a node name");
+        }
+        m.layers.push_back(l.get<std::string>());
+      }
+      m.all_layers = false;
+    }
+    d.models.push_back(std::move(m));
+  }
+  if (d.models.empty() && !d.op_switch) {
+    return bad("\"dump_list\" is empty and dump_op_switch is off: nothing to dump");
+  }
+  return d;
 }
 
-Result<Config> ParseConfig(const std::string& text, const std::string& origin) {
-  Config config;
-  bool blank = text.find_first_not_of(" \t\r\n") == std::string::npos;
-  if (blank) return config;  // an empty file is as good as "{}"
+// Parses JSON text, naming the file and the byte of the first error.
+Result<nlohmann::json> ParseJson(const std::string& text, const std::string& origin) {
   nlohmann::json root = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (root.is_discarded()) {
     // Re-parse with exceptions only to get the position for the message.
@@ -103,6 +170,48 @@ Result<Config> ParseConfig(const std::string& text, const std::string& origin) {
   if (Depth(root, kMaxNesting) > kMaxNesting) {
     return Error(code::kParseFile, origin, ": nesting deeper than ", kMaxNesting, " levels");
   }
+  return root;
+}
+
+Result<std::string> ReadText(const std::string& path, const char* what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error(code::kInvalidFile, "cannot open ", what, " file '", path, "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return Error(code::kInvalidFile, "cannot read ", what, " file '", path, "'");
+  return text.str();
+}
+
+}  // namespace
+
+Result<DumpOptions> ParseDumpOptions(const std::string& text, const std::string& origin) {
+  KILN_ASSIGN_OR_RETURN(nlohmann::json root, ParseJson(text, origin));
+  auto it = root.find("dump");
+  if (it == root.end()) {
+    return Error(code::kInvalidDumpConfig, origin, ": no \"dump\" block");
+  }
+  return DumpFrom(*it, origin);
+}
+
+Result<DumpOptions> LoadDumpConfigFile(const std::string& path) {
+  KILN_ASSIGN_OR_RETURN(std::string text, ReadText(path, "dump config"));
+  return ParseDumpOptions(text, "'" + path + "'");
+}
+
+Result<ProfilerOptions> ParseProfilerOptions(const std::string& text, const std::string& origin) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Error(code::kParseFile, origin, ": malformed JSON");
+  if (Depth(j, kMaxNesting) > kMaxNesting) {
+    return Error(code::kParseFile, origin, ": nesting deeper than ", kMaxNesting, " levels");
+  }
+  return ProfilerFrom(j, origin, /*needs_switch=*/false);
+}
+
+Result<Config> ParseConfig(const std::string& text, const std::string& origin) {
+  Config config;
+  bool blank = text.find_first_not_of(" \t\r\n") == std::string::npos;
+  if (blank) return config;  // an empty file is as good as "{}"
+  KILN_ASSIGN_OR_RETURN(nlohmann::json root, ParseJson(text, origin));
   if (auto it = root.find("err_msg_mode"); it != root.end()) {
     KILN_ASSIGN_OR_RETURN(int64_t mode, IntValue(*it, "err_msg_mode", origin));
     if (mode != 0 && mode != 1) {
@@ -134,7 +243,9 @@ Result<Config> ParseConfig(const std::string& text, const std::string& origin) {
       config.device_memory_limit = bytes;
     }
   }
-  config.dump_requested = root.contains("dump");
+  if (auto it = root.find("dump"); it != root.end()) {
+    KILN_ASSIGN_OR_RETURN(config.dump, DumpFrom(*it, origin));
+  }
   if (auto it = root.find("profiler"); it != root.end()) {
     KILN_ASSIGN_OR_RETURN(config.profiler, ProfilerFrom(*it, origin, /*needs_switch=*/true));
   }
@@ -142,12 +253,8 @@ Result<Config> ParseConfig(const std::string& text, const std::string& origin) {
 }
 
 Result<Config> LoadConfigFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error(code::kInvalidFile, "cannot open acl.json file '", path, "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return Error(code::kInvalidFile, "cannot read acl.json file '", path, "'");
-  return ParseConfig(text.str(), "'" + path + "'");
+  KILN_ASSIGN_OR_RETURN(std::string text, ReadText(path, "acl.json"));
+  return ParseConfig(text, "'" + path + "'");
 }
 
 }  // namespace kiln::runtime

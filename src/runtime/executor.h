@@ -45,6 +45,29 @@ class ExecObserver {
                          const std::vector<const kernels::TensorView*>& outputs) = 0;
 };
 
+// Passes each call on to several observers in order (profiling and the data dump together).
+class ObserverFanOut final : public ExecObserver {
+ public:
+  explicit ObserverFanOut(std::vector<ExecObserver*> observers)
+      : observers_(std::move(observers)) {}
+  void BeforeNode(const GraphProgram& graph, const NodeInfo& node,
+                  const std::vector<const kernels::TensorView*>& inputs) override {
+    for (ExecObserver* o : observers_) o->BeforeNode(graph, node, inputs);
+  }
+  void AfterNode(const GraphProgram& graph, const NodeInfo& node,
+                 const std::vector<const kernels::TensorView*>& inputs,
+                 const std::vector<const kernels::TensorView*>& outputs) override {
+    // Reverse order: the first observer is the outermost, so one that times the node (the
+    // profiler, listed last) counts only the kernel, not the others' work.
+    for (auto it = observers_.rbegin(); it != observers_.rend(); ++it) {
+      (*it)->AfterNode(graph, node, inputs, outputs);
+    }
+  }
+
+ private:
+  std::vector<ExecObserver*> observers_;
+};
+
 // The gear whose values equal the first values in `selector` (the gear input's buffer), or the
 // largest gear when none matches (nothing selected yet); -1 for a model without gears.
 int SelectGear(const Program& program, const IoBuffer* selector);

@@ -3,10 +3,12 @@
 #include "runtime/model.h"
 
 #include <cstring>
+#include <optional>
 
 #include "format/om_file.h"
 #include "format/om_generated.h"
 #include "format/sniff.h"
+#include "runtime/dump.h"
 #include "runtime/profiler.h"
 
 namespace kiln::runtime {
@@ -148,7 +150,19 @@ Status Model::Execute(const std::vector<IoBuffer>& inputs, const std::vector<IoB
     profile = std::make_unique<ProfileObserver>(
         serial_, info_.name, id(), static_cast<uint32_t>(device_), stream_id, infer_id);
   }
+  // The data dump: one relaxed load when off.
+  std::unique_ptr<DumpObserver> dump;
+  std::string dump_name;
+  if (auto session = Dumper::Get().SessionFor(info_.name, file_stem_, &dump_name)) {
+    const uint64_t execution = session->NextExecution(id());
+    dump = std::make_unique<DumpObserver>(std::move(session), &program_->graphs[0], dump_name, id(),
+                                          static_cast<uint32_t>(device_), execution);
+  }
+  std::optional<ObserverFanOut> both;
   ExecObserver* observer = profile.get();
+  if (dump) observer = dump.get();
+  if (dump && profile)
+    observer = &both.emplace(std::vector<ExecObserver*>{dump.get(), profile.get()});
   const uint64_t start_ns = profile ? ApiTimer::Now() : 0;
   // Shares the device's compute threads with the other executions running now.
   const int64_t execution = hal_ ? hal_->BeginExecution() : 0;
@@ -161,6 +175,7 @@ Status Model::Execute(const std::vector<IoBuffer>& inputs, const std::vector<IoB
                         StrCat("model ", id(), " (", info_.name, ") #", infer_id));
     profile->Finish();
   }
+  if (dump) (void)dump->Finish();  // a write failure is logged; the execution stands
   ReleaseWorkspace(ws);
   if (st.ok()) current_gear_.store((result ? result : &local)->gear);
   return st;

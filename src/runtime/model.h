@@ -68,6 +68,10 @@ class Model {
   Model& operator=(const Model&) = delete;
 
   const ModelInfo& info() const { return info_; }
+  // The stem of the .om file it was loaded from ("" from memory): a data dump's dump_list may
+  // name the model by it (msame and ais_bench write the .om's name there).
+  const std::string& file_stem() const { return file_stem_; }
+  void set_file_stem(std::string stem) { file_stem_ = std::move(stem); }
   int32_t device() const { return device_; }
   // The id ModelTable gave it (0 before).
   uint32_t id() const { return id_.load(std::memory_order_relaxed); }
@@ -88,6 +92,7 @@ class Model {
   friend class ModelTable;
 
   ModelInfo info_;
+  std::string file_stem_;
   std::atomic<uint32_t> id_{0};
   uint64_t serial_ = 0;                  // unique in the process, never reused
   std::atomic<uint64_t> executions_{0};  // runs started, for the profiles' infer ids

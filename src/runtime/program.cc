@@ -185,6 +185,13 @@ class Builder {
               a->graph() < static_cast<int32_t>(model_.graphs()->size())) {
             info.bodies.push_back(a->graph());
           }
+          // channels_last's storage marks (compiler/passes/channels_last.cc), for the dump.
+          if (a->type() == om::AttrType::Int && a->i() != 0 && a->name()) {
+            const std::string attr = a->name()->str();
+            if (attr == "kiln_y_nhwc") info.nhwc_outputs |= 1u;
+            if (attr == "kiln_x_nhwc") info.nhwc_inputs |= 1u;
+            if (attr == "kiln_z_nhwc") info.nhwc_inputs |= 1u << 3;
+          }
         }
       }
       KILN_RETURN_IF_ERROR(Prepare(*node, out, info), "");

@@ -49,6 +49,9 @@ struct NodeInfo {
   std::vector<int32_t> bodies;  // indices of its If/Loop/Scan body graphs
   std::unique_ptr<kernels::Kernel> kernel;
   kernels::NodeCost cost;  // its arithmetic, for profiles (kernels/cost.h)
+  // Bit i: input / output i is stored channels-last (N,H,W,C) although its dims read N,C,H,W
+  // (the compiler's channels_last pass); the data dump transposes such tensors back.
+  uint32_t nhwc_inputs = 0, nhwc_outputs = 0;
 };
 
 struct GraphProgram {

@@ -5,6 +5,7 @@
 // memory in memory.cc.
 #include "runtime/runtime.h"
 
+#include "runtime/dump.h"
 #include "runtime/model.h"
 #include "runtime/profiler.h"
 #include "runtime/usage_record.h"
@@ -66,6 +67,13 @@ Status Runtime::Init(const char* config_path) {
     }
     profiling = *parsed;
   }
+  if (config.dump) {
+    Status st = Dumper::Get().StartFromConfig(*config.dump);
+    if (!st.ok()) {
+      init_refs_ = 0;
+      return st;
+    }
+  }
   if (profiling.on && !Profiler::Get().initialized()) {
     Status st = Profiler::Get().StartFromOptions(
         profiling.output.empty() ? std::string(".") : profiling.output, profiling.data_types);
@@ -110,6 +118,7 @@ void Runtime::FinalizeLocked(std::unique_lock<std::mutex>& lock) {
   // Uninitialised first: a thread racing with the resets (which release the lock) cannot open a
   // new device that would outlive this session.
   init_refs_ = 0;
+  Dumper::Get().StopAutomatic();
   ModelTable::Get().Clear();
   while (!devices_.empty()) (void)ResetDeviceLocked(*devices_.begin()->second, lock);
   for (auto& [addr, bytes] : host_allocations_) std::free(reinterpret_cast<void*>(addr));

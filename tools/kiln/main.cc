@@ -10,6 +10,7 @@
 #include "acl/acl.h"
 #include "tools/kiln/atc.h"
 #include "tools/kiln/smi.h"
+#include "tools/kiln/compare.h"
 #include "tools/kiln/version_report.h"
 
 int main(int argc, char** argv) {
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   kiln::tools::AddAtcCommand(app, &exit_code);
   kiln::tools::AddSmiCommand(app, &exit_code);
+  kiln::tools::AddCompareCommand(app, &exit_code);
   app.require_subcommand(0, 1);
   std::vector<std::string> storage;
   kiln::tools::NormalizeAtcArgs(argc, argv, storage);

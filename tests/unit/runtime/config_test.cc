@@ -19,13 +19,16 @@ TEST(ConfigTest, EmptyTextAndEmptyObjectGiveDefaults) {
 TEST(ConfigTest, ReadsKnownKeysInStringOrNumberForm) {
   auto c = ParseConfig(R"({"err_msg_mode":"1","defaultDevice":{"default_device":"0"},
                            "kiln":{"device_memory_limit":"512M"},
-                           "dump":{"dump_path":"/tmp"},"profiler":{"switch":"on"}})",
+                           "dump":{"dump_path":"/tmp","dump_list":[{"model_name":"m"}]},"profiler":{"switch":"on"}})",
                        "acl.json");
   ASSERT_TRUE(c.ok()) << c.status().message();
   EXPECT_EQ(c->err_msg_mode, 1);
   EXPECT_EQ(c->default_device, 0);
   EXPECT_EQ(c->device_memory_limit, uint64_t{512} << 20);
-  EXPECT_TRUE(c->dump_requested);
+  ASSERT_TRUE(c->dump.has_value());
+  EXPECT_EQ(c->dump->path, "/tmp");
+  EXPECT_TRUE(c->dump->outputs);
+  EXPECT_FALSE(c->dump->inputs);
   EXPECT_TRUE(c->profiler.on);
   EXPECT_EQ(c->profiler.output, "");
   auto n = ParseConfig(R"({"kiln":{"device_memory_limit":1048576},"err_msg_mode":0})", "x");
@@ -54,6 +57,47 @@ TEST(ConfigTest, ProfilerBlockSelectsWhatIsCollected) {
   EXPECT_TRUE(env->on);
   EXPECT_EQ(env->data_types, 0x0001u | 0x0002u | 0x0080u);
   EXPECT_FALSE(ParseProfilerOptions("{output", "PROFILING_OPTIONS").ok());
+}
+
+TEST(ConfigTest, DumpBlockKeysAndTheirErrors) {
+  auto d = ParseDumpOptions(R"({"dump":{"dump_path":"/tmp","dump_mode":"all","dump_data":"stats",
+      "dump_list":[{"model_name":"a","layer":["conv1","relu1"]},{"model_name":"b"}]}})",
+                            "cfg");
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  EXPECT_TRUE(d->inputs && d->outputs && d->stats);
+  ASSERT_EQ(d->models.size(), 2u);
+  EXPECT_FALSE(d->models[0].all_layers);
+  EXPECT_EQ(d->models[0].layers, (std::vector<std::string>{"conv1", "relu1"}));
+  EXPECT_TRUE(d->models[1].all_layers);
+  // Each bad block: the key its message must name.
+  const std::pair<const char*, const char*> bad[] = {
+      {R"({"other":{}})", "\"dump\""},
+      {R"({"dump":{"dump_list":[{"model_name":"a"}]}})", "dump_path"},
+      {R"({"dump":{"dump_path":"/no/such/dir","dump_list":[{"model_name":"a"}]}})", "dump_path"},
+      {R"({"dump":{"dump_path":"/tmp"}})", "dump_list"},
+      {R"({"dump":{"dump_path":"/tmp","dump_list":[]}})", "dump_list"},
+      {R"({"dump":{"dump_path":"/tmp","dump_list":[{"layer":["x"]}]}})", "model_name"},
+      {R"({"dump":{"dump_path":"/tmp","dump_list":[{"model_name":"a","layer":[]}]}})", "layer"},
+      {R"({"dump":{"dump_path":"/tmp","dump_list":[{"model_name":"a"}],"dump_mode":"both"}})",
+       "dump_mode"},
+      {R"({"dump":{"dump_path":"/tmp","dump_list":[{"model_name":"a"}],"dump_data":"csv"}})",
+       "dump_data"},
+      {R"({"dump":{"dump_path":7,"dump_list":[{"model_name":"a"}]}})", "dump_path"},
+  };
+  for (const auto& [text, key] : bad) {
+    auto r = ParseDumpOptions(text, "cfg");
+    ASSERT_FALSE(r.ok()) << text;
+    EXPECT_EQ(r.status().code(), code::kInvalidDumpConfig) << text;
+    EXPECT_NE(r.status().message().find(key), std::string::npos) << r.status().message();
+  }
+  // An empty dump_list is allowed when dump_op_switch is on.
+  EXPECT_TRUE(ParseDumpOptions(R"({"dump":{"dump_path":"/tmp","dump_list":[],
+                                   "dump_op_switch":"on"}})",
+                               "cfg")
+                  .ok());
+  EXPECT_EQ(ParseDumpOptions("{\"dump\":", "cfg").status().code(), code::kParseFile);
+  auto in_acl_json = ParseConfig(R"({"dump":{"dump_path":"/tmp","dump_list":[]}})", "acl.json");
+  EXPECT_EQ(in_acl_json.status().code(), code::kInvalidDumpConfig);
 }
 
 TEST(ConfigTest, MalformedJsonNamesTheFileAndOffset) {

@@ -1,0 +1,472 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/dump.h"
+
+#include <cmath>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "base/fp16.h"
+#include "base/log.h"
+
+namespace kiln::runtime {
+namespace {
+
+namespace fs = std::filesystem;
+using kernels::DataType;
+using kernels::Dims;
+using kernels::TensorView;
+
+// numpy's descr for a Kiln type ("" when numpy has none: strings, undefined).
+const char* Descr(DataType t) {
+  switch (t) {
+    case DataType::kFloat32:
+      return "<f4";
+    case DataType::kFloat64:
+      return "<f8";
+    case DataType::kFloat16:
+      return "<f2";
+    case DataType::kBFloat16:
+      return "<u2";
+    case DataType::kUint8:
+      return "|u1";
+    case DataType::kInt8:
+      return "|i1";
+    case DataType::kUint16:
+      return "<u2";
+    case DataType::kInt16:
+      return "<i2";
+    case DataType::kUint32:
+      return "<u4";
+    case DataType::kInt32:
+      return "<i4";
+    case DataType::kUint64:
+      return "<u8";
+    case DataType::kInt64:
+      return "<i8";
+    case DataType::kBool:
+      return "|b1";
+    default:
+      return "";
+  }
+}
+
+// Element `i` of `v` as a double (numeric types only).
+double ValueAt(const TensorView& v, int64_t i) {
+  const auto* p = static_cast<const uint8_t*>(v.data);
+  auto load = [&](auto tag) {
+    decltype(tag) x;
+    std::memcpy(&x, p + i * static_cast<int64_t>(sizeof x), sizeof x);
+    return x;
+  };
+  switch (v.dtype) {
+    case DataType::kFloat32:
+      return load(float{});
+    case DataType::kFloat64:
+      return load(double{});
+    case DataType::kFloat16:
+      return HalfToFloat(load(uint16_t{}));
+    case DataType::kBFloat16: {
+      uint32_t bits = static_cast<uint32_t>(load(uint16_t{})) << 16;
+      float f;
+      std::memcpy(&f, &bits, sizeof f);
+      return f;
+    }
+    case DataType::kUint8:
+      return load(uint8_t{});
+    case DataType::kInt8:
+      return load(int8_t{});
+    case DataType::kUint16:
+      return load(uint16_t{});
+    case DataType::kInt16:
+      return load(int16_t{});
+    case DataType::kUint32:
+      return load(uint32_t{});
+    case DataType::kInt32:
+      return load(int32_t{});
+    case DataType::kUint64:
+      return static_cast<double>(load(uint64_t{}));
+    case DataType::kInt64:
+      return static_cast<double>(load(int64_t{}));
+    case DataType::kBool:
+      return load(uint8_t{}) != 0 ? 1.0 : 0.0;
+    default:
+      return 0.0;
+  }
+}
+
+// dump_data "stats": count, NaN and Inf counts, and min/max/mean/std over the finite values.
+nlohmann::json Stats(const TensorView& v) {
+  const int64_t n = v.num_elements();
+  int64_t nan = 0, inf = 0, finite = 0;
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo, sum = 0, sq = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double x = ValueAt(v, i);
+    if (std::isnan(x)) {
+      ++nan;
+    } else if (std::isinf(x)) {
+      ++inf;
+    } else {
+      ++finite;
+      lo = std::min(lo, x);
+      hi = std::max(hi, x);
+      sum += x;
+    }
+  }
+  const double mean = finite ? sum / static_cast<double>(finite) : 0.0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double x = ValueAt(v, i);
+    if (std::isfinite(x)) sq += (x - mean) * (x - mean);
+  }
+  nlohmann::json s = {{"count", n}, {"nan", nan}, {"inf", inf}};
+  if (finite > 0) {
+    s["min"] = lo;
+    s["max"] = hi;
+    s["mean"] = mean;
+    s["std"] = std::sqrt(sq / static_cast<double>(finite));
+  } else {
+    s["min"] = s["max"] = s["mean"] = s["std"] = nullptr;
+  }
+  return s;
+}
+
+// The tensor's bytes in N,C,H,W order: a copy transposed from N,H,W,C storage when `nhwc`.
+std::string LogicalBytes(const TensorView& v, bool nhwc) {
+  const size_t bytes = v.bytes();
+  std::string out(bytes, '\0');
+  if (bytes == 0) return out;
+  const auto* src = static_cast<const char*>(v.data);
+  if (!nhwc || v.dims.size() != 4) {
+    std::memcpy(out.data(), src, bytes);
+    return out;
+  }
+  const int64_t N = v.dims[0], C = v.dims[1], H = v.dims[2], W = v.dims[3];
+  const size_t e = ir::SizeOf(v.dtype);
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t h = 0; h < H; ++h)
+      for (int64_t w = 0; w < W; ++w)
+        for (int64_t c = 0; c < C; ++c) {
+          const int64_t from = ((n * H + h) * W + w) * C + c;
+          const int64_t to = ((n * C + c) * H + h) * W + w;
+          std::memcpy(out.data() + to * e, src + from * e, e);
+        }
+  return out;
+}
+
+// A node name as a file name: path separators and other odd characters become '_'.
+std::string FileSafe(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '-' || c == '_';
+    out += ok ? c : '_';
+  }
+  if (out.empty() || out[0] == '.') out.insert(0, "_");
+  return out;
+}
+
+std::string TimeFolder() {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%d%H%M%S", &tm);
+  return buf;
+}
+
+}  // namespace
+
+std::string NpyHeader(DataType dtype, const Dims& dims) {
+  std::string shape = "(";
+  for (size_t i = 0; i < dims.size(); ++i) {
+    shape += std::to_string(dims[i]) + (dims.size() == 1 ? "," : i + 1 < dims.size() ? ", " : "");
+  }
+  shape += ")";
+  std::string dict = std::string("{'descr': '") + Descr(dtype) +
+                     "', 'fortran_order': False, 'shape': " + shape + ", }";
+  // magic (6) + version (2) + length (2) + dict + padding + '\n', a multiple of 64.
+  const size_t unpadded = 10 + dict.size() + 1;
+  dict.append((64 - unpadded % 64) % 64, ' ');
+  dict += '\n';
+  std::string header("\x93NUMPY\x01\x00", 8);
+  header += static_cast<char>(dict.size() & 0xff);
+  header += static_cast<char>((dict.size() >> 8) & 0xff);
+  return header + dict;
+}
+
+const DumpModel* DumpSession::Find(const std::string& model_name) const {
+  for (const DumpModel& m : options.models) {
+    if (m.model_name == model_name) return &m;
+  }
+  return nullptr;
+}
+
+uint64_t DumpSession::NextExecution(uint32_t model_id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return executions_[model_id]++;
+}
+
+Dumper& Dumper::Get() {
+  static auto* dumper = new Dumper();
+  return *dumper;
+}
+
+Status Dumper::Install(const DumpOptions& options) {
+  // A fresh time-stamped folder: a second session in the same second gets "_1", "_2", ...
+  const std::string base = (fs::path(options.path) / TimeFolder()).string();
+  std::string root = base;
+  std::error_code ec;
+  for (int k = 1; fs::exists(root, ec); ++k) root = base + "_" + std::to_string(k);
+  fs::create_directories(root, ec);
+  if (ec) {
+    return Error(code::kWriteFile, "dump: cannot create '", root, "': ", ec.message());
+  }
+  session_ = std::make_shared<const DumpSession>(options, root);
+  on_.store(true, std::memory_order_release);
+  KILN_LOG(kAscendCl, kInfo, "data dump on, writing under '", root, "'");
+  return Status::Ok();
+}
+
+Status Dumper::StartFromConfig(const DumpOptions& options) {
+  std::lock_guard<std::mutex> lock(mu_);
+  KILN_RETURN_IF_ERROR(Install(options), "");
+  from_config_ = true;
+  return Status::Ok();
+}
+
+void Dumper::StopAutomatic() {
+  std::lock_guard<std::mutex> lock(mu_);
+  on_.store(false, std::memory_order_release);
+  session_.reset();
+  from_config_ = false;
+  api_initialized_ = false;
+}
+
+bool Dumper::from_config() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return from_config_;
+}
+
+Status Dumper::Init() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (from_config_) {
+    return Error(code::kDumpAlreadyRun,
+                 "the dump was already configured by acl.json's \"dump\" block at aclInit");
+  }
+  if (api_initialized_) {
+    return Error(code::kRepeatInitialize,
+                 "aclmdlInitDump was already called (call aclmdlFinalizeDump first)");
+  }
+  api_initialized_ = true;
+  return Status::Ok();
+}
+
+Status Dumper::CanSetLocked() const {
+  if (from_config_) {
+    return Error(code::kDumpAlreadyRun,
+                 "the dump was already configured by acl.json's \"dump\" block at aclInit");
+  }
+  if (!api_initialized_) return Error(code::kDumpNotRun, "aclmdlInitDump was not called");
+  return Status::Ok();
+}
+
+Status Dumper::CanSet() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return CanSetLocked();
+}
+
+Status Dumper::Set(const DumpOptions& options) {
+  std::lock_guard<std::mutex> lock(mu_);
+  KILN_RETURN_IF_ERROR(CanSetLocked(), "");
+  return Install(options);
+}
+
+Status Dumper::Finalize() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (from_config_) {
+    return Error(code::kDumpAlreadyRun,
+                 "the dump was configured by acl.json's \"dump\" block; it ends at aclFinalize");
+  }
+  if (!api_initialized_) return Error(code::kDumpNotRun, "aclmdlInitDump was not called");
+  api_initialized_ = false;
+  on_.store(false, std::memory_order_release);
+  session_.reset();  // executions in flight keep theirs and finish their files
+  return Status::Ok();
+}
+
+std::shared_ptr<const DumpSession> Dumper::SessionFor(const std::string& model_name,
+                                                      const std::string& file_stem,
+                                                      std::string* matched) const {
+  if (!on_.load(std::memory_order_acquire)) return nullptr;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!session_) return nullptr;
+  for (const std::string* name : {&model_name, &file_stem}) {
+    if (!name->empty() && session_->Find(*name) != nullptr) {
+      *matched = *name;
+      return session_;
+    }
+  }
+  return nullptr;
+}
+
+DumpObserver::DumpObserver(std::shared_ptr<const DumpSession> session,
+                           const GraphProgram* main_graph, std::string model_name,
+                           uint32_t model_id, uint32_t device, uint64_t execution)
+    : session_(std::move(session)),
+      main_graph_(main_graph),
+      model_name_(std::move(model_name)),
+      model_id_(model_id),
+      execution_(execution) {
+  selection_ = session_->Find(model_name_);
+  dir_ = (fs::path(session_->root) / std::to_string(device) / FileSafe(model_name_) /
+          std::to_string(model_id_) / std::to_string(execution_))
+             .string();
+}
+
+bool DumpObserver::Selected(const NodeInfo& node) const {
+  if (selection_ == nullptr) return false;
+  if (selection_->all_layers) return true;
+  for (const std::string& layer : selection_->layers) {
+    if (layer == node.name) return true;
+    for (const std::string& o : node.origins) {
+      if (layer == o) return true;
+    }
+  }
+  return false;
+}
+
+std::string DumpObserver::Stem(const GraphProgram& graph, const NodeInfo& node) {
+  std::string stem = FileSafe(node.name.empty() ? node.op_type : node.name);
+  if (&graph != main_graph_) stem = FileSafe(graph.name) + "." + stem;
+  const int seen = runs_[stem]++;
+  if (seen > 0) stem += "." + std::to_string(seen);  // a body run again (Loop, Scan)
+  return stem;
+}
+
+void DumpObserver::Write(const GraphProgram& graph, const NodeInfo& node, const char* kind,
+                         const std::vector<const TensorView*>& tensors,
+                         const std::vector<int32_t>& ids, const std::string& stem,
+                         std::string* json) {
+  if (!dir_made_) {
+    std::error_code ec;
+    fs::create_directories(dir_, ec);
+    if (ec && error_.ok()) {
+      error_ = Error(code::kWriteFile, "dump: cannot create '", dir_, "': ", ec.message());
+    }
+    dir_made_ = true;
+  }
+  const bool inputs = std::strcmp(kind, "input") == 0;
+  const uint32_t nhwc = inputs ? node.nhwc_inputs : node.nhwc_outputs;
+  nlohmann::json list = nlohmann::json::array();
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    nlohmann::json e = {{"index", i}};
+    const int32_t t = i < ids.size() ? ids[i] : -1;
+    const TensorView* v = tensors[i];
+    if (t < 0 || v == nullptr) {
+      e["tensor"] = nullptr;
+      e["absent"] = inputs ? "optional input not given" : "optional output not used";
+      list.push_back(std::move(e));
+      continue;
+    }
+    const TensorInfo& info = graph.tensors[t];
+    e["tensor"] = info.name;
+    e["dtype"] = ir::Name(v->dtype);
+    e["shape"] = v->dims;
+    if (info.place == TensorPlace::kWeight) e["constant"] = true;
+    if (session_->options.stats) {
+      e["stats"] = Stats(*v);
+    } else if (*Descr(v->dtype) == '\0') {
+      e["absent"] = std::string("no .npy form for ") + ir::Name(v->dtype);
+    } else {
+      const std::string file = stem + "." + kind + "." + std::to_string(i) + ".npy";
+      std::ofstream out(fs::path(dir_) / file, std::ios::binary);
+      const std::string header = NpyHeader(v->dtype, v->dims);
+      const std::string data = LogicalBytes(*v, (nhwc >> i) & 1u);
+      out.write(header.data(), static_cast<std::streamsize>(header.size()));
+      out.write(data.data(), static_cast<std::streamsize>(data.size()));
+      out.close();
+      if (!out && error_.ok()) {
+        error_ =
+            Error(code::kWriteFile, "dump: cannot write '", (fs::path(dir_) / file).string(), "'");
+      }
+      e["file"] = file;
+    }
+    list.push_back(std::move(e));
+  }
+  *json = list.dump();
+}
+
+void DumpObserver::BeforeNode(const GraphProgram& graph, const NodeInfo& node,
+                              const std::vector<const TensorView*>& inputs) {
+  if (!Selected(node)) return;
+  std::string stem = Stem(graph, node);
+  std::string json = "[]";
+  // Before the kernel runs: an in-place kernel may overwrite an input.
+  if (session_->options.inputs) Write(graph, node, "input", inputs, node.inputs, stem, &json);
+  pending_stems_.push_back(std::move(stem));
+  pending_inputs_.push_back(std::move(json));
+}
+
+void DumpObserver::AfterNode(const GraphProgram& graph, const NodeInfo& node,
+                             const std::vector<const TensorView*>& inputs,
+                             const std::vector<const TensorView*>& outputs) {
+  (void)inputs;
+  if (!Selected(node) || pending_stems_.empty()) return;
+  std::string stem = std::move(pending_stems_.back());
+  std::string inputs_json = std::move(pending_inputs_.back());
+  pending_stems_.pop_back();
+  pending_inputs_.pop_back();
+  std::string outputs_json = "[]";
+  if (session_->options.outputs) {
+    Write(graph, node, "output", outputs, node.outputs, stem, &outputs_json);
+  }
+  nlohmann::json e = {{"node", node.name},
+                      {"op_type", node.op_type},
+                      {"onnx_nodes", node.origins},
+                      {"graph", graph.name},
+                      {"file_stem", stem}};
+  if (node.origins.size() > 1) {
+    e["fused"] =
+        "one compiled node from several ONNX nodes: only the group's outputs exist as tensors";
+  }
+  e["inputs"] = nlohmann::json::parse(inputs_json);
+  e["outputs"] = nlohmann::json::parse(outputs_json);
+  nodes_json_.push_back(e.dump());
+}
+
+Status DumpObserver::Finish() {
+  nlohmann::json index = {
+      {"model_name", model_name_},
+      {"model_id", model_id_},
+      {"graph", main_graph_->name},  // the main graph; body nodes name their own
+      {"execution", execution_},
+      {"dump_mode", session_->options.inputs && session_->options.outputs ? "all"
+                    : session_->options.inputs                            ? "input"
+                                                                          : "output"},
+      {"dump_data", session_->options.stats ? "stats" : "tensor"},
+      {"layout", "each tensor in its dims order (channels-last storage transposed back)"},
+  };
+  nlohmann::json nodes = nlohmann::json::array();
+  for (const std::string& n : nodes_json_) nodes.push_back(nlohmann::json::parse(n));
+  index["nodes"] = std::move(nodes);
+  if (nodes_json_.empty() && !dir_made_) {
+    // Nothing selected ran: say so in the index rather than leave no trace.
+    index["note"] = "no node of this model matched the dump_list layers";
+    std::error_code ec;
+    fs::create_directories(dir_, ec);
+  }
+  std::ofstream out(fs::path(dir_) / "index.json", std::ios::binary);
+  out << index.dump(1) << "\n";
+  out.close();
+  if (!out && error_.ok()) {
+    error_ = Error(code::kWriteFile, "dump: cannot write '", dir_, "/index.json'");
+  }
+  if (!error_.ok()) KILN_LOG(kAscendCl, kError, error_.message());
+  return error_;
+}
+
+}  // namespace kiln::runtime
