@@ -313,3 +313,17 @@ def test_bad_input_gets_a_clear_error(mnist_om, tmp_path, sets):
     # A file that is not a model: the loader names what it is.
     r = kiln("bench", "--model", tmp_path / "x.npy", check=False)
     assert r.returncode == 1 and "x.npy" in r.stderr
+
+
+def test_input_shape_fixes_the_dynamic_dims_of_an_onnx(tmp_path, sets):
+    onnx_path = batchable_mnist(tmp_path)  # its batch dim is dynamic
+    r = kiln("bench", "--model", onnx_path, check=False)
+    assert r.returncode == 1 and "--input_shape" in r.stderr
+    x = np.concatenate([sets[0][0], sets[1][0], sets[2][0]])
+    np.save(tmp_path / "three.npy", x)
+    _, s = bench(tmp_path, "--model", onnx_path, "--input_shape", "Input3:3,1,28,28", "--input",
+                 tmp_path / "three.npy", "--output", tmp_path / "o", "--outfmt", "NPY")
+    close(np.load(tmp_path / "o" / "three_0.npy"), np.concatenate([y for _, y in sets]))
+    assert s["batchsize"] == 3
+    r = kiln("bench", "--model", s["model"], "--input_shape", "Input3:x", check=False)
+    assert r.returncode == 1 and "--input_shape" in r.stderr

@@ -47,7 +47,7 @@ double MsSince(Clock::time_point start) {
 }
 
 struct BenchFlags {
-  std::string model, input, output, output_dirname, outfmt = "BIN", json;
+  std::string model, input, output, output_dirname, outfmt = "BIN", json, input_shape;
   std::string dym_hw, dym_dims, pure_data_type = "random", progress = "auto";
   int loop = 1, warmup_count = 1, batchsize = 0, dym_batch = 0, device = 0, threads = 1;
   bool display_all_summary = false;
@@ -358,6 +358,10 @@ int RunBench(const BenchFlags& f) {
     return Fail("--model '" + f.model + "' is a folder, not a model file");
   auto gear = GearOf(f);
   if (!gear.ok()) return Fail(gear.status().message());
+  const bool onnx = fs::path(f.model).extension() == ".onnx";
+  if (!f.input_shape.empty() && !onnx) {
+    return Fail("--input_shape applies to an .onnx model only (an .om has its shapes)");
+  }
   if (!f.output.empty() && fs::exists(f.output, ec) && !fs::is_directory(f.output, ec)) {
     return Fail("--output '" + f.output + "' is a file; it must be a folder");
   }
@@ -366,19 +370,25 @@ int RunBench(const BenchFlags& f) {
   summary["model"] = f.model;
   std::string om = f.model;
   TempDir temp;
-  if (fs::path(f.model).extension() == ".onnx") {
+  if (onnx) {
     const std::string dir = temp.Make();
     if (dir.empty()) return Fail("cannot create a temporary folder to compile " + f.model);
     compiler::CompileOptions options;
     options.model = f.model;
     options.output = dir + "/model";
+    if (!f.input_shape.empty()) {
+      auto shapes = compiler::ParseInputShape(f.input_shape);
+      if (!shapes.ok()) return Fail("--input_shape: " + shapes.status().message());
+      options.input_shapes = *shapes;
+    }
     const auto t0 = Clock::now();
     auto report = compiler::Compile(options);
     if (!report.ok()) return Fail("compiling " + f.model + ": " + report.status().message());
     om = report->output_path;
     summary["compile_ms"] = MsSince(t0);
-    std::printf("[INFO] compiled %s in %.1f ms (kiln atc --framework=5 with default options)\n",
-                f.model.c_str(), summary["compile_ms"].get<double>());
+    std::printf("[INFO] compiled %s in %.1f ms (as kiln atc --framework=5%s%s)\n", f.model.c_str(),
+                summary["compile_ms"].get<double>(),
+                f.input_shape.empty() ? "" : " --input_shape=", f.input_shape.c_str());
   }
 
   Session session;
@@ -551,6 +561,9 @@ void AddBenchCommand(CLI::App& app, int* exit_code) {
       "benchmark a model: latency percentiles, throughput, H2D/compute/D2H (ais_bench flags)");
   cmd->add_option("--model", f->model, "the model: an .om, or an .onnx compiled on the fly")
       ->required();
+  cmd->add_option("--input_shape", f->input_shape,
+                  "for an .onnx: kiln atc's --input_shape (\"name:1,3,224,224;...\") to fix its "
+                  "dynamic dims");
   cmd->add_option("--input", f->input,
                   "comma-separated, one per model input: a .bin/.npy file or a folder of them "
                   "(one sample per file, in name order); random data when absent");
