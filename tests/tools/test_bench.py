@@ -89,6 +89,7 @@ def test_percentiles_are_ordered_and_those_of_the_reported_timings(mnist_om, tmp
     total = (np.array(s["series_ms"]["h2d"]) + series + np.array(s["series_ms"]["d2h"])).mean()
     assert s["e2e_ms"]["mean"] == pytest.approx(total)
     assert "H2D" in out and "D2H" in out and "throughput:" in out and "peak RSS" in out
+    assert "end-to-end" not in out  # --display_all_summary's table
     cold = s["cold_start_ms"]
     assert cold["total"] == pytest.approx(cold["load"] + cold["first_execution"])
     assert s["peak_rss_kb"] > 1000
@@ -262,7 +263,7 @@ def test_two_threads_each_run_the_loop_and_give_the_same_outputs(mnist_om, tmp_p
     np.save(tmp_path / "x.npy", x)
     out, s = bench(tmp_path, "--model", mnist_om, "--threads", 2, "--loop", 10, "--input",
                    tmp_path / "x.npy", "--output", tmp_path / "o", "--outfmt", "NPY",
-                   "--display_all_summary")
+                   "--display_all_summary", "True")
     assert s["threads"] == 2 and s["executions"] == 20 and len(s["thread_throughput"]) == 2
     assert "thread 1:" in out and "own stream" in out
     close(np.load(tmp_path / "o" / "x_0.npy"), expected)
@@ -304,6 +305,8 @@ def test_bad_input_gets_a_clear_error(mnist_om, tmp_path, sets):
         (["--model", mnist_om, "--dymHW", "224"], "--dymHW"),
         (["--model", mnist_om, "--dymBatch", 2], "without gears"),
         (["--model", mnist_om, "--dymBatch", 2, "--dymHW", "2,2"], "exclude each other"),
+        (["--model", mnist_om, "--input", f"{tmp_path / 'x.npy'},"], "empty item"),
+        (["--model", mnist_om, "--input", f",{tmp_path / 'x.npy'}"], "empty item"),
         ([], "--model"),
     ]
     for args, needle in cases:

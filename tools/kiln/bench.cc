@@ -164,7 +164,10 @@ std::string LoadSamples(const BenchFlags& f, const Session& s, Samples* out) {
   out->source = "files";
   std::vector<std::string> entries;
   std::stringstream items(f.input);
-  for (std::string item; std::getline(items, item, ',');) entries.push_back(item);
+  for (std::string item; std::getline(items, item, ',');) {
+    if (item.empty() || f.input.back() == ',') return "--input '" + f.input + "' has an empty item";
+    entries.push_back(item);
+  }
   if (entries.size() != inputs.size()) {
     std::string list;
     for (const auto& in : inputs) {
@@ -573,7 +576,7 @@ void AddBenchCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--outfmt", f->outfmt, "BIN, NPY or TXT")
       ->check(CLI::IsMember({"BIN", "NPY", "TXT"}, CLI::ignore_case));
   cmd->add_option("--loop", f->loop, "timed rounds over the samples (default 1)")
-      ->check(CLI::Range(1, 100000000));
+      ->check(CLI::Range(1, 10000000));
   cmd->add_option("--warmup_count", f->warmup_count,
                   "untimed executions first, per thread (default 1)")
       ->check(CLI::Range(0, 1000000));
@@ -592,8 +595,11 @@ void AddBenchCommand(CLI::App& app, int* exit_code) {
                   "concurrent threads, each with its own stream and buffers (default 1)")
       ->check(CLI::Range(1, 256));
   cmd->add_option("--json", f->json, "write a JSON summary (every timing included) to this file");
-  cmd->add_flag("--display_all_summary", f->display_all_summary,
-                "print every phase's percentiles and each thread's throughput");
+  cmd->add_option("--display_all_summary", f->display_all_summary,
+                  "print every phase's percentiles and each thread's rate (\"True\"/\"False\" "
+                  "may follow, as in ais_bench)")
+      ->expected(0, 1)
+      ->default_str("true");
   cmd->add_option("--pure_data_type", f->pure_data_type,
                   "without --input: random (floats uniform in [-1,1), integers 0) or zero")
       ->check(CLI::IsMember({"random", "zero"}));
