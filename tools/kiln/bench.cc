@@ -48,7 +48,8 @@ double MsSince(Clock::time_point start) {
 
 struct BenchFlags {
   std::string model, input, output, output_dirname, outfmt = "BIN", json, input_shape;
-  std::string dym_hw, dym_dims, pure_data_type = "random", progress = "auto";
+  std::string dym_hw, dym_dims, dym_shape, output_size, acl_json_path;
+  std::string pure_data_type = "random", progress = "auto";
   int loop = 1, warmup_count = 1, batchsize = 0, dym_batch = 0, device = 0, threads = 1;
   bool display_all_summary = false;
 };
@@ -97,9 +98,21 @@ class TempDir {
 
 Result<GearChoice> GearOf(const BenchFlags& f) {
   GearChoice g;
-  const int given = (f.dym_batch > 0) + !f.dym_hw.empty() + !f.dym_dims.empty();
+  const int given =
+      (f.dym_batch > 0) + !f.dym_hw.empty() + !f.dym_dims.empty() + !f.dym_shape.empty();
   if (given > 1) {
-    return Error(code::kInvalidParam, "--dymBatch, --dymHW and --dymDims exclude each other");
+    return Error(code::kInvalidParam,
+                 "--dymBatch, --dymHW, --dymDims and --dymShape exclude each other");
+  }
+  std::stringstream sizes(f.output_size);
+  for (std::string item; std::getline(sizes, item, ',');) {
+    char* end = nullptr;
+    const long long v = std::strtoll(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || v < 0) {
+      return Error(code::kInvalidParam, "--outputSize '", f.output_size,
+                   "' is not a list of byte counts (e.g. 4000,800)");
+    }
+    g.output_sizes.push_back(static_cast<size_t>(v));
   }
   if (f.dym_batch > 0) {
     g.kind = GearChoice::kBatch;
@@ -117,6 +130,9 @@ Result<GearChoice> GearOf(const BenchFlags& f) {
   } else if (!f.dym_dims.empty()) {
     g.kind = GearChoice::kDims;
     g.dims_text = f.dym_dims;
+  } else if (!f.dym_shape.empty()) {
+    g.kind = GearChoice::kShape;
+    g.dims_text = f.dym_shape;
   }
   return g;
 }
@@ -365,6 +381,9 @@ int RunBench(const BenchFlags& f) {
   if (!f.input_shape.empty() && !onnx) {
     return Fail("--input_shape applies to an .onnx model only (an .om has its shapes)");
   }
+  if (!f.acl_json_path.empty() && !fs::is_regular_file(f.acl_json_path, ec)) {
+    return Fail("--acl_json_path '" + f.acl_json_path + "': no such file");
+  }
   if (!f.output.empty() && fs::exists(f.output, ec) && !fs::is_directory(f.output, ec)) {
     return Fail("--output '" + f.output + "' is a file; it must be a folder");
   }
@@ -396,7 +415,7 @@ int RunBench(const BenchFlags& f) {
 
   Session session;
   auto t0 = Clock::now();
-  if (std::string err = session.Open(f.device); !err.empty()) return Fail(err);
+  if (std::string err = session.Open(f.device, f.acl_json_path); !err.empty()) return Fail(err);
   const double init_ms = MsSince(t0);
   t0 = Clock::now();
   if (std::string err = session.Load(om); !err.empty())
@@ -590,6 +609,14 @@ void AddBenchCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--dymHW", f->dym_hw, "\"H,W\": the image size gear (--dynamic_image_size)");
   cmd->add_option("--dymDims", f->dym_dims,
                   "\"name:d0,d1,...;name2:...\": the dims gear (--dynamic_dims)");
+  cmd->add_option("--dymShape", f->dym_shape,
+                  "\"name:d0,d1,...;...\": the real dims of a model with dynamic dims and no gears "
+                  "(aclmdlSetDatasetTensorDesc)");
+  cmd->add_option("--outputSize", f->output_size,
+                  "\"n0,n1,...\": each output's buffer in bytes, for outputs whose size the model "
+                  "cannot give (dynamic dims)");
+  cmd->add_option("--acl_json_path", f->acl_json_path,
+                  "an acl.json for aclInit (profiling, dump, logs)");
   cmd->add_option("--device", f->device, "device id (default 0)")->check(CLI::Range(0, 1023));
   cmd->add_option("--threads", f->threads,
                   "concurrent threads, each with its own stream and buffers (default 1)")

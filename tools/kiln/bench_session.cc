@@ -48,7 +48,7 @@ std::string ParseDymDims(const std::string& text, std::vector<std::string>* name
     if (item.empty()) continue;
     const size_t colon = item.rfind(':');
     if (colon == std::string::npos || colon == 0 || colon + 1 == item.size()) {
-      return "--dymDims item '" + item + "' is not name:d0,d1,...";
+      return " item '" + item + "' is not name:d0,d1,...";
     }
     names->push_back(item.substr(0, colon));
     std::vector<int64_t> d;
@@ -57,13 +57,13 @@ std::string ParseDymDims(const std::string& text, std::vector<std::string>* name
       char* end = nullptr;
       const long long x = std::strtoll(v.c_str(), &end, 10);
       if (v.empty() || *end != '\0' || x <= 0) {
-        return "--dymDims item '" + item + "': '" + v + "' is not a positive dim";
+        return " item '" + item + "': '" + v + "' is not a positive dim";
       }
       d.push_back(x);
     }
     dims->push_back(d);
   }
-  if (names->empty()) return "--dymDims '" + text + "' names no input";
+  if (names->empty()) return " '" + text + "' names no input";
   return "";
 }
 
@@ -71,7 +71,9 @@ std::string ParseDymDims(const std::string& text, std::vector<std::string>* name
 
 std::string AclFailure(const char* call, aclError ret) {
   const char* msg = aclGetRecentErrMsg();
-  return std::string(call) + " failed with error " + std::to_string(ret) +
+  std::string name = call;
+  name = name.substr(0, name.find('('));  // "aclmdlExecute(model, in, out)" -> its name
+  return name + " failed with error " + std::to_string(ret) +
          (msg != nullptr && *msg != '\0' ? std::string(": ") + msg : std::string());
 }
 
@@ -94,8 +96,8 @@ Session::~Session() {
   if (initialized_) (void)aclFinalize();
 }
 
-std::string Session::Open(int device) {
-  BENCH_ACL(aclInit(nullptr));
+std::string Session::Open(int device, const std::string& acl_json) {
+  BENCH_ACL(aclInit(acl_json.empty() ? nullptr : acl_json.c_str()));
   initialized_ = true;
   uint32_t count = 0;
   BENCH_ACL(aclrtGetDeviceCount(&count));
@@ -184,6 +186,7 @@ std::string Session::ResolveDims(TensorInfo& in, const std::vector<std::string>&
   in.dims = in.model_dims;
   const std::string what =
       "input " + std::to_string(in.index) + " '" + in.name + "' " + DimsText(in.model_dims);
+  const std::string flag = gear_.kind == GearChoice::kShape ? "--dymShape" : "--dymDims";
   switch (gear_.kind) {
     case GearChoice::kBatch:
       for (int64_t& d : in.dims) {
@@ -200,15 +203,16 @@ std::string Session::ResolveDims(TensorInfo& in, const std::vector<std::string>&
       break;
     }
     case GearChoice::kDims:
+    case GearChoice::kShape:
       for (size_t k = 0; k < dym_names.size(); ++k) {
         if (dym_names[k] != in.name) continue;
         const auto& given = dym_dims[k];
         if (given.size() != in.model_dims.size()) {
-          return "--dymDims gives " + std::to_string(given.size()) + " dims for " + what;
+          return flag + " gives " + std::to_string(given.size()) + " dims for " + what;
         }
         for (size_t j = 0; j < given.size(); ++j) {
           if (in.model_dims[j] >= 0 && in.model_dims[j] != given[j]) {
-            return "--dymDims gives " + DimsText(given) + " for " + what +
+            return flag + " gives " + DimsText(given) + " for " + what +
                    ", whose static dims differ";
           }
         }
@@ -222,13 +226,16 @@ std::string Session::ResolveDims(TensorInfo& in, const std::vector<std::string>&
     if (gear_.kind == GearChoice::kNone && gear_index_ != SIZE_MAX) {
       return what + " is dynamic: choose a gear; " + GearsOfModel();
     }
-    if (gear_.kind == GearChoice::kDims) return "--dymDims gives no dims for " + what;
+    if (gear_.kind == GearChoice::kDims || gear_.kind == GearChoice::kShape) {
+      return flag + " gives no dims for " + what;
+    }
     return what +
-           " has dynamic dims and the model has no gears: kiln bench runs static "
-           "shapes or gears (compile with kiln atc --input_shape, or with "
-           "--dynamic_batch_size/--dynamic_image_size/--dynamic_dims)";
+           " has dynamic dims and the model has no gears: give its real dims with --dymShape "
+           "(and --outputSize), or fix them (an .onnx's --input_shape, kiln atc --input_shape "
+           "or gears)";
   }
   in.bytes = BytesOf(in.dims, in.dtype);
+  if (gear_.kind == GearChoice::kShape && in.capacity < in.bytes) in.capacity = in.bytes;
   if (in.bytes > in.capacity) {
     return what + " at " + DimsText(in.dims) + " needs " + std::to_string(in.bytes) +
            " bytes, more than the model's " + std::to_string(in.capacity);
@@ -238,7 +245,8 @@ std::string Session::ResolveDims(TensorInfo& in, const std::vector<std::string>&
 
 std::string Session::ChooseGear(const GearChoice& gear) {
   gear_ = gear;
-  if (gear_.kind != GearChoice::kNone && gear_index_ == SIZE_MAX) {
+  if (gear_.kind != GearChoice::kNone && gear_.kind != GearChoice::kShape &&
+      gear_index_ == SIZE_MAX) {
     static const char* kFlags[] = {"", "--dymBatch", "--dymHW", "--dymDims"};
     return std::string(kFlags[gear_.kind]) +
            " was given but the model was compiled without gears (kiln atc "
@@ -246,16 +254,20 @@ std::string Session::ChooseGear(const GearChoice& gear) {
   }
   std::vector<std::string> names;
   std::vector<std::vector<int64_t>> dims;
-  if (gear_.kind == GearChoice::kDims) {
+  if (gear_.kind == GearChoice::kShape && gear_index_ != SIZE_MAX) {
+    return "--dymShape is for a model with dynamic dims and no gears; " + GearsOfModel();
+  }
+  const std::string flag = gear_.kind == GearChoice::kShape ? "--dymShape" : "--dymDims";
+  if (gear_.kind == GearChoice::kDims || gear_.kind == GearChoice::kShape) {
     std::string err = ParseDymDims(gear_.dims_text, &names, &dims);
-    if (!err.empty()) return err;
+    if (!err.empty()) return flag + err;
     for (const std::string& name : names) {
       bool found = false;
       for (const auto& in : inputs_) found = found || in.name == name;
       if (!found) {
         std::string known;
         for (const auto& in : inputs_) known += (known.empty() ? "" : ", ") + in.name;
-        return "--dymDims names '" + name + "', which is not a model input (" + known + ")";
+        return flag + " names '" + name + "', which is not a model input (" + known + ")";
       }
     }
   }
@@ -267,9 +279,22 @@ std::string Session::ChooseGear(const GearChoice& gear) {
       if (gear_dims_.dimCount < ACL_MAX_DIM_CNT) gear_dims_.dims[gear_dims_.dimCount++] = d;
     }
   }
-  for (auto& out : outputs_) {
+  if (!gear_.output_sizes.empty() && gear_.output_sizes.size() != outputs_.size()) {
+    return "--outputSize gives " + std::to_string(gear_.output_sizes.size()) +
+           " size(s); the model has " + std::to_string(outputs_.size()) + " output(s)";
+  }
+  for (size_t o = 0; o < outputs_.size(); ++o) {
+    TensorInfo& out = outputs_[o];
+    if (!gear_.output_sizes.empty() && gear_.output_sizes[o] > 0) {
+      out.capacity = gear_.output_sizes[o];
+    }
     out.dims = out.model_dims;
     out.bytes = HasDynamicDim(out.dims) ? out.capacity : BytesOf(out.dims, out.dtype);
+    if (out.capacity == 0) {
+      return "output " + std::to_string(o) + " '" + out.name + "' " + DimsText(out.model_dims) +
+             " has no size in the model: give every output's buffer size in bytes with "
+             "--outputSize";
+    }
   }
   return "";
 }
@@ -282,6 +307,8 @@ std::string Session::GearText() const {
       return "hw " + std::to_string(gear_.height) + "," + std::to_string(gear_.width);
     case GearChoice::kDims:
       return "dims " + gear_.dims_text;
+    case GearChoice::kShape:
+      return "shape " + gear_.dims_text;
     case GearChoice::kNone:
       break;
   }
@@ -391,6 +418,17 @@ std::string Worker::Prepare() {
     case GearChoice::kDims:
       call = "aclmdlSetInputDynamicDims";
       ret = aclmdlSetInputDynamicDims(s.model_id_, in_, s.gear_index_, &s.gear_dims_);
+      break;
+    case GearChoice::kShape:
+      call = "aclmdlSetDatasetTensorDesc";
+      for (const auto& in : s.inputs_) {
+        aclTensorDesc* desc = aclCreateTensorDesc(in.dtype, static_cast<int>(in.dims.size()),
+                                                  in.dims.data(), ACL_FORMAT_ND);
+        if (desc == nullptr) return "aclCreateTensorDesc returned NULL";
+        ret = aclmdlSetDatasetTensorDesc(in_, desc, in.index);
+        aclDestroyTensorDesc(desc);
+        if (ret != ACL_SUCCESS) break;
+      }
       break;
     case GearChoice::kNone:
       break;

@@ -14,12 +14,14 @@
 
 namespace kiln::tools::bench {
 
-// The gear chosen with --dymBatch / --dymHW / --dymDims (kind kNone: a static model).
+// The gear chosen with --dymBatch / --dymHW / --dymDims, or the real dims of a fully dynamic
+// model (--dymShape); kind kNone: a static model.
 struct GearChoice {
-  enum Kind { kNone, kBatch, kHW, kDims } kind = kNone;
+  enum Kind { kNone, kBatch, kHW, kDims, kShape } kind = kNone;
   uint64_t batch = 0;
   uint64_t height = 0, width = 0;
-  std::string dims_text;  // "name:d0,d1;name2:..." (--dymDims)
+  std::string dims_text;             // "name:d0,d1;name2:..." (--dymDims, --dymShape)
+  std::vector<size_t> output_sizes;  // --outputSize: bytes per output (0: the model's)
 };
 
 // One model input or output as the run uses it.
@@ -75,8 +77,8 @@ class Session {
  public:
   ~Session();
 
-  // aclInit, device and context; returns "" or the error.
-  std::string Open(int device);
+  // aclInit (with `acl_json`, "" for none), device and context; returns "" or the error.
+  std::string Open(int device, const std::string& acl_json);
   // Loads the .om and reads its description. Returns "" or the error.
   std::string Load(const std::string& om_path);
   // Resolves the inputs' and outputs' dims at `gear`. Returns "" or the error.
