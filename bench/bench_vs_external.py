@@ -17,8 +17,9 @@ aclmdlExecute). Both use the same input bytes. Blocks alternate (kiln, external,
 kiln, ...) so that a drift of the machine affects both alike; each `kiln bench` block is a fresh
 process (its cold start is not in the median). Prints each block's two medians, the median of
 the block medians, their ratio, whether it is within --tolerance, and the load average before
-and after. Exit status 0 always (it measures; it does not judge the machine), 1 on a failure to
-run.
+and after. The model must have static shapes (compile with --input_shape; gears and --dymShape
+are not passed on). Exit status 0 when it ran (it measures; it does not judge the machine), 1 on
+a failure to run.
 """
 import argparse
 import json
