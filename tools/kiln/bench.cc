@@ -12,23 +12,20 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <thread>
 
 #include "compiler/compile.h"
 #include "tools/kiln/bench_io.h"
 #include "tools/kiln/bench_session.h"
 #include "tools/kiln/bench_stats.h"
+#include "tools/kiln/bench_threads.h"
 
 namespace kiln::tools {
 namespace {
@@ -36,6 +33,7 @@ namespace {
 namespace fs = std::filesystem;
 using bench::GearChoice;
 using bench::PhaseTimes;
+using bench::RunResult;
 using bench::Session;
 using bench::Stats;
 using bench::TensorInfo;
@@ -224,107 +222,6 @@ std::string LoadSamples(const BenchFlags& f, const Session& s, Samples* out) {
   return "";
 }
 
-// Draws "[####----] 40% 400/1000 executions 2.1 s" on stderr, in place.
-void DrawProgress(size_t done, size_t total, double seconds, bool final) {
-  constexpr int kWidth = 30;
-  const double frac = total == 0 ? 1.0 : static_cast<double>(done) / static_cast<double>(total);
-  const int filled = static_cast<int>(frac * kWidth);
-  std::string bar(static_cast<size_t>(filled), '#');
-  bar.append(static_cast<size_t>(kWidth - filled), '-');
-  std::fprintf(stderr, "\r[kiln bench] [%s] %3d%% %zu/%zu executions %.1f s%s", bar.c_str(),
-               static_cast<int>(frac * 100), done, total, seconds, final ? "\n" : "");
-  std::fflush(stderr);
-}
-
-struct ThreadResult {
-  std::vector<PhaseTimes> times;
-  std::string error;
-  std::atomic<size_t> done{0};
-};
-
-struct RunResult {
-  std::vector<double> h2d, compute, d2h, e2e;
-  double wall_ms = 0;
-  size_t executions = 0;
-  std::vector<double> thread_throughput;  // executions/s of each thread
-};
-
-// Runs `loop` rounds over every sample on each worker's thread, after `warmup` untimed
-// executions; all threads start the timed phase together.
-std::string RunThreads(const BenchFlags& f, Session& s,
-                       std::vector<std::unique_ptr<Worker>>& workers, bool progress,
-                       RunResult* out) {
-  const size_t per_thread = static_cast<size_t>(f.loop) * s.num_samples();
-  std::vector<ThreadResult> results(workers.size());
-  std::mutex mu;
-  std::condition_variable cv;
-  size_t ready = 0, finished = 0;
-  bool go = false;
-  Clock::time_point start;
-  std::vector<double> thread_ms(workers.size(), 0);
-  std::vector<std::thread> threads;
-  for (size_t t = 0; t < workers.size(); ++t) {
-    threads.emplace_back([&, t] {
-      ThreadResult& r = results[t];
-      Worker& w = *workers[t];
-      const aclError ret = aclrtSetCurrentContext(s.context());
-      if (ret != ACL_SUCCESS) r.error = bench::AclFailure("aclrtSetCurrentContext", ret);
-      if (r.error.empty()) r.error = w.StartThread();
-      PhaseTimes times;
-      for (int k = 0; r.error.empty() && k < f.warmup_count; ++k) {
-        r.error = w.Run(static_cast<size_t>(k) % s.num_samples(), &times);
-      }
-      r.times.reserve(per_thread);
-      {
-        std::unique_lock<std::mutex> lock(mu);
-        ++ready;
-        cv.notify_all();
-        cv.wait(lock, [&] { return go; });
-      }
-      const auto t0 = Clock::now();
-      for (size_t k = 0; r.error.empty() && k < per_thread; ++k) {
-        r.error = w.Run(k % s.num_samples(), &times);
-        r.times.push_back(times);
-        r.done.store(k + 1, std::memory_order_relaxed);
-      }
-      thread_ms[t] = MsSince(t0);
-      std::lock_guard<std::mutex> lock(mu);
-      ++finished;
-      cv.notify_all();
-    });
-  }
-  {
-    std::unique_lock<std::mutex> lock(mu);
-    cv.wait(lock, [&] { return ready == workers.size(); });
-    go = true;
-    start = Clock::now();
-    cv.notify_all();
-    const size_t total = per_thread * workers.size();
-    while (finished < workers.size()) {
-      cv.wait_for(lock, std::chrono::milliseconds(200));
-      if (!progress) continue;
-      size_t done = 0;
-      for (const auto& r : results) done += r.done.load(std::memory_order_relaxed);
-      DrawProgress(done, total, MsSince(start) / 1000, finished == workers.size());
-    }
-  }
-  out->wall_ms = MsSince(start);
-  for (auto& t : threads) t.join();
-  for (size_t t = 0; t < results.size(); ++t) {
-    if (!results[t].error.empty()) return "thread " + std::to_string(t) + ": " + results[t].error;
-    for (const PhaseTimes& p : results[t].times) {
-      out->h2d.push_back(p.h2d);
-      out->compute.push_back(p.compute);
-      out->d2h.push_back(p.d2h);
-      out->e2e.push_back(p.h2d + p.compute + p.d2h);
-    }
-    out->executions += results[t].times.size();
-    out->thread_throughput.push_back(
-        thread_ms[t] > 0 ? 1000.0 * results[t].times.size() / thread_ms[t] : 0);
-  }
-  return "";
-}
-
 // Writes worker 0's outputs of every sample into the output folder.
 std::string WriteOutputs(const BenchFlags& f, const Session& s, const Samples& samples,
                          const Worker& w, nlohmann::json* files) {
@@ -480,8 +377,9 @@ int RunBench(const BenchFlags& f) {
   std::fflush(stdout);
 
   RunResult run;
-  if (std::string err = RunThreads(f, session, workers, progress, &run); !err.empty())
-    return Fail(err);
+  const std::string run_error =
+      bench::RunThreads(f.loop, f.warmup_count, session, workers, progress, &run);
+  if (!run_error.empty()) return Fail(run_error);
   const long peak_rss_kb = PeakRssKb();
 
   nlohmann::json output_files = nlohmann::json::array();
