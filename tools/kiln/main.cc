@@ -11,6 +11,7 @@
 #include "tools/kiln/atc.h"
 #include "tools/kiln/smi.h"
 #include "tools/kiln/compare.h"
+#include "tools/kiln/bench.h"
 #include "tools/kiln/version_report.h"
 
 int main(int argc, char** argv) {
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
   kiln::tools::AddAtcCommand(app, &exit_code);
   kiln::tools::AddSmiCommand(app, &exit_code);
   kiln::tools::AddCompareCommand(app, &exit_code);
+  kiln::tools::AddBenchCommand(app, &exit_code);
   app.require_subcommand(0, 1);
   std::vector<std::string> storage;
   kiln::tools::NormalizeAtcArgs(argc, argv, storage);
