@@ -9,6 +9,7 @@
 
 #include "acl/acl.h"
 #include "tools/kiln/atc.h"
+#include "tools/kiln/prof.h"
 #include "tools/kiln/version_report.h"
 
 int main(int argc, char** argv) {
@@ -21,9 +22,12 @@ int main(int argc, char** argv) {
                "print the version block (runtime, AscendCL interface, devices) and exit");
   int exit_code = 0;
   kiln::tools::AddAtcCommand(app, &exit_code);
+  kiln::tools::AddProfCommand(app, &exit_code);
   app.require_subcommand(0, 1);
   std::vector<std::string> storage;
-  kiln::tools::NormalizeAtcArgs(argc, argv, storage);
+  // `kiln prof ./app -x=1` passes the application's arguments through untouched.
+  if (argc < 2 || std::string(argv[1]) != "prof")
+    kiln::tools::NormalizeAtcArgs(argc, argv, storage);
   CLI11_PARSE(app, argc, argv);
   if (show_version) return kiln::tools::PrintVersionReport(stdout);
   if (app.get_subcommands().empty()) std::fputs(app.help().c_str(), stdout);
