@@ -141,7 +141,10 @@ int RunApplication(const std::vector<std::string>& argv, const ProfFlags& f,
                             {"runtime_api", f.runtime_api},
                             {"msproftx", f.msproftx}};
   std::string command;
-  for (const std::string& a : argv) command += (command.empty() ? "" : " ") + a;
+  for (const std::string& a : argv) {
+    const bool plain = !a.empty() && a.find_first_of(" \t\n'\"\\$`") == std::string::npos;
+    command += (command.empty() ? "" : " ") + (plain ? a : "'" + a + "'");
+  }
   std::printf("[INFO] Start profiling....\n[INFO] Application: %s\n", command.c_str());
   std::fflush(stdout);
   std::fflush(stderr);
