@@ -80,6 +80,15 @@ std::string Shorten(const std::string& s, size_t width) {
   return s.substr(0, width - 3) + "...";
 }
 
+// The ONNX nodes of an operator for the table: the first, and how many more were fused in.
+std::string NodesCell(const std::string& nodes) {
+  const size_t semi = nodes.find(';');
+  if (semi == std::string::npos) return Shorten(nodes, 44);
+  size_t more = 0;
+  for (char c : nodes) more += c == ';' ? 1 : 0;
+  return Shorten(nodes.substr(0, semi), 44) + "(+" + std::to_string(more) + ")";
+}
+
 std::string Xml(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -125,13 +134,14 @@ std::string PeakColour(double pct) {
 double NiceCeil(double v) {
   if (v <= 0) return 1;
   const double p = std::pow(10.0, std::floor(std::log10(v)));
-  for (double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+  for (double m : {1.0, 1.2, 1.6, 2.0, 2.4, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0}) {
     if (m * p >= v * 0.9999) return m * p;
   }
   return 10 * p;
 }
 
 std::string Us(double us) {
+  if (us == 0) return "0";
   if (us >= 100000) return Fixed(us / 1000.0, 0) + " ms";
   if (us >= 10000) return Fixed(us / 1000.0, 1) + " ms";
   if (us >= 100) return Fixed(us, 0) + " \xC2\xB5s";
@@ -275,8 +285,8 @@ void PrintTopOps(const ProfileSummary& s, size_t top, std::FILE* out) {
                   "Time(%)", "GFLOP/s", "Peak(%)"});
   for (size_t i = 0; i < n; ++i) {
     const TopOp& op = s.ops[i];
-    rows.push_back({std::to_string(i + 1), Shorten(op.name, 36), Shorten(op.type, 20),
-                    Shorten(op.onnx_nodes, 36), std::to_string(op.count), Fixed(op.total_us, 1),
+    rows.push_back({std::to_string(i + 1), Shorten(op.name, 44), Shorten(op.type, 20),
+                    NodesCell(op.onnx_nodes), std::to_string(op.count), Fixed(op.total_us, 1),
                     Fixed(op.mean_us, 1), Fixed(op.time_pct, 1),
                     op.gflops >= 0 ? Fixed(op.gflops, 1) : "-",
                     op.peak_pct >= 0 ? Fixed(op.peak_pct, 1) : "-"});
@@ -305,9 +315,9 @@ std::string TopOpsSvg(const ProfileSummary& s, size_t top) {
     labels.push_back(Shorten(s.ops[i].name, 40) + " (" + Shorten(s.ops[i].type, 16) + ")");
     longest = std::max(longest, labels.back().size());
   }
-  const int row_h = 26, bar_h = 18, top_margin = 78, bottom_margin = 56;
+  const int row_h = 26, bar_h = 18, top_margin = 78, bottom_margin = 76;
   const int label_w = static_cast<int>(longest) * 7 + 24;
-  const int plot_w = 520, value_w = 250;
+  const int plot_w = 520, value_w = 300;
   const int width = label_w + plot_w + value_w;
   const int height = top_margin + static_cast<int>(n) * row_h + bottom_margin;
   const double axis_max = NiceCeil(n ? s.ops[0].total_us : 1);
@@ -345,7 +355,7 @@ std::string TopOpsSvg(const ProfileSummary& s, size_t top) {
     << "\" text-anchor=\"middle\" fill=\"#555\" font-size=\"11\">total time over all executions"
     << "</text>\n";
   o << "<text x=\"" << label_w + plot_w + 8 << "\" y=\"" << plot_top - 4
-    << "\" fill=\"#555\" font-size=\"11\">time share \xC2\xB7 % of peak</text>\n";
+    << "\" fill=\"#555\" font-size=\"11\">total \xC2\xB7 % of time \xC2\xB7 % of peak</text>\n";
   for (size_t i = 0; i < n; ++i) {
     const TopOp& op = s.ops[i];
     const int y = top_margin + static_cast<int>(i) * row_h;
@@ -358,9 +368,9 @@ std::string TopOpsSvg(const ProfileSummary& s, size_t top) {
              std::to_string(op.count) + " runs, total " + Fixed(op.total_us, 1) + " us, mean " +
              Fixed(op.mean_us, 1) + " us")
       << "</title></rect>\n";
-    std::string value = Us(op.total_us) + "  " + Fixed(op.time_pct, 1) + " %";
-    value += op.peak_pct >= 0 ? "  \xC2\xB7  " + Fixed(op.peak_pct, 1) + " % of peak"
-                              : "  \xC2\xB7  peak n/a";
+    std::string value = Us(op.total_us) + " \xC2\xB7 " + Fixed(op.time_pct, 1) + " % of time";
+    value += op.peak_pct >= 0 ? " \xC2\xB7 " + Fixed(op.peak_pct, 1) + " % of peak"
+                              : " \xC2\xB7 peak n/a";
     o << "<text x=\"" << label_w + plot_w + 8 << "\" y=\"" << y + bar_h - 5 << "\" fill=\"#222\">"
       << Xml(value) << "</text>\n";
   }
@@ -368,7 +378,7 @@ std::string TopOpsSvg(const ProfileSummary& s, size_t top) {
   const int ly = height - 16;
   o << "<text x=\"16\" y=\"" << ly << "\" fill=\"#555\" font-size=\"11\">bar colour: % of the "
     << "device's fp32 peak</text>\n";
-  int lx = 230;
+  int lx = 270;
   for (double p : {0.0, 1.0, 5.0, 10.0, 25.0, 50.0, 100.0}) {
     o << "<rect x=\"" << lx << "\" y=\"" << ly - 10 << "\" width=\"14\" height=\"12\" fill=\""
       << PeakColour(p) << "\"/><text x=\"" << lx + 18 << "\" y=\"" << ly
