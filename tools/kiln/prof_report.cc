@@ -83,10 +83,10 @@ std::string Shorten(const std::string& s, size_t width) {
 // The ONNX nodes of an operator for the table: the first, and how many more were fused in.
 std::string NodesCell(const std::string& nodes) {
   const size_t semi = nodes.find(';');
-  if (semi == std::string::npos) return Shorten(nodes, 44);
+  if (semi == std::string::npos) return Shorten(nodes, 52);
   size_t more = 0;
   for (char c : nodes) more += c == ';' ? 1 : 0;
-  return Shorten(nodes.substr(0, semi), 44) + "(+" + std::to_string(more) + ")";
+  return Shorten(nodes.substr(0, semi), 52) + "(+" + std::to_string(more) + ")";
 }
 
 std::string Xml(const std::string& s) {
@@ -285,7 +285,7 @@ void PrintTopOps(const ProfileSummary& s, size_t top, std::FILE* out) {
                   "Time(%)", "GFLOP/s", "Peak(%)"});
   for (size_t i = 0; i < n; ++i) {
     const TopOp& op = s.ops[i];
-    rows.push_back({std::to_string(i + 1), Shorten(op.name, 44), Shorten(op.type, 20),
+    rows.push_back({std::to_string(i + 1), Shorten(op.name, 52), Shorten(op.type, 20),
                     NodesCell(op.onnx_nodes), std::to_string(op.count), Fixed(op.total_us, 1),
                     Fixed(op.mean_us, 1), Fixed(op.time_pct, 1),
                     op.gflops >= 0 ? Fixed(op.gflops, 1) : "-",
@@ -312,7 +312,7 @@ std::string TopOpsSvg(const ProfileSummary& s, size_t top) {
   std::vector<std::string> labels;
   size_t longest = 10;
   for (size_t i = 0; i < n; ++i) {
-    labels.push_back(Shorten(s.ops[i].name, 40) + " (" + Shorten(s.ops[i].type, 16) + ")");
+    labels.push_back(Shorten(s.ops[i].name, 52) + " (" + Shorten(s.ops[i].type, 16) + ")");
     longest = std::max(longest, labels.back().size());
   }
   const int row_h = 26, bar_h = 18, top_margin = 78, bottom_margin = 76;
@@ -347,9 +347,14 @@ std::string TopOpsSvg(const ProfileSummary& s, size_t top) {
     o << "<line x1=\"" << Fixed(x, 1) << "\" y1=\"" << plot_top << "\" x2=\"" << Fixed(x, 1)
       << "\" y2=\"" << plot_bottom << "\" stroke=\"" << (t == 0 ? "#888" : "#e3e3e3")
       << "\" stroke-width=\"1\"/>\n";
+    // One unit on the whole axis.
+    const double v = axis_max * t / 4;
+    const std::string tick = t == 0 ? "0"
+                             : axis_max >= 10000
+                                 ? Fixed(v / 1000.0, axis_max >= 40000 ? 0 : 1) + " ms"
+                                 : Fixed(v, axis_max >= 40 ? 0 : 1) + " \xC2\xB5s";
     o << "<text x=\"" << Fixed(x, 1) << "\" y=\"" << plot_bottom + 16
-      << "\" text-anchor=\"middle\" fill=\"#555\" font-size=\"11\">" << Xml(Us(axis_max * t / 4))
-      << "</text>\n";
+      << "\" text-anchor=\"middle\" fill=\"#555\" font-size=\"11\">" << Xml(tick) << "</text>\n";
   }
   o << "<text x=\"" << label_w + plot_w / 2 << "\" y=\"" << plot_bottom + 34
     << "\" text-anchor=\"middle\" fill=\"#555\" font-size=\"11\">total time over all executions"
