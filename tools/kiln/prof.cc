@@ -291,6 +291,10 @@ int Run(CLI::App* cmd, const ProfFlags& f) {
           (ec ? ": " + ec.message() : std::string()));
     return 1;
   }
+  if (::access(f.output.c_str(), W_OK | X_OK) != 0) {
+    Error("--output '" + f.output + "': the folder is not writable");
+    return 1;
+  }
   const std::string output = fs::absolute(f.output).lexically_normal().string();
   if (!f.om.empty()) return RunModel(f, output);
   if (!f.application.empty()) {

@@ -280,9 +280,12 @@ void PrintTopOps(const ProfileSummary& s, size_t top, std::FILE* out) {
                s.executions == 1 ? "" : "s", Us(s.op_time_us).c_str());
   std::fprintf(out, "Device %s; fp32 peak %s\n", s.device.empty() ? "?" : s.device.c_str(),
                s.peak_gflops > 0 ? (Fixed(s.peak_gflops, 1) + " GFLOP/s").c_str() : "unknown");
+  // Several models (an application may run more than one): each row says which.
+  const bool many = models.size() > 1;
   std::vector<std::vector<std::string>> rows;
   rows.push_back({"#", "Op Name", "OP Type", "ONNX Nodes", "Count", "Total(us)", "Mean(us)",
                   "Time(%)", "GFLOP/s", "Peak(%)"});
+  if (many) rows[0].push_back("Model");
   for (size_t i = 0; i < n; ++i) {
     const TopOp& op = s.ops[i];
     rows.push_back({std::to_string(i + 1), Shorten(op.name, 52), Shorten(op.type, 20),
@@ -290,6 +293,7 @@ void PrintTopOps(const ProfileSummary& s, size_t top, std::FILE* out) {
                     Fixed(op.mean_us, 1), Fixed(op.time_pct, 1),
                     op.gflops >= 0 ? Fixed(op.gflops, 1) : "-",
                     op.peak_pct >= 0 ? Fixed(op.peak_pct, 1) : "-"});
+    if (many) rows.back().push_back(Shorten(op.model, 32));
   }
   std::vector<size_t> width(rows[0].size(), 0);
   for (const auto& r : rows) {
@@ -298,7 +302,7 @@ void PrintTopOps(const ProfileSummary& s, size_t top, std::FILE* out) {
   for (const auto& r : rows) {
     std::string line;
     for (size_t c = 0; c < r.size(); ++c) {
-      const bool left = c >= 1 && c <= 3;  // names left-aligned, numbers right-aligned
+      const bool left = (c >= 1 && c <= 3) || c == 10;  // names left, numbers right
       const std::string pad(width[c] - r[c].size(), ' ');
       line += (c ? "  " : "") + (left ? r[c] + pad : pad + r[c]);
     }
@@ -309,10 +313,13 @@ void PrintTopOps(const ProfileSummary& s, size_t top, std::FILE* out) {
 
 std::string TopOpsSvg(const ProfileSummary& s, size_t top) {
   const size_t n = std::min(top, s.ops.size());
+  std::set<std::string> models;
+  for (const TopOp& op : s.ops) models.insert(op.model);
   std::vector<std::string> labels;
   size_t longest = 10;
   for (size_t i = 0; i < n; ++i) {
-    labels.push_back(Shorten(s.ops[i].name, 52) + " (" + Shorten(s.ops[i].type, 16) + ")");
+    labels.push_back(Shorten(s.ops[i].name, 52) + " (" + Shorten(s.ops[i].type, 16) +
+                     (models.size() > 1 ? ", " + Shorten(s.ops[i].model, 24) : "") + ")");
     longest = std::max(longest, labels.back().size());
   }
   const int row_h = 26, bar_h = 18, top_margin = 78, bottom_margin = 76;
@@ -327,8 +334,6 @@ std::string TopOpsSvg(const ProfileSummary& s, size_t top) {
     << "\" viewBox=\"0 0 " << width << ' ' << height << "\" font-family=\"DejaVu Sans, Helvetica, "
     << "Arial, sans-serif\" font-size=\"12\">\n"
     << "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
-  std::set<std::string> models;
-  for (const TopOp& op : s.ops) models.insert(op.model);
   std::string model_text;
   for (const std::string& m : models) model_text += (model_text.empty() ? "" : ", ") + m;
   o << "<text x=\"16\" y=\"26\" font-size=\"16\" font-weight=\"bold\" fill=\"#222\">"
