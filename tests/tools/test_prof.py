@@ -392,3 +392,34 @@ def test_resnet50(tmp_path):
     top = [row for row in rows if "Conv" in row["OP Type"]]
     assert len(top) >= 5 and all(float(row["Peak(%)"]) > 0 for row in top)
     assert len(svg_bars(only_profile(tmp_path / "out"))) == 10
+
+
+@pytest.mark.skipif(not os.environ.get("KILN_RESNET50_ONNX"),
+                    reason="KILN_RESNET50_ONNX is not set (the `models` test tools_prof_resnet50)")
+def test_resnet50_prof_app_under_kiln_prof(tmp_path):
+    # Issue 11's criterion through kiln prof: the unmodified program's own execute timings hold
+    # the profile's per-node durations (summed per execution) to within 15 % in the median run.
+    exe = os.path.join(os.environ.get("KILN_BUILD_DIR", ""), "tests", "capi", "prof_app")
+    if not os.path.exists(exe):
+        pytest.skip("prof_app is not built")
+    om = compile_om(os.environ["KILN_RESNET50_ONNX"], str(tmp_path), "resnet50",
+                    "input:1,3,224,224")
+    r = kiln("prof", "--output", str(tmp_path / "out"),
+             f"--application={exe} {om} {tmp_path / 'own'} 5")
+    assert r.returncode == 0, r.stdout + r.stderr
+    measured = [float(line.split()[1]) for line in r.stdout.splitlines()
+                if line.startswith("execute_us")]
+    assert len(measured) == 5
+    path = glob.glob(os.path.join(only_profile(tmp_path / "out"), "summary",
+                                  "op_summary_*.csv"))[0]
+    per_infer = {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            if row["Body Depth"] == "0":
+                k = int(row["Infer ID"])
+                per_infer[k] = per_infer.get(k, 0.0) + float(row["Task Duration(us)"])
+    # Infer 1 is the program's warm-up (profiled too: the command line starts at aclInit).
+    assert sorted(per_infer) == [1, 2, 3, 4, 5, 6]
+    ratios = [per_infer[k + 2] / measured[k] for k in range(5)]
+    assert all(x <= 1.0 for x in ratios), ratios
+    assert sorted(ratios)[2] >= 0.85, ratios
