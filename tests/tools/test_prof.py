@@ -423,3 +423,53 @@ def test_resnet50_prof_app_under_kiln_prof(tmp_path):
     ratios = [per_infer[k + 2] / measured[k] for k in range(5)]
     assert all(x <= 1.0 for x in ratios), ratios
     assert sorted(ratios)[2] >= 0.85, ratios
+
+
+PY_APP = r'''
+import sys
+import acl
+
+om = sys.argv[1]
+assert acl.init() == 0
+assert acl.rt.set_device(0) == 0
+assert acl.prof.init("own_out") == 0  # a no-op under kiln prof
+model_id, ret = acl.mdl.load_from_file(om)
+assert ret == 0
+desc = acl.mdl.create_desc()
+assert acl.mdl.get_desc(desc, model_id) == 0
+datasets = []
+for sizes in ([acl.mdl.get_input_size_by_index(desc, 0)],
+              [acl.mdl.get_output_size_by_index(desc, 0)]):
+    ds = acl.mdl.create_dataset()
+    for n in sizes:
+        ptr, ret = acl.rt.malloc(n, 0)
+        assert ret == 0 and acl.rt.memset(ptr, n, 0, n) == 0
+        _, ret = acl.mdl.add_dataset_buffer(ds, acl.create_data_buffer(ptr, n))
+        assert ret == 0
+    datasets.append(ds)
+config = acl.prof.create_config([0], acl.ACL_AICORE_NONE, 0, acl.ACL_PROF_TASK_TIME)
+assert acl.prof.start(config) == 0
+for _ in range(3):
+    assert acl.mdl.execute(model_id, datasets[0], datasets[1]) == 0
+assert acl.prof.stop(config) == 0
+assert acl.prof.finalize() == 0
+assert acl.mdl.unload(model_id) == 0
+assert acl.rt.reset_device(0) == 0
+assert acl.finalize() == 0
+print("python app done")
+'''
+
+
+def test_pyacl_program_under_kiln_prof(mnist_om, mnist_nodes, tmp_path):
+    import sys
+    script = tmp_path / "app.py"
+    script.write_text(PY_APP)
+    r = kiln("prof", "--output", str(tmp_path / "out"), sys.executable, str(script), mnist_om,
+             cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "python app done" in r.stdout
+    _, _, infers = csv_totals(only_profile(tmp_path / "out"))
+    assert len(infers) == 3
+    assert not (tmp_path / "own_out").exists()
+    rows = table(r.stdout)
+    assert rows and all(n in mnist_nodes for row in rows for n in shown_nodes(row))
