@@ -473,3 +473,17 @@ def test_pyacl_program_under_kiln_prof(mnist_om, mnist_nodes, tmp_path):
     assert not (tmp_path / "own_out").exists()
     rows = table(r.stdout)
     assert rows and all(n in mnist_nodes for row in rows for n in shown_nodes(row))
+
+
+def test_program_started_through_a_shell_script(app, mnist_om, tmp_path):
+    # msprof --application="bash run.sh": the program is a child of the script; its profile is
+    # the one shown.
+    script = tmp_path / "run.sh"
+    script.write_text(f"#!/bin/sh\n{shlex.quote(app)} plain {shlex.quote(mnist_om)}\necho script done\n")
+    script.chmod(0o755)
+    r = kiln("prof", "--output", str(tmp_path / "out"), f"--application=sh {script}")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "app done" in r.stdout and "script done" in r.stdout
+    folder = only_profile(tmp_path / "out")
+    assert f"Data is saved in {folder}" in r.stdout
+    assert len(svg_bars(folder)) == len(table(r.stdout)) > 0

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -131,6 +132,33 @@ bool Report(const std::string& folder, size_t top) {
 
 bool On(const std::string& v) { return v != "off"; }
 
+// The PROF_* folders in `output` that are not in `existing`, oldest first (by the time in their
+// names), those of process `pid` (the application itself) last: a program started through a
+// script (`--application="sh run.sh"`) profiles in a child process of its own.
+std::vector<std::string> NewProfiles(const std::vector<std::string>& existing,
+                                     const std::string& output, pid_t pid) {
+  const std::set<std::string> old(existing.begin(), existing.end());
+  const std::vector<std::string> own = ListProfileFolders(output, pid);
+  const std::set<std::string> mine(own.begin(), own.end());
+  std::vector<std::string> found;
+  for (const std::string& f : ListProfileFolders(output)) {
+    if (!old.count(f) && !mine.count(f)) found.push_back(f);
+  }
+  // PROF_<pid>_<time>_<tag>: the time is the third field.
+  auto time_of = [](const std::string& path) {
+    const std::string name = fs::path(path).filename().string();
+    const size_t a = name.find('_', 5);
+    return a == std::string::npos ? name : name.substr(a + 1);
+  };
+  std::stable_sort(found.begin(), found.end(), [&](const std::string& x, const std::string& y) {
+    return time_of(x) < time_of(y);
+  });
+  for (const std::string& f : own) {
+    if (!old.count(f)) found.push_back(f);
+  }
+  return found;
+}
+
 // Runs `argv` with PROFILING_MODE/PROFILING_OPTIONS set, waits for it, and reports the
 // profile it left. Returns the exit code of `kiln prof`.
 int RunApplication(const std::vector<std::string>& argv, const ProfFlags& f,
@@ -161,6 +189,7 @@ int RunApplication(const std::vector<std::string>& argv, const ProfFlags& f,
   sigemptyset(&ignore.sa_mask);
   sigaction(SIGINT, &ignore, &old_int);
   sigaction(SIGQUIT, &ignore, &old_quit);
+  const std::vector<std::string> existing = ListProfileFolders(output);
   const pid_t pid = ::fork();
   if (pid < 0) {
     Error(std::string("fork: ") + std::strerror(errno));
@@ -203,7 +232,7 @@ int RunApplication(const std::vector<std::string>& argv, const ProfFlags& f,
   } else if (WIFSIGNALED(status)) {
     app_code = 128 + WTERMSIG(status);
   }
-  const std::vector<std::string> folders = ListProfileFolders(output, pid);
+  const std::vector<std::string> folders = NewProfiles(existing, output, pid);
   if (app_code != 0) {
     Error("the application " +
           (WIFSIGNALED(status) ? "was killed by " + SignalName(WTERMSIG(status))
@@ -221,7 +250,7 @@ int RunApplication(const std::vector<std::string>& argv, const ProfFlags& f,
   }
   std::printf("[INFO] Profiling finished.\n");
   for (size_t i = 0; i + 1 < folders.size(); ++i) {
-    std::printf("[INFO] Earlier profile of this run (one per aclInit ... aclFinalize): %s\n",
+    std::printf("[INFO] Also written during this run (one per aclInit ... aclFinalize): %s\n",
                 folders[i].c_str());
   }
   std::printf("[INFO] Process profiling data complete. Data is saved in %s\n",
