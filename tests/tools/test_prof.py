@@ -10,6 +10,7 @@ Environment (tests/tools/CMakeLists.txt): KILN_BIN, KILN_LIB, KILN_BUILD_DIR; KI
 for the `models`-labelled ResNet-50 case."""
 import csv
 import glob
+import json
 import os
 import re
 import shlex
@@ -221,8 +222,9 @@ APP_C = r"""
   fprintf(stderr, "%s failed: %d\n", #call, (int)e_); return 1; } } while (0)
 
 /* Usage: app <mode> <model.om> [args...]; mode: plain (runs the model twice), selfprof (also
-   profiles itself, checking every aclprof* return code, as CANN's samples do) or fail (exits
-   with status 3 after one execution). Echoes its arguments. */
+   profiles itself, checking every aclprof* return code, as CANN's samples do), tx (msproftx: a
+   mark, and a push/pop range around the executions) or fail (exits with status 3 after one
+   execution). Echoes its arguments. */
 int main(int argc, char** argv) {
   uint32_t id = 0, dev = 0;
   size_t i;
@@ -261,6 +263,17 @@ int main(int argc, char** argv) {
     CHECK(aclprofStart(config));
   }
   if (strcmp(mode, "fail") == 0) runs = 1;
+  if (strcmp(mode, "tx") == 0) {
+    void* stamp = aclprofCreateStamp();
+    if (stamp == NULL) return 1;
+    CHECK(aclprofSetStampTraceMessage(stamp, "tx-mark", 7));
+    CHECK(aclprofMark(stamp));
+    CHECK(aclprofPush(stamp));
+    for (k = 0; k < runs; ++k) CHECK(aclmdlExecute(id, in, out));
+    CHECK(aclprofPop());
+    aclprofDestroyStamp(stamp);
+    runs = 0;
+  }
   for (k = 0; k < runs; ++k) CHECK(aclmdlExecute(id, in, out));
   if (strcmp(mode, "fail") == 0) {
     CHECK(aclFinalize());
@@ -487,3 +500,23 @@ def test_program_started_through_a_shell_script(app, mnist_om, tmp_path):
     folder = only_profile(tmp_path / "out")
     assert f"Data is saved in {folder}" in r.stdout
     assert len(svg_bars(folder)) == len(table(r.stdout)) > 0
+
+
+def test_msprof_switches_select_what_is_collected(app, mnist_om, tmp_path):
+    def run(out, *flags):
+        r = kiln("prof", "--output", str(out), *flags, f"--application={app} tx {mnist_om}")
+        assert r.returncode == 0, r.stdout + r.stderr
+        folder = only_profile(out)
+        with open(glob.glob(os.path.join(folder, "timeline", "msprof_*.json"))[0]) as f:
+            tx = [e["name"] for e in json.load(f)["traceEvents"] if e.get("cat") == "msproftx"]
+        with open(glob.glob(os.path.join(folder, "summary", "api_statistic_*.csv"))[0]) as f:
+            apis = {row["API Name"]: int(row["Count"]) for row in csv.DictReader(f)}
+        return tx, apis, csv_totals(folder)[2]
+
+    tx, apis, infers = run(tmp_path / "a", "--msproftx=on")
+    assert sorted(tx) == ["tx-mark", "tx-mark"]  # the mark and the push/pop range
+    assert apis["aclmdlExecute"] == 2 and len(infers) == 2
+    tx, apis, infers = run(tmp_path / "b")  # msprof's defaults: msproftx off, ascendcl on
+    assert tx == [] and apis["aclmdlExecute"] == 2
+    tx, apis, infers = run(tmp_path / "c", "--ascendcl=off", "--msproftx=on")
+    assert apis == {} and len(tx) == 2 and len(infers) == 2
