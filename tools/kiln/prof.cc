@@ -190,20 +190,24 @@ int RunApplication(const std::vector<std::string>& argv, const ProfFlags& f,
   sigaction(SIGINT, &ignore, &old_int);
   sigaction(SIGQUIT, &ignore, &old_quit);
   const std::vector<std::string> existing = ListProfileFolders(output);
+  // Set here, not in the child: only async-signal-safe calls between fork and exec. This
+  // process itself never calls aclInit in this mode.
+  ::setenv("PROFILING_MODE", "true", 1);
+  ::setenv("PROFILING_OPTIONS", options.dump().c_str(), 1);
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
   const pid_t pid = ::fork();
   if (pid < 0) {
     Error(std::string("fork: ") + std::strerror(errno));
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGQUIT, &old_quit, nullptr);
     return 1;
   }
   if (pid == 0) {
     sigaction(SIGINT, &old_int, nullptr);
     sigaction(SIGQUIT, &old_quit, nullptr);
     ::close(report_pipe[0]);
-    ::setenv("PROFILING_MODE", "true", 1);
-    ::setenv("PROFILING_OPTIONS", options.dump().c_str(), 1);
-    std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
     ::execvp(args[0], args.data());
     const int err = errno;
     ssize_t w = ::write(report_pipe[1], &err, sizeof err);
