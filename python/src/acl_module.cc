@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "acl/acl_prof.h"  // its constants (acl_constants.inc)
 #include "python/src/bindings.h"
 
 namespace kiln::python {
@@ -378,9 +379,8 @@ PYBIND11_MODULE(_acl, m) {
   RegisterMdl(mdl);
   auto util = m.def_submodule("util", "acl.util: pointer helpers and native threads");
   RegisterUtil(util);
-  // Kiln's C library has no aclprof* functions yet, so acl.prof exists (scripts that import it
-  // keep working) but holds no functions; profiles come from `kiln prof` (docs/python.md).
-  m.def_submodule("prof", "acl.prof: empty in Kiln (no aclprof* C API); use `kiln prof`");
+  auto prof = m.def_submodule("prof", "acl.prof: profiling, model subscription, msproftx");
+  RegisterProf(prof);
   auto kiln = m.def_submodule("_kiln", "the compiler facade behind kiln.compile");
   RegisterKiln(kiln);
 }

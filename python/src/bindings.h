@@ -114,6 +114,7 @@ void RegisterTopLevel(py::module_& m);
 void RegisterRt(py::module_& rt);
 void RegisterMdl(py::module_& mdl);
 void RegisterUtil(py::module_& util);
+void RegisterProf(py::module_& prof);
 // The compiler facade behind kiln.compile (module `acl._acl._kiln`, not a pyACL name).
 void RegisterKiln(py::module_& kiln);
 

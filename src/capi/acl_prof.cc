@@ -5,12 +5,15 @@
 // per-model subscription records, step info and msproftx stamps.
 #include "acl/acl_prof.h"
 
+#include <atomic>
 #include <cstring>
 #include <string>
 #include <utility>
 
 #include "acl/acl.h"
 #include "base/clock.h"
+#include "base/env.h"
+#include "base/log.h"
 #include "capi/error.h"
 #include "capi/handle_set.h"
 #include "runtime/model.h"
@@ -194,6 +197,27 @@ Stamp* LiveStamp(const char* api, void* stamp) {
   return s;
 }
 
+// Profiling switched on for the whole process from the command line: msprof, or `kiln prof
+// --application`, sets PROFILING_MODE=true (and PROFILING_OPTIONS) and aclInit started the
+// run. CANN's profiler then answers the application's own aclprofInit/Start/Stop/Finalize with
+// a warning ("Acl profiling api mode is disabled because working on cmd mode") and
+// ACL_ERROR_PROF_ALREADY_RUN, so a sample that checks every return code, as CANN's do, quits
+// half-way. Kiln takes those calls as no-ops instead, with the same warning: the program runs
+// to its end unchanged and the command line's profile covers all of it. acl.json "profiler"
+// keeps CANN's documented 100042 (docs/ascendcl-reference.md §1.12).
+bool CommandLineProfiling() {
+  return kiln::env::Get("PROFILING_MODE") == "true" && Profiler::Get().initialized();
+}
+// The application's aclprofInit was taken as a no-op: its Start/Stop/Finalize are too.
+std::atomic<bool> app_calls_ignored{false};
+
+void WarnIgnored(const char* api) {
+  KILN_LOG(kAscendCl, kWarning, api,
+           ": profiling is on from the command line (PROFILING_MODE, `kiln prof "
+           "--application`); this call does nothing and the command line's profile covers "
+           "the whole run");
+}
+
 }  // namespace
 
 extern "C" {
@@ -210,12 +234,23 @@ aclError aclprofInit(const char* profilerResultPath, size_t length) {
     if (!kiln::runtime::Runtime::Get().initialized()) {
       return Report(api, kiln::Error(code::kUninitialize, "call aclInit before aclprofInit"));
     }
+    if (CommandLineProfiling()) {
+      WarnIgnored(api);
+      app_calls_ignored = true;
+      return ACL_SUCCESS;
+    }
     return Report(api, Profiler::Get().Init(std::string(profilerResultPath, real)));
   });
 }
 
 aclError aclprofFinalize(void) {
-  KILN_CAPI("aclprofFinalize", { return Report("aclprofFinalize", Profiler::Get().Finalize()); });
+  KILN_CAPI("aclprofFinalize", {
+    if (app_calls_ignored.exchange(false)) {
+      WarnIgnored("aclprofFinalize");
+      return ACL_SUCCESS;
+    }
+    return Report("aclprofFinalize", Profiler::Get().Finalize());
+  });
 }
 
 aclprofConfig* aclprofCreateConfig(uint32_t* deviceIdList, uint32_t deviceNums,
@@ -314,6 +349,10 @@ aclError aclprofStart(const aclprofConfig* profilerConfig) {
       std::lock_guard<std::mutex> lock(settings_mu);
       config.settings = Settings();
     }
+    if (app_calls_ignored) {
+      WarnIgnored(api);
+      return ACL_SUCCESS;
+    }
     return Report(api, Profiler::Get().Start(config, profilerConfig));
   });
 }
@@ -325,6 +364,10 @@ aclError aclprofStop(const aclprofConfig* profilerConfig) {
     if (!Live<aclprofConfig>().Contains(profilerConfig)) {
       return InvalidParam(api, "profilerConfig ", kiln::PtrStr(profilerConfig),
                           " is not a live config");
+    }
+    if (app_calls_ignored) {
+      WarnIgnored(api);
+      return ACL_SUCCESS;
     }
     return Report(api, Profiler::Get().Stop(profilerConfig));
   });

@@ -12,6 +12,7 @@
 #include "tools/kiln/smi.h"
 #include "tools/kiln/compare.h"
 #include "tools/kiln/bench.h"
+#include "tools/kiln/prof.h"
 #include "tools/kiln/version_report.h"
 
 int main(int argc, char** argv) {
@@ -27,9 +28,12 @@ int main(int argc, char** argv) {
   kiln::tools::AddSmiCommand(app, &exit_code);
   kiln::tools::AddCompareCommand(app, &exit_code);
   kiln::tools::AddBenchCommand(app, &exit_code);
+  kiln::tools::AddProfCommand(app, &exit_code);
   app.require_subcommand(0, 1);
   std::vector<std::string> storage;
-  kiln::tools::NormalizeAtcArgs(argc, argv, storage);
+  // `kiln prof ./app -x=1` passes the application's arguments through untouched.
+  if (argc < 2 || std::string(argv[1]) != "prof")
+    kiln::tools::NormalizeAtcArgs(argc, argv, storage);
   CLI11_PARSE(app, argc, argv);
   if (show_version) return kiln::tools::PrintVersionReport(stdout);
   if (app.get_subcommands().empty()) std::fputs(app.help().c_str(), stdout);
