@@ -9,6 +9,7 @@
 
 #include "acl/acl.h"
 #include "tools/kiln/atc.h"
+#include "tools/kiln/doctor.h"
 #include "tools/kiln/version_report.h"
 
 int main(int argc, char** argv) {
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
                "print the version block (runtime, AscendCL interface, devices) and exit");
   int exit_code = 0;
   kiln::tools::AddAtcCommand(app, &exit_code);
+  kiln::tools::AddDoctorCommand(app, &exit_code);
   app.require_subcommand(0, 1);
   std::vector<std::string> storage;
   kiln::tools::NormalizeAtcArgs(argc, argv, storage);
