@@ -243,7 +243,7 @@ std::vector<Finding> CheckInstalls(const Context& ctx) {
     f.level = Level::kWarn;
     f.found = std::to_string(order.size()) + " installs at once: in use " +
               (ctx.in_use.prefix.empty() ? std::string("unknown") : Describe(ctx.in_use)) +
-              "; also " + Join(others, "; ") + "; first found: " + Join(wins_text, ", ");
+              "; also " + Join(others, "; ") + "; wins: " + Join(wins_text, ", ");
     std::string keep = ctx.in_use.prefix.empty() ? "" : " (keep only " + ctx.in_use.prefix + ")";
     f.fix = "remove " + Join(remove, ", ") + keep +
             "; or open a new shell and source only the set_env.sh of the install you use";
@@ -321,14 +321,19 @@ Finding CheckSetEnv(const Context& ctx) {
     return f;
   }
   const Install other = InstallOf(other_root);
+  // CANN keeps its set_env.sh one level above the version folder (ascend-toolkit/set_env.sh).
+  std::string script = other_root + "/set_env.sh";
+  if (!Exists(script) && Exists(fs::path(other_root).parent_path() / "set_env.sh")) {
+    script = (fs::path(other_root).parent_path() / "set_env.sh").string();
+  }
   f.level = Level::kFail;
   f.found = (other.kind == "CANN toolkit" ? "CANN's set_env.sh" : std::string("a set_env.sh")) +
             " from another install was sourced: " + Join(mismatch, ", ") + " point at " +
             other_root + ", but the library in use is " +
             (ctx.in_use.prefix.empty() ? ctx.loaded : ctx.in_use.prefix + "'s");
   if (build_tree) {
-    f.fix = "open a new shell without sourcing " + other_root +
-            "/set_env.sh (a build tree needs none), or unset " + Join(mismatch, " ");
+    f.fix = "open a new shell without sourcing " + script +
+            " (a build tree needs none), or unset " + Join(mismatch, " ");
   } else if (!ctx.in_use.prefix.empty()) {
     f.fix = "open a new shell and source " + ctx.in_use.prefix + "/set_env.sh only";
   } else {

@@ -4,6 +4,7 @@
 // `kiln doctor`: the thread settings against the CPUs this process may use. Kiln's CPU device
 // computes on one pool of KILN_CPU_THREADS workers (default: the affinity set) and one GNU
 // OpenMP (libgomp) team per execution, capped by OMP_NUM_THREADS (docs/configuration.md).
+#include <dlfcn.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -78,7 +79,8 @@ double CgroupCpus() {
   return std::atof(q.c_str()) / std::atof(p.c_str());
 }
 
-// GOMP_CPU_AFFINITY's CPUs ("0 3 1-2 4-15:2", spaces or commas); false on a syntax error.
+// A CPU list ("0 3 1-2 4-15:2", spaces or commas: GOMP_CPU_AFFINITY, /sys/.../online); false on
+// a syntax error.
 bool GompCpus(const std::string& text, std::vector<int>* cpus) {
   std::string t = text;
   for (char& c : t) c = c == ',' ? ' ' : c;
@@ -105,6 +107,40 @@ bool GompCpus(const std::string& text, std::vector<int>* cpus) {
   return true;
 }
 
+// What GNU OpenMP (libgomp, loaded with libascendcl.so) made of the binding settings. With
+// OMP_PROC_BIND, OMP_PLACES or GOMP_CPU_AFFINITY asking for binding, libgomp binds the main
+// thread to its first place when it loads, so the affinity mask read later is that one place;
+// its places still hold the CPUs the process started with. Read through the public OpenMP API,
+// looked up at run time (kiln itself does not link OpenMP).
+struct OmpView {
+  bool loaded = false;
+  int bind = 0;           // omp_proc_bind_t: 0 false, 1 true, 2 primary, 3 close, 4 spread
+  std::vector<int> cpus;  // the union of the places (empty when libgomp binds nothing)
+};
+
+OmpView ReadOmp() {
+  using IntFn = int (*)();
+  using PlaceFn = int (*)(int);
+  using IdsFn = void (*)(int, int*);
+  OmpView v;
+  auto num_places = reinterpret_cast<IntFn>(dlsym(RTLD_DEFAULT, "omp_get_num_places"));
+  auto place_procs = reinterpret_cast<PlaceFn>(dlsym(RTLD_DEFAULT, "omp_get_place_num_procs"));
+  auto place_ids = reinterpret_cast<IdsFn>(dlsym(RTLD_DEFAULT, "omp_get_place_proc_ids"));
+  auto proc_bind = reinterpret_cast<IntFn>(dlsym(RTLD_DEFAULT, "omp_get_proc_bind"));
+  if (!num_places || !place_procs || !place_ids || !proc_bind) return v;
+  v.loaded = true;
+  v.bind = proc_bind();
+  std::set<int> all;
+  const int places = num_places();
+  for (int p = 0; p < places; ++p) {
+    std::vector<int> ids(static_cast<size_t>(std::max(place_procs(p), 0)));
+    if (!ids.empty()) place_ids(p, ids.data());
+    all.insert(ids.begin(), ids.end());
+  }
+  v.cpus.assign(all.begin(), all.end());
+  return v;
+}
+
 Finding Issue(const std::string& found, const std::string& fix, const nlohmann::json& data) {
   Finding f;
   f.check = "threads";
@@ -127,6 +163,23 @@ std::vector<Finding> CheckThreads(const Context& ctx) {
     }
   }
   const long online = sysconf(_SC_NPROCESSORS_ONLN);
+  const std::vector<int> mask = cpus;  // the main thread's mask now
+  const OmpView omp_view = ReadOmp();
+  const bool bound = omp_view.bind != 0 && omp_view.cpus.size() > mask.size();
+  if (bound) {
+    // The CPUs the process started with: the places, less any CPU that is offline or outside
+    // the cgroup's cpuset (GOMP_CPU_AFFINITY's list is taken as written).
+    std::vector<int> allowed;
+    const std::string cpuset = ReadLine("/sys/fs/cgroup/cpuset.cpus.effective");
+    if (!GompCpus(cpuset.empty() ? ReadLine("/sys/devices/system/cpu/online") : cpuset, &allowed)) {
+      allowed.clear();
+    }
+    std::set<int> ok(allowed.begin(), allowed.end());
+    cpus.clear();
+    for (int c : omp_view.cpus) {
+      if (ok.empty() || ok.count(c)) cpus.push_back(c);
+    }
+  }
   const long affinity = cpus.empty() ? online : static_cast<long>(cpus.size());
   std::set<std::pair<std::string, std::string>> cores;  // (package, core) of the affinity set
   for (int c : cpus) {
@@ -151,13 +204,33 @@ std::vector<Finding> CheckThreads(const Context& ctx) {
     }
     if (name.rfind("KMP_", 0) == 0) kmp.push_back(name);
   }
-  const nlohmann::json data = {{"affinity", Ranges(cpus)},       {"affinity_cpus", affinity},
-                               {"online_cpus", online},          {"physical_cores", cores.size()},
-                               {"cgroup_cpus", quota},           {"kiln_pool_threads", pool},
-                               {"kiln_execution_threads", team}, {"environment", env}};
+  const nlohmann::json data = {{"affinity", Ranges(cpus)},
+                               {"main_thread_mask", Ranges(mask)},
+                               {"openmp_bind", omp_view.bind},
+                               {"openmp_places_cpus", Ranges(omp_view.cpus)},
+                               {"affinity_cpus", affinity},
+                               {"online_cpus", online},
+                               {"physical_cores", cores.size()},
+                               {"cgroup_cpus", quota},
+                               {"kiln_pool_threads", pool},
+                               {"kiln_execution_threads", team},
+                               {"environment", env}};
   const std::string aff = std::to_string(affinity) + " CPU" + (affinity == 1 ? "" : "s") +
                           " this process may run on (affinity " + Ranges(cpus) + ")";
   std::vector<Finding> out;
+  if (bound && kiln_n == 0 && pool < affinity) {
+    out.push_back(Issue(
+        "OpenMP binding (OMP_PROC_BIND " +
+            (Env("OMP_PROC_BIND").empty() ? "unset" : Env("OMP_PROC_BIND")) + ", OMP_PLACES " +
+            (Env("OMP_PLACES").empty() ? "unset" : Env("OMP_PLACES")) + ", GOMP_CPU_AFFINITY " +
+            (Env("GOMP_CPU_AFFINITY").empty() ? "unset" : Env("GOMP_CPU_AFFINITY")) +
+            ") bound the main thread to CPU " + Ranges(mask) +
+            " when libgomp loaded, so Kiln's compute pool, sized from that mask, has " +
+            std::to_string(pool) + " thread(s) of the " + aff,
+        "export KILN_CPU_THREADS=" + std::to_string(affinity) +
+            ", or unset OMP_PROC_BIND, OMP_PLACES and GOMP_CPU_AFFINITY",
+        data));
+  }
   if (omp_n < 0) {
     out.push_back(Issue("OMP_NUM_THREADS='" + omp +
                             "' is not a positive number: OpenMP and Kiln "
