@@ -334,3 +334,56 @@ def test_json_has_the_same_findings_as_the_text(tmp_path, mnist_om):
     assert doc["summary"] == counts
     assert f"summary: {counts['OK']} OK, {counts['WARN']} WARN, {counts['FAIL']} FAIL" in text.stdout
     assert text.returncode == js.returncode == doc["exit_code"] == 1
+
+
+@pytest.fixture(scope="module")
+def prefix(tmp_path_factory):
+    """`cmake --install` of the build tree: the layout the install rules write."""
+    if not (BUILD and shutil.which("cmake")):
+        pytest.skip("needs KILN_BUILD_DIR and cmake")
+    root = tmp_path_factory.mktemp("install") / "prefix"
+    subprocess.run(["cmake", "--install", BUILD, "--prefix", str(root)], check=True,
+                   capture_output=True, timeout=300)
+    return str(root)
+
+
+def test_install_prefix_kiln_loads_its_own_library(prefix):
+    env = clean_env()
+    p = subprocess.run([os.path.join(prefix, "bin", "kiln"), "doctor", "--json"], env=env,
+                       capture_output=True, text=True, timeout=120)
+    doc = json.loads(p.stdout)
+    lib = one(doc, "library")
+    own = os.path.realpath(os.path.join(prefix, "runtime", "lib64", "libascendcl.so"))
+    assert lib["level"] == "OK", lib
+    assert lib["data"]["loaded"] == lib["data"]["expected"] == own
+    assert lib["data"]["layout"] == "install prefix " + os.path.realpath(prefix)
+    s = one(doc, "set_env")
+    assert s["level"] == "WARN" and s["fix"] == f"source {os.path.realpath(prefix)}/set_env.sh"
+    assert p.returncode == 0
+
+
+def test_install_prefix_with_its_set_env_is_all_ok(prefix):
+    p = subprocess.run(["bash", "-c", f"source {prefix}/set_env.sh && exec kiln doctor --json"],
+                       env=clean_env(), capture_output=True, text=True, timeout=120)
+    doc = json.loads(p.stdout)
+    assert one(doc, "library")["data"]["kiln"] == os.path.realpath(
+        os.path.join(prefix, "bin", "kiln"))  # set_env.sh put the prefix's kiln first on PATH
+    for check in ("library", "installs", "set_env", "runtime"):
+        assert one(doc, check)["level"] == "OK", one(doc, check)
+    assert one(doc, "installs")["data"]["installs"][0]["prefix"] == os.path.realpath(prefix)
+    assert p.returncode == 0
+
+
+def test_build_tree_kiln_after_another_installs_set_env_fails(prefix):
+    # The classic pitfall: set_env.sh of one install, the kiln of another. LD_LIBRARY_PATH now
+    # beats the build tree kiln's RUNPATH.
+    p, doc = doctor(shell_prefix=f"source {prefix}/set_env.sh")
+    lib = one(doc, "library")
+    assert lib["level"] == "FAIL", lib
+    assert lib["data"]["loaded"] == os.path.realpath(
+        os.path.join(prefix, "runtime", "lib64", "libascendcl.so"))
+    assert lib["fix"].startswith("remove " + os.path.realpath(os.path.join(prefix, "runtime")))
+    # set_env.sh matches the library that loaded (the prefix's); the mismatch is the kiln's.
+    assert one(doc, "set_env")["level"] == "OK"
+    assert one(doc, "installs")["level"] == "WARN"
+    assert p.returncode == 1
