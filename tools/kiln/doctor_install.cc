@@ -188,6 +188,13 @@ std::vector<Finding> CheckInstalls(const Context& ctx) {
     order.push_back(ctx.in_use.prefix);
     installs[ctx.in_use.prefix] = ctx.in_use;
   }
+  // This kiln's own install counts too: its kiln with another install's library is two at once.
+  const Install own =
+      ctx.exe.empty() ? Install{} : InstallOf(fs::path(ctx.exe).parent_path().string());
+  if (!own.prefix.empty() && own.kind != "unknown" && installs.emplace(own.prefix, own).second) {
+    order.push_back(own.prefix);
+    where[own.prefix].push_back("this kiln");
+  }
   nlohmann::json entries = nlohmann::json::array();
   for (const Hit& h : hits) {
     if (installs.emplace(h.install.prefix, h.install).second) order.push_back(h.install.prefix);
@@ -237,16 +244,34 @@ std::vector<Finding> CheckInstalls(const Context& ctx) {
     std::vector<std::string> others, remove;
     for (const std::string& p : order) {
       if (p == ctx.in_use.prefix) continue;
-      others.push_back(Describe(installs[p]) + " on " + Join(where[p], ", "));
-      for (const std::string& w : where[p]) remove.push_back(w);
+      std::vector<std::string> on;
+      bool this_kiln = false;
+      for (const std::string& w : where[p]) {
+        if (w == "this kiln") {
+          this_kiln = true;
+        } else {
+          on.push_back(w);
+        }
+      }
+      others.push_back(Describe(installs[p]) + (this_kiln ? ", this kiln's" : "") +
+                       (on.empty() ? "" : " on " + Join(on, ", ")));
+      for (const std::string& w : where[p]) {
+        if (w != "this kiln") remove.push_back(w);
+      }
     }
     f.level = Level::kWarn;
     f.found = std::to_string(order.size()) + " installs at once: in use " +
               (ctx.in_use.prefix.empty() ? std::string("unknown") : Describe(ctx.in_use)) +
               "; also " + Join(others, "; ") + "; wins: " + Join(wins_text, ", ");
     std::string keep = ctx.in_use.prefix.empty() ? "" : " (keep only " + ctx.in_use.prefix + ")";
-    f.fix = "remove " + Join(remove, ", ") + keep +
-            "; or open a new shell and source only the set_env.sh of the install you use";
+    if (remove.empty()) {
+      f.fix = "run " + ctx.in_use.prefix +
+              "/bin/kiln, or open a new shell without another "
+              "install's set_env.sh";
+    } else {
+      f.fix = "remove " + Join(remove, ", ") + keep +
+              "; or open a new shell and source only the set_env.sh of the install you use";
+    }
     out.push_back(f);
   }
   // CANN's atc on PATH writes Huawei OM files, which Kiln refuses to load.
