@@ -383,7 +383,11 @@ def test_build_tree_kiln_after_another_installs_set_env_fails(prefix):
     assert lib["data"]["loaded"] == os.path.realpath(
         os.path.join(prefix, "runtime", "lib64", "libascendcl.so"))
     assert lib["fix"].startswith("remove " + os.path.realpath(os.path.join(prefix, "runtime")))
-    # set_env.sh matches the library that loaded (the prefix's); the mismatch is the kiln's.
-    assert one(doc, "set_env")["level"] == "OK"
-    assert one(doc, "installs")["level"] == "WARN"
+    # set_env.sh and the paths are held to this kiln's install (the build tree), not the prefix.
+    s = one(doc, "set_env")
+    assert s["level"] == "FAIL" and os.path.realpath(prefix) in s["found"], s
+    inst = one(doc, "installs")
+    assert inst["level"] == "WARN"
+    assert inst["data"]["installs"][0]["prefix"] == os.path.realpath(BUILD)
+    assert os.path.join(prefix, "runtime", "lib64") in inst["fix"]
     assert p.returncode == 1

@@ -31,10 +31,13 @@ struct Install {
 
 // What the library check learns and the later checks use.
 struct Context {
-  std::string exe;              // this kiln, canonical
-  std::string loaded;           // the libascendcl.so this process loaded, canonical
-  std::string expected;         // the one next to this kiln (empty when the layout is unknown)
-  Install in_use;               // the install `loaded` belongs to
+  std::string exe;         // this kiln, canonical
+  std::string loaded;      // the libascendcl.so this process loaded, canonical
+  std::string expected;    // the one next to this kiln (empty when the layout is unknown)
+  Install loaded_install;  // the install `loaded` belongs to
+  // The install the other checks hold the paths and set_env.sh to: this kiln's own (the one
+  // `expected` belongs to) when its layout is known, else the loaded library's.
+  Install in_use;
   int64_t compute_threads = 0;  // the CPU device's compute threads (aclGetDeviceCapability)
   bool runtime_ok = false;      // aclInit succeeded
   bool device_set = false;      // aclrtSetDevice(0) succeeded

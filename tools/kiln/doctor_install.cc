@@ -180,7 +180,7 @@ Install InstallOf(const std::string& dir) {
 
 std::vector<Finding> CheckInstalls(const Context& ctx) {
   const std::vector<Hit> hits = ScanSearchPaths();
-  // The distinct installs, the one in use first, then in the order the paths name them.
+  // The distinct installs, this kiln's first, then in the order the paths name them.
   std::vector<std::string> order;
   std::map<std::string, Install> installs;
   std::map<std::string, std::vector<std::string>> where;  // prefix -> "VAR entry" list
@@ -188,12 +188,12 @@ std::vector<Finding> CheckInstalls(const Context& ctx) {
     order.push_back(ctx.in_use.prefix);
     installs[ctx.in_use.prefix] = ctx.in_use;
   }
-  // This kiln's own install counts too: its kiln with another install's library is two at once.
-  const Install own =
-      ctx.exe.empty() ? Install{} : InstallOf(fs::path(ctx.exe).parent_path().string());
-  if (!own.prefix.empty() && own.kind != "unknown" && installs.emplace(own.prefix, own).second) {
-    order.push_back(own.prefix);
-    where[own.prefix].push_back("this kiln");
+  // The loaded library's install counts too (it may come from LD_PRELOAD or a default path):
+  // this kiln with another install's library is two installs at once.
+  const Install& lib = ctx.loaded_install;
+  if (!lib.prefix.empty() && installs.emplace(lib.prefix, lib).second) {
+    order.push_back(lib.prefix);
+    where[lib.prefix].push_back("the loaded library");
   }
   nlohmann::json entries = nlohmann::json::array();
   for (const Hit& h : hits) {
@@ -247,27 +247,27 @@ std::vector<Finding> CheckInstalls(const Context& ctx) {
       std::vector<std::string> on;
       bool this_kiln = false;
       for (const std::string& w : where[p]) {
-        if (w == "this kiln") {
+        if (w == "the loaded library") {
           this_kiln = true;
         } else {
           on.push_back(w);
         }
       }
-      others.push_back(Describe(installs[p]) + (this_kiln ? ", this kiln's" : "") +
+      others.push_back(Describe(installs[p]) + (this_kiln ? ", whose library loaded," : "") +
                        (on.empty() ? "" : " on " + Join(on, ", ")));
       for (const std::string& w : where[p]) {
-        if (w != "this kiln") remove.push_back(w);
+        if (w != "the loaded library") remove.push_back(w);
       }
     }
     f.level = Level::kWarn;
-    f.found = std::to_string(order.size()) + " installs at once: in use " +
-              (ctx.in_use.prefix.empty() ? std::string("unknown") : Describe(ctx.in_use)) +
-              "; also " + Join(others, "; ") + "; wins: " + Join(wins_text, ", ");
+    f.found =
+        std::to_string(order.size()) +
+        " installs at once: " + (ctx.expected.empty() ? "the loaded library's " : "this kiln's ") +
+        (ctx.in_use.prefix.empty() ? std::string("unknown") : Describe(ctx.in_use)) + "; also " +
+        Join(others, "; ") + "; wins: " + Join(wins_text, ", ");
     std::string keep = ctx.in_use.prefix.empty() ? "" : " (keep only " + ctx.in_use.prefix + ")";
     if (remove.empty()) {
-      f.fix = "run " + ctx.in_use.prefix +
-              "/bin/kiln, or open a new shell without another "
-              "install's set_env.sh";
+      f.fix = "make the loader find " + ctx.expected + " (check LD_PRELOAD and /etc/ld.so.conf.d)";
     } else {
       f.fix = "remove " + Join(remove, ", ") + keep +
               "; or open a new shell and source only the set_env.sh of the install you use";
@@ -341,7 +341,7 @@ Finding CheckSetEnv(const Context& ctx) {
     return f;
   }
   if (mismatch.empty()) {
-    f.found = "set_env.sh sourced from the install in use: " + Join(match, ", ") + " point at " +
+    f.found = "set_env.sh sourced from this kiln's install: " + Join(match, ", ") + " point at " +
               ctx.in_use.prefix;
     return f;
   }
@@ -354,8 +354,10 @@ Finding CheckSetEnv(const Context& ctx) {
   f.level = Level::kFail;
   f.found = (other.kind == "CANN toolkit" ? "CANN's set_env.sh" : std::string("a set_env.sh")) +
             " from another install was sourced: " + Join(mismatch, ", ") + " point at " +
-            other_root + ", but the library in use is " +
-            (ctx.in_use.prefix.empty() ? ctx.loaded : ctx.in_use.prefix + "'s");
+            other_root + ", but " +
+            (ctx.in_use.prefix.empty() ? "the library in use is " + ctx.loaded
+             : ctx.expected.empty()    ? "the library in use is " + ctx.in_use.prefix + "'s"
+                                       : "this kiln is " + ctx.in_use.prefix + "'s");
   if (build_tree) {
     f.fix = "open a new shell without sourcing " + script +
             " (a build tree needs none), or unset " + Join(mismatch, " ");

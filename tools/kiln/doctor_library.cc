@@ -73,7 +73,7 @@ Finding CheckLibrary(Context* ctx) {
   }
   ctx->loaded = Canonical(info.dli_fname);
   const std::string loaded_dir = fs::path(ctx->loaded).parent_path().string();
-  ctx->in_use = InstallOf(loaded_dir);
+  ctx->loaded_install = InstallOf(loaded_dir);
 
   char version[ACL_PKG_VERSION_MAX_SIZE] = {0};
   char runtime_pkg[] = "runtime";
@@ -98,6 +98,8 @@ Finding CheckLibrary(Context* ctx) {
     layout = "build tree";
   }
 #endif
+  ctx->in_use = ctx->expected.empty() ? ctx->loaded_install
+                                      : InstallOf(fs::path(ctx->expected).parent_path().string());
   const bool via_ld_path = OnLdLibraryPath(loaded_dir);
   const std::vector<std::string> copies = LoadedCopies();
   f.data = {{"loaded", ctx->loaded},
@@ -109,8 +111,9 @@ Finding CheckLibrary(Context* ctx) {
             {"layout", layout},
             {"found_through", via_ld_path ? "LD_LIBRARY_PATH" : "RUNPATH or default paths"},
             {"loaded_copies", copies},
-            {"install", ctx->in_use.prefix},
-            {"install_kind", ctx->in_use.kind}};
+            {"install", ctx->loaded_install.prefix},
+            {"install_kind", ctx->loaded_install.kind},
+            {"kiln_install", ctx->in_use.prefix}};
 
   const std::string what = ctx->loaded + " (Kiln " + version + ", AscendCL " + acl_version +
                            (via_ld_path ? ", found through LD_LIBRARY_PATH)" : ")");
