@@ -256,7 +256,9 @@ std::vector<Finding> CheckInstalls(const Context& ctx) {
       others.push_back(Describe(installs[p]) + (this_kiln ? ", whose library loaded," : "") +
                        (on.empty() ? "" : " on " + Join(on, ", ")));
       for (const std::string& w : where[p]) {
-        if (w != "the loaded library") remove.push_back(w);
+        if (w == "the loaded library") continue;
+        const size_t space = w.find(' ');  // "VAR entry" -> "entry from VAR"
+        remove.push_back(w.substr(space + 1) + " from " + w.substr(0, space));
       }
     }
     f.level = Level::kWarn;
