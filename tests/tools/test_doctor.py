@@ -30,7 +30,7 @@ pytestmark = pytest.mark.skipif(not (os.path.exists(KILN) and os.path.exists(LIB
 _CLEARED = ("LD_LIBRARY_PATH", "PYTHONPATH", "ASCEND_TOOLKIT_HOME", "ASCEND_HOME_PATH", "DDK_PATH",
             "NPU_HOST_LIB", "ASCEND_OPP_PATH", "ASCEND_AICPU_PATH", "KILN_CPU_THREADS",
             "ASCEND_RT_VISIBLE_DEVICES", "KILN_CPU_DEVICES", "ONEDNN_MAX_CPU_ISA",
-            "DNNL_MAX_CPU_ISA")
+            "DNNL_MAX_CPU_ISA", "KILN_DEVICE_MEMORY_LIMIT")
 
 
 def clean_env(**extra):
@@ -390,4 +390,13 @@ def test_build_tree_kiln_after_another_installs_set_env_fails(prefix):
     assert inst["level"] == "WARN"
     assert inst["data"]["installs"][0]["prefix"] == os.path.realpath(BUILD)
     assert os.path.join(prefix, "runtime", "lib64") in inst["fix"]
+    assert p.returncode == 1
+
+
+def test_runtime_that_does_not_start_fails_and_skips_the_models(mnist_om):
+    p, doc = doctor(mnist_om, env=clean_env(KILN_DEVICE_MEMORY_LIMIT="lots"))
+    r = one(doc, "runtime")
+    assert r["level"] == "FAIL" and "KILN_DEVICE_MEMORY_LIMIT" in r["found"], r
+    m = one(doc, "model")
+    assert m["level"] == "FAIL" and "not checked" in m["found"]
     assert p.returncode == 1

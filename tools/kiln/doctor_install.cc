@@ -66,7 +66,7 @@ bool IsCannParent(const std::string& name) {
 // The directory of a search-path entry ("" is the current directory, as the loader reads it).
 std::vector<std::string> SplitPath(const char* value) {
   std::vector<std::string> out;
-  if (value == nullptr) return out;
+  if (value == nullptr || *value == '\0') return out;  // set but empty: the loader reads none
   std::string s = value;
   size_t start = 0;
   for (;;) {
