@@ -30,7 +30,7 @@ pytestmark = pytest.mark.skipif(not (os.path.exists(KILN) and os.path.exists(LIB
 _CLEARED = ("LD_LIBRARY_PATH", "PYTHONPATH", "ASCEND_TOOLKIT_HOME", "ASCEND_HOME_PATH", "DDK_PATH",
             "NPU_HOST_LIB", "ASCEND_OPP_PATH", "ASCEND_AICPU_PATH", "KILN_CPU_THREADS",
             "ASCEND_RT_VISIBLE_DEVICES", "KILN_CPU_DEVICES", "ONEDNN_MAX_CPU_ISA",
-            "DNNL_MAX_CPU_ISA", "KILN_DEVICE_MEMORY_LIMIT")
+            "DNNL_MAX_CPU_ISA", "KILN_DEVICE_MEMORY_LIMIT", "LD_PRELOAD")
 
 
 def clean_env(**extra):
@@ -399,4 +399,25 @@ def test_runtime_that_does_not_start_fails_and_skips_the_models(mnist_om):
     assert r["level"] == "FAIL" and "KILN_DEVICE_MEMORY_LIMIT" in r["found"], r
     m = one(doc, "model")
     assert m["level"] == "FAIL" and "not checked" in m["found"]
+    assert p.returncode == 1
+
+
+def test_a_loader_crash_is_a_finding_not_the_end_of_the_report(tmp_path, mnist_om):
+    # Each .om is checked in a child process: a shim whose aclmdlQuerySize crashes stands in
+    # for a file that crashes the loader.
+    if not shutil.which("cc"):
+        pytest.skip("needs a C compiler")
+    src = tmp_path / "crash.c"
+    src.write_text("#include <signal.h>\n#include <stddef.h>\n"
+                   "int aclmdlQuerySize(const char* f, size_t* w, size_t* s) {\n"
+                   "  (void)f; (void)w; (void)s; raise(SIGSEGV); return 0;\n}\n")
+    shim = tmp_path / "libcrash.so"
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(shim), str(src)], check=True)
+    p, doc = doctor(mnist_om, mnist_om, env=clean_env(LD_PRELOAD=str(shim)))
+    models = findings(doc, "model")
+    assert len(models) == 2
+    for m in models:
+        assert m["level"] == "FAIL" and "crashed" in m["found"], m
+        assert "report it" in m["fix"]
+    assert doc["summary"]["FAIL"] == 2  # the report was printed whole
     assert p.returncode == 1

@@ -23,6 +23,7 @@ using doctor::Level;
 struct DoctorFlags {
   bool json = false;
   std::vector<std::string> models;
+  std::string model_child;  // internal: check this one model and print its finding as JSON
 };
 
 std::vector<Finding> RunChecks(const DoctorFlags& flags) {
@@ -34,7 +35,7 @@ std::vector<Finding> RunChecks(const DoctorFlags& flags) {
   out.push_back(doctor::CheckRuntime(&ctx));
   out.push_back(doctor::CheckCpu());
   for (Finding& f : doctor::CheckThreads(ctx)) out.push_back(std::move(f));
-  for (const std::string& m : flags.models) out.push_back(doctor::CheckModel(ctx, m));
+  for (const std::string& m : flags.models) out.push_back(doctor::CheckModelIsolated(ctx, m));
   doctor::FinishRuntime(ctx);
   return out;
 }
@@ -98,7 +99,12 @@ void AddDoctorCommand(CLI::App& app, int* exit_code) {
       "set_env.sh, whether .om files load here, CPU features and thread settings");
   cmd->add_flag("--json", flags->json, "print the findings as JSON");
   cmd->add_option("models", flags->models, ".om files to check (will each load here?)");
+  cmd->add_option("--model-child", flags->model_child)->group("");  // hidden, internal
   cmd->callback([flags, exit_code] {
+    if (!flags->model_child.empty()) {
+      *exit_code = doctor::RunModelChild(flags->model_child);
+      return;
+    }
     std::vector<Finding> findings = RunChecks(*flags);
     int code = 0;
     for (const Finding& f : findings) code |= f.level == Level::kFail ? 1 : 0;

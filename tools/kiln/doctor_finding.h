@@ -52,6 +52,10 @@ Finding CheckCpu();
 std::vector<Finding> CheckThreads(const Context& ctx);
 Finding CheckModel(const Context& ctx, const std::string& path);
 void FinishRuntime(const Context& ctx);  // aclFinalize after the model checks
+// CheckModel in a child process (this kiln, `doctor --model-child`), so a crash or a hang of
+// the loader is a finding; RunModelChild is that child's side (prints the finding as JSON).
+Finding CheckModelIsolated(const Context& ctx, const std::string& path);
+int RunModelChild(const std::string& path);
 
 // Which install a directory (a search-path entry, a variable's value) belongs to.
 Install InstallOf(const std::string& dir);
