@@ -165,7 +165,7 @@ Finding CheckCpu() {
     f.fix =
         "run a kernel that enables them (AMX needs Linux 5.16+; a VM needs them passed "
         "through, e.g. -cpu host)";
-  } else if (!Usable(fs, "avx2")) {
+  } else if (!Usable(fs, "avx2") && own != "baseline") {  // x86-64 without AVX2
     f.level = Level::kWarn;
     f.fix = "expect slow CPU execution: Kiln's fast kernels need AVX2 or AVX-512";
   }
