@@ -104,7 +104,11 @@ std::vector<Hit> ScanSearchPaths() {
   std::vector<Hit> hits;
   auto add = [&](const char* var, const std::string& entry, const char* what,
                  const std::string& file) {
-    hits.push_back({var, entry, what, file, InstallOf(entry)});
+    // A link (e.g. /usr/local/bin/kiln, an alias) names the install it points into.
+    const std::string real = Canonical(file);
+    hits.push_back(
+        {var, entry, what, file,
+         InstallOf(std::string(what) == "acl" ? entry : fs::path(real).parent_path().string())});
   };
   for (const std::string& e : SplitPath(std::getenv("LD_LIBRARY_PATH"))) {
     fs::path lib = fs::path(e) / "libascendcl.so";
