@@ -241,10 +241,8 @@ std::vector<Finding> CheckThreads(const Context& ctx) {
     out.push_back(Issue(
         "OMP_NUM_THREADS=" + omp + " is more than the " + aff +
             ": an OpenMP team sized by it runs " + std::to_string(omp_n) + " threads on " +
-            std::to_string(affinity) +
-            " CPUs (Kiln caps its own "
-            "at " +
-            std::to_string(team) + ")",
+            std::to_string(affinity) + (affinity == 1 ? " CPU" : " CPUs") +
+            " (Kiln caps its own at " + std::to_string(team) + ")",
         "export OMP_NUM_THREADS=" + std::to_string(affinity) + " (or fewer), or unset it", data));
   }
   if (kiln_n < 0) {
