@@ -9,10 +9,11 @@
 
 #include "acl/acl.h"
 #include "tools/kiln/atc.h"
-#include "tools/kiln/smi.h"
-#include "tools/kiln/compare.h"
 #include "tools/kiln/bench.h"
+#include "tools/kiln/compare.h"
+#include "tools/kiln/doctor.h"
 #include "tools/kiln/prof.h"
+#include "tools/kiln/smi.h"
 #include "tools/kiln/version_report.h"
 
 int main(int argc, char** argv) {
@@ -25,10 +26,11 @@ int main(int argc, char** argv) {
                "print the version block (runtime, AscendCL interface, devices) and exit");
   int exit_code = 0;
   kiln::tools::AddAtcCommand(app, &exit_code);
-  kiln::tools::AddSmiCommand(app, &exit_code);
-  kiln::tools::AddCompareCommand(app, &exit_code);
-  kiln::tools::AddBenchCommand(app, &exit_code);
   kiln::tools::AddProfCommand(app, &exit_code);
+  kiln::tools::AddSmiCommand(app, &exit_code);
+  kiln::tools::AddBenchCommand(app, &exit_code);
+  kiln::tools::AddCompareCommand(app, &exit_code);
+  kiln::tools::AddDoctorCommand(app, &exit_code);
   app.require_subcommand(0, 1);
   std::vector<std::string> storage;
   // `kiln prof ./app -x=1` passes the application's arguments through untouched.
