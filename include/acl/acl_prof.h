@@ -114,8 +114,10 @@ typedef struct aclprofAicoreEvents aclprofAicoreEvents;
  * missing). Call after aclInit. length is strlen(profilerResultPath), at most 4096.
  * @retval ACL_ERROR_INVALID_PARAM (100000) NULL or empty path, or length out of range
  * @retval ACL_ERROR_UNINITIALIZE (100001) aclInit not called
- * @retval ACL_ERROR_PROF_ALREADY_RUN (100042) profiling already configured (acl.json
- *         "profiler", KILN_PROFILING_OPTIONS, or a previous aclprofInit not finalized)
+ * @retval ACL_ERROR_PROF_ALREADY_RUN (100042) profiling already configured (by acl.json
+ *         "profiler", or a previous aclprofInit not finalized). When msprof's environment
+ *         (PROFILING_MODE=true, PROFILING_OPTIONS) started it, aclprofInit/Start/Stop/Finalize
+ *         succeed and do nothing, so a program that profiles itself runs under kiln prof.
  * @retval ACL_ERROR_PROF_API_CONFLICT (148047) a model subscription is active
  * @retval ACL_ERROR_WRITE_FILE (100004) the folder cannot be created
  */

@@ -30,7 +30,7 @@ struct IoDesc {
 };
 
 struct ModelInfo {
-  std::string name;  // the .om's model name (kiln atc --output's file name by default)
+  std::string name;  // the .om's model name (the ONNX file's name without its extension)
   std::vector<IoDesc> inputs, outputs;
   int gear_kind = 0;  // 0 none, 1 batch, 2 image size, 3 dims
   std::vector<std::string> gear_dims;

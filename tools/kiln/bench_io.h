@@ -1,8 +1,9 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// The files `kiln bench` reads and writes: raw .bin, numpy .npy (format 1.0–3.0, C order,
-// little-endian) and text. Pure file handling; no AscendCL calls beyond the dtype enum.
+// The tensor files the tools read and write (`kiln bench`'s inputs and outputs, `kiln prof
+// --om`'s inputs): raw .bin, numpy .npy (format 1.0–3.0, C order, little-endian) and text. Pure
+// file handling; no AscendCL calls beyond the dtype enum.
 #pragma once
 
 #include <cstdint>

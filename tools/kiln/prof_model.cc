@@ -5,13 +5,12 @@
 #include <unistd.h>
 
 #include <cstring>
-#include <fstream>
 #include <random>
 #include <set>
-#include <sstream>
 
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
+#include "tools/kiln/bench_io.h"
 #include "tools/kiln/prof_report.h"
 
 namespace kiln::tools {
@@ -23,107 +22,29 @@ std::string AclMessage(const char* call, aclError ret) {
          (m != nullptr && *m ? std::string(": ") + m : std::string());
 }
 
-// numpy's descr of an AscendCL data type ("" when numpy has none).
-std::string NumpyDescr(aclDataType t) {
-  switch (t) {
-    case ACL_FLOAT:
-      return "<f4";
-    case ACL_FLOAT16:
-      return "<f2";
-    case ACL_DOUBLE:
-      return "<f8";
-    case ACL_INT8:
-      return "|i1";
-    case ACL_UINT8:
-      return "|u1";
-    case ACL_INT16:
-      return "<i2";
-    case ACL_UINT16:
-      return "<u2";
-    case ACL_INT32:
-      return "<i4";
-    case ACL_UINT32:
-      return "<u4";
-    case ACL_INT64:
-      return "<i8";
-    case ACL_UINT64:
-      return "<u8";
-    case ACL_BOOL:
-      return "|b1";
-    default:
-      return "";
-  }
-}
-
-// The value of `key` in a .npy header dict ("{'descr': '<f4', 'fortran_order': False, ...}").
-std::string HeaderValue(const std::string& header, const std::string& key) {
-  const size_t k = header.find("'" + key + "'");
-  if (k == std::string::npos) return "";
-  size_t v = header.find(':', k);
-  if (v == std::string::npos) return "";
-  v = header.find_first_not_of(' ', v + 1);
-  if (v == std::string::npos) return "";
-  if (header[v] == '\'') {
-    const size_t end = header.find('\'', v + 1);
-    return end == std::string::npos ? "" : header.substr(v + 1, end - v - 1);
-  }
-  if (header[v] == '(') {
-    const size_t end = header.find(')', v);
-    return end == std::string::npos ? "" : header.substr(v, end - v + 1);
-  }
-  const size_t end = header.find_first_of(",}", v);
-  return header.substr(v, end == std::string::npos ? std::string::npos : end - v);
-}
-
-// Reads one input file: a .npy (its data, checked against the input's dtype) or raw bytes.
+// Reads one input file (.npy, its dtype checked against the input's, or raw bytes) with the
+// tools' tensor-file reader (bench_io.h).
 bool ReadInput(const std::string& path, size_t index, aclDataType type, size_t expected,
                std::vector<char>* data, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = "--input " + std::to_string(index) + ": cannot open '" + path + "'";
+  const std::string where = "--input " + std::to_string(index);
+  bench::TensorFile file;
+  if (bench::IoError io = bench::ReadTensorFile(path, &file); !io.ok()) {
+    *error = where + ": " + io.error;
     return false;
   }
-  std::ostringstream all;
-  all << in.rdbuf();
-  std::string bytes = all.str();
-  const std::string where = "--input " + std::to_string(index) + " '" + path + "'";
-  if (bytes.size() >= 10 && bytes.compare(0, 6, "\x93NUMPY") == 0) {
-    const int major = static_cast<unsigned char>(bytes[6]);
-    size_t header_len = 0, start = 0;
-    if (major == 1) {
-      header_len = static_cast<unsigned char>(bytes[8]) |
-                   (static_cast<size_t>(static_cast<unsigned char>(bytes[9])) << 8);
-      start = 10;
-    } else if (bytes.size() >= 12) {
-      for (int i = 0; i < 4; ++i) {
-        header_len |= static_cast<size_t>(static_cast<unsigned char>(bytes[8 + i])) << (8 * i);
-      }
-      start = 12;
-    }
-    if (start == 0 || start + header_len > bytes.size()) {
-      *error = where + ": a truncated .npy header";
-      return false;
-    }
-    const std::string header = bytes.substr(start, header_len);
-    const std::string descr = HeaderValue(header, "descr");
-    if (HeaderValue(header, "fortran_order") == "True") {
-      *error = where + ": a Fortran-order array; save it C-contiguous (np.ascontiguousarray)";
-      return false;
-    }
-    const std::string want = NumpyDescr(type);
-    if (!want.empty() && descr != want && !(want[0] == '|' && descr.substr(1) == want.substr(1))) {
-      *error = where + ": dtype '" + descr + "', the model's input " + std::to_string(index) +
-               " is '" + want + "' (shape " + HeaderValue(header, "shape") + ")";
-      return false;
-    }
-    bytes.erase(0, start + header_len);
-  }
-  if (bytes.size() != expected) {
-    *error = where + ": " + std::to_string(bytes.size()) + " bytes of data, the model's input " +
-             std::to_string(index) + " takes " + std::to_string(expected);
+  if (file.has_header && type != ACL_DT_UNDEFINED && file.dtype != type) {
+    *error = where + " '" + path + "': dtype '" + bench::NpyDescr(file.dtype) +
+             "', the model's input " + std::to_string(index) + " is '" + bench::NpyDescr(type) +
+             "'";
     return false;
   }
-  data->assign(bytes.begin(), bytes.end());
+  if (file.bytes.size() != expected) {
+    *error = where + " '" + path + "': " + std::to_string(file.bytes.size()) +
+             " bytes of data, the model's input " + std::to_string(index) + " takes " +
+             std::to_string(expected);
+    return false;
+  }
+  *data = std::move(file.bytes);
   return true;
 }
 
