@@ -4,7 +4,8 @@
 # The issue's acceptance check: a C++ application written for CANN (resnet_app: QuerySize +
 # LoadFromFileWithMem, datasets, execute, outputs, unload), built with -std=c++11 against the
 # install prefix after `source set_env.sh`, runs unchanged on ResNet-50 compiled by the installed
-# `kiln atc`, and its top-1 class equals onnxruntime's on the same deterministic input.
+# `kiln atc`, and its top-1 class equals onnxruntime's on the same deterministic input; then it
+# runs again, unchanged, under the installed `kiln prof --application`.
 # Usage: run_resnet_test.sh <build-dir> <tests/install dir> <project root> [image size, 224]
 # Exit 77 (skipped) without the .venv that generates the model and runs onnxruntime.
 set -euo pipefail
@@ -57,9 +58,19 @@ step "run"
   | tee "$work/run.log"
 got="$(sed -n 's/^top 1: index\[\([0-9]*\)\].*/\1/p' "$work/run.log")"
 want="$(sed -n 's/^top1 //p' "$work/expected.txt")"
-step "done"
 if [ "$got" != "$want" ]; then
   echo "top-1 class: resnet_app $got, onnxruntime $want ($(grep top5 "$work/expected.txt"))"
   exit 1
 fi
+
+# The same unchanged application under the installed `kiln prof --application` (issue 11): the
+# same answer, and a profile whose operators name the ONNX nodes and fill its execution.
+step "kiln prof --application"
+kiln prof --output="$work/prof" \
+  --application="$work/app/resnet_app $work/resnet50.om $work/input.bin $here/resnet_app/acl.json" \
+  > "$work/prof.log" 2>&1 || { cat "$work/prof.log"; exit 1; }
+grep -q "^top 1: index\[$want\]" "$work/prof.log" ||
+  { echo "resnet_app under kiln prof:"; cat "$work/prof.log"; exit 1; }
+"$python" "$root/tests/tools/check_profile.py" --out "$work/prof" --onnx "$onnx" --executions 1
+step "done"
 echo "install ResNet-50 test: OK (top-1 class $got, as onnxruntime)"

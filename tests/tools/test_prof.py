@@ -488,6 +488,39 @@ def test_pyacl_program_under_kiln_prof(mnist_om, mnist_nodes, tmp_path):
     assert rows and all(n in mnist_nodes for row in rows for n in shown_nodes(row))
 
 
+def test_pyacl_sample_under_kiln_prof_unchanged(mnist_om, tmp_path):
+    # tests/python/apps/classify_pyacl.py is written as CANN's pyACL classification sample and
+    # knows nothing of Kiln: under kiln prof it answers as the data set expects, and its profile
+    # passes the same checks as an API-collected one (tests/tools/check_profile.py).
+    import sys
+    from onnx import numpy_helper, TensorProto
+    images = []
+    expected = []
+    for k in range(3):
+        case = os.path.join(MNIST, f"test_data_set_{k}")
+        for name, into in (("input_0.pb", images), ("output_0.pb", expected)):
+            t = TensorProto()
+            with open(os.path.join(case, name), "rb") as f:
+                t.ParseFromString(f.read())
+            into.append(numpy_helper.to_array(t).astype(np.float32))
+    paths = []
+    for k, image in enumerate(images):
+        paths.append(str(tmp_path / f"digit{k}.bin"))
+        image.tofile(paths[-1])
+    sample = os.path.join(ROOT, "tests", "python", "apps", "classify_pyacl.py")
+    out = tmp_path / "out"
+    r = kiln("prof", "--output", str(out), sys.executable, sample, mnist_om, *paths)
+    assert r.returncode == 0, r.stdout + r.stderr
+    for path, want in zip(paths, expected):
+        line = next(x for x in r.stdout.splitlines() if x.startswith(path + " "))
+        assert f"top1={int(np.argmax(want))} " in line, line
+    check = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "tools", "check_profile.py"),
+                            "--out", str(out), "--onnx", os.path.join(MNIST, "model.onnx"),
+                            "--executions", "3", "--tolerance", "0.5"],
+                           capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
 def test_program_started_through_a_shell_script(app, mnist_om, tmp_path):
     # msprof --application="bash run.sh": the program is a child of the script; its profile is
     # the one shown.

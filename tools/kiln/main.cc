@@ -18,8 +18,8 @@
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "Kiln: an AscendCL-compatible inference runtime and ATC-compatible compiler for "
-      "CPUs and NVIDIA GPUs",
+      "Kiln: an AscendCL-compatible inference runtime and ATC-compatible compiler, with the "
+      "diagnosis tools CANN users know (x86-64 CPUs today; NVIDIA GPUs to come)",
       "kiln"};
   bool show_version = false;
   app.add_flag("--version", show_version,
