@@ -219,8 +219,9 @@ ACL_FUNC_VISIBILITY aclError aclmdlInitDump(void);
  */
 ACL_FUNC_VISIBILITY aclError aclmdlSetDump(const char* dumpCfgPath);
 /*
- * Ends the dump started by aclmdlInitDump (its files are complete when it returns). Failures:
- * ACL_ERROR_UNINITIALIZE, ACL_ERROR_DUMP_ALREADY_RUN, ACL_ERROR_DUMP_NOT_RUN.
+ * Ends the dump started by aclmdlInitDump: executions started after it dump nothing; one still
+ * running (aclmdlExecuteAsync: synchronize its stream first) writes its files as it ends.
+ * Failures: ACL_ERROR_UNINITIALIZE, ACL_ERROR_DUMP_ALREADY_RUN, ACL_ERROR_DUMP_NOT_RUN.
  */
 ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void);
 

@@ -160,9 +160,12 @@ Result<std::vector<kiln::runtime::IoBuffer>> Buffers(const aclmdlDataset* ds, co
     if (b.data == nullptr && b.size != 0) {
       return Error(code::kInvalidParam, what, " buffer ", i, " is not a live aclDataBuffer");
     }
-    if (const aclTensorDesc* desc = read_descs ? ds->descs[i] : nullptr) {
-      b.has_dims = true;
-      b.dims = kiln::capi::TensorDescDims(desc);
+    if (read_descs) {
+      std::lock_guard<std::mutex> lock(ds->descs_mu);
+      if (const aclTensorDesc* desc = ds->descs[i]) {
+        b.has_dims = true;
+        b.dims = kiln::capi::TensorDescDims(desc);
+      }
     }
     out.push_back(std::move(b));
   }
@@ -172,6 +175,7 @@ Result<std::vector<kiln::runtime::IoBuffer>> Buffers(const aclmdlDataset* ds, co
 // After a run: the output dataset's descs give each output's actual dims.
 void SetOutputDescs(aclmdlDataset* out, const kiln::runtime::ModelInfo& info,
                     const kiln::runtime::ExecResult& result) {
+  std::lock_guard<std::mutex> lock(out->descs_mu);
   for (size_t i = 0; i < out->descs.size() && i < result.output_dims.size(); ++i) {
     const auto& dims = result.output_dims[i];
     aclTensorDesc* d = aclCreateTensorDesc(kiln::capi::ToAclType(info.outputs[i].dtype),

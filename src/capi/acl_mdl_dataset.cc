@@ -148,6 +148,7 @@ aclError aclmdlSetDatasetTensorDesc(aclmdlDataset* dataset, aclTensorDesc* tenso
         aclCreateTensorDesc(aclGetTensorDescType(tensorDesc), static_cast<int>(dims.size()),
                             dims.data(), aclGetTensorDescFormat(tensorDesc));
     if (copy == nullptr) return kiln::capi::PeekLastError();
+    std::lock_guard<std::mutex> lock(d->descs_mu);
     if (d->descs[index]) aclDestroyTensorDesc(d->descs[index]);
     d->descs[index] = copy;
     return ACL_SUCCESS;

@@ -16,6 +16,10 @@
 struct aclmdlDataset {
   std::vector<aclDataBuffer*> buffers;
   std::vector<aclTensorDesc*> descs;  // owned; null where none was set
+  // Guards `descs` between threads: a run on a stream writes its output dataset's descs while
+  // another call may read the same dataset as an input (aclmdlExecuteAsync A: in -> mid, then
+  // B: mid -> out, with no synchronisation in between).
+  mutable std::mutex descs_mu;
 };
 
 struct aclmdlDesc {

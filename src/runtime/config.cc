@@ -174,6 +174,16 @@ Result<nlohmann::json> ParseJson(const std::string& text, const std::string& ori
 }
 
 Result<std::string> ReadText(const std::string& path, const char* what) {
+  // A config is a small regular file: /dev/zero or a FIFO would read forever.
+  constexpr off_t kMaxBytes = 16 << 20;
+  struct stat st {};
+  if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    return Error(code::kInvalidFile, what, " file '", path, "' is not a regular file");
+  }
+  if (st.st_size > kMaxBytes) {
+    return Error(code::kInvalidFile, what, " file '", path, "' holds ", st.st_size,
+                 " bytes; a config is at most ", kMaxBytes);
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error(code::kInvalidFile, "cannot open ", what, " file '", path, "'");
   std::ostringstream text;

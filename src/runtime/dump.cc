@@ -17,6 +17,15 @@ namespace kiln::runtime {
 namespace {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// JSON text of `j`. Names come from files: invalid UTF-8 is replaced, never thrown on.
+std::string Text(const nlohmann::json& j, int indent = -1) {
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace
 using kernels::DataType;
 using kernels::Dims;
 using kernels::TensorView;
@@ -220,8 +229,11 @@ Status Dumper::Install(const DumpOptions& options) {
   const std::string base = (fs::path(options.path) / TimeFolder()).string();
   std::string root = base;
   std::error_code ec;
-  for (int k = 1; fs::exists(root, ec); ++k) root = base + "_" + std::to_string(k);
-  fs::create_directories(root, ec);
+  fs::create_directories(options.path, ec);
+  // create_directory is false when the folder exists: two processes never share one.
+  for (int k = 1; !ec && !fs::create_directory(root, ec); ++k) {
+    root = base + "_" + std::to_string(k);
+  }
   if (ec) {
     return Error(code::kWriteFile, "dump: cannot create '", root, "': ", ec.message());
   }
@@ -340,10 +352,14 @@ bool DumpObserver::Selected(const NodeInfo& node) const {
 }
 
 std::string DumpObserver::Stem(const GraphProgram& graph, const NodeInfo& node) {
-  std::string stem = FileSafe(node.name.empty() ? node.op_type : node.name);
-  if (&graph != main_graph_) stem = FileSafe(graph.name) + "." + stem;
-  const int seen = runs_[stem]++;
-  if (seen > 0) stem += "." + std::to_string(seen);  // a body run again (Loop, Scan)
+  std::string base = FileSafe(node.name.empty() ? node.op_type : node.name);
+  if (&graph != main_graph_) base = FileSafe(graph.name) + "." + base;
+  // A body run again (Loop, Scan) gets ".1", ".2", ...; never a stem given out already (a node
+  // may itself be named "a.1").
+  std::string stem = base;
+  for (int& seen = runs_[base]; issued_.count(stem) > 0;)
+    stem = base + "." + std::to_string(++seen);
+  issued_.insert(stem);
   return stem;
 }
 
@@ -385,7 +401,7 @@ void DumpObserver::Write(const GraphProgram& graph, const NodeInfo& node, const 
       const std::string file = stem + "." + kind + "." + std::to_string(i) + ".npy";
       std::ofstream out(fs::path(dir_) / file, std::ios::binary);
       const std::string header = NpyHeader(v->dtype, v->dims);
-      const std::string data = LogicalBytes(*v, (nhwc >> i) & 1u);
+      const std::string data = LogicalBytes(*v, i < 32 && ((nhwc >> i) & 1u));
       out.write(header.data(), static_cast<std::streamsize>(header.size()));
       out.write(data.data(), static_cast<std::streamsize>(data.size()));
       out.close();
@@ -397,73 +413,91 @@ void DumpObserver::Write(const GraphProgram& graph, const NodeInfo& node, const 
     }
     list.push_back(std::move(e));
   }
-  *json = list.dump();
+  *json = Text(list);
+}
+
+// An observer never throws into the executor: what went wrong is the dump's error, logged at
+// Finish, and the execution stands.
+void DumpObserver::Threw(const std::exception& e) {
+  if (error_.ok()) error_ = Error(code::kWriteFile, "dump of model ", model_id_, ": ", e.what());
 }
 
 void DumpObserver::BeforeNode(const GraphProgram& graph, const NodeInfo& node,
                               const std::vector<const TensorView*>& inputs) {
-  if (!Selected(node)) return;
-  std::string stem = Stem(graph, node);
-  std::string json = "[]";
-  // Before the kernel runs: an in-place kernel may overwrite an input.
-  if (session_->options.inputs) Write(graph, node, "input", inputs, node.inputs, stem, &json);
-  pending_stems_.push_back(std::move(stem));
-  pending_inputs_.push_back(std::move(json));
+  try {
+    if (!Selected(node)) return;
+    std::string stem = Stem(graph, node);
+    std::string json = "[]";
+    // Before the kernel runs: an in-place kernel may overwrite an input.
+    if (session_->options.inputs) Write(graph, node, "input", inputs, node.inputs, stem, &json);
+    pending_stems_.push_back(std::move(stem));
+    pending_inputs_.push_back(std::move(json));
+  } catch (const std::exception& e) {
+    Threw(e);
+  }
 }
 
 void DumpObserver::AfterNode(const GraphProgram& graph, const NodeInfo& node,
                              const std::vector<const TensorView*>& inputs,
                              const std::vector<const TensorView*>& outputs) {
-  (void)inputs;
-  if (!Selected(node) || pending_stems_.empty()) return;
-  std::string stem = std::move(pending_stems_.back());
-  std::string inputs_json = std::move(pending_inputs_.back());
-  pending_stems_.pop_back();
-  pending_inputs_.pop_back();
-  std::string outputs_json = "[]";
-  if (session_->options.outputs) {
-    Write(graph, node, "output", outputs, node.outputs, stem, &outputs_json);
+  try {
+    (void)inputs;
+    if (!Selected(node) || pending_stems_.empty()) return;
+    std::string stem = std::move(pending_stems_.back());
+    std::string inputs_json = std::move(pending_inputs_.back());
+    pending_stems_.pop_back();
+    pending_inputs_.pop_back();
+    std::string outputs_json = "[]";
+    if (session_->options.outputs) {
+      Write(graph, node, "output", outputs, node.outputs, stem, &outputs_json);
+    }
+    nlohmann::json e = {{"node", node.name},
+                        {"op_type", node.op_type},
+                        {"onnx_nodes", node.origins},
+                        {"graph", graph.name},
+                        {"file_stem", stem}};
+    if (node.origins.size() > 1) {
+      e["fused"] =
+          "one compiled node from several ONNX nodes: only the group's outputs exist as tensors";
+    }
+    e["inputs"] = nlohmann::json::parse(inputs_json);
+    e["outputs"] = nlohmann::json::parse(outputs_json);
+    nodes_json_.push_back(Text(e));
+  } catch (const std::exception& e) {
+    Threw(e);
   }
-  nlohmann::json e = {{"node", node.name},
-                      {"op_type", node.op_type},
-                      {"onnx_nodes", node.origins},
-                      {"graph", graph.name},
-                      {"file_stem", stem}};
-  if (node.origins.size() > 1) {
-    e["fused"] =
-        "one compiled node from several ONNX nodes: only the group's outputs exist as tensors";
-  }
-  e["inputs"] = nlohmann::json::parse(inputs_json);
-  e["outputs"] = nlohmann::json::parse(outputs_json);
-  nodes_json_.push_back(e.dump());
 }
 
 Status DumpObserver::Finish() {
-  nlohmann::json index = {
-      {"model_name", model_name_},
-      {"model_id", model_id_},
-      {"graph", main_graph_->name},  // the main graph; body nodes name their own
-      {"execution", execution_},
-      {"dump_mode", session_->options.inputs && session_->options.outputs ? "all"
-                    : session_->options.inputs                            ? "input"
-                                                                          : "output"},
-      {"dump_data", session_->options.stats ? "stats" : "tensor"},
-      {"layout", "each tensor in its dims order (channels-last storage transposed back)"},
-  };
-  nlohmann::json nodes = nlohmann::json::array();
-  for (const std::string& n : nodes_json_) nodes.push_back(nlohmann::json::parse(n));
-  index["nodes"] = std::move(nodes);
-  if (nodes_json_.empty() && !dir_made_) {
-    // Nothing selected ran: say so in the index rather than leave no trace.
-    index["note"] = "no node of this model matched the dump_list layers";
-    std::error_code ec;
-    fs::create_directories(dir_, ec);
-  }
-  std::ofstream out(fs::path(dir_) / "index.json", std::ios::binary);
-  out << index.dump(1) << "\n";
-  out.close();
-  if (!out && error_.ok()) {
-    error_ = Error(code::kWriteFile, "dump: cannot write '", dir_, "/index.json'");
+  try {
+    nlohmann::json index = {
+        {"model_name", model_name_},
+        {"model_id", model_id_},
+        {"graph", main_graph_->name},  // the main graph; body nodes name their own
+        {"execution", execution_},
+        {"dump_mode", session_->options.inputs && session_->options.outputs ? "all"
+                      : session_->options.inputs                            ? "input"
+                                                                            : "output"},
+        {"dump_data", session_->options.stats ? "stats" : "tensor"},
+        {"layout", "each tensor in its dims order (channels-last storage transposed back)"},
+    };
+    nlohmann::json nodes = nlohmann::json::array();
+    for (const std::string& n : nodes_json_) nodes.push_back(nlohmann::json::parse(n));
+    index["nodes"] = std::move(nodes);
+    if (nodes_json_.empty() && !dir_made_) {
+      // Nothing selected ran: say so in the index rather than leave no trace.
+      index["note"] = "no node of this model matched the dump_list layers";
+      std::error_code ec;
+      fs::create_directories(dir_, ec);
+    }
+    std::ofstream out(fs::path(dir_) / "index.json", std::ios::binary);
+    out << Text(index, 1) << "\n";
+    out.close();
+    if (!out && error_.ok()) {
+      error_ = Error(code::kWriteFile, "dump: cannot write '", dir_, "/index.json'");
+    }
+  } catch (const std::exception& e) {
+    Threw(e);
   }
   if (!error_.ok()) KILN_LOG(kAscendCl, kError, error_.message());
   return error_;

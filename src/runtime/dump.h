@@ -9,10 +9,12 @@
 
 #include <atomic>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "base/status.h"
@@ -96,6 +98,7 @@ class DumpObserver final : public ExecObserver {
   void Write(const GraphProgram& graph, const NodeInfo& node, const char* kind,
              const std::vector<const kernels::TensorView*>& tensors,
              const std::vector<int32_t>& ids, const std::string& stem, std::string* json);
+  void Threw(const std::exception& e);
 
   std::shared_ptr<const DumpSession> session_;
   const GraphProgram* main_graph_;
@@ -108,6 +111,7 @@ class DumpObserver final : public ExecObserver {
   std::vector<std::string> pending_inputs_;    // their inputs' index entries
   std::vector<std::string> nodes_json_;        // one per dumped node, in execution order
   std::unordered_map<std::string, int> runs_;  // stem -> times seen (Loop bodies)
+  std::unordered_set<std::string> issued_;     // every stem given out in this execution
   Status error_;
   bool dir_made_ = false;
 };

@@ -166,8 +166,16 @@ Status Model::Execute(const std::vector<IoBuffer>& inputs, const std::vector<IoB
   const uint64_t start_ns = profile ? ApiTimer::Now() : 0;
   // Shares the device's compute threads with the other executions running now.
   const int64_t execution = hal_ ? hal_->BeginExecution() : 0;
-  Status st = runtime::Execute(*program_, ws, inputs, outputs, result ? result : &local, hal_.get(),
-                               observer);
+  Status st = Status::Ok();
+  try {
+    st = runtime::Execute(*program_, ws, inputs, outputs, result ? result : &local, hal_.get(),
+                          observer);
+  } catch (const std::exception& e) {
+    // A kernel or an observer that throws (std::bad_alloc, ...) fails this execution only: the
+    // compute team, the workspace and the observers are released as after any other failure.
+    st = Error(code::kInternalError, "model ", id(), " (", info_.name,
+               "): the execution threw: ", e.what());
+  }
   if (hal_) hal_->EndExecution(execution);
   if (profile) {
     profiler.RecordTask(TaskKind::kModelExecute, static_cast<uint32_t>(device_), stream_id,

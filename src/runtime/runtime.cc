@@ -79,6 +79,7 @@ Status Runtime::Init(const char* config_path) {
         profiling.output.empty() ? std::string(".") : profiling.output, profiling.data_types);
     if (!st.ok()) {
       init_refs_ = 0;
+      if (config.dump) Dumper::Get().StopAutomatic();  // a failed aclInit leaves nothing on
       return Error(code::kInvalidProfilingConfig, "profiling: ", st.message());
     }
   }

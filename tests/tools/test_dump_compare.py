@@ -259,3 +259,68 @@ def test_dump_of_a_loop_body_has_each_iteration(tmp_path):
     r = kiln_compare("--model", model, "--om", om, "--input", tmp_path / "x.npy")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "3 tensors compared" in r.stdout
+
+
+def softmax_chain(path, names):
+    """x -> Softmax -> Softmax -> Softmax, the nodes named `names` (ASCII placeholders of the
+    same length may be patched to other bytes in the file afterwards)."""
+    from onnx import TensorProto as T
+    from onnx import helper as h
+    nodes = []
+    prev = "x"
+    for k, name in enumerate(names):
+        nodes.append(h.make_node("Softmax", [prev], [f"s{k}"], name=name, axis=-1))
+        prev = f"s{k}"
+    g = h.make_graph(nodes, "chain", [h.make_tensor_value_info("x", T.FLOAT, [1, 4])],
+                     [h.make_tensor_value_info(prev, T.FLOAT, [1, 4])])
+    onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]), str(path))
+    return path
+
+
+def np_softmax(v):
+    e = np.exp(v - v.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def test_dump_files_of_nodes_whose_names_collide_stay_apart(tmp_path):
+    # Two nodes named "n" and one named "n.1": the second "n" is numbered, and the real "n.1"
+    # must not overwrite its file. Each file holds its own node's output (numpy's softmax).
+    model = softmax_chain(tmp_path / "chain.onnx", ["n", "n", "n.1"])
+    om = compile_om(model, tmp_path, "chain")
+    x = np.array([[0.5, -1.0, 2.0, 0.0]], np.float32)
+    execs, _ = dump_with_acl(om, {"x": x}, tmp_path / "dump")
+    index = json.loads((execs[0] / "index.json").read_text())
+    files = [n["outputs"][0]["file"] for n in index["nodes"]]
+    assert len(files) == 3 and len(set(files)) == 3, files
+    want = x
+    for f in files:
+        want = np_softmax(want)
+        np.testing.assert_allclose(np.load(execs[0] / f), want, rtol=1e-5, atol=1e-6)
+
+
+def test_dump_takes_node_names_that_are_not_utf8(tmp_path):
+    # ONNX strings are not checked for UTF-8 (proto2): a Latin-1 node name must neither fail the
+    # execution nor the index (the name is written with U+FFFD in its place).
+    path = softmax_chain(tmp_path / "latin1.onnx", ["smX", "ok"])
+    data = path.read_bytes()
+    assert data.count(b"smX") == 1
+    path.write_bytes(data.replace(b"smX", b"sm\xe9"))
+    om = compile_om(path, tmp_path, "latin1")
+    x = np.array([[1.0, 2.0, 3.0, 4.0]], np.float32)
+    execs, outputs = dump_with_acl(om, {"x": x}, tmp_path / "dump")
+    np.testing.assert_allclose(list(outputs.values())[0], np_softmax(np_softmax(x)), rtol=1e-5)
+    index = json.loads((execs[0] / "index.json").read_text())
+    assert [n["node"] for n in index["nodes"]] == ["sm\ufffd", "ok"]
+
+
+def test_set_dump_refuses_what_is_not_a_small_regular_file(tmp_path):
+    # /dev/zero would read until memory ran out; a folder cannot be read at all.
+    import acl
+    assert acl.init() in (0, acl.ACL_ERROR_REPEAT_INITIALIZE)
+    assert acl.mdl.init_dump() == 0
+    try:
+        for path in ("/dev/zero", str(tmp_path)):
+            assert acl.mdl.set_dump(path) == 100003, path  # ACL_ERROR_INVALID_FILE
+            assert "not a regular file" in acl.get_recent_err_msg()
+    finally:
+        assert acl.mdl.finalize_dump() == 0
