@@ -12,7 +12,6 @@
 
 #include "acl/acl.h"
 #include "base/clock.h"
-#include "base/env.h"
 #include "base/log.h"
 #include "capi/error.h"
 #include "capi/handle_set.h"
@@ -205,11 +204,7 @@ Stamp* LiveStamp(const char* api, void* stamp) {
 // half-way. Kiln takes those calls as no-ops instead, with the same warning: the program runs
 // to its end unchanged and the command line's profile covers all of it. acl.json "profiler"
 // keeps CANN's documented 100042 (docs/ascendcl-reference.md §1.12).
-bool CommandLineProfiling() {
-  return kiln::env::Get("PROFILING_MODE") == "true" && Profiler::Get().initialized();
-}
-// The application's aclprofInit was taken as a no-op: its Start/Stop/Finalize are too.
-std::atomic<bool> app_calls_ignored{false};
+bool CommandLineProfiling() { return Profiler::Get().command_line(); }
 
 void WarnIgnored(const char* api) {
   KILN_LOG(kAscendCl, kWarning, api,
@@ -236,7 +231,6 @@ aclError aclprofInit(const char* profilerResultPath, size_t length) {
     }
     if (CommandLineProfiling()) {
       WarnIgnored(api);
-      app_calls_ignored = true;
       return ACL_SUCCESS;
     }
     return Report(api, Profiler::Get().Init(std::string(profilerResultPath, real)));
@@ -245,7 +239,7 @@ aclError aclprofInit(const char* profilerResultPath, size_t length) {
 
 aclError aclprofFinalize(void) {
   KILN_CAPI("aclprofFinalize", {
-    if (app_calls_ignored.exchange(false)) {
+    if (CommandLineProfiling()) {
       WarnIgnored("aclprofFinalize");
       return ACL_SUCCESS;
     }
@@ -349,7 +343,7 @@ aclError aclprofStart(const aclprofConfig* profilerConfig) {
       std::lock_guard<std::mutex> lock(settings_mu);
       config.settings = Settings();
     }
-    if (app_calls_ignored) {
+    if (CommandLineProfiling()) {
       WarnIgnored(api);
       return ACL_SUCCESS;
     }
@@ -365,7 +359,7 @@ aclError aclprofStop(const aclprofConfig* profilerConfig) {
       return InvalidParam(api, "profilerConfig ", kiln::PtrStr(profilerConfig),
                           " is not a live config");
     }
-    if (app_calls_ignored) {
+    if (CommandLineProfiling()) {
       WarnIgnored(api);
       return ACL_SUCCESS;
     }

@@ -10,25 +10,21 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "base/fp16.h"
 #include "base/log.h"
+#include "kernels/util.h"
 
 namespace kiln::runtime {
 namespace {
 
 namespace fs = std::filesystem;
-
-namespace {
+using kernels::DataType;
+using kernels::Dims;
+using kernels::TensorView;
 
 // JSON text of `j`. Names come from files: invalid UTF-8 is replaced, never thrown on.
 std::string Text(const nlohmann::json& j, int indent = -1) {
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
-
-}  // namespace
-using kernels::DataType;
-using kernels::Dims;
-using kernels::TensorView;
 
 // numpy's descr for a Kiln type ("" when numpy has none: strings, undefined).
 const char* Descr(DataType t) {
@@ -64,78 +60,39 @@ const char* Descr(DataType t) {
   }
 }
 
-// Element `i` of `v` as a double (numeric types only).
-double ValueAt(const TensorView& v, int64_t i) {
-  const auto* p = static_cast<const uint8_t*>(v.data);
-  auto load = [&](auto tag) {
-    decltype(tag) x;
-    std::memcpy(&x, p + i * static_cast<int64_t>(sizeof x), sizeof x);
-    return x;
-  };
-  switch (v.dtype) {
-    case DataType::kFloat32:
-      return load(float{});
-    case DataType::kFloat64:
-      return load(double{});
-    case DataType::kFloat16:
-      return HalfToFloat(load(uint16_t{}));
-    case DataType::kBFloat16: {
-      uint32_t bits = static_cast<uint32_t>(load(uint16_t{})) << 16;
-      float f;
-      std::memcpy(&f, &bits, sizeof f);
-      return f;
-    }
-    case DataType::kUint8:
-      return load(uint8_t{});
-    case DataType::kInt8:
-      return load(int8_t{});
-    case DataType::kUint16:
-      return load(uint16_t{});
-    case DataType::kInt16:
-      return load(int16_t{});
-    case DataType::kUint32:
-      return load(uint32_t{});
-    case DataType::kInt32:
-      return load(int32_t{});
-    case DataType::kUint64:
-      return static_cast<double>(load(uint64_t{}));
-    case DataType::kInt64:
-      return static_cast<double>(load(int64_t{}));
-    case DataType::kBool:
-      return load(uint8_t{}) != 0 ? 1.0 : 0.0;
-    default:
-      return 0.0;
-  }
-}
-
 // dump_data "stats": count, NaN and Inf counts, and min/max/mean/std over the finite values.
 nlohmann::json Stats(const TensorView& v) {
   const int64_t n = v.num_elements();
   int64_t nan = 0, inf = 0, finite = 0;
   double lo = std::numeric_limits<double>::infinity(), hi = -lo, sum = 0, sq = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    const double x = ValueAt(v, i);
-    if (std::isnan(x)) {
-      ++nan;
-    } else if (std::isinf(x)) {
-      ++inf;
-    } else {
-      ++finite;
-      lo = std::min(lo, x);
-      hi = std::max(hi, x);
-      sum += x;
+  kernels::DispatchAny(v.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* p = static_cast<const T*>(v.data);
+    auto at = [&](int64_t i) { return static_cast<double>(kernels::Load(p, i)); };
+    for (int64_t i = 0; i < n; ++i) {
+      const double x = at(i);
+      if (std::isnan(x)) {
+        ++nan;
+      } else if (std::isinf(x)) {
+        ++inf;
+      } else {
+        ++finite;
+        lo = std::min(lo, x);
+        hi = std::max(hi, x);
+        sum += x;
+      }
     }
-  }
-  const double mean = finite ? sum / static_cast<double>(finite) : 0.0;
-  for (int64_t i = 0; i < n; ++i) {
-    const double x = ValueAt(v, i);
-    if (std::isfinite(x)) sq += (x - mean) * (x - mean);
-  }
+    const double mean = finite ? sum / static_cast<double>(finite) : 0.0;
+    for (int64_t i = 0; i < n; ++i) {
+      const double x = at(i);
+      if (std::isfinite(x)) sq += (x - mean) * (x - mean);
+    }
+  });
   nlohmann::json s = {{"count", n}, {"nan", nan}, {"inf", inf}};
   if (finite > 0) {
     s["min"] = lo;
     s["max"] = hi;
-    s["mean"] = mean;
+    s["mean"] = sum / static_cast<double>(finite);
     s["std"] = std::sqrt(sq / static_cast<double>(finite));
   } else {
     s["min"] = s["max"] = s["mean"] = s["std"] = nullptr;

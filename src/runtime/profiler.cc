@@ -157,18 +157,20 @@ Status Profiler::Finalize() {
     if (started_) done = TakeLocked();
     initialized_ = false;
     automatic_ = false;
+    command_line_ = false;
     dir_.clear();
   }
   return was_started ? Write(done, nullptr) : Status::Ok();
 }
 
-Status Profiler::StartFromOptions(const std::string& dir, uint64_t data_types) {
+Status Profiler::StartFromOptions(const std::string& dir, uint64_t data_types, bool command_line) {
   KILN_RETURN_IF_ERROR(Init(dir), "");
   ProfileConfig config;
   config.data_types = data_types;
   KILN_RETURN_IF_ERROR(Start(config, this), "");
   std::lock_guard<std::mutex> lock(mu_);
   automatic_ = true;
+  command_line_ = command_line;
   static bool registered = false;
   if (!registered) {
     registered = true;
@@ -176,6 +178,11 @@ Status Profiler::StartFromOptions(const std::string& dir, uint64_t data_types) {
     std::atexit([] { Profiler::Get().StopAutomatic(); });
   }
   return Status::Ok();
+}
+
+bool Profiler::command_line() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return command_line_;
 }
 
 void Profiler::StopAutomatic() {
@@ -187,6 +194,7 @@ void Profiler::StopAutomatic() {
     was_started = started_;
     if (started_) done = TakeLocked();
     automatic_ = false;
+    command_line_ = false;
     initialized_ = false;
     dir_.clear();
   }

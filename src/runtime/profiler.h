@@ -136,10 +136,13 @@ class Profiler {
   Status Stop(const void* owner, std::string* written = nullptr);
   // Profiling asked for outside the API (acl.json "profiler" or the PROFILING_MODE /
   // PROFILING_OPTIONS environment of `kiln prof`): Init + Start now, Stop at aclFinalize or
-  // process exit.
-  Status StartFromOptions(const std::string& dir, uint64_t data_types);
+  // process exit. `command_line`: started by msprof's environment (PROFILING_MODE), under which
+  // the application's own aclprofInit/Start/Stop/Finalize do nothing (capi/acl_prof.cc).
+  Status StartFromOptions(const std::string& dir, uint64_t data_types, bool command_line);
   // Stops a run started by StartFromOptions (aclFinalize); nothing otherwise.
   void StopAutomatic();
+  // A run started from the command line (StartFromOptions with command_line) is on.
+  bool command_line() const;
 
   // --- recording (each a no-op unless its kind is on) ---------------------------------------
   void RecordApi(const char* name, uint64_t start_ns, uint64_t end_ns);
@@ -179,6 +182,7 @@ class Profiler {
   bool initialized_ = false;
   bool started_ = false;
   bool automatic_ = false;
+  bool command_line_ = false;  // automatic_, and started by PROFILING_MODE
   const void* owner_ = nullptr;
   std::string dir_;
   Profile profile_;

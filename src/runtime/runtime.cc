@@ -58,7 +58,8 @@ Status Runtime::Init(const char* config_path) {
            config_path ? StrCat(" with '", config_path, "'") : "");
   // The environment of msprof / `kiln prof --application` wins over acl.json.
   ProfilerOptions profiling = config.profiler;
-  if (env::Get("PROFILING_MODE") == "true") {
+  const bool command_line = env::Get("PROFILING_MODE") == "true";  // msprof, kiln prof
+  if (command_line) {
     const std::string options = env::Get("PROFILING_OPTIONS");
     auto parsed = ParseProfilerOptions(options.empty() ? "{}" : options, "PROFILING_OPTIONS");
     if (!parsed.ok()) {
@@ -76,7 +77,8 @@ Status Runtime::Init(const char* config_path) {
   }
   if (profiling.on && !Profiler::Get().initialized()) {
     Status st = Profiler::Get().StartFromOptions(
-        profiling.output.empty() ? std::string(".") : profiling.output, profiling.data_types);
+        profiling.output.empty() ? std::string(".") : profiling.output, profiling.data_types,
+        command_line);
     if (!st.ok()) {
       init_refs_ = 0;
       if (config.dump) Dumper::Get().StopAutomatic();  // a failed aclInit leaves nothing on
