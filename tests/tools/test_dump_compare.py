@@ -324,3 +324,16 @@ def test_set_dump_refuses_what_is_not_a_small_regular_file(tmp_path):
             assert "not a regular file" in acl.get_recent_err_msg()
     finally:
         assert acl.mdl.finalize_dump() == 0
+
+
+def test_compare_passes_small_tolerances_on_unchanged(tmp_path):
+    # kiln compare hands its tolerances to the comparison as text: 2.5e-7 must stay 2.5e-7
+    # (printf's %f would make it 0).
+    model_path, feeds = model_input("mnist")
+    np.save(tmp_path / "x.npy", next(iter(feeds.values())))
+    report = tmp_path / "report.json"
+    r = kiln_compare("--model", model_path, "--input", tmp_path / "x.npy", "--json", report,
+                     "--atol", "2.5e-7", "--rtol", "1e-08")
+    assert r.returncode in (0, 1), r.stdout + r.stderr
+    got = json.loads(report.read_text())
+    assert (got["atol"], got["rtol"]) == (2.5e-7, 1e-8)

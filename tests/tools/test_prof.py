@@ -553,3 +553,12 @@ def test_msprof_switches_select_what_is_collected(app, mnist_om, tmp_path):
     assert tx == [] and apis["aclmdlExecute"] == 2
     tx, apis, infers = run(tmp_path / "c", "--ascendcl=off", "--msproftx=on")
     assert apis == {} and len(tx) == 2 and len(infers) == 2
+
+
+def test_only_atc_rewrites_single_dash_options(tmp_path):
+    # ATC's single-dash long options (-model=...) are rewritten for `kiln atc` alone; the
+    # application's "-x=1" under kiln prof is left as it is (the echo cases above).
+    r = kiln("atc", "-framework=5", f"-model={os.path.join(MNIST, 'model.onnx')}",
+             f"-output={tmp_path / 'single'}")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (tmp_path / "single.om").exists()

@@ -276,6 +276,8 @@ int CompileMode(const AtcFlags& f) {
 }  // namespace
 
 void NormalizeAtcArgs(int argc, char** argv, std::vector<std::string>& storage) {
+  // Only `kiln atc ...`: another tool's arguments (kiln prof's application, say) pass untouched.
+  if (argc < 2 || std::string(argv[1]) != "atc") return;
   storage.clear();
   storage.reserve(static_cast<size_t>(argc));
   for (int i = 0; i < argc; ++i) {

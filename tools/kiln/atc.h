@@ -10,7 +10,7 @@ namespace kiln::tools {
 void AddAtcCommand(CLI::App& app, int* exit_code);
 
 // ATC accepts single-dash long options (`-output_type=FP32`); CLI11 wants two dashes. Rewrites
-// such arguments in place.
+// such arguments of `kiln atc` in place; any other command line is left as it is.
 void NormalizeAtcArgs(int argc, char** argv, std::vector<std::string>& storage);
 
 }  // namespace kiln::tools

@@ -59,6 +59,13 @@ std::string PythonInterpreter() {
   return "python3";
 }
 
+// A tolerance as text that keeps its value (std::to_string's %f writes 1e-7 as "0.000000").
+std::string Exact(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  return text;
+}
+
 int RunCompare(const CompareFlags& f) {
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
@@ -82,9 +89,9 @@ int RunCompare(const CompareFlags& f) {
                                    "--model",
                                    f.model,
                                    "--atol",
-                                   std::to_string(f.atol),
+                                   Exact(f.atol),
                                    "--rtol",
-                                   std::to_string(f.rtol),
+                                   Exact(f.rtol),
                                    "--seed",
                                    std::to_string(f.seed),
                                    "--kiln",

@@ -33,9 +33,7 @@ int main(int argc, char** argv) {
   kiln::tools::AddDoctorCommand(app, &exit_code);
   app.require_subcommand(0, 1);
   std::vector<std::string> storage;
-  // `kiln prof ./app -x=1` passes the application's arguments through untouched.
-  if (argc < 2 || std::string(argv[1]) != "prof")
-    kiln::tools::NormalizeAtcArgs(argc, argv, storage);
+  kiln::tools::NormalizeAtcArgs(argc, argv, storage);
   CLI11_PARSE(app, argc, argv);
   if (show_version) return kiln::tools::PrintVersionReport(stdout);
   if (app.get_subcommands().empty()) std::fputs(app.help().c_str(), stdout);
