@@ -13,18 +13,25 @@ ALLOWED = {
     "ir": {"base"},
     "frontend/onnx": {"ir", "base"},
     "format": {"base"},
-    # compile.cc is the facade tools and python call: it drives the ONNX front end.
-    "compiler": {"ir", "format", "kernels", "frontend/onnx", "base"},
+    "compiler": {"ir", "format", "kernels", "base"},
+    # atc.{h,cc}: the ONNX → .om pipeline (front end, then compiler), the facade tools and
+    # python call; the one place where the front end and the compiler meet.
+    "atc": {"compiler", "frontend/onnx", "ir", "base"},
     "hal": {"base"},
     "kernels": {"ir", "base"},
     "backends/cpu": {"hal", "kernels", "base"},
     "backends/cuda": {"hal", "kernels", "base"},
-    "backends": {"hal", "backends/cpu", "backends/cuda", "base"},  # register_backends.cc
-    "runtime": {"hal", "kernels", "format", "base"},
+    # register_all.{h,cc}: the one place that registers every built-in backend
+    "backends": {"hal", "backends/cpu", "backends/cuda", "kernels", "base"},
+    # "backends" is src/backends/register_all.h alone (backends/cpu/... is its own layer): the
+    # runtime calls RegisterAll once before listing devices and reaches backends only through
+    # the HAL registry afterwards (docs/design.md §1).
+    "runtime": {"hal", "kernels", "format", "backends", "base"},
     "capi": {"runtime", "compiler", "base", "acl"},
-    # tools and python use the public headers and the compiler facade (compile.h, om_inspect.h)
-    "tools": {"acl", "kiln", "tools", "compiler", "ir"},  # ir: gen_ops_doc reads the registry
-    "python": {"acl", "kiln", "python", "compiler"},
+    # tools and python use the public headers and the compiler facade (atc.h, compile.h's
+    # options, om_inspect.h, op_catalog.h)
+    "tools": {"acl", "kiln", "tools", "atc", "compiler"},
+    "python": {"acl", "kiln", "python", "atc", "compiler"},
 }
 # The usage record's layout (include/kiln/kiln_usage.h, a C header that declares no function):
 # the runtime writes it, tools read it. It is the one public header the runtime may include.

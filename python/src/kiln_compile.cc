@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "atc/atc.h"
 #include "compiler/compile.h"
 #include "compiler/gears.h"
 #include "python/src/bindings.h"
@@ -89,7 +90,7 @@ py::tuple Compile(const std::string& model, const std::string& output,
   Status status = Status::Ok();
   {
     ReleaseGil release;
-    auto result = compiler::Compile(options);
+    auto result = atc::Compile(options);
     if (result.ok()) {
       report = std::move(result).value();
     } else {

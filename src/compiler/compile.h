@@ -1,7 +1,9 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// The compiler facade used by `kiln atc` and the Python package: ONNX in, .om out.
+// The compiler's entry: an ir::Graph a front end produced in, .om out, plus the options and
+// reports of `kiln atc`. The ONNX file → .om pipeline that tools and Python call is
+// src/atc/atc.h (it runs the front end, then CompileGraph).
 #pragma once
 
 #include <cstdint>
@@ -11,9 +13,12 @@
 #include <utility>
 #include <vector>
 
+#include <memory>
+
 #include "base/status.h"
 #include "compiler/gears.h"
 #include "compiler/passes/io_dtype.h"
+#include "ir/graph.h"
 
 namespace kiln::compiler {
 
@@ -71,11 +76,18 @@ Result<std::map<std::string, std::vector<int64_t>>> ParseInputShape(const std::s
 // The default target name for this host ("cpu-avx512", "cpu-avx2" or "cpu").
 std::string HostTarget();
 
-// Imports, optimises, plans and writes the model.
-Result<CompileReport> Compile(const CompileOptions& options);
+// A model as a front end hands it over.
+struct SourceModel {
+  std::unique_ptr<ir::Graph> graph;
+  std::string producer;   // the producer recorded in the source file ("" = none)
+  double import_ms = 0;   // the front end's time, reported as the "import" phase
+};
 
-// Imports the model and checks every node against the op schemas, reporting every problem
-// (not only the first). An empty list means the model is supported.
-Result<std::vector<NodeProblem>> PreCheck(const CompileOptions& options);
+// Optimises, plans and writes `model` (options.model names its source file in the .om).
+Result<CompileReport> CompileGraph(SourceModel model, const CompileOptions& options);
+
+// Checks every node of `graph` against the op schemas (inferring types and shapes on the
+// way), reporting every problem (not only the first). An empty list means it is supported.
+std::vector<NodeProblem> PreCheckGraph(ir::Graph& graph);
 
 }  // namespace kiln::compiler

@@ -22,12 +22,17 @@ class Driver {
   virtual Result<std::unique_ptr<Device>> OpenDevice(int index) = 0;
 };
 
-// Every driver linked into the process, in the order physical device ids are numbered
-// (CUDA GPUs first, then the CPU; docs/design.md §4). Built once, on first call.
-const std::vector<Driver*>& Drivers();
+// The driver registry. Drivers are added explicitly — the built-in ones by
+// backends::RegisterAll (src/backends/register_all.h), which the runtime calls once before it
+// lists devices; a test adds its own (the null backend, tests/hal/null_driver.h). The HAL
+// itself links no backend.
+//
+// Adds `driver` after those registered so far (physical device ids follow registration order:
+// CUDA GPUs first, then the CPU; docs/design.md §4). The registry owns it for the life of the
+// process: devices opened from it outlive static destructors of the application.
+void RegisterDriver(std::unique_ptr<Driver> driver);
 
-// Defined by src/backends/register_backends.cc: the one place that registers the built-in
-// backends (explicit, no static-initialiser self-registration).
-void RegisterBuiltinDrivers(std::vector<std::unique_ptr<Driver>>& drivers);
+// Every registered driver, in registration order. The returned vector is a snapshot.
+std::vector<Driver*> Drivers();
 
 }  // namespace kiln::hal

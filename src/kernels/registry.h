@@ -4,8 +4,8 @@
 // KernelRegistry: (backend, domain, op type) -> factory. The reference backend ("reference")
 // has a kernel for every op the compiler accepts; a device backend registers the ops it
 // optimises under its own name and falls back to the reference kernels for the rest.
-// Registration is explicit: RegisterReferenceKernels here, and one function per backend called
-// from backends/register_backends.cc.
+// Registration is explicit: the reference kernels are this layer's own table, built on first
+// use of Global(); each backend's kernels are registered by backends::RegisterAll.
 #pragma once
 
 #include <map>

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <set>
 
+#include "backends/register_all.h"
 #include "base/clock.h"
 #include "base/env.h"
 #include "base/log.h"
@@ -148,6 +149,7 @@ Status Runtime::CheckInitialized(const char* api) const {
 void Runtime::DiscoverDevicesLocked() {
   if (discovered_) return;
   discovered_ = true;
+  backends::RegisterAll();  // the built-in drivers and their kernels, once per process
   std::vector<Physical> physical;
   for (hal::Driver* driver : hal::Drivers()) {
     int n = driver->DeviceCount();

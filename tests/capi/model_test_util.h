@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "atc/atc.h"
 #include "compiler/compile.h"
 #include "onnx/onnx_pb.h"
 #include "tests/onnx/test_data.h"
@@ -161,7 +162,7 @@ inline std::string CompileOm(const std::string& name, const std::string& onnx,
     return "";
   }
   options.gears = *gears;
-  auto report = compiler::Compile(options);
+  auto report = atc::Compile(options);
   if (!report.ok()) {
     ADD_FAILURE() << "compiling " << onnx << ": " << report.status().message();
     return "";

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "atc/atc.h"
 #include "compiler/compile.h"
 #include "onnx/onnx_pb.h"
 #include "tests/onnx/test_data.h"
@@ -719,7 +720,7 @@ CaseResult RunCase(const Case& c, const Options& opt, const fs::path& tmp_dir, s
     }
   }
   auto t0 = Clock::now();
-  auto report = compiler::Compile(co);
+  auto report = atc::Compile(co);
   r.compile_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   if (!report.ok()) {
     int code = report.status().code();

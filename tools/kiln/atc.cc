@@ -13,6 +13,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "atc/atc.h"
 #include "compiler/compile.h"
 #include "compiler/gears.h"
 #include "compiler/om_inspect.h"
@@ -176,7 +177,7 @@ int CheckModelOptions(const AtcFlags& f, compiler::CompileOptions& options) {
 int PreCheckMode(const AtcFlags& f) {
   compiler::CompileOptions options;
   if (int rc = CheckModelOptions(f, options)) return rc;
-  auto problems = compiler::PreCheck(options);
+  auto problems = atc::PreCheck(options);
   if (!problems.ok()) return Fail(problems.status());
   nlohmann::json report{{"model", f.model}, {"result", problems->empty() ? "success" : "failed"}};
   nlohmann::json ops = nlohmann::json::array();
@@ -260,7 +261,7 @@ int CompileMode(const AtcFlags& f) {
     std::printf("[phase] %s: %.1f ms\n", phase.c_str(), ms);
     std::fflush(stdout);  // progress, while a large model compiles
   };
-  auto report = compiler::Compile(options);
+  auto report = atc::Compile(options);
   if (!report.ok()) return Fail(report.status());
   if (f.log == "info" || f.log == "debug") {
     for (const auto& line : report->pass_log) std::printf("[pass] %s\n", line.c_str());

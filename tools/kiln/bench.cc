@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "atc/atc.h"
 #include "compiler/compile.h"
 #include "tools/kiln/bench_io.h"
 #include "tools/kiln/bench_session.h"
@@ -301,7 +302,7 @@ int RunBench(const BenchFlags& f) {
       options.input_shapes = *shapes;
     }
     const auto t0 = Clock::now();
-    auto report = compiler::Compile(options);
+    auto report = atc::Compile(options);
     if (!report.ok()) return Fail("compiling " + f.model + ": " + report.status().message());
     om = report->output_path;
     summary["compile_ms"] = MsSince(t0);

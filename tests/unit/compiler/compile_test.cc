@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The compiler facade end to end (ONNX file → .om) and the `kiln atc` command line.
+#include "atc/atc.h"
 #include "compiler/compile.h"
 
 #include <gtest/gtest.h>
@@ -139,7 +140,7 @@ TEST(CompileTest, CompilesFusesFoldsAndRecordsOrigins) {
   opt.model = WriteModel(dir / "small.onnx");
   opt.output = dir / "small";
   opt.input_shapes = {{"x", {2, 3, 8, 8}}};
-  auto report = Compile(opt);
+  auto report = atc::Compile(opt);
   ASSERT_TRUE(report.ok()) << report.status().message();
   EXPECT_EQ(report->output_path, dir / "small.om");
   // After folding, the conv writes the graph output y and the reshape reads it: every tensor
@@ -171,7 +172,7 @@ TEST(CompileTest, PreCheckListsEveryUnsupportedNode) {
   TempDir dir;
   CompileOptions opt;
   opt.model = WriteModel(dir / "odd.onnx", "FancyOp");
-  auto problems = PreCheck(opt);
+  auto problems = atc::PreCheck(opt);
   ASSERT_TRUE(problems.ok()) << problems.status().message();
   ASSERT_EQ(problems->size(), 2u);
   EXPECT_EQ((*problems)[0].node, "odd1");
@@ -179,7 +180,7 @@ TEST(CompileTest, PreCheckListsEveryUnsupportedNode) {
   EXPECT_EQ((*problems)[1].node, "odd2");
   EXPECT_EQ((*problems)[1].code, code::kFeatureUnsupported);
   opt.output = dir / "odd";
-  auto report = Compile(opt);
+  auto report = atc::Compile(opt);
   ASSERT_FALSE(report.ok());
   EXPECT_NE(report.status().message().find("FancyOp 'odd1' (opset 17)"), std::string::npos);
 }
@@ -217,12 +218,12 @@ TEST(CompileTest, UnsupportedOpsInsideIfBodiesAreFound) {
   std::ofstream(dir / "if.onnx", std::ios::binary) << m.SerializeAsString();
   CompileOptions opt;
   opt.model = dir / "if.onnx";
-  auto problems = PreCheck(opt);
+  auto problems = atc::PreCheck(opt);
   ASSERT_TRUE(problems.ok()) << problems.status().message();
   ASSERT_EQ(problems->size(), 1u);
   EXPECT_EQ((*problems)[0].node, "then_branch_op");
   opt.output = dir / "if";
-  auto report = Compile(opt);
+  auto report = atc::Compile(opt);
   ASSERT_FALSE(report.ok());
   EXPECT_NE(report.status().message().find("in then_branch of If 'if1'"), std::string::npos)
       << report.status().message();
@@ -234,7 +235,7 @@ TEST(CompileTest, UnknownInputShapeNameIsReported) {
   opt.model = WriteModel(dir / "small.onnx");
   opt.output = dir / "small";
   opt.input_shapes = {{"image", {1, 3, 8, 8}}};
-  auto report = Compile(opt);
+  auto report = atc::Compile(opt);
   ASSERT_FALSE(report.ok());
   EXPECT_NE(report.status().message().find("image"), std::string::npos);
   EXPECT_NE(report.status().message().find("x"), std::string::npos);

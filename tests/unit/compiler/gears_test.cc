@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "atc/atc.h"
 #include "compiler/compile.h"
 #include "format/om_file.h"
 #include "format/om_generated.h"
@@ -272,7 +273,7 @@ Result<CompileReport> CompileWithGears(const std::string& model, const std::stri
   opt.output = output;
   opt.input_shapes = *shapes;
   opt.gears = *gears;
-  return Compile(opt);
+  return atc::Compile(opt);
 }
 
 // ---------------------------------------------------------------------------------------------
