@@ -47,7 +47,8 @@ class BenchContext final : public kiln::kernels::KernelContext {
   size_t num_inputs() const override { return views_.size(); }
   const TensorView* input(size_t i) const override { return &views_[i]; }
   size_t num_outputs() const override { return 1; }
-  kiln::Result<TensorView*> Output(size_t, const Dims& dims) override {
+  TensorView* output(size_t) override { return nullptr; }
+  kiln::Result<TensorView*> DynamicOutput(size_t, const Dims& dims) override {
     if (out_.dims != dims) out_ = HostTensor(DataType::kFloat32, dims);
     view_ = out_.view();
     return &view_;
@@ -85,6 +86,7 @@ NodeDef MakeDef(std::string op, int opset, const std::vector<const HostTensor*>&
   }
   def.output_types = {DataType::kFloat32};
   def.output_dims = {Dims{}};
+  def.output_rank_known = {false};
   return def;
 }
 

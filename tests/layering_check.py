@@ -18,7 +18,9 @@ ALLOWED = {
     # python call; the one place where the front end and the compiler meet.
     "atc": {"compiler", "frontend/onnx", "ir", "base"},
     "hal": {"base"},
-    "kernels": {"ir", "base"},
+    # the kernel contract names the HAL's Execution (where a run's kernels go: a CPU team, a
+    # CUDA stream) and the Device a kernel is prepared for (docs/design.md §1)
+    "kernels": {"ir", "hal", "base"},
     "backends/cpu": {"hal", "kernels", "base"},
     "backends/cuda": {"hal", "kernels", "base"},
     # register_all.{h,cc}: the one place that registers every built-in backend

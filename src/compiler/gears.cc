@@ -10,7 +10,7 @@
 #include <set>
 
 #include "compiler/compile.h"
-#include "compiler/passes/const_eval.h"
+#include "compiler/evaluate.h"
 
 namespace kiln::compiler {
 namespace {

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compiler/memory_planner.h"
 
+#include "ir/op_schema.h"
+
 #include <algorithm>
 #include <set>
 #include <unordered_set>
@@ -31,14 +33,8 @@ struct Interval {
 }  // namespace
 
 bool MayRunInPlace(const ir::Node& node) {
-  static const std::unordered_set<std::string> kOps = {
-      "Relu", "Sigmoid", "Tanh", "Exp", "Log", "Sqrt", "Neg", "Abs", "Clip", "LeakyRelu",
-      "HardSigmoid", "HardSwish", "Elu", "Selu", "Softplus", "Erf", "Gelu", "Add", "Sub", "Mul",
-      "Div", "Identity", "Dropout", "Reciprocal", "Floor", "Ceil", "Round", "Mish", "Swish",
-      "PRelu", "Pow",
-      // Same bytes, new dims: in place they cost nothing (the kernels skip the copy).
-      "Reshape", "Squeeze", "Unsqueeze", "Flatten"};
-  return node.domain().empty() && kOps.count(node.op_type()) != 0;
+  const ir::OpSchema* schema = ir::OpRegistry::Global().Find(node.domain(), node.op_type());
+  return schema != nullptr && schema->has(ir::kTraitInPlace);
 }
 
 Result<MemoryPlan> PlanMemory(const ir::Graph& graph) {

@@ -143,7 +143,7 @@ class Builder {
     }
     return om::CreateTensorDescDirect(fbb_, v.name().c_str(), static_cast<int32_t>(v.dtype()),
                                       &dims, any_symbol ? &symbols : nullptr, 2, kind, offset,
-                                      bytes, alias);
+                                      bytes, alias, !v.shape().rank_known());
   }
 
   // Constants use the planned weights offset when the plan has one (main graph), else append.

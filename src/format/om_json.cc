@@ -69,6 +69,7 @@ json TensorJson(const om::TensorDesc& t) {
     j["weights_offset"] = t.offset();
   }
   if (t.alias_of() >= 0) j["in_place_of"] = t.alias_of();
+  if (t.rank_unknown()) j["rank_unknown"] = true;
   return j;
 }
 

@@ -9,6 +9,7 @@
 
 #include "hal/allocator.h"
 #include "hal/event.h"
+#include "hal/execution.h"
 #include "hal/queue.h"
 
 namespace kiln::hal {
@@ -32,20 +33,9 @@ class Device {
   // Nanoseconds of compute time spent so far summed over units (for utilisation).
   virtual uint64_t busy_ns() const = 0;
 
-  // Host-side compute of a device whose kernels run on the host (the CPU device); the defaults
-  // run on the calling thread alone.
-  //
-  // Runs fn(begin, end) over [0, n) in chunks of at least `grain` on the device's compute
-  // threads, the calling thread included; returns when every chunk is done.
-  virtual void ParallelFor(int64_t n, int64_t grain,
-                           const std::function<void(int64_t, int64_t)>& fn) {
-    if (n > 0) fn(0, n);
-  }
-  // Mark one model execution on the calling thread, from BeginExecution to EndExecution with
-  // the token it returned, so the device can share its compute threads among the executions
-  // running at once. Called on every run: no allocation.
-  virtual int64_t BeginExecution() { return 0; }
-  virtual void EndExecution(int64_t token) {}
+  // A new execution slot: where one model execution at a time runs its kernels (execution.h).
+  // The default runs everything on the calling thread.
+  virtual std::unique_ptr<Execution> CreateExecution() { return std::make_unique<Execution>(); }
 
   // Measures the device's float32 arithmetic peak in GFLOP/s on all its compute units (the
   // profiler's "% of peak" divides by it). Takes a fraction of a second and keeps the device

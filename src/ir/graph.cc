@@ -7,56 +7,19 @@
 
 namespace kiln::ir {
 
-const char* AttributeKind(const Attribute& a) {
+const char* AttrKindName(AttrKind k) {
   static const char* const kNames[] = {"int",    "float",   "string", "ints",
                                        "floats", "strings", "tensor", "graph"};
-  return kNames[a.index()];
+  return kNames[static_cast<size_t>(k)];
+}
+
+const char* AttributeKind(const Attribute& a) {
+  return AttrKindName(static_cast<AttrKind>(a.index()));
 }
 
 void Node::set_input(size_t i, Value* v) {
   if (i >= inputs_.size()) inputs_.resize(i + 1, nullptr);
   inputs_[i] = v;
-}
-
-int64_t Node::attr_int(const std::string& n, int64_t dflt) const {
-  auto it = attrs_.find(n);
-  if (it == attrs_.end()) return dflt;
-  if (auto* v = std::get_if<int64_t>(&it->second)) return *v;
-  return dflt;
-}
-
-float Node::attr_float(const std::string& n, float dflt) const {
-  auto it = attrs_.find(n);
-  if (it == attrs_.end()) return dflt;
-  if (auto* v = std::get_if<float>(&it->second)) return *v;
-  return dflt;
-}
-
-std::string Node::attr_string(const std::string& n, const std::string& dflt) const {
-  auto it = attrs_.find(n);
-  if (it == attrs_.end()) return dflt;
-  if (auto* v = std::get_if<std::string>(&it->second)) return *v;
-  return dflt;
-}
-
-std::vector<int64_t> Node::attr_ints(const std::string& n, std::vector<int64_t> dflt) const {
-  auto it = attrs_.find(n);
-  if (it == attrs_.end()) return dflt;
-  if (auto* v = std::get_if<std::vector<int64_t>>(&it->second)) return *v;
-  return dflt;
-}
-
-std::vector<float> Node::attr_floats(const std::string& n, std::vector<float> dflt) const {
-  auto it = attrs_.find(n);
-  if (it == attrs_.end()) return dflt;
-  if (auto* v = std::get_if<std::vector<float>>(&it->second)) return *v;
-  return dflt;
-}
-
-const Tensor* Node::attr_tensor(const std::string& n) const {
-  auto it = attrs_.find(n);
-  if (it == attrs_.end()) return nullptr;
-  return std::get_if<Tensor>(&it->second);
 }
 
 void Node::add_origins(const std::vector<std::string>& more) {

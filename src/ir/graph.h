@@ -59,7 +59,7 @@ class Value {
   std::optional<Tensor> constant_;
 };
 
-class Node {
+class Node : public AttrGetters<Node> {
  public:
   const std::string& op_type() const { return op_type_; }
   const std::string& domain() const { return domain_; }  // "" is the ONNX domain
@@ -74,17 +74,12 @@ class Node {
   void set_input(size_t i, Value* v);
   void set_inputs(std::vector<Value*> v) { inputs_ = std::move(v); }
 
-  const std::map<std::string, Attribute>& attrs() const { return attrs_; }
-  bool has_attr(const std::string& n) const { return attrs_.count(n) != 0; }
+  // Attributes (typed readers: AttrGetters).
+  const AttrMap& attrs() const { return attrs_; }
+  const AttrMap& attr_map() const { return attrs_; }
+  AttrMap& mutable_attrs() { return attrs_; }
   void set_attr(const std::string& n, Attribute a) { attrs_[n] = std::move(a); }
   void erase_attr(const std::string& n) { attrs_.erase(n); }
-  // Typed attribute access with a default when absent (or of another kind).
-  int64_t attr_int(const std::string& n, int64_t dflt) const;
-  float attr_float(const std::string& n, float dflt) const;
-  std::string attr_string(const std::string& n, const std::string& dflt) const;
-  std::vector<int64_t> attr_ints(const std::string& n, std::vector<int64_t> dflt = {}) const;
-  std::vector<float> attr_floats(const std::string& n, std::vector<float> dflt = {}) const;
-  const Tensor* attr_tensor(const std::string& n) const;
 
   // ONNX node names this node came from (itself, or every node fused into it).
   const std::vector<std::string>& origins() const { return origins_; }
@@ -97,7 +92,7 @@ class Node {
   std::string op_type_, domain_, name_;
   int opset_ = 0;
   std::vector<Value*> inputs_, outputs_;
-  std::map<std::string, Attribute> attrs_;
+  AttrMap attrs_;
   std::vector<std::string> origins_;
 };
 

@@ -6,9 +6,39 @@
 
 namespace kiln::ir {
 
-InferenceContext::InferenceContext(const Node& node) : node_(node) {
-  outputs_.resize(node.outputs().size());
+InferenceContext::InferenceContext(std::string op_type, std::string name, int opset,
+                                   const AttrMap& attrs, std::vector<Input> inputs,
+                                   std::vector<bool> outputs_used)
+    : op_type_(std::move(op_type)),
+      name_(std::move(name)),
+      opset_(opset),
+      attrs_(attrs),
+      inputs_(std::move(inputs)),
+      outputs_used_(std::move(outputs_used)) {
+  outputs_.resize(outputs_used_.size());
 }
+
+namespace {
+
+std::vector<InferenceContext::Input> InputsOf(const Node& node) {
+  std::vector<InferenceContext::Input> in(node.inputs().size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (const Value* v = node.input(i)) in[i] = {true, v->type(), v->constant()};
+  }
+  return in;
+}
+
+std::vector<bool> OutputsUsed(const Node& node) {
+  std::vector<bool> used(node.outputs().size());
+  for (size_t i = 0; i < used.size(); ++i) used[i] = node.output(i) != nullptr;
+  return used;
+}
+
+}  // namespace
+
+InferenceContext::InferenceContext(const Node& node)
+    : InferenceContext(node.op_type(), node.name(), node.opset(), node.attrs(), InputsOf(node),
+                       OutputsUsed(node)) {}
 
 std::optional<std::vector<int64_t>> InferenceContext::input_ints(size_t i) const {
   const Tensor* t = input_constant(i);
@@ -21,7 +51,52 @@ void InferenceContext::set_output(size_t i, DataType dtype, Shape shape) {
 }
 
 std::string InferenceContext::Prefix() const {
-  return StrCat(node_.Label(), " (opset ", node_.opset(), "): ");
+  return StrCat(op_type_, " '", name_.empty() ? std::string("<unnamed>") : name_, "' (opset ",
+                opset_, "): ");
+}
+
+AttrSpec Attr(const char* name, Attribute dflt) {
+  AttrSpec s;
+  s.name = name;
+  s.kind = static_cast<AttrKind>(dflt.index());
+  s.dflt = std::move(dflt);
+  return s;
+}
+
+AttrSpec RequiredAttr(const char* name, AttrKind kind) {
+  AttrSpec s;
+  s.name = name;
+  s.kind = kind;
+  s.use = AttrSpec::Use::kRequired;
+  return s;
+}
+
+AttrSpec OptionalAttr(const char* name, AttrKind kind) {
+  AttrSpec s = RequiredAttr(name, kind);
+  s.use = AttrSpec::Use::kOptional;
+  return s;
+}
+
+Status ApplyAttrDefaults(const OpSchema& schema, int opset, const std::string& label,
+                         AttrMap& attrs) {
+  for (const AttrSpec& spec : schema.attrs) {
+    if (opset < spec.since || opset > spec.until) continue;
+    auto it = attrs.find(spec.name);
+    if (it != attrs.end()) {
+      if (static_cast<AttrKind>(it->second.index()) != spec.kind) {
+        return Error(code::kInvalidParam, label, " (opset ", opset, "): attribute '", spec.name,
+                     "' is a ", AttributeKind(it->second), "; ", schema.op_type, " takes a ",
+                     AttrKindName(spec.kind));
+      }
+      continue;
+    }
+    if (spec.use == AttrSpec::Use::kRequired) {
+      return Error(code::kInvalidParam, label, " (opset ", opset, "): attribute '", spec.name,
+                   "' is required");
+    }
+    if (spec.use == AttrSpec::Use::kDefault) attrs.emplace(spec.name, spec.dflt);
+  }
+  return Status::Ok();
 }
 
 const OpRegistry& OpRegistry::Global() {
@@ -80,6 +155,8 @@ Status InferNode(const OpRegistry& registry, Node& node) {
                  " produces ", schema->min_outputs,
                  schema->max_outputs < 0 ? " or more" : StrCat(" to ", schema->max_outputs));
   }
+  KILN_RETURN_IF_ERROR(ApplyAttrDefaults(*schema, node.opset(), node.Label(), node.mutable_attrs()),
+                       "");
   InferenceContext ctx(node);
   KILN_RETURN_IF_ERROR(schema->infer(ctx), "");
   for (size_t i = 0; i < node.outputs().size(); ++i) {

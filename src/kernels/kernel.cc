@@ -4,14 +4,11 @@
 
 #include <variant>
 
+#include "hal/execution.h"
+#include "kernels/util.h"
+
 namespace kiln::kernels {
 namespace {
-
-template <typename T>
-const T* Get(const std::map<std::string, ir::Attribute>& attrs, const std::string& n) {
-  auto it = attrs.find(n);
-  return it == attrs.end() ? nullptr : std::get_if<T>(&it->second);
-}
 
 class FunctionKernel final : public Kernel {
  public:
@@ -25,37 +22,29 @@ class FunctionKernel final : public Kernel {
 
 }  // namespace
 
-int64_t NodeDef::attr_int(const std::string& n, int64_t dflt) const {
-  const auto* v = Get<int64_t>(attrs, n);
-  return v ? *v : dflt;
-}
-float NodeDef::attr_float(const std::string& n, float dflt) const {
-  const auto* v = Get<float>(attrs, n);
-  return v ? *v : dflt;
-}
-std::string NodeDef::attr_string(const std::string& n, const std::string& dflt) const {
-  const auto* v = Get<std::string>(attrs, n);
-  return v ? *v : dflt;
-}
-std::vector<int64_t> NodeDef::attr_ints(const std::string& n, std::vector<int64_t> dflt) const {
-  const auto* v = Get<std::vector<int64_t>>(attrs, n);
-  return v ? *v : dflt;
-}
-std::vector<float> NodeDef::attr_floats(const std::string& n, std::vector<float> dflt) const {
-  const auto* v = Get<std::vector<float>>(attrs, n);
-  return v ? *v : dflt;
-}
-std::vector<std::string> NodeDef::attr_strings(const std::string& n) const {
-  const auto* v = Get<std::vector<std::string>>(attrs, n);
-  return v ? *v : std::vector<std::string>{};
-}
-const ir::Tensor* NodeDef::attr_tensor(const std::string& n) const {
-  return Get<ir::Tensor>(attrs, n);
-}
 int NodeDef::graph(const std::string& n) const {
   auto it = graphs.find(n);
   return it == graphs.end() ? -1 : it->second;
 }
+Result<TensorView*> KernelContext::Output(size_t i, const Dims& dims) {
+  if (TensorView* bound = output(i)) {
+    if (bound->dims != dims) {
+      return Error(code::kInternalError, "output ", i, " is bound with dims ",
+                   DimsString(bound->dims), " but the kernel computed ", DimsString(dims));
+    }
+    return bound;
+  }
+  return DynamicOutput(i, dims);
+}
+
+void KernelContext::ParallelFor(int64_t n, int64_t grain, FunctionRef<void(int64_t, int64_t)> fn) {
+  if (hal::Execution* e = exec()) {
+    e->ParallelFor(n, grain, fn);
+  } else if (n > 0) {
+    fn(0, n);
+  }
+}
+
 std::string NodeDef::Label() const { return StrCat(op_type, " '", name, "'"); }
 
 std::unique_ptr<Kernel> MakeFunctionKernel(const NodeDef& def, RunFn fn) {

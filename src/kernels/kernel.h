@@ -14,20 +14,26 @@
 #include <string>
 #include <vector>
 
+#include "base/function_ref.h"
 #include "base/status.h"
 #include "ir/attribute.h"
 #include "kernels/tensor_view.h"
 
+namespace kiln::hal {
+class Device;
+class Execution;
+}  // namespace kiln::hal
+
 namespace kiln::kernels {
 
 // What a kernel is prepared from: one node of a loaded model.
-struct NodeDef {
+struct NodeDef : ir::AttrGetters<NodeDef> {
   std::string op_type;
   std::string domain;  // "" is the ONNX domain
   std::string name;
   int opset = 0;
   // Attributes; a graph attribute is not stored here but in `graphs`.
-  std::map<std::string, ir::Attribute> attrs;
+  ir::AttrMap attrs;
   // Graph attributes: attribute name -> body index for KernelContext::RunGraph.
   std::map<std::string, int> graphs;
   // Per input (size = node input count): false for an omitted optional input.
@@ -40,6 +46,14 @@ struct NodeDef {
   std::vector<const TensorView*> constants;
   std::vector<DataType> output_types;
   std::vector<Dims> output_dims;
+  // Per input / output: false when its rank is not known at load (its dims are then empty).
+  // Shorter than the inputs / outputs (a NodeDef written by hand): every rank is known.
+  std::vector<bool> input_rank_known, output_rank_known;
+  // Per output: false for an optional output the graph leaves out. Shorter: all used.
+  std::vector<bool> has_output;
+  // The device the kernel will run on (backend resources at Prepare); null for tests that
+  // prepare kernels without one.
+  hal::Device* device = nullptr;
 
   size_t num_inputs() const { return has_input.size(); }
   size_t num_outputs() const { return output_types.size(); }
@@ -47,16 +61,17 @@ struct NodeDef {
   const TensorView* constant(size_t i) const {
     return i < constants.size() ? constants[i] : nullptr;
   }
+  bool input_ranked(size_t i) const { return i >= input_rank_known.size() || input_rank_known[i]; }
+  bool output_ranked(size_t i) const {
+    return i >= output_rank_known.size() || output_rank_known[i];
+  }
+  bool output_used(size_t i) const {
+    return i < output_types.size() && (i >= has_output.size() || has_output[i]);
+  }
 
-  bool has_attr(const std::string& n) const { return attrs.count(n) != 0; }
-  // Typed attribute access with a default when absent (or of another kind).
-  int64_t attr_int(const std::string& n, int64_t dflt) const;
-  float attr_float(const std::string& n, float dflt) const;
-  std::string attr_string(const std::string& n, const std::string& dflt) const;
-  std::vector<int64_t> attr_ints(const std::string& n, std::vector<int64_t> dflt = {}) const;
-  std::vector<float> attr_floats(const std::string& n, std::vector<float> dflt = {}) const;
-  std::vector<std::string> attr_strings(const std::string& n) const;
-  const ir::Tensor* attr_tensor(const std::string& n) const;
+  // Attributes, read with AttrGetters (the op's defaults are filled in before a kernel sees
+  // the node: KernelRegistry::Create).
+  const ir::AttrMap& attr_map() const { return attrs; }
   // Body index of graph attribute `n`, or -1.
   int graph(const std::string& n) const;
 
@@ -69,7 +84,10 @@ struct NodeDef {
   }
 };
 
-// The executor's side of one kernel run.
+// The executor's side of one kernel run. The executor binds every output before the kernel
+// runs — dims from the op's definition, memory from the plan (static graphs: at load, per
+// gear) — so a kernel reads its inputs, writes its outputs and computes nothing else: no
+// output dims, no checks of its node (kernels/definition.h did them at load), no allocation.
 class KernelContext {
  public:
   virtual ~KernelContext() = default;
@@ -78,24 +96,32 @@ class KernelContext {
   // Input i, or null when the optional input is omitted.
   virtual const TensorView* input(size_t i) const = 0;
   virtual size_t num_outputs() const = 0;
-  // Binds output i with `dims` (its type is the node's output type) and returns where to write
-  // it; call once per output before writing. Fails (kRtMemoryAllocation or kInvalidParam for a
-  // caller's output buffer that is too small) with a message naming the tensor.
-  virtual Result<TensorView*> Output(size_t i, const Dims& dims) = 0;
+  // Output i, bound with its dims; null for an optional output the graph does not use, and for
+  // an output of an op whose dims depend on input values (ir::kTraitDataDependentShape), which
+  // the kernel binds itself with DynamicOutput.
+  virtual TensorView* output(size_t i) = 0;
+  // Binds output i of a data-dependent op with `dims` once the kernel knows them, and returns
+  // where to write it. Fails with kRtMemoryAllocation, or kInvalidParam for a caller's output
+  // buffer that is too small, naming the tensor.
+  virtual Result<TensorView*> DynamicOutput(size_t i, const Dims& dims) = 0;
   // Whether output i is used at all (an unused optional output may be skipped).
   virtual bool output_wanted(size_t i) const { return true; }
+
+  // Transitional, for kernels not yet moved onto bound outputs (issue 12): output i when the
+  // executor bound it (with `dims`, which must agree), else DynamicOutput.
+  Result<TensorView*> Output(size_t i, const Dims& dims);
 
   // Runs body `graph` (NodeDef::graph) with `inputs` bound to its inputs in order; the body's
   // captured values resolve to this node's enclosing scope. Returns the body outputs.
   virtual Result<std::vector<HostTensor>> RunGraph(int graph,
                                                    const std::vector<TensorView>& inputs) = 0;
 
-  // Runs fn(begin, end) over [0, n) split into chunks of at least `grain`, on the device's
+  // The device execution this run belongs to (hal/execution.h); null when the kernel runs
+  // outside a device (a unit test, constant folding).
+  virtual hal::Execution* exec() const { return nullptr; }
+  // Runs fn(begin, end) over [0, n) split into chunks of at least `grain`, on the execution's
   // compute threads where it has them; returns when every chunk is done.
-  virtual void ParallelFor(int64_t n, int64_t grain,
-                           const std::function<void(int64_t, int64_t)>& fn) {
-    if (n > 0) fn(0, n);
-  }
+  void ParallelFor(int64_t n, int64_t grain, FunctionRef<void(int64_t, int64_t)> fn);
 };
 
 class Kernel {

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kernels/registry.h"
 
+#include "kernels/definition.h"
 #include "kernels/reference/families.h"
 
 namespace kiln::kernels {
@@ -47,7 +48,9 @@ std::vector<std::pair<std::string, std::string>> KernelRegistry::Ops(
 }
 
 Result<std::unique_ptr<Kernel>> KernelRegistry::Create(const std::string& backend,
-                                                       const NodeDef& def) const {
+                                                       const NodeDef& node) const {
+  NodeDef def = node;
+  KILN_RETURN_IF_ERROR(ApplyDefinition(def), "");
   const std::string d = def.domain == "ai.onnx" ? "" : def.domain;
   if (backend != kReferenceBackend && Has(backend, d, def.op_type)) {
     const KernelFactory* f = Find(backend, d, def.op_type);

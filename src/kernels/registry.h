@@ -35,9 +35,10 @@ class KernelRegistry {
   // Op types (domain, op) registered for `backend`.
   std::vector<std::pair<std::string, std::string>> Ops(const std::string& backend) const;
 
-  // Prepare: the kernel for `def` on `backend` (falling back to the reference kernel when the
-  // backend's factory declines with kFeatureUnsupported). kFeatureUnsupported when no kernel
-  // exists, naming the op, node and backend.
+  // Prepare: applies the op's definition to `def` (attribute defaults, the check of its types
+  // and dims: kernels/definition.h), then makes the kernel for it on `backend` (falling back to
+  // the reference kernel when the backend's factory declines with kFeatureUnsupported).
+  // kFeatureUnsupported when no kernel exists, naming the op, node and backend.
   Result<std::unique_ptr<Kernel>> Create(const std::string& backend, const NodeDef& def) const;
 
  private:

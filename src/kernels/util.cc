@@ -65,6 +65,11 @@ std::vector<int64_t> BroadcastIndex(const Dims& in, const Dims& out) {
   return index;
 }
 
+Result<TensorView*> BoundOutput(const NodeDef& def, KernelContext& ctx, size_t i) {
+  if (TensorView* out = ctx.output(i)) return out;
+  return def.Fail(code::kInternalError, "output ", i, " is not bound");
+}
+
 std::string DimsString(const Dims& dims) {
   std::string s = "[";
   for (size_t i = 0; i < dims.size(); ++i) s += (i ? "," : "") + std::to_string(dims[i]);

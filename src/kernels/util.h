@@ -160,6 +160,11 @@ std::optional<Dims> BroadcastDims(const std::vector<const Dims*>& shapes);
 std::vector<int64_t> BroadcastIndex(const Dims& in, const Dims& out);
 // Dims as "[1,3,224,224]" for messages.
 std::string DimsString(const Dims& dims);
+
+// Output i as the executor bound it (KernelContext::output). kInternalError naming the node
+// when it is not bound: a caller that ran the kernel without applying its op's definition.
+// For an optional output the graph may leave out, read ctx.output(i) and skip it when null.
+Result<TensorView*> BoundOutput(const NodeDef& def, KernelContext& ctx, size_t i);
 // Reads an integer tensor (int32/int64/...) as int64s.
 std::vector<int64_t> ReadInts(const TensorView& t);
 // Reads a float/integer tensor as doubles.

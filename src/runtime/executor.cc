@@ -7,7 +7,7 @@
 #include <limits>
 #include <memory>
 
-#include "hal/device.h"
+#include "kernels/definition.h"
 #include "kernels/util.h"
 
 namespace kiln::runtime {
@@ -36,6 +36,14 @@ std::optional<uint64_t> BytesOf(const Dims& dims, DataType dtype) {
   return n;
 }
 
+bool Known(const Dims& dims, bool rank_known) {
+  if (!rank_known) return false;
+  for (int64_t d : dims) {
+    if (d < 0) return false;
+  }
+  return true;
+}
+
 std::string Where(const NodeInfo& node) {
   std::string s = node.op_type + " '" + node.name + "'";
   if (!node.origins.empty() && !(node.origins.size() == 1 && node.origins[0] == node.name)) {
@@ -49,34 +57,127 @@ std::string Where(const NodeInfo& node) {
   return s;
 }
 
-// One graph's tensors during one execution.
+// The dims of main-graph tensor `t` in `gear` (-1: none).
+const Dims& GearDims(const Program& program, const GraphProgram& g, int gear, int32_t t) {
+  if (gear >= 0) {
+    const auto& by_tensor = program.gears[static_cast<size_t>(gear)].tensor_dims;
+    auto it = by_tensor.find(t);
+    if (it != by_tensor.end()) return it->second;
+  }
+  return g.tensors[static_cast<size_t>(t)].dims;
+}
+
+// One graph's tensors during an execution, and the kernels' tables of input and output views.
+// The main graph's frame lives in an ExecState and is reused run after run: tensors whose
+// dims and place are known are bound once (BindPlanned), the rest per run.
 class Frame {
  public:
-  // `device` runs the kernels' ParallelFor (null: serially on the calling thread); a body's
-  // frame uses its parent's.
-  Frame(const GraphProgram& graph, const Frame* parent, uint8_t* workspace,
-        hal::Device* device = nullptr, ExecObserver* observer = nullptr)
-      : graph_(graph),
+  // `parent` is the frame of the node running this body (null for the main graph).
+  Frame(const Program& program, const GraphProgram& graph, const Frame* parent,
+        hal::Execution* exec)
+      : program_(program),
+        graph_(graph),
         parent_(parent),
-        workspace_(workspace),
-        device_(parent != nullptr ? parent->device_ : device),
-        observer_(parent != nullptr ? parent->observer_ : observer),
+        exec_(parent != nullptr ? parent->exec_ : exec),
         views_(graph.tensors.size()),
-        bound_(graph.tensors.size(), false),
-        blocks_(graph.tensors.size()) {
+        bound_(graph.tensors.size(), 0),
+        planned_(graph.tensors.size(), 0),
+        blocks_(graph.tensors.size()),
+        external_(graph.tensors.size(), nullptr),
+        bind_at_run_(graph.nodes.size(), 1),
+        in_begin_(graph.nodes.size() + 1, 0),
+        out_begin_(graph.nodes.size() + 1, 0) {
     for (size_t i = 0; i < graph.tensors.size(); ++i) {
-      if (graph.tensors[i].place == TensorPlace::kWeight) {
-        views_[i] = graph.tensors[i].constant;
-        bound_[i] = true;
+      const TensorInfo& info = graph.tensors[i];
+      views_[i].dtype = info.dtype;
+      views_[i].dims = info.dims;  // reserves each view's dims once
+      if (info.place == TensorPlace::kWeight) {
+        views_[i] = info.constant;
+        bound_[i] = planned_[i] = 1;
+      }
+    }
+    // The kernels' tables: node n reads in_[in_begin_[n] + i] and writes out_[out_begin_[n] + i].
+    for (size_t n = 0; n < graph.nodes.size(); ++n) {
+      const NodeInfo& node = graph.nodes[n];
+      in_begin_[n + 1] = in_begin_[n] + node.inputs.size();
+      out_begin_[n + 1] = out_begin_[n] + node.outputs.size();
+    }
+    in_.assign(in_begin_.back(), nullptr);
+    out_.assign(out_begin_.back(), nullptr);
+    for (size_t n = 0; n < graph.nodes.size(); ++n) {
+      const NodeInfo& node = graph.nodes[n];
+      for (size_t i = 0; i < node.outputs.size(); ++i) {
+        if (node.outputs[i] >= 0) out_[out_begin_[n] + i] = &views_[node.outputs[i]];
       }
     }
   }
 
+  const Program& program() const { return program_; }
   const GraphProgram& graph() const { return graph_; }
-  hal::Device* device() const { return device_; }
-  ExecObserver* observer() const { return observer_; }
+  hal::Execution* exec() const { return exec_; }
 
-  // The view of tensor `t`, resolving captured values through the enclosing frames.
+  // Binds every tensor of the main graph whose dims (in `gear`) and place are known at load:
+  // workspace tensors to `workspace` + offset, outputs to the caller's buffers (per run, in
+  // BindIo). Then marks the nodes that still bind an output at run time.
+  void BindPlanned(int gear, uint8_t* workspace) {
+    for (size_t t = 0; t < graph_.tensors.size(); ++t) {
+      const TensorInfo& info = graph_.tensors[t];
+      if (info.place == TensorPlace::kWeight) continue;
+      const Dims& dims = GearDims(program_, graph_, gear, static_cast<int32_t>(t));
+      planned_[t] = 0;
+      bound_[t] = 0;
+      if (!Known(dims, info.rank_known)) continue;
+      auto bytes = BytesOf(dims, info.dtype);
+      if (!bytes) continue;
+      if (info.place == TensorPlace::kWorkspace && *bytes <= info.bytes) {
+        views_[t].dims = dims;
+        views_[t].data = workspace + info.offset;
+        planned_[t] = bound_[t] = 1;
+      } else if (info.place == TensorPlace::kOutput || info.place == TensorPlace::kInput ||
+                 info.place == TensorPlace::kGear) {
+        views_[t].dims = dims;
+        planned_[t] = 1;  // the caller's buffer, bound per run
+      }
+    }
+    for (size_t n = 0; n < graph_.nodes.size(); ++n) {
+      const NodeInfo& node = graph_.nodes[n];
+      bool all = !node.data_dependent;
+      for (int32_t t : node.outputs) all = all && (t < 0 || planned_[t]);
+      bind_at_run_[n] = all ? 0 : 1;
+    }
+  }
+
+  // Unbinds what the last run bound at run time (dynamic tensors, the caller's buffers).
+  void Reset() {
+    for (size_t t = 0; t < views_.size(); ++t) {
+      blocks_[t].reset();
+      external_[t] = nullptr;
+      caller_buffer_too_small_ = false;
+      const TensorPlace place = graph_.tensors[t].place;
+      if (!planned_[t] || place == TensorPlace::kInput || place == TensorPlace::kOutput ||
+          place == TensorPlace::kGear) {
+        bound_[t] = 0;
+      }
+    }
+  }
+
+  // Binds tensor `t` (an input or output of the main graph) to the caller's buffer.
+  void BindCaller(int32_t t, void* data) {
+    views_[t].data = data;
+    bound_[t] = 1;
+  }
+  void SetExternal(int32_t t, const IoBuffer* buffer) { external_[t] = buffer; }
+  bool planned(int32_t t) const { return planned_[t] != 0; }
+  TensorView& view(int32_t t) { return views_[t]; }
+
+  // Binds a body's input to a value the node running the body gives it.
+  void BindValue(int32_t t, TensorView view) {
+    views_[t] = std::move(view);
+    bound_[t] = 1;
+  }
+
+  // The view of tensor `t`, resolving captured values through the enclosing frames; null when
+  // not computed.
   const TensorView* Find(int32_t t) const {
     if (bound_[t]) return &views_[t];
     if (graph_.tensors[t].place != TensorPlace::kCaptured || parent_ == nullptr) return nullptr;
@@ -90,34 +191,64 @@ class Frame {
     return parent_ ? parent_->FindByName(name) : nullptr;
   }
 
-  void BindExternal(int32_t t, TensorView view) {
-    views_[t] = std::move(view);
-    bound_[t] = true;
+  // Node n's inputs and outputs (outputs bound or not: see Output).
+  const TensorView* const* inputs(size_t n) const { return in_.data() + in_begin_[n]; }
+  bool bind_at_run(size_t n) const { return bind_at_run_[n] != 0; }
+  // Output i of node n when bound, else null.
+  TensorView* Output(size_t n, size_t i) {
+    TensorView* v = out_[out_begin_[n] + i];
+    return v != nullptr && bound_[graph_.nodes[n].outputs[i]] ? v : nullptr;
   }
 
-  // Binds tensor `t` with `dims` to its planned place, the caller's buffer `external` (main
-  // graph outputs), or a fresh allocation.
-  Result<TensorView*> Bind(int32_t t, const Dims& dims, const IoBuffer* external) {
+  // Points node n's input table at its inputs' views; kRtModelExecute for one not computed
+  // (a body reading a value its scope lacks). Static main-graph nodes never need it: their
+  // tables are filled once (FillInputs at state creation).
+  Status ResolveInputs(size_t n) {
+    const NodeInfo& node = graph_.nodes[n];
+    for (size_t i = 0; i < node.inputs.size(); ++i) {
+      const int32_t t = node.inputs[i];
+      const TensorView* v = t < 0 ? nullptr : Find(t);
+      if (t >= 0 && v == nullptr) {
+        return Error(code::kRtModelExecute, "reads '", graph_.tensors[t].name,
+                     "' before it is computed");
+      }
+      in_[in_begin_[n] + i] = v;
+    }
+    return Status::Ok();
+  }
+  // Main graph: every input is a view of this frame (nothing is captured).
+  void FillInputs() {
+    for (size_t n = 0; n < graph_.nodes.size(); ++n) {
+      const NodeInfo& node = graph_.nodes[n];
+      for (size_t i = 0; i < node.inputs.size(); ++i) {
+        const int32_t t = node.inputs[i];
+        in_[in_begin_[n] + i] = t < 0 ? nullptr : &views_[t];
+      }
+    }
+  }
+
+  // Binds tensor `t` with `dims` to its planned place, the caller's buffer (main graph
+  // outputs), or a fresh allocation.
+  Result<TensorView*> Bind(int32_t t, const Dims& dims) {
     const TensorInfo& info = graph_.tensors[t];
     auto bytes = BytesOf(dims, info.dtype);
     if (!bytes) {
       return Error(code::kInvalidParam, "tensor '", info.name, "' would have dims ",
                    kernels::DimsString(dims));
     }
-    if (bound_[t] && info.place != TensorPlace::kOutput) {
-      return Error(code::kInternalError, "tensor '", info.name, "' is written twice");
-    }
     TensorView& v = views_[t];
     v.dtype = info.dtype;
     v.dims = dims;
-    if (external != nullptr) {
+    if (const IoBuffer* external = external_[t]) {
       if (external->size < *bytes) {
+        caller_buffer_too_small_ = true;
         return Error(code::kInvalidParam, "output '", info.name, "' needs ", *bytes,
                      " bytes (dims ", kernels::DimsString(dims), ") but its buffer has ",
                      external->size);
       }
       v.data = external->data;
-    } else if (info.place == TensorPlace::kWorkspace && *bytes <= info.bytes) {
+    } else if (info.place == TensorPlace::kWorkspace && workspace_ != nullptr &&
+               *bytes <= info.bytes) {
       v.data = workspace_ + info.offset;
     } else {
       // 64-byte aligned, at least one byte so empty tensors still have an address.
@@ -134,8 +265,38 @@ class Frame {
       v.data = block.get();
       blocks_[t] = std::move(block);
     }
-    bound_[t] = true;
+    bound_[t] = 1;
     return &v;
+  }
+
+  // Binds the outputs of node n that the plan left for run time: from their recorded dims
+  // when known, else from the op's shape function on the actual inputs; outputs that depend
+  // on input values stay for the kernel (DynamicOutput).
+  Status BindAtRun(size_t n) {
+    const NodeInfo& node = graph_.nodes[n];
+    bool all_known = true;
+    for (int32_t t : node.outputs) {
+      if (t >= 0 && !bound_[t]) {
+        all_known = all_known && Known(graph_.tensors[t].dims, graph_.tensors[t].rank_known);
+      }
+    }
+    if (all_known && !node.data_dependent) {
+      for (int32_t t : node.outputs) {
+        if (t >= 0 && !bound_[t])
+          KILN_RETURN_IF_ERROR(Bind(t, graph_.tensors[t].dims).status(), "");
+      }
+      return Status::Ok();
+    }
+    if (node.data_dependent) return Status::Ok();
+    std::vector<const TensorView*> ins(inputs(n), inputs(n) + node.inputs.size());
+    std::vector<Dims> dims;
+    std::vector<bool> known;
+    KILN_RETURN_IF_ERROR(kernels::InferOutputDims(node.def, ins, &dims, &known), "");
+    for (size_t i = 0; i < node.outputs.size(); ++i) {
+      const int32_t t = node.outputs[i];
+      if (t >= 0 && !bound_[t] && known[i]) KILN_RETURN_IF_ERROR(Bind(t, dims[i]).status(), "");
+    }
+    return Status::Ok();
   }
 
   // Frees run-time allocations whose last reader was node `n` (graph outputs stay).
@@ -147,55 +308,56 @@ class Frame {
     }
   }
 
+  void set_workspace(uint8_t* workspace) { workspace_ = workspace; }
+  // Whether a Bind failed because the caller's output buffer is too small (kInvalidParam: the
+  // caller's mistake, not the model's).
+  bool caller_buffer_too_small() const { return caller_buffer_too_small_; }
+
  private:
+  const Program& program_;
   const GraphProgram& graph_;
   const Frame* parent_;
-  uint8_t* workspace_;
-  hal::Device* device_;
-  ExecObserver* observer_;
+  hal::Execution* exec_;
+  uint8_t* workspace_ = nullptr;
   std::vector<TensorView> views_;
-  std::vector<bool> bound_;
+  std::vector<uint8_t> bound_;    // per tensor: its view is valid in this run
+  std::vector<uint8_t> planned_;  // per tensor: bound by the plan for the whole state
   std::vector<Block> blocks_;
+  std::vector<const IoBuffer*> external_;  // per tensor: the caller's output buffer
+  std::vector<uint8_t> bind_at_run_;       // per node: some output is bound at run time
+  std::vector<size_t> in_begin_, out_begin_;
+  std::vector<const TensorView*> in_;
+  std::vector<TensorView*> out_;
+  bool caller_buffer_too_small_ = false;
 };
 
-Status RunFrame(const Program& program, Frame& frame, const std::vector<const IoBuffer*>& outs);
+Status RunFrame(Frame& frame, ExecObserver* observer);
 
-// The executor's side of one node's kernel run.
+// The executor's side of one node's kernel run: views into the frame's tables, nothing owned
+// (an unused optional output a kernel asks for gets scratch memory).
 class NodeContext final : public kernels::KernelContext {
  public:
-  NodeContext(const Program& program, Frame& frame, const NodeInfo& node,
-              const std::vector<const IoBuffer*>& outs)
-      : program_(program), frame_(frame), node_(node), outs_(outs) {}
+  NodeContext(Frame& frame, size_t n, ExecObserver* observer)
+      : frame_(frame), n_(n), node_(frame.graph().nodes[n]), observer_(observer) {}
 
-  Status ResolveInputs() {
-    inputs_.resize(node_.inputs.size(), nullptr);
-    for (size_t i = 0; i < node_.inputs.size(); ++i) {
-      int32_t t = node_.inputs[i];
-      if (t < 0) continue;
-      inputs_[i] = frame_.Find(t);
-      if (inputs_[i] == nullptr) {
-        return Error(code::kRtModelExecute, "reads '", frame_.graph().tensors[t].name,
-                     "' before it is computed");
-      }
-    }
-    return Status::Ok();
-  }
-
-  size_t num_inputs() const override { return inputs_.size(); }
+  size_t num_inputs() const override { return node_.inputs.size(); }
   const TensorView* input(size_t i) const override {
-    return i < inputs_.size() ? inputs_[i] : nullptr;
+    return i < node_.inputs.size() ? frame_.inputs(n_)[i] : nullptr;
   }
   size_t num_outputs() const override { return node_.outputs.size(); }
   bool output_wanted(size_t i) const override {
     return i < node_.outputs.size() && node_.outputs[i] >= 0;
   }
-  Result<TensorView*> Output(size_t i, const Dims& dims) override {
-    if (i >= node_.outputs.size() || node_.outputs[i] < 0) {
+  TensorView* output(size_t i) override {
+    return i < node_.outputs.size() && node_.outputs[i] >= 0 ? frame_.Output(n_, i) : nullptr;
+  }
+  Result<TensorView*> DynamicOutput(size_t i, const Dims& dims) override {
+    if (i >= node_.outputs.size()) return Error(code::kInvalidParam, "no output ", i);
+    if (node_.outputs[i] < 0) {
       // An optional output the graph does not use (kernels should ask output_wanted): give
       // the kernel scratch memory, 8 bytes per element whatever its type.
       auto bytes = BytesOf(dims, DataType::kInt64);
       if (!bytes) return Error(code::kInvalidParam, "unused output ", i, " has bad dims");
-      if (i >= node_.outputs.size()) return Error(code::kInvalidParam, "no output ", i);
       if (scratch_.empty()) {  // sized once, before any view is handed out
         scratch_.resize(node_.outputs.size());
         scratch_views_.resize(node_.outputs.size());
@@ -204,36 +366,27 @@ class NodeContext final : public kernels::KernelContext {
       scratch_views_[i] = TensorView{DataType::kUndefined, dims, scratch_[i].bytes.data()};
       return &scratch_views_[i];
     }
-    const int32_t t = node_.outputs[i];
-    auto bound = frame_.Bind(t, dims, outs_.empty() ? nullptr : outs_[t]);
-    if (!bound.ok() && bound.status().code() == code::kInvalidParam) io_error_ = bound.status();
+    auto bound = frame_.Bind(node_.outputs[i], dims);
+    if (!bound.ok() && frame_.caller_buffer_too_small()) io_error_ = bound.status();
     return bound;
   }
-
-  void ParallelFor(int64_t n, int64_t grain,
-                   const std::function<void(int64_t, int64_t)>& fn) override {
-    if (frame_.device() != nullptr) {
-      frame_.device()->ParallelFor(n, grain, fn);
-    } else if (n > 0) {
-      fn(0, n);
-    }
-  }
+  hal::Execution* exec() const override { return frame_.exec(); }
 
   // A caller's buffer that does not fit (kInvalidParam), found while binding an output.
   const Status& io_error() const { return io_error_; }
-  const std::vector<const TensorView*>& inputs() const { return inputs_; }
 
   Result<std::vector<HostTensor>> RunGraph(int graph,
                                            const std::vector<TensorView>& inputs) override {
-    if (graph <= 0 || graph >= static_cast<int>(program_.graphs.size())) {
+    const Program& program = frame_.program();
+    if (graph <= 0 || graph >= static_cast<int>(program.graphs.size())) {
       return Error(code::kRtModelExecute, "no body graph ", graph);
     }
-    const GraphProgram& body = program_.graphs[graph];
+    const GraphProgram& body = program.graphs[graph];
     if (inputs.size() > body.inputs.size()) {
       return Error(code::kRtModelExecute, "body '", body.name, "' takes ", body.inputs.size(),
                    " inputs, given ", inputs.size());
     }
-    Frame sub(body, &frame_, nullptr);
+    Frame sub(program, body, &frame_, nullptr);
     for (size_t i = 0; i < inputs.size(); ++i) {
       TensorView v = inputs[i];
       const TensorInfo& info = body.tensors[body.inputs[i]];
@@ -241,9 +394,9 @@ class NodeContext final : public kernels::KernelContext {
         return Error(code::kRtModelExecute, "body '", body.name, "' input '", info.name, "' is ",
                      ir::Name(info.dtype), ", given ", ir::Name(v.dtype));
       }
-      sub.BindExternal(body.inputs[i], std::move(v));
+      sub.BindValue(body.inputs[i], std::move(v));
     }
-    KILN_RETURN_IF_ERROR(RunFrame(program_, sub, {}), "in body '" + body.name + "'");
+    KILN_RETURN_IF_ERROR(RunFrame(sub, observer_), "in body '" + body.name + "'");
     std::vector<HostTensor> out;
     for (int32_t t : body.outputs) {
       const TensorView* v = sub.Find(t);
@@ -259,70 +412,124 @@ class NodeContext final : public kernels::KernelContext {
   }
 
  private:
-  const Program& program_;
   Frame& frame_;
+  size_t n_;
   const NodeInfo& node_;
-  const std::vector<const IoBuffer*>& outs_;
-  std::vector<const TensorView*> inputs_;
+  ExecObserver* observer_;
   std::vector<HostTensor> scratch_;
   std::vector<TensorView> scratch_views_;
   Status io_error_;
 };
 
-// Runs every node of the frame's graph; `outs` maps main-graph tensors to the caller's output
-// buffers (empty for bodies).
-Status RunFrame(const Program& program, Frame& frame, const std::vector<const IoBuffer*>& outs) {
+// Node n's inputs or outputs as the observers take them.
+std::vector<const TensorView*> Observed(Frame& frame, size_t n, bool outputs) {
+  const NodeInfo& node = frame.graph().nodes[n];
+  std::vector<const TensorView*> v;
+  if (outputs) {
+    for (size_t i = 0; i < node.outputs.size(); ++i) v.push_back(frame.Output(n, i));
+  } else {
+    v.assign(frame.inputs(n), frame.inputs(n) + node.inputs.size());
+  }
+  return v;
+}
+
+Status NodeFailed(const NodeInfo& node, const Status& st) {
+  // A kernel failure is a model execution failure (507011), whatever the kernel's code, except
+  // running out of memory; the message names the node once, with its origins.
+  const int code =
+      st.code() == code::kRtMemoryAllocation ? code::kRtMemoryAllocation : code::kRtModelExecute;
+  std::string message = st.message();
+  const std::string label = node.op_type + " '" + node.name + "': ";
+  if (message.compare(0, label.size(), label) == 0) message.erase(0, label.size());
+  return Error(code, "node ", Where(node), ": ", message);
+}
+
+// Runs every node of the frame's graph. A node whose outputs the plan bound runs its kernel
+// and nothing else.
+Status RunFrame(Frame& frame, ExecObserver* observer) {
   const GraphProgram& g = frame.graph();
+  const bool body = &g != &frame.program().graphs[0];
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const NodeInfo& node = g.nodes[n];
-    NodeContext ctx(program, frame, node, outs);
-    Status st = ctx.ResolveInputs();
-    ExecObserver* observer = frame.observer();
-    if (observer != nullptr && st.ok()) observer->BeforeNode(g, node, ctx.inputs());
-    if (st.ok()) st = node.kernel->Run(ctx);
+    NodeContext ctx(frame, n, observer);
+    const bool at_run = frame.bind_at_run(n);
+    Status st = Status::Ok();
+    if (body) st = frame.ResolveInputs(n);
+    if (st.ok() && at_run) st = frame.BindAtRun(n);
+    if (!st.ok() && frame.caller_buffer_too_small()) {
+      return Error(code::kInvalidParam, "node ", Where(node), ": ", st.message());
+    }
+    if (!st.ok()) return NodeFailed(node, st);
+    if (observer != nullptr) observer->BeforeNode(g, node, Observed(frame, n, false));
+    st = node.kernel->Run(ctx);
     if (!st.ok() && !ctx.io_error().ok()) {
       return Error(code::kInvalidParam, "node ", Where(node), ": ", ctx.io_error().message());
     }
-    if (!st.ok()) {
-      // A kernel failure is a model execution failure (507011), whatever the kernel's code,
-      // except running out of memory; the message names the node once, with its origins.
-      const int code = st.code() == code::kRtMemoryAllocation ? code::kRtMemoryAllocation
-                                                              : code::kRtModelExecute;
-      std::string message = st.message();
-      const std::string label = node.op_type + " '" + node.name + "': ";
-      if (message.compare(0, label.size(), label) == 0) message.erase(0, label.size());
-      return Error(code, "node ", Where(node), ": ", message);
-    }
-    for (size_t i = 0; i < node.outputs.size(); ++i) {
-      int32_t t = node.outputs[i];
-      if (t >= 0 && frame.Find(t) == nullptr) {
-        return Error(code::kRtModelExecute, "node ", Where(node), " did not write output ", i,
-                     " ('", g.tensors[t].name, "')");
+    if (!st.ok()) return NodeFailed(node, st);
+    if (at_run) {
+      for (size_t i = 0; i < node.outputs.size(); ++i) {
+        int32_t t = node.outputs[i];
+        if (t >= 0 && frame.Find(t) == nullptr) {
+          return Error(code::kRtModelExecute, "node ", Where(node), " did not write output ", i,
+                       " ('", g.tensors[t].name, "')");
+        }
       }
+      frame.Release(static_cast<int32_t>(n));
     }
     if (observer != nullptr) {
-      std::vector<const TensorView*> outputs(node.outputs.size(), nullptr);
-      for (size_t i = 0; i < node.outputs.size(); ++i) {
-        if (node.outputs[i] >= 0) outputs[i] = frame.Find(node.outputs[i]);
-      }
-      observer->AfterNode(g, node, ctx.inputs(), outputs);
+      observer->AfterNode(g, node, Observed(frame, n, false), Observed(frame, n, true));
     }
-    frame.Release(static_cast<int32_t>(n));
   }
   return Status::Ok();
 }
 
 }  // namespace
 
+class ExecState {
+ public:
+  ExecState(const Program& program, std::unique_ptr<hal::Execution> exec)
+      : exec_(std::move(exec)), main_(program, program.graphs[0], nullptr, exec_.get()) {
+    main_.FillInputs();
+  }
+
+  Frame& main() { return main_; }
+  hal::Execution* exec() const { return exec_.get(); }
+  // Binds the plan for `gear` and `workspace` unless the last run had the same.
+  void Plan(int gear, uint8_t* workspace) {
+    if (planned_ && gear == gear_ && workspace == workspace_) return;
+    main_.set_workspace(workspace);
+    main_.BindPlanned(gear, workspace);
+    planned_ = true;
+    gear_ = gear;
+    workspace_ = workspace;
+  }
+
+ private:
+  std::unique_ptr<hal::Execution> exec_;
+  Frame main_;
+  bool planned_ = false;
+  int gear_ = -1;
+  uint8_t* workspace_ = nullptr;
+};
+
+void ExecStateDeleter::operator()(ExecState* state) const { delete state; }
+
+ExecStatePtr CreateExecState(const Program& program, std::unique_ptr<hal::Execution> exec) {
+  return ExecStatePtr(new ExecState(program, std::move(exec)));
+}
+
 int SelectGear(const Program& program, const IoBuffer* selector) {
   if (program.gears.empty()) return -1;
   if (selector != nullptr && selector->data != nullptr) {
     const size_t count = program.gear_dims.size();
-    if (selector->size >= count * sizeof(int64_t)) {
-      std::vector<int64_t> values(count);
-      std::memcpy(values.data(), selector->data, count * sizeof(int64_t));
+    if (count <= 16 && selector->size >= count * sizeof(int64_t)) {
+      int64_t values[16];
+      std::memcpy(values, selector->data, count * sizeof(int64_t));
       for (size_t i = 0; i < program.gears.size(); ++i) {
-        if (program.gears[i].values == values) return static_cast<int>(i);
+        const std::vector<int64_t>& gear = program.gears[i].values;
+        if (gear.size() == count && std::equal(gear.begin(), gear.end(), values)) {
+          return static_cast<int>(i);
+        }
       }
     }
   }
@@ -335,9 +542,9 @@ int SelectGear(const Program& program, const IoBuffer* selector) {
   return largest;
 }
 
-Status Execute(const Program& program, uint8_t* workspace, const std::vector<IoBuffer>& inputs,
-               const std::vector<IoBuffer>& outputs, ExecResult* result, hal::Device* device,
-               ExecObserver* observer) {
+Status Execute(const Program& program, ExecState& state, uint8_t* workspace,
+               const std::vector<IoBuffer>& inputs, const std::vector<IoBuffer>& outputs,
+               ExecResult* result, ExecObserver* observer) {
   const GraphProgram& g = program.graphs[0];
   if (inputs.size() != g.inputs.size()) {
     return Error(code::kInvalidParam, "the model has ", g.inputs.size(), " input(s), the dataset ",
@@ -352,32 +559,44 @@ Status Execute(const Program& program, uint8_t* workspace, const std::vector<IoB
     if (g.tensors[g.inputs[i]].place == TensorPlace::kGear) selector = &inputs[i];
   }
   const int gear = SelectGear(program, selector);
-  Frame frame(g, nullptr, workspace, device, observer);
+  state.Plan(gear, workspace);
+  // The device shares its compute threads among the runs in progress, this one included.
+  struct ExecutionScope {
+    hal::Execution* exec;
+    explicit ExecutionScope(hal::Execution* e) : exec(e) {
+      if (exec) exec->Begin();
+    }
+    ~ExecutionScope() {
+      if (exec) exec->End();
+    }
+  } scope(state.exec());
+  Frame& frame = state.main();
+  frame.Reset();
+  // Inputs: the caller's buffers, with the dims the plan or the dataset's descs give.
   for (size_t i = 0; i < g.inputs.size(); ++i) {
     const int32_t t = g.inputs[i];
     const TensorInfo& info = g.tensors[t];
     const IoBuffer& buf = inputs[i];
-    Dims dims = info.dims;
-    if (gear >= 0) {
-      auto it = program.gears[gear].tensor_dims.find(t);
-      if (it != program.gears[gear].tensor_dims.end()) dims = it->second;
-    }
+    TensorView& view = frame.view(t);
+    const Dims& planned = GearDims(program, g, gear, t);
     if (buf.has_dims) {
-      bool fits = buf.dims.size() == dims.size();
-      for (size_t d = 0; fits && d < dims.size(); ++d) {
-        fits = dims[d] < 0 || dims[d] == buf.dims[d];
+      bool fits = buf.dims.size() == planned.size() || !info.rank_known;
+      for (size_t d = 0; fits && d < planned.size(); ++d) {
+        fits = planned[d] < 0 || planned[d] == buf.dims[d];
       }
       if (!fits) {
         return Error(code::kInvalidParam, "input '", info.name, "' has dims ",
-                     kernels::DimsString(dims), "; the dataset's desc gives ",
+                     kernels::DimsString(planned), "; the dataset's desc gives ",
                      kernels::DimsString(buf.dims));
       }
-      dims = buf.dims;
+      if (view.dims != buf.dims) view.dims = buf.dims;
+    } else if (!frame.planned(t)) {
+      view.dims = planned;
     }
-    auto bytes = BytesOf(dims, info.dtype);
+    auto bytes = BytesOf(view.dims, info.dtype);
     if (!bytes) {
       return Error(code::kInvalidParam, "input '", info.name, "' has dynamic dims ",
-                   kernels::DimsString(dims),
+                   kernels::DimsString(view.dims),
                    ": give its real dims with aclmdlSetDatasetTensorDesc before executing");
     }
     if (buf.data == nullptr && *bytes > 0) {
@@ -385,19 +604,31 @@ Status Execute(const Program& program, uint8_t* workspace, const std::vector<IoB
     }
     if (buf.size < *bytes) {
       return Error(code::kInvalidParam, "input '", info.name, "' needs ", *bytes, " bytes (dims ",
-                   kernels::DimsString(dims), ") but its buffer has ", buf.size);
+                   kernels::DimsString(view.dims), ") but its buffer has ", buf.size);
     }
-    frame.BindExternal(t, TensorView{info.dtype, dims, buf.data});
+    view.dtype = info.dtype;
+    frame.BindCaller(t, buf.data);
   }
-  std::vector<const IoBuffer*> outs(g.tensors.size(), nullptr);
+  // Outputs a node writes: straight into the caller's buffer, bound now when the plan knows
+  // their dims, else when the node binds them.
   for (size_t i = 0; i < g.outputs.size(); ++i) {
     const int32_t t = g.outputs[i];
-    if (g.tensors[t].place == TensorPlace::kOutput && outs[t] == nullptr) outs[t] = &outputs[i];
+    if (g.tensors[t].place != TensorPlace::kOutput || frame.Find(t) != nullptr) continue;
+    if (!frame.planned(t)) {
+      frame.SetExternal(t, &outputs[i]);
+      continue;
+    }
+    TensorView& view = frame.view(t);
+    if (outputs[i].size < view.bytes()) {
+      return Error(code::kInvalidParam, "output '", g.tensors[t].name, "' needs ", view.bytes(),
+                   " bytes (dims ", kernels::DimsString(view.dims), ") but its buffer has ",
+                   outputs[i].size);
+    }
+    frame.BindCaller(t, outputs[i].data);
   }
-  KILN_RETURN_IF_ERROR(RunFrame(program, frame, outs), "");
+  KILN_RETURN_IF_ERROR(RunFrame(frame, observer), "");
   // Outputs that no node wrote into the caller's buffer (an input or constant passed through,
   // or one tensor listed twice): copy them.
-  if (result) result->output_dims.assign(g.outputs.size(), Dims{});
   for (size_t i = 0; i < g.outputs.size(); ++i) {
     const int32_t t = g.outputs[i];
     const TensorView* v = frame.Find(t);
@@ -411,9 +642,16 @@ Status Execute(const Program& program, uint8_t* workspace, const std::vector<IoB
       }
       if (v->bytes()) std::memcpy(outputs[i].data, v->data, v->bytes());
     }
-    if (result) result->output_dims[i] = v->dims;
   }
-  if (result) result->gear = gear;
+  if (result) {
+    result->output_dims.resize(g.outputs.size());
+    for (size_t i = 0; i < g.outputs.size(); ++i) {
+      const Dims& d = frame.Find(g.outputs[i])->dims;
+      if (result->output_dims[i] != d) result->output_dims[i] = d;
+    }
+    result->gear = gear;
+  }
+  frame.Reset();  // run-time allocations go back now, not at the next run
   return Status::Ok();
 }
 

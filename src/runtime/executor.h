@@ -5,14 +5,15 @@
 // caller-provided workspace, inputs and outputs in the caller's buffers, constants in the
 // weights; only tensors whose size is known just at run time (fully dynamic dims,
 // data-dependent shapes, control-flow bodies) are allocated, and freed after their last use.
-// Thread-safe: concurrent executions of one Program need distinct workspaces.
+// Thread-safe: concurrent executions of one Program need distinct workspaces and states.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "base/status.h"
-#include "hal/device.h"
+#include "hal/execution.h"
 #include "runtime/program.h"
 
 namespace kiln::runtime {
@@ -68,18 +69,37 @@ class ObserverFanOut final : public ExecObserver {
   std::vector<ExecObserver*> observers_;
 };
 
+// One execution's reusable state: the main graph's tensor views bound to their planned places
+// (per gear and workspace), the kernels' input and output tables, the device execution slot.
+// Made once per concurrent execution slot of a model and reused, so a run of a static model
+// allocates nothing. Not thread-safe: one run at a time per state.
+class ExecState;
+struct ExecStateDeleter {
+  void operator()(ExecState* state) const;
+};
+using ExecStatePtr = std::unique_ptr<ExecState, ExecStateDeleter>;
+
+// A state for `program` whose kernels run in `exec` (owned by the state; null: the calling
+// thread alone).
+ExecStatePtr CreateExecState(const Program& program, std::unique_ptr<hal::Execution> exec);
+
 // The gear whose values equal the first values in `selector` (the gear input's buffer), or the
 // largest gear when none matches (nothing selected yet); -1 for a model without gears.
 int SelectGear(const Program& program, const IoBuffer* selector);
 
-// Runs the main graph. `inputs`/`outputs` follow the model's input/output order (the gear
-// selector included). Fails with kInvalidParam for buffers that do not fit the model (the
-// message names the tensor, the bytes needed and given) and kRtModelExecute for a kernel
-// failure (the message names the node and its ONNX origins). The kernels' ParallelFor runs on
-// `device`'s compute threads (null: on the calling thread alone). `observer` (may be null, the
-// usual case: then nothing per node is added) watches every node.
-Status Execute(const Program& program, uint8_t* workspace, const std::vector<IoBuffer>& inputs,
-               const std::vector<IoBuffer>& outputs, ExecResult* result,
-               hal::Device* device = nullptr, ExecObserver* observer = nullptr);
+// Runs the main graph with `state` (made for `program`). `inputs`/`outputs` follow the model's
+// input/output order (the gear selector included). Fails with kInvalidParam for buffers that do
+// not fit the model (the message names the tensor, the bytes needed and given) and
+// kRtModelExecute for a kernel failure (the message names the node and its ONNX origins).
+// `observer` (may be null, the usual case: then nothing per node is added) watches every node.
+// The run is bracketed by the state's hal::Execution Begin/End.
+//
+// Nodes whose output dims are known at load (for the selected gear) run with outputs bound to
+// the workspace or the caller's buffers before the run: no shape function, check or
+// allocation per node. Only nodes with dims known just at run time take the op's shape
+// function (kernels/definition.h) and pooled memory.
+Status Execute(const Program& program, ExecState& state, uint8_t* workspace,
+               const std::vector<IoBuffer>& inputs, const std::vector<IoBuffer>& outputs,
+               ExecResult* result, ExecObserver* observer = nullptr);
 
 }  // namespace kiln::runtime

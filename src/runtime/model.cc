@@ -81,10 +81,12 @@ Result<std::shared_ptr<Model>> Model::Load(const uint8_t* data, size_t size,
                    " (aclmdlQuerySize tells the size)");
     }
     model->user_workspace_ = static_cast<uint8_t*>(mem.work);
-    model->free_workspaces_.push_back(model->user_workspace_);
   }
-  KILN_ASSIGN_OR_RETURN(model->program_,
-                        BuildProgram(view.graph, weights, view.weights_size, backend));
+  KILN_ASSIGN_OR_RETURN(model->program_, BuildProgram(view.graph, weights, view.weights_size,
+                                                      backend, model->hal_.get()));
+  // The first execution slot is made now, so a first run allocates no more than later ones.
+  KILN_ASSIGN_OR_RETURN(ExecSlot * first, model->AcquireSlot());
+  model->ReleaseSlot(first);
   const Program& p = *model->program_;
   const GraphProgram& g = p.graphs[0];
   ModelInfo& info = model->info_;
@@ -118,29 +120,37 @@ Model::~Model() {
   }
 }
 
-Result<uint8_t*> Model::AcquireWorkspace() {
+Result<Model::ExecSlot*> Model::AcquireSlot() {
   std::lock_guard<std::mutex> lock(mu_);
-  if (!free_workspaces_.empty()) {
-    uint8_t* ws = free_workspaces_.back();
-    free_workspaces_.pop_back();
-    return ws;
+  if (!free_slots_.empty()) {
+    ExecSlot* slot = free_slots_.back();
+    free_slots_.pop_back();
+    return slot;
   }
-  if (program_->work_size == 0) return static_cast<uint8_t*>(nullptr);
-  // A first (or one more concurrent) execution: one more workspace, kept for later runs.
-  KILN_ASSIGN_OR_RETURN(void* p, pool_->Allocate(program_->work_size, false));
-  owned_workspaces_.push_back(static_cast<uint8_t*>(p));
-  return static_cast<uint8_t*>(p);
+  // A first (or one more concurrent) execution: one more slot, kept for later runs. The
+  // caller's work memory serves the first.
+  auto slot = std::make_unique<ExecSlot>();
+  if (slots_.empty() && user_workspace_ != nullptr) {
+    slot->workspace = user_workspace_;
+  } else if (program_->work_size > 0) {
+    KILN_ASSIGN_OR_RETURN(void* p, pool_->Allocate(program_->work_size, false));
+    owned_workspaces_.push_back(static_cast<uint8_t*>(p));
+    slot->workspace = static_cast<uint8_t*>(p);
+  }
+  slot->state = CreateExecState(*program_, hal_ ? hal_->CreateExecution() : nullptr);
+  slots_.push_back(std::move(slot));
+  free_slots_.reserve(slots_.size());
+  return slots_.back().get();
 }
 
-void Model::ReleaseWorkspace(uint8_t* ws) {
-  if (ws == nullptr) return;
+void Model::ReleaseSlot(ExecSlot* slot) {
   std::lock_guard<std::mutex> lock(mu_);
-  free_workspaces_.push_back(ws);
+  free_slots_.push_back(slot);
 }
 
 Status Model::Execute(const std::vector<IoBuffer>& inputs, const std::vector<IoBuffer>& outputs,
                       ExecResult* result, uint32_t stream_id) {
-  KILN_ASSIGN_OR_RETURN(uint8_t * ws, AcquireWorkspace());
+  KILN_ASSIGN_OR_RETURN(ExecSlot * slot, AcquireSlot());
   ExecResult local;
   const uint64_t infer_id = ++executions_;
   // Observers only when something asked for them: an unprofiled run reads no clock.
@@ -164,19 +174,16 @@ Status Model::Execute(const std::vector<IoBuffer>& inputs, const std::vector<IoB
   if (dump && profile)
     observer = &both.emplace(std::vector<ExecObserver*>{dump.get(), profile.get()});
   const uint64_t start_ns = profile ? ApiTimer::Now() : 0;
-  // Shares the device's compute threads with the other executions running now.
-  const int64_t execution = hal_ ? hal_->BeginExecution() : 0;
   Status st = Status::Ok();
   try {
-    st = runtime::Execute(*program_, ws, inputs, outputs, result ? result : &local, hal_.get(),
-                          observer);
+    st = runtime::Execute(*program_, *slot->state, slot->workspace, inputs, outputs,
+                          result ? result : &local, observer);
   } catch (const std::exception& e) {
     // A kernel or an observer that throws (std::bad_alloc, ...) fails this execution only: the
     // compute team, the workspace and the observers are released as after any other failure.
     st = Error(code::kInternalError, "model ", id(), " (", info_.name,
                "): the execution threw: ", e.what());
   }
-  if (hal_) hal_->EndExecution(execution);
   if (profile) {
     profiler.RecordTask(TaskKind::kModelExecute, static_cast<uint32_t>(device_), stream_id,
                         start_ns, ApiTimer::Now(),
@@ -184,7 +191,7 @@ Status Model::Execute(const std::vector<IoBuffer>& inputs, const std::vector<IoB
     profile->Finish();
   }
   if (dump) (void)dump->Finish();  // a write failure is logged; the execution stands
-  ReleaseWorkspace(ws);
+  ReleaseSlot(slot);
   if (st.ok()) current_gear_.store((result ? result : &local)->gear);
   return st;
 }

@@ -86,8 +86,14 @@ class Model {
 
  private:
   Model() = default;
-  Result<uint8_t*> AcquireWorkspace();
-  void ReleaseWorkspace(uint8_t* ws);
+  // One concurrent execution's workspace and reusable executor state.
+  struct ExecSlot {
+    uint8_t* workspace = nullptr;
+    ExecStatePtr state;
+  };
+  // A free slot, or a new one (a new workspace from the pool) when all are in use.
+  Result<ExecSlot*> AcquireSlot();
+  void ReleaseSlot(ExecSlot* slot);
 
   friend class ModelTable;
 
@@ -103,7 +109,8 @@ class Model {
   void* weights_ = nullptr;
   bool own_weights_ = false;
   std::mutex mu_;
-  std::vector<uint8_t*> free_workspaces_;
+  std::vector<std::unique_ptr<ExecSlot>> slots_;
+  std::vector<ExecSlot*> free_slots_;
   std::vector<uint8_t*> owned_workspaces_;  // from the pool, freed at unload
   uint8_t* user_workspace_ = nullptr;
   std::atomic<int> current_gear_{-1};

@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "format/om_generated.h"
+#include "kernels/definition.h"
 #include "kernels/registry.h"
 
 namespace kiln::runtime {
@@ -23,8 +24,12 @@ std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::strin
 class Builder {
  public:
   Builder(const om::Model& model, const uint8_t* weights, size_t weights_size,
-          const std::string& backend)
-      : model_(model), weights_(weights), weights_size_(weights_size), backend_(backend) {}
+          const std::string& backend, hal::Device* device)
+      : model_(model),
+        weights_(weights),
+        weights_size_(weights_size),
+        backend_(backend),
+        device_(device) {}
 
   Status Build(Program& program) {
     const auto* graphs = model_.graphs();
@@ -110,6 +115,7 @@ class Builder {
       t.name = Str(d.name());
       t.dtype = static_cast<DataType>(d.dtype());
       t.dims = DimsOf(d.dims());
+      t.rank_known = !d.rank_unknown();
       t.format = d.format();
       t.offset = d.offset();
       t.bytes = d.bytes();
@@ -207,12 +213,14 @@ class Builder {
     def.domain = Str(node.domain());
     def.name = Str(node.name());
     def.opset = node.opset();
+    def.device = device_;
     if (node.inputs()) {
       for (int32_t t : *node.inputs()) {
         def.has_input.push_back(t >= 0);
         const TensorInfo* ti = t >= 0 ? &g.tensors[t] : nullptr;
         def.input_types.push_back(ti ? ti->dtype : DataType::kUndefined);
         def.input_dims.push_back(ti ? ti->dims : Dims{});
+        def.input_rank_known.push_back(ti == nullptr || ti->rank_known);
         def.constants.push_back(ti && ti->place == TensorPlace::kWeight ? &ti->constant : nullptr);
       }
     }
@@ -221,6 +229,8 @@ class Builder {
         const TensorInfo* ti = t >= 0 ? &g.tensors[t] : nullptr;
         def.output_types.push_back(ti ? ti->dtype : DataType::kUndefined);
         def.output_dims.push_back(ti ? ti->dims : Dims{});
+        def.output_rank_known.push_back(ti == nullptr || ti->rank_known);
+        def.has_output.push_back(ti != nullptr);
       }
     }
     if (node.attrs()) {
@@ -228,13 +238,17 @@ class Builder {
         KILN_RETURN_IF_ERROR(AddAttr(*a, g, def), "");
       }
     }
-    auto kernel = kernels::KernelRegistry::Global().Create(backend_, def);
+    Status defined = kernels::ApplyDefinition(def);
+    auto kernel = defined.ok() ? kernels::KernelRegistry::Global().Create(backend_, def)
+                               : Result<std::unique_ptr<kernels::Kernel>>(defined);
     if (!kernel.ok()) {
       return Error(code::kGeLoadModel, "cannot prepare ", def.Label(), ": ",
                    kernel.status().message());
     }
     info.kernel = std::move(kernel).value();
+    info.data_dependent = kernels::HasDataDependentShape(def);
     info.cost = kernels::PrepareCost(def);
+    info.def = std::move(def);
     return Status::Ok();
   }
 
@@ -294,15 +308,17 @@ class Builder {
   const uint8_t* weights_;
   size_t weights_size_;
   std::string backend_;
+  hal::Device* device_;
 };
 
 }  // namespace
 
 Result<std::unique_ptr<Program>> BuildProgram(const uint8_t* graph_section, const uint8_t* weights,
-                                              size_t weights_size, const std::string& backend) {
+                                              size_t weights_size, const std::string& backend,
+                                              hal::Device* device) {
   const om::Model* model = om::GetModel(graph_section);
   auto program = std::make_unique<Program>();
-  Builder builder(*model, weights, weights_size, backend);
+  Builder builder(*model, weights, weights_size, backend, device);
   KILN_RETURN_IF_ERROR(builder.Build(*program), "");
   return program;
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "hal/device.h"
 #include "kernels/cost.h"
 #include "kernels/kernel.h"
 
@@ -32,8 +33,9 @@ enum class TensorPlace : uint8_t {
 struct TensorInfo {
   std::string name;
   kernels::DataType dtype = kernels::DataType::kUndefined;
-  kernels::Dims dims;  // planned dims; -1 where known only at run time
-  int32_t format = 2;  // aclFormat
+  kernels::Dims dims;      // planned dims; -1 where known only at run time
+  bool rank_known = true;  // false: dims is empty and even the rank is known only at run time
+  int32_t format = 2;      // aclFormat
   TensorPlace place = TensorPlace::kDynamic;
   uint64_t offset = 0;           // workspace or weights offset
   uint64_t bytes = 0;            // planned bytes (largest gear)
@@ -48,6 +50,11 @@ struct NodeInfo {
   std::vector<int32_t> outputs;
   std::vector<int32_t> bodies;  // indices of its If/Loop/Scan body graphs
   std::unique_ptr<kernels::Kernel> kernel;
+  // The node as its kernel was prepared from it (the op's definition applied): the executor
+  // runs its shape function for dims known only at run time.
+  kernels::NodeDef def;
+  // Its output dims depend on input values (If, Loop, NonZero ...): the kernel binds them.
+  bool data_dependent = false;
   kernels::NodeCost cost;  // its arithmetic, for profiles (kernels/cost.h)
   // Bit i: input / output i is stored channels-last (N,H,W,C) although its dims read N,C,H,W
   // (the compiler's channels_last pass); the data dump transposes such tensors back.
@@ -84,9 +91,11 @@ struct Program {
 
 // Builds the program from a verified .om graph section (FlatBuffers) whose weights section has
 // been copied to `weights` (device memory, `weights_size` bytes). Kernels come from the
-// registry for `backend` (falling back to reference kernels). Fails with kGeLoadModel naming
-// the node when a kernel cannot be prepared.
+// registry for `backend` (falling back to reference kernels), prepared for `device` (may be
+// null). Fails with kGeLoadModel naming the node when a node breaks its op's definition or a
+// kernel cannot be prepared.
 Result<std::unique_ptr<Program>> BuildProgram(const uint8_t* graph_section, const uint8_t* weights,
-                                              size_t weights_size, const std::string& backend);
+                                              size_t weights_size, const std::string& backend,
+                                              hal::Device* device);
 
 }  // namespace kiln::runtime

@@ -55,7 +55,7 @@ int ComputeThreads() {
   return threads;
 }
 
-void TeamParallelFor(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
+void TeamParallelFor(int64_t n, int64_t grain, FunctionRef<void(int64_t, int64_t)> fn) {
   if (n <= 0) return;
   grain = std::max<int64_t>(grain, 1);
   const int64_t team = omp_in_parallel() ? 1 : omp_get_max_threads();

@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <functional>
 
+#include "base/function_ref.h"
+
 namespace kiln::cpu {
 
 // The threads one execution may use when it runs alone: KILN_CPU_THREADS (default: the cores
@@ -36,7 +38,7 @@ bool OpenMpSpinningThrottled();
 // OpenMP team (the calling thread takes chunks too; chunks are claimed dynamically, so a
 // descheduled thread does not hold the others up); returns when every chunk is done. Runs on
 // the caller alone when there is one chunk or when called from inside a parallel region.
-void TeamParallelFor(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn);
+void TeamParallelFor(int64_t n, int64_t grain, FunctionRef<void(int64_t, int64_t)> fn);
 
 // One model execution on the calling thread, from BeginTeamExecution to EndTeamExecution with
 // the value it returned (the thread's previous setting, restored): sizes the thread's OpenMP

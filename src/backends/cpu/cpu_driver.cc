@@ -41,6 +41,20 @@ std::string TargetName() {
   return "cpu";
 }
 
+// One execution slot: a run's kernels use the executing thread's OpenMP team, sized while the
+// run lasts to the device's threads divided by the runs in progress (cpu_compute.h).
+class CpuExecution final : public hal::Execution {
+ public:
+  void Begin() override { previous_ = BeginTeamExecution(); }
+  void End() override { EndTeamExecution(previous_); }
+  void ParallelFor(int64_t n, int64_t grain, FunctionRef<void(int64_t, int64_t)> fn) override {
+    TeamParallelFor(n, grain, fn);
+  }
+
+ private:
+  int previous_ = 0;
+};
+
 class CpuDevice final : public hal::Device {
  public:
   CpuDevice() {
@@ -60,12 +74,9 @@ class CpuDevice final : public hal::Device {
   }
   std::shared_ptr<hal::Event> CreateEvent() override { return std::make_shared<CpuEvent>(); }
   uint64_t busy_ns() const override { return ComputePool().busy_ns(); }
-  void ParallelFor(int64_t n, int64_t grain,
-                   const std::function<void(int64_t, int64_t)>& fn) override {
-    TeamParallelFor(n, grain, fn);
+  std::unique_ptr<hal::Execution> CreateExecution() override {
+    return std::make_unique<CpuExecution>();
   }
-  int64_t BeginExecution() override { return BeginTeamExecution(); }
-  void EndExecution(int64_t token) override { EndTeamExecution(static_cast<int>(token)); }
   double PeakGflops() override { return MeasureCpuPeakGflops(*this); }
 
  private:

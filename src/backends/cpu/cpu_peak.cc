@@ -82,11 +82,12 @@ double MeasureCpuPeakGflops(hal::Device& device) {
   double seconds = static_cast<double>(SteadyNowNs() - start) * 1e-9;
   iterations = std::max<int64_t>(iterations, static_cast<int64_t>(iterations * 0.04 / seconds));
   double best = 0;
+  std::unique_ptr<hal::Execution> exec = device.CreateExecution();
   for (int round = 0; round < 3; ++round) {
     std::atomic<uint64_t> total_flops_bits{0};
-    const int64_t token = device.BeginExecution();
+    exec->Begin();
     start = SteadyNowNs();
-    device.ParallelFor(threads, 1, [&](int64_t begin, int64_t end) {
+    exec->ParallelFor(threads, 1, [&](int64_t begin, int64_t end) {
       for (int64_t t = begin; t < end; ++t) {
         double f = 0;
         volatile float kept = Fma(iterations, &f);  // each thread its own: no shared write
@@ -95,7 +96,7 @@ double MeasureCpuPeakGflops(hal::Device& device) {
       }
     });
     seconds = static_cast<double>(SteadyNowNs() - start) * 1e-9;
-    device.EndExecution(token);
+    exec->End();
     if (seconds > 0) best = std::max(best, static_cast<double>(total_flops_bits) / seconds * 1e-9);
   }
   (void)sink;

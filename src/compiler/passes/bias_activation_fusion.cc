@@ -34,6 +34,9 @@ std::optional<Activation> MatchActivation(const ir::Node& n) {
       n.outputs().size() != 1) {
     return std::nullopt;
   }
+  const ir::OpSchema* schema = ir::OpRegistry::Global().Find(n.domain(), n.op_type());
+  if (schema == nullptr || !schema->has(ir::kTraitFusableActivation)) return std::nullopt;
+  // The fused ops' activation attributes, from each activation's own.
   const std::string& op = n.op_type();
   if (op == "Relu" || op == "Sigmoid" || op == "Tanh" || op == "HardSwish") {
     return Activation{op, std::nullopt, std::nullopt};

@@ -12,7 +12,7 @@
 #include <variant>
 #include <vector>
 
-#include "compiler/passes/const_eval.h"
+#include "compiler/evaluate.h"
 #include "compiler/passes/passes.h"
 
 namespace kiln::compiler {

@@ -12,11 +12,12 @@
 
 #include "base/status.h"
 #include "ir/graph.h"
+#include "ir/op_schema.h"
 
 namespace kiln::frontend::onnx {
 
 inline constexpr int kMinOnnxOpset = 7;
-inline constexpr int kMaxOnnxOpset = 27;  // the newest opset of onnx 1.22
+inline constexpr int kMaxOnnxOpset = ir::kNewestOnnxOpset;
 
 struct ImportResult {
   std::unique_ptr<ir::Graph> graph;

@@ -48,15 +48,15 @@ Status CheckSameType(InferenceContext& ctx, size_t i, size_t like, const char* n
 
 // An int attribute that must be 0 or 1.
 Result<bool> FlagAttr(InferenceContext& ctx, const char* name) {
-  int64_t v = ctx.node().attr_int(name, 0);
+  int64_t v = ctx.attr_int(name, 0);
   if (v != 0 && v != 1) return ctx.Fail("attribute '", name, "' must be 0 or 1, got ", v);
   return v == 1;
 }
 
 // An optional int attribute that must be >= 1 when present; 0 when absent.
 Result<int64_t> HeadsAttr(InferenceContext& ctx, const char* name) {
-  if (!ctx.node().has_attr(name)) return int64_t{0};
-  int64_t v = ctx.node().attr_int(name, 0);
+  if (!ctx.has_attr(name)) return int64_t{0};
+  int64_t v = ctx.attr_int(name, 0);
   if (v < 1) return ctx.Fail("attribute '", name, "' must be >= 1, got ", v);
   return v;
 }
@@ -203,7 +203,7 @@ Status CheckMask(InferenceContext& ctx, const AttentionDims& d, const Dim& total
 }
 
 Status CheckAttentionAttrs(InferenceContext& ctx) {
-  const Node& n = ctx.node();
+  const InferenceContext& n = ctx;
   KILN_RETURN_IF_ERROR(FlagAttr(ctx, "is_causal").status(), "");
   int64_t mode = n.attr_int("qk_matmul_output_mode", 0);
   if (mode < 0 || mode > 3) {
@@ -294,7 +294,7 @@ Status RotaryEmbedding(InferenceContext& ctx) {
     return ctx.Fail("position_ids is ", Name(ctx.input_dtype(3)), "; int64 is required");
   }
   KILN_RETURN_IF_ERROR(FlagAttr(ctx, "interleaved").status(), "");
-  const Node& n = ctx.node();
+  const InferenceContext& n = ctx;
   int64_t rot = n.attr_int("rotary_embedding_dim", 0);
   if (rot < 0) return ctx.Fail("attribute 'rotary_embedding_dim' must be >= 0, got ", rot);
   KILN_ASSIGN_OR_RETURN(int64_t num_heads, HeadsAttr(ctx, "num_heads"));

@@ -15,8 +15,8 @@ namespace {
 
 // The graph held by attribute `name`; an error when it is absent, of another kind, or null.
 Result<const Graph*> GraphAttr(const InferenceContext& ctx, const std::string& name) {
-  auto it = ctx.node().attrs().find(name);
-  if (it == ctx.node().attrs().end()) {
+  auto it = ctx.attrs().find(name);
+  if (it == ctx.attrs().end()) {
     return ctx.Fail("attribute '", name, "' (a graph) is required");
   }
   const auto* graph = std::get_if<std::shared_ptr<Graph>>(&it->second);
@@ -171,7 +171,7 @@ Status Loop(InferenceContext& ctx) {
 // scan_slices...) -> (state..., scan_elements...).
 Status Scan(InferenceContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const Graph* body, GraphAttr(ctx, "body"));
-  const Node& node = ctx.node();
+  const InferenceContext& node = ctx;
   if (!node.has_attr("num_scan_inputs")) {
     return ctx.Fail("attribute 'num_scan_inputs' is required");
   }
@@ -263,11 +263,11 @@ Status Scan(InferenceContext& ctx) {
 
 void RegisterControlFlowOps(OpRegistry& r) {
   constexpr const char* kFamily = "control_flow";
-  r.Register(MakeSchema("If", 1, 1, 1, 1, -1, kFamily, If));
+  r.Register(MakeSchema("If", 1, 1, 1, 1, -1, kFamily, If).Traits(kTraitDataDependentShape));
   // M and cond are both optional and may be omitted ahead of the carried values.
-  r.Register(MakeSchema("Loop", 1, 0, -1, 1, -1, kFamily, Loop));
+  r.Register(MakeSchema("Loop", 1, 0, -1, 1, -1, kFamily, Loop).Traits(kTraitDataDependentShape));
   // Scan-8 had a batch axis and a sequence_lens input; Kiln starts at the batch-free Scan-9.
-  r.Register(MakeSchema("Scan", 9, 1, -1, 1, -1, kFamily, Scan));
+  r.Register(MakeSchema("Scan", 9, 1, -1, 1, -1, kFamily, Scan).Traits(kTraitDataDependentShape));
 }
 
 }  // namespace kiln::ir

@@ -102,8 +102,11 @@ Status Where(InferenceContext& ctx) {
 
 Status Clip(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(CheckSameDtype(ctx, 0, 3), "");
+  // ONNX says scalar; exporters also write one-element tensors ([1]), which mean the same.
   for (size_t i = 1; i < 3; ++i) {
-    if (ctx.has_input(i) && ctx.input_shape(i).rank_known() && ctx.input_shape(i).rank() != 0) {
+    if (!ctx.has_input(i)) continue;
+    auto n = ctx.input_shape(i).NumElements();
+    if (n && *n != 1) {
       return ctx.Fail(i == 1 ? "min" : "max", " must be a scalar, got shape ",
                       ctx.input_shape(i).ToString());
     }
@@ -112,8 +115,8 @@ Status Clip(InferenceContext& ctx) {
 }
 
 Status Cast(InferenceContext& ctx) {
-  if (!ctx.node().has_attr("to")) return ctx.Fail("attribute 'to' is required");
-  int64_t to = ctx.node().attr_int("to", 0);
+  if (!ctx.has_attr("to")) return ctx.Fail("attribute 'to' is required");
+  int64_t to = ctx.attr_int("to", 0);
   DataType t = FromOnnx(static_cast<int32_t>(to));
   if (t == DataType::kUndefined || t == DataType::kString) {
     return ctx.Unsupported("attribute 'to' = ", to, " names a type Kiln does not support");
@@ -135,7 +138,7 @@ Status Dropout(InferenceContext& ctx) {
 }
 
 Status BitShift(InferenceContext& ctx) {
-  std::string dir = ctx.node().attr_string("direction", "");
+  std::string dir = ctx.attr_string("direction", "");
   if (dir != "LEFT" && dir != "RIGHT") {
     return ctx.Fail("attribute 'direction' must be \"LEFT\" or \"RIGHT\", got \"", dir, "\"");
   }
@@ -155,8 +158,8 @@ Status Bitwise(InferenceContext& ctx) {
 
 // BitCast: reinterprets the bits as attribute 'to', which must have the input's width.
 Status BitCast(InferenceContext& ctx) {
-  if (!ctx.node().has_attr("to")) return ctx.Fail("attribute 'to' is required");
-  int64_t to = ctx.node().attr_int("to", 0);
+  if (!ctx.has_attr("to")) return ctx.Fail("attribute 'to' is required");
+  int64_t to = ctx.attr_int("to", 0);
   DataType t = FromOnnx(static_cast<int32_t>(to));
   if (t == DataType::kUndefined || t == DataType::kString) {
     return ctx.Unsupported("attribute 'to' = ", to, " names a type Kiln does not support");
@@ -172,7 +175,7 @@ Status BitCast(InferenceContext& ctx) {
 }
 
 Status Mod(InferenceContext& ctx) {
-  if (IsFloat(ctx.input_dtype(0)) && ctx.node().attr_int("fmod", 0) != 1) {
+  if (IsFloat(ctx.input_dtype(0)) && ctx.attr_int("fmod", 0) != 1) {
     return ctx.Fail("floating-point Mod needs fmod=1");
   }
   return Binary(ctx);
@@ -182,66 +185,78 @@ Status Mod(InferenceContext& ctx) {
 
 void RegisterElementwiseOps(OpRegistry& r) {
   constexpr const char* kFamily = "elementwise";
+  // Element by element: the same in any memory layout; most may also write over their input.
+  constexpr uint32_t kUnary = kTraitLayoutAgnostic;
+  constexpr uint32_t kInPlaceUnary = kTraitLayoutAgnostic | kTraitInPlace;
+  constexpr uint32_t kActivation = kInPlaceUnary | kTraitFusableActivation;
+  struct Op {
+    const char* name;
+    uint32_t traits;
+  };
   // Unary on floats (math and activations).
-  for (const char* op : {"Exp",
-                         "Log",
-                         "Sqrt",
-                         "Reciprocal",
-                         "Floor",
-                         "Ceil",
-                         "Round",
-                         "Sin",
-                         "Cos",
-                         "Tan",
-                         "Asin",
-                         "Acos",
-                         "Atan",
-                         "Sinh",
-                         "Cosh",
-                         "Asinh",
-                         "Acosh",
-                         "Atanh",
-                         "Erf",
-                         "Sigmoid",
-                         "Tanh",
-                         "Softplus",
-                         "Softsign",
-                         "Elu",
-                         "Selu",
-                         "LeakyRelu",
-                         "HardSigmoid",
-                         "HardSwish",
-                         "Mish",
-                         "Celu",
-                         "ThresholdedRelu"}) {
-    r.Register(MakeSchema(op, 6, 1, 1, 1, 1, kFamily, UnaryFloat));
+  for (Op op : {Op{"Exp", kInPlaceUnary},
+                Op{"Log", kInPlaceUnary},
+                Op{"Sqrt", kInPlaceUnary},
+                Op{"Reciprocal", kInPlaceUnary},
+                Op{"Floor", kInPlaceUnary},
+                Op{"Ceil", kInPlaceUnary},
+                Op{"Round", kInPlaceUnary},
+                Op{"Sin", kUnary},
+                Op{"Cos", kUnary},
+                Op{"Tan", kUnary},
+                Op{"Asin", kUnary},
+                Op{"Acos", kUnary},
+                Op{"Atan", kUnary},
+                Op{"Sinh", kUnary},
+                Op{"Cosh", kUnary},
+                Op{"Asinh", kUnary},
+                Op{"Acosh", kUnary},
+                Op{"Atanh", kUnary},
+                Op{"Erf", kInPlaceUnary},
+                Op{"Sigmoid", kActivation},
+                Op{"Tanh", kActivation},
+                Op{"Softplus", kInPlaceUnary},
+                Op{"Softsign", kUnary},
+                Op{"Elu", kInPlaceUnary},
+                Op{"Selu", kInPlaceUnary},
+                Op{"LeakyRelu", kActivation},
+                Op{"HardSigmoid", kActivation},
+                Op{"HardSwish", kActivation},
+                Op{"Mish", kInPlaceUnary},
+                Op{"Celu", kUnary},
+                Op{"ThresholdedRelu", kUnary}}) {
+    r.Register(MakeSchema(op.name, 6, 1, 1, 1, 1, kFamily, UnaryFloat).Traits(op.traits));
   }
-  r.Register(MakeSchema("Gelu", 20, 1, 1, 1, 1, kFamily, UnaryFloat));
-  r.Register(MakeSchema("Swish", 24, 1, 1, 1, 1, kFamily, UnaryFloat));
-  r.Register(MakeSchema("Shrink", 9, 1, 1, 1, 1, kFamily, UnaryNumeric));
+  r.Register(MakeSchema("Gelu", 20, 1, 1, 1, 1, kFamily, UnaryFloat).Traits(kActivation));
+  r.Register(MakeSchema("Swish", 24, 1, 1, 1, 1, kFamily, UnaryFloat).Traits(kActivation));
+  r.Register(MakeSchema("Shrink", 9, 1, 1, 1, 1, kFamily, UnaryNumeric).Traits(kUnary));
   // Unary on any number.
-  for (const char* op : {"Abs", "Neg", "Sign", "Relu"}) {
-    r.Register(MakeSchema(op, 6, 1, 1, 1, 1, kFamily, UnaryNumeric));
+  for (Op op : {Op{"Abs", kInPlaceUnary}, Op{"Neg", kInPlaceUnary}, Op{"Sign", kUnary},
+                Op{"Relu", kActivation}}) {
+    r.Register(MakeSchema(op.name, 6, 1, 1, 1, 1, kFamily, UnaryNumeric).Traits(op.traits));
   }
   r.Register(MakeSchema("Not", 1, 1, 1, 1, 1, kFamily, UnaryBool));
   r.Register(MakeSchema("BitwiseNot", 18, 1, 1, 1, 1, kFamily, UnaryInteger));
   r.Register(MakeSchema("IsNaN", 9, 1, 1, 1, 1, kFamily, FloatPredicate));
   r.Register(MakeSchema("IsInf", 10, 1, 1, 1, 1, kFamily, FloatPredicate));
-  r.Register(MakeSchema("Identity", 1, 1, 1, 1, 1, kFamily, InferSameAsInput));
+  r.Register(
+      MakeSchema("Identity", 1, 1, 1, 1, 1, kFamily, InferSameAsInput).Traits(kInPlaceUnary));
   // Broadcasting binary and variadic arithmetic (opset 7 introduced broadcasting).
+  // In place: output 0 may take input 0's memory when they have the same shape (the planner
+  // checks the shapes).
   for (const char* op : {"Add", "Sub", "Mul", "Div"}) {
-    r.Register(MakeSchema(op, 7, 2, 2, 1, 1, kFamily, Binary));
+    r.Register(MakeSchema(op, 7, 2, 2, 1, 1, kFamily, Binary).Traits(kTraitInPlace));
   }
   for (const char* op : {"Min", "Max", "Sum", "Mean"}) {
     r.Register(MakeSchema(op, 8, 1, -1, 1, 1, kFamily, Binary));
   }
-  r.Register(MakeSchema("Pow", 7, 2, 2, 1, 1, kFamily, Pow));
+  r.Register(MakeSchema("Pow", 7, 2, 2, 1, 1, kFamily, Pow).Traits(kTraitInPlace));
   r.Register(MakeSchema("Mod", 10, 2, 2, 1, 1, kFamily, Mod));
   r.Register(MakeSchema("BitShift", 11, 2, 2, 1, 1, kFamily, BitShift));
   for (const char* op : {"BitwiseAnd", "BitwiseOr", "BitwiseXor"}) {
     r.Register(MakeSchema(op, 18, 2, 2, 1, 1, kFamily, Bitwise));
   }
-  r.Register(MakeSchema("PRelu", 7, 2, 2, 1, 1, kFamily, PRelu));
+  r.Register(MakeSchema("PRelu", 7, 2, 2, 1, 1, kFamily, PRelu).Traits(kTraitInPlace));
   for (const char* op : {"Equal", "Less", "Greater"}) {
     r.Register(MakeSchema(op, 7, 2, 2, 1, 1, kFamily, Compare));
   }
@@ -252,11 +267,11 @@ void RegisterElementwiseOps(OpRegistry& r) {
     r.Register(MakeSchema(op, 7, 2, 2, 1, 1, kFamily, Logical));
   }
   r.Register(MakeSchema("Where", 9, 3, 3, 1, 1, kFamily, Where));
-  r.Register(MakeSchema("Clip", 11, 1, 3, 1, 1, kFamily, Clip));
+  r.Register(MakeSchema("Clip", 11, 1, 3, 1, 1, kFamily, Clip).Traits(kActivation));
   r.Register(MakeSchema("Cast", 6, 1, 1, 1, 1, kFamily, Cast));
   r.Register(MakeSchema("CastLike", 15, 2, 2, 1, 1, kFamily, CastLike));
   r.Register(MakeSchema("BitCast", 26, 1, 1, 1, 1, kFamily, BitCast));
-  r.Register(MakeSchema("Dropout", 7, 1, 3, 1, 2, kFamily, Dropout));
+  r.Register(MakeSchema("Dropout", 7, 1, 3, 1, 2, kFamily, Dropout).Traits(kTraitInPlace));
 }
 
 }  // namespace kiln::ir

@@ -18,7 +18,7 @@ Status CheckActivation(InferenceContext& ctx) {
   static const std::set<std::string> kActivations = {"",        "Relu", "LeakyRelu",   "Clip",
                                                      "Sigmoid", "Tanh", "HardSigmoid", "HardSwish",
                                                      "Gelu",    "Swish"};
-  std::string act = ctx.node().attr_string("activation", "");
+  std::string act = ctx.attr_string("activation", "");
   if (!kActivations.count(act)) {
     return ctx.Unsupported("activation '", act, "' cannot be fused");
   }
@@ -29,7 +29,11 @@ Status CheckActivation(InferenceContext& ctx) {
 Status InferAsBase(InferenceContext& ctx, const char* base) {
   const OpSchema* schema = OpRegistry::Global().Find("", base);
   if (schema == nullptr) return ctx.Fail("base op ", base, " is not registered");
-  KILN_RETURN_IF_ERROR(schema->infer(ctx), "");
+  const int own = ctx.opset();
+  ctx.set_opset(kNewestOnnxOpset);
+  Status st = schema->infer(ctx);
+  ctx.set_opset(own);
+  KILN_RETURN_IF_ERROR(st, "");
   return CheckActivation(ctx);
 }
 
@@ -44,8 +48,8 @@ Status CheckLayoutFlags(InferenceContext& ctx) {
   const Shape* z = ctx.has_input(3) ? &ctx.input_shape(3) : nullptr;
   const Shape* y = ctx.outputs().empty() ? nullptr : &ctx.outputs()[0].shape;
   for (const Flag& f : {Flag{"kiln_x_nhwc", x}, Flag{"kiln_y_nhwc", y}, Flag{"kiln_z_nhwc", z}}) {
-    auto it = ctx.node().attrs().find(f.name);
-    if (it == ctx.node().attrs().end()) continue;
+    auto it = ctx.attrs().find(f.name);
+    if (it == ctx.attrs().end()) continue;
     const int64_t* v = std::get_if<int64_t>(&it->second);
     if (v == nullptr || (*v != 0 && *v != 1)) {
       return ctx.Fail("attribute '", f.name, "' must be the int 0 or 1");
@@ -89,8 +93,10 @@ Status FusedMatMul(InferenceContext& ctx) {
     if (bias.rank_known() && bias.rank() != 1) {
       return ctx.Fail("bias must be 1-D, got ", bias.ToString());
     }
+    // One value per output column, or one for all (broadcast).
     if (bias.rank_known() && out.rank_known() && out.rank() > 0 && bias[0].known() &&
-        out[out.rank() - 1].known() && bias[0].value != out[out.rank() - 1].value) {
+        bias[0].value != 1 && out[out.rank() - 1].known() &&
+        bias[0].value != out[out.rank() - 1].value) {
       return ctx.Fail("bias of ", bias[0].value, " values does not match the last dim of ",
                       out.ToString());
     }

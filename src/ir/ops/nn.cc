@@ -69,8 +69,9 @@ bool BroadcastsTo(const Shape& from, const Shape& to) {
 
 // Outputs given by name: ONNX marks an omitted optional output with an empty name (null here).
 size_t NumOutputsGiven(const InferenceContext& ctx) {
-  const auto& outs = ctx.node().outputs();
-  return static_cast<size_t>(std::count_if(outs.begin(), outs.end(), [](Value* v) { return v; }));
+  size_t n = 0;
+  for (size_t i = 0; i < ctx.num_outputs(); ++i) n += ctx.output_used(i) ? 1 : 0;
+  return n;
 }
 
 Status CheckFloatInput(InferenceContext& ctx, size_t i, const char* name) {
@@ -133,7 +134,7 @@ Status CheckShape(InferenceContext& ctx, size_t i, const char* name, const std::
 }
 
 Result<int64_t> AxisAttr(InferenceContext& ctx, int64_t dflt, int64_t rank) {
-  int64_t axis = ctx.node().attr_int("axis", dflt);
+  int64_t axis = ctx.attr_int("axis", dflt);
   std::optional<int64_t> a = NormalizeAxis(axis, rank);
   if (!a) return ctx.Fail("attribute 'axis' = ", axis, " is out of range for rank ", rank);
   return *a;
@@ -141,15 +142,15 @@ Result<int64_t> AxisAttr(InferenceContext& ctx, int64_t dflt, int64_t rank) {
 
 // An int attribute that must be one of {0, 1}.
 Result<bool> FlagAttr(InferenceContext& ctx, const char* name) {
-  int64_t v = ctx.node().attr_int(name, 0);
+  int64_t v = ctx.attr_int(name, 0);
   if (v != 0 && v != 1) return ctx.Fail("attribute '", name, "' must be 0 or 1, got ", v);
   return v == 1;
 }
 
 // A required int attribute that must be >= 1.
 Result<int64_t> PositiveAttr(InferenceContext& ctx, const char* name) {
-  if (!ctx.node().has_attr(name)) return ctx.Fail("attribute '", name, "' is required");
-  int64_t v = ctx.node().attr_int(name, 0);
+  if (!ctx.has_attr(name)) return ctx.Fail("attribute '", name, "' is required");
+  int64_t v = ctx.attr_int(name, 0);
   if (v < 1) return ctx.Fail("attribute '", name, "' must be >= 1, got ", v);
   return v;
 }
@@ -179,8 +180,8 @@ struct WindowAttrs {
 // Attribute `name` with `n` values (`dflt` each when absent), each >= `min`.
 Result<std::vector<int64_t>> IntsAttr(InferenceContext& ctx, const char* name, size_t n,
                                       int64_t dflt, int64_t min) {
-  if (!ctx.node().has_attr(name)) return std::vector<int64_t>(n, dflt);
-  std::vector<int64_t> v = ctx.node().attr_ints(name);
+  if (!ctx.has_attr(name)) return std::vector<int64_t>(n, dflt);
+  std::vector<int64_t> v = ctx.attr_ints(name);
   if (v.size() != n) {
     return ctx.Fail("attribute '", name, "' = ", IntsStr(v), " has ", v.size(), " values; ", n,
                     " are required");
@@ -192,7 +193,7 @@ Result<std::vector<int64_t>> IntsAttr(InferenceContext& ctx, const char* name, s
 }
 
 Result<AutoPad> AutoPadAttr(InferenceContext& ctx) {
-  std::string pad = ctx.node().attr_string("auto_pad", "NOTSET");
+  std::string pad = ctx.attr_string("auto_pad", "NOTSET");
   if (pad == "NOTSET" || pad.empty()) return AutoPad::kNotSet;
   if (pad == "SAME_UPPER") return AutoPad::kSameUpper;
   if (pad == "SAME_LOWER") return AutoPad::kSameLower;
@@ -272,8 +273,8 @@ Result<std::optional<size_t>> SpatialRank(InferenceContext& ctx, bool weights) {
       return std::optional<size_t>(ctx.input_shape(i).rank() - 2);
     }
   }
-  if (ctx.node().has_attr("kernel_shape")) {
-    return std::optional<size_t>(ctx.node().attr_ints("kernel_shape").size());
+  if (ctx.has_attr("kernel_shape")) {
+    return std::optional<size_t>(ctx.attr_ints("kernel_shape").size());
   }
   return std::optional<size_t>();
 }
@@ -282,7 +283,7 @@ Result<std::optional<size_t>> SpatialRank(InferenceContext& ctx, bool weights) {
 Result<std::vector<int64_t>> ConvKernel(InferenceContext& ctx, const std::vector<Dim>& w) {
   std::vector<int64_t> from_w;
   for (size_t i = 2; i < w.size(); ++i) from_w.push_back(w[i].value);
-  if (!ctx.node().has_attr("kernel_shape")) return from_w;
+  if (!ctx.has_attr("kernel_shape")) return from_w;
   KILN_ASSIGN_OR_RETURN(std::vector<int64_t> k, IntsAttr(ctx, "kernel_shape", from_w.size(), 1, 1));
   for (size_t i = 0; i < k.size(); ++i) {
     if (from_w[i] >= 0 && from_w[i] != k[i]) {
@@ -294,7 +295,7 @@ Result<std::vector<int64_t>> ConvKernel(InferenceContext& ctx, const std::vector
 }
 
 Result<int64_t> GroupAttr(InferenceContext& ctx) {
-  int64_t group = ctx.node().attr_int("group", 1);
+  int64_t group = ctx.attr_int("group", 1);
   if (group < 1) return ctx.Fail("attribute 'group' must be >= 1, got ", group);
   return group;
 }
@@ -353,7 +354,7 @@ Status Conv(InferenceContext& ctx) {
 
 // output_shape, which may list the spatial dims only or (as some exporters write) all dims.
 Result<std::vector<int64_t>> OutputShapeAttr(InferenceContext& ctx, size_t spatial) {
-  std::vector<int64_t> v = ctx.node().attr_ints("output_shape");
+  std::vector<int64_t> v = ctx.attr_ints("output_shape");
   if (v.size() == spatial + 2) v.erase(v.begin(), v.begin() + 2);
   if (!v.empty() && v.size() != spatial) {
     return ctx.Fail("attribute 'output_shape' = ", IntsStr(v), " needs ", spatial,
@@ -398,7 +399,7 @@ Status ConvTranspose(InferenceContext& ctx) {
 
 // The output shape of MaxPool / AveragePool / LpPool: [N, C, windowed spatial dims].
 Result<Shape> PoolShape(InferenceContext& ctx, WindowAttrs has) {
-  if (!ctx.node().has_attr("kernel_shape")) return ctx.Fail("attribute 'kernel_shape' is required");
+  if (!ctx.has_attr("kernel_shape")) return ctx.Fail("attribute 'kernel_shape' is required");
   KILN_ASSIGN_OR_RETURN(std::optional<size_t> spatial, SpatialRank(ctx, false));
   KILN_ASSIGN_OR_RETURN(std::vector<Dim> x, DimsOfRank(ctx, 0, "X", *spatial + 2));
   KILN_ASSIGN_OR_RETURN(std::vector<int64_t> kernel, IntsAttr(ctx, "kernel_shape", *spatial, 1, 1));
@@ -421,7 +422,7 @@ Status MaxPool(InferenceContext& ctx) {
                     ctx.opset() >= 12 ? ", int8 or uint8" : "", " is required");
   }
   KILN_RETURN_IF_ERROR(FlagAttr(ctx, "storage_order").status(), "");
-  if (ctx.opset() < 8 && ctx.node().output(1) != nullptr) {
+  if (ctx.opset() < 8 && ctx.output_used(1)) {
     return ctx.Fail("the Indices output needs opset 8 or newer");
   }
   WindowAttrs has{.dilations = ctx.opset() >= 10, .ceil_mode = ctx.opset() >= 10};
@@ -491,7 +492,7 @@ Result<bool> BatchNormTrainingMode(InferenceContext& ctx) {
         "the mean/var outputs select the opset < 14 training mode, which Kiln does not "
         "support; keep only output Y");
   }
-  if (ctx.opset() < 9 && ctx.node().attr_int("spatial", 1) == 0) {
+  if (ctx.opset() < 9 && ctx.attr_int("spatial", 1) == 0) {
     return ctx.Unsupported("spatial=0 (per-activation statistics) is not supported");
   }
   return training;
@@ -531,7 +532,7 @@ Status InstanceNormalization(InferenceContext& ctx) {
 // (axis onwards) set to 1, in stash_type.
 Status LayerNormalization(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(CheckFloatSameType(ctx, 3), "");
-  int64_t stash = ctx.node().attr_int("stash_type", 1);
+  int64_t stash = ctx.attr_int("stash_type", 1);
   DataType stash_type = FromOnnx(static_cast<int32_t>(stash));
   if (!IsFloat(stash_type)) {
     return ctx.Fail("attribute 'stash_type' = ", stash, " is not a floating-point type");
@@ -579,7 +580,7 @@ Status Lrn(InferenceContext& ctx) {
 Status MeanVarianceNormalization(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(CheckFloatInput(ctx, 0, "X"), "");
   const Shape& x = ctx.input_shape(0);
-  std::vector<int64_t> axes = ctx.node().attr_ints("axes", {0, 2, 3});
+  std::vector<int64_t> axes = ctx.attr_ints("axes", {0, 2, 3});
   for (int64_t a : axes) {
     if (x.rank_known() && !NormalizeAxis(a, static_cast<int64_t>(x.rank()))) {
       return ctx.Fail("attribute 'axes' = ", IntsStr(axes), " is out of range for X ",
@@ -594,7 +595,7 @@ Status MeanVarianceNormalization(InferenceContext& ctx) {
 Status RmsNormalization(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(CheckFloatInput(ctx, 0, "X"), "");
   KILN_RETURN_IF_ERROR(CheckFloatInput(ctx, 1, "scale"), "");
-  int64_t stash = ctx.node().attr_int("stash_type", 1);
+  int64_t stash = ctx.attr_int("stash_type", 1);
   if (!IsFloat(FromOnnx(static_cast<int32_t>(stash)))) {
     return ctx.Fail("attribute 'stash_type' = ", stash, " is not a floating-point type");
   }
@@ -613,7 +614,7 @@ Status RmsNormalization(InferenceContext& ctx) {
 // LpNormalization: x / ||x||_p along `axis`, p = 1 or 2.
 Status LpNormalization(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(CheckFloatInput(ctx, 0, "input"), "");
-  int64_t p = ctx.node().attr_int("p", 2);
+  int64_t p = ctx.attr_int("p", 2);
   if (p != 1 && p != 2) return ctx.Fail("attribute 'p' must be 1 or 2, got ", p);
   const Shape& x = ctx.input_shape(0);
   if (x.rank_known()) {
@@ -633,7 +634,7 @@ Status Loss(InferenceContext& ctx) {
   if (label_type != DataType::kInt32 && label_type != DataType::kInt64) {
     return ctx.Fail("the labels are ", Name(label_type), "; int32 or int64 is required");
   }
-  std::string reduction = ctx.node().attr_string("reduction", "mean");
+  std::string reduction = ctx.attr_string("reduction", "mean");
   if (reduction != "none" && reduction != "sum" && reduction != "mean") {
     return ctx.Fail("attribute 'reduction' must be none, sum or mean, got \"", reduction, "\"");
   }
@@ -711,7 +712,7 @@ Status Gemm(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(CheckNumericSameType(ctx, 3, 9), "");
   KILN_ASSIGN_OR_RETURN(std::vector<Dim> a, DimsOfRank(ctx, 0, "A", 2));
   KILN_ASSIGN_OR_RETURN(std::vector<Dim> b, DimsOfRank(ctx, 1, "B", 2));
-  size_t ta = ctx.node().attr_int("transA", 0) != 0, tb = ctx.node().attr_int("transB", 0) != 0;
+  size_t ta = ctx.attr_int("transA", 0) != 0, tb = ctx.attr_int("transB", 0) != 0;
   const Dim &ka = a[1 - ta], &kb = b[tb];
   if (ka.known() && kb.known() && ka.value != kb.value) {
     return ctx.Fail("A ", Shape(a).ToString(), " (transA=", ta, ") and B ", Shape(b).ToString(),
@@ -731,7 +732,7 @@ Status Gemm(InferenceContext& ctx) {
 Status Flatten(InferenceContext& ctx) {
   if (ctx.opset() < 9) KILN_RETURN_IF_ERROR(CheckFloatInput(ctx, 0, "input"), "");
   const Shape& x = ctx.input_shape(0);
-  int64_t axis = ctx.node().attr_int("axis", 1);
+  int64_t axis = ctx.attr_int("axis", 1);
   if (!x.rank_known()) {
     Dim outer = axis == 0 ? Dim::Known(1) : Dim::Unknown();
     ctx.set_output(0, ctx.input_dtype(0), Shape(std::vector<Dim>{outer, Dim::Unknown()}));
@@ -883,12 +884,12 @@ Result<Shape> EinsumOutput(InferenceContext& ctx, const EinsumTerm& out, const E
 }
 
 Status Einsum(InferenceContext& ctx) {
-  if (!ctx.node().has_attr("equation")) return ctx.Fail("attribute 'equation' is required");
+  if (!ctx.has_attr("equation")) return ctx.Fail("attribute 'equation' is required");
   for (size_t i = 0; i < ctx.num_inputs(); ++i) {
     if (!ctx.has_input(i)) return ctx.Fail("einsum operand ", i, " is missing");
   }
   KILN_RETURN_IF_ERROR(CheckNumericSameType(ctx, ctx.num_inputs(), 12), "");
-  std::string eq = ctx.node().attr_string("equation", "");
+  std::string eq = ctx.attr_string("equation", "");
   KILN_ASSIGN_OR_RETURN(EinsumEquation e, ParseEinsum(ctx, eq));
   if (e.inputs.size() != ctx.num_inputs()) {
     return ctx.Fail("equation \"", eq, "\" has ", e.inputs.size(),
@@ -908,7 +909,7 @@ Status Einsum(InferenceContext& ctx) {
 // Recurrent ops. Inputs: X, W, R, B, sequence_lens, initial_h (+ initial_c, P for LSTM).
 
 Result<int64_t> NumDirections(InferenceContext& ctx) {
-  std::string dir = ctx.node().attr_string("direction", "forward");
+  std::string dir = ctx.attr_string("direction", "forward");
   if (dir == "forward" || dir == "reverse") return 1;
   if (dir == "bidirectional") return 2;
   return ctx.Fail("attribute 'direction' must be forward, reverse or bidirectional, got \"", dir,
@@ -917,7 +918,7 @@ Result<int64_t> NumDirections(InferenceContext& ctx) {
 
 // hidden_size, else R's last dim, else W's middle dim / gates.
 Result<Dim> HiddenSize(InferenceContext& ctx, int64_t gates) {
-  if (ctx.node().has_attr("hidden_size")) {
+  if (ctx.has_attr("hidden_size")) {
     KILN_ASSIGN_OR_RETURN(int64_t h, PositiveAttr(ctx, "hidden_size"));
     return Dim::Known(h);
   }
@@ -1004,7 +1005,7 @@ void RegisterNnOps(OpRegistry& r) {
   }
   r.Register(MakeSchema("MatMul", 1, 2, 2, 1, 1, kFamily, MatMul));
   r.Register(MakeSchema("Gemm", 7, 2, 3, 1, 1, kFamily, Gemm));
-  r.Register(MakeSchema("Flatten", 1, 1, 1, 1, 1, kFamily, Flatten));
+  r.Register(MakeSchema("Flatten", 1, 1, 1, 1, 1, kFamily, Flatten).Traits(kTraitInPlace));
   r.Register(MakeSchema("Einsum", 12, 1, -1, 1, 1, kFamily, Einsum));
   r.Register(MakeSchema("RNN", 7, 3, 6, 0, 2, kFamily, Rnn));
   r.Register(MakeSchema("GRU", 7, 3, 6, 0, 2, kFamily, Gru));

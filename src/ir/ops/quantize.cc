@@ -31,7 +31,7 @@ bool IsFloatOutputType(DataType t) {
 // The type an int attribute `name` (0 = absent) names; kFeatureUnsupported for the types Kiln
 // lacks, kInvalidParam for numbers that are no type at all. kUndefined when the attribute is 0.
 Result<DataType> TypeAttr(const InferenceContext& ctx, const char* name) {
-  const int64_t v = ctx.node().attr_int(name, 0);
+  const int64_t v = ctx.attr_int(name, 0);
   if (v == 0) return DataType::kUndefined;
   if (IsNarrowOnnxType(v)) {
     return ctx.Unsupported("attribute '", name, "' = ", v,
@@ -52,7 +52,7 @@ bool OneElement(const Shape& s) {
 
 // Checks the scale (input 1) and zero point (input 2) shapes against x (input 0).
 Status CheckQuantParams(const InferenceContext& ctx) {
-  const Node& node = ctx.node();
+  const InferenceContext& node = ctx;
   const Shape& x = ctx.input_shape(0);
   const Shape& s = ctx.input_shape(1);
   if (ctx.has_input(2)) {

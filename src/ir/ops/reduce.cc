@@ -34,7 +34,7 @@ struct ReductionAxes {
 };
 
 Status GetReductionAxes(const InferenceContext& ctx, ReductionAxes* out) {
-  const Node& node = ctx.node();
+  const InferenceContext& node = ctx;
   const int since = AxesInputSince(node.op_type());
   if (ctx.opset() < since) {
     if (ctx.has_input(1)) {
@@ -71,7 +71,7 @@ Status GetReductionAxes(const InferenceContext& ctx, ReductionAxes* out) {
 }
 
 Status Reduce(InferenceContext& ctx) {
-  const Node& node = ctx.node();
+  const InferenceContext& node = ctx;
   const DataType dtype = ctx.input_dtype(0);
   const bool bool_allowed =
       ctx.opset() >= 20 && (node.op_type() == "ReduceMax" || node.op_type() == "ReduceMin");

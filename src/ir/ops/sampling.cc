@@ -33,7 +33,7 @@ Status GridSample(InferenceContext& ctx) {
     return ctx.Fail("grid is ", Name(g), "; float16, float32 or float64",
                     ctx.opset() >= 22 ? " or bfloat16" : "", " is required");
   }
-  const Node& n = ctx.node();
+  const InferenceContext& n = ctx;
   const bool old = ctx.opset() < 20;
   std::string mode = n.attr_string("mode", old ? "bilinear" : "linear");
   const char* linear = old ? "bilinear" : "linear";
@@ -91,7 +91,7 @@ Status AffineGrid(InferenceContext& ctx) {
   if (ctx.input_dtype(1) != DataType::kInt64) {
     return ctx.Fail("size is ", Name(ctx.input_dtype(1)), "; int64 is required");
   }
-  int64_t align = ctx.node().attr_int("align_corners", 0);
+  int64_t align = ctx.attr_int("align_corners", 0);
   if (align != 0 && align != 1) {
     return ctx.Fail("attribute 'align_corners' must be 0 or 1, got ", align);
   }
@@ -179,7 +179,7 @@ Status Col2Im(InferenceContext& ctx) {
     }
     n = s[0].value;
   }
-  const Node& node = ctx.node();
+  const InferenceContext& node = ctx;
   struct IntsSpec {
     const char* name;
     int64_t per_dim, min;

@@ -69,7 +69,7 @@ struct IntList {
   std::optional<int64_t> length;
 };
 
-IntList FromAttr(const Node& node, const char* name) {
+IntList FromAttr(const InferenceContext& node, const char* name) {
   IntList l;
   if (!node.has_attr(name)) return l;
   l.present = true;
@@ -96,7 +96,7 @@ IntList FromInput(const InferenceContext& ctx, size_t i) {
 
 // The attribute below opset `input_since`, input `input` from it on.
 IntList Versioned(const InferenceContext& ctx, const char* attr, int input_since, size_t input) {
-  return ctx.opset() >= input_since ? FromInput(ctx, input) : FromAttr(ctx.node(), attr);
+  return ctx.opset() >= input_since ? FromInput(ctx, input) : FromAttr(ctx, attr);
 }
 
 Status CheckIntInput(const InferenceContext& ctx, size_t i, const char* what) {
@@ -125,7 +125,7 @@ Status CheckScalar(const InferenceContext& ctx, size_t i, const char* what) {
 // Fails unless string attribute `attr` (default `dflt`) is one of `allowed`.
 Status CheckOneOf(const InferenceContext& ctx, const char* attr, const char* dflt,
                   const std::vector<std::string>& allowed) {
-  std::string v = ctx.node().attr_string(attr, dflt);
+  std::string v = ctx.attr_string(attr, dflt);
   if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return Status::Ok();
   return ctx.Fail("attribute '", attr, "' is \"", v, "\"; opset ", ctx.opset(), " allows ",
                   Join(allowed));
@@ -139,7 +139,7 @@ Result<int64_t> Axis(const InferenceContext& ctx, int64_t axis, int64_t rank,
 }
 
 Result<int64_t> AxisAttr(const InferenceContext& ctx, int64_t dflt, int64_t rank) {
-  return Axis(ctx, ctx.node().attr_int("axis", dflt), rank);
+  return Axis(ctx, ctx.attr_int("axis", dflt), rank);
 }
 
 // Normalised, duplicate-free axes.
@@ -276,7 +276,7 @@ Status Reshape(InferenceContext& ctx) {
     return SetLikeInput(ctx,
                         shape.length ? UnknownDims(static_cast<size_t>(*shape.length)) : Shape());
   }
-  bool allow_zero = ctx.opset() >= 14 && ctx.node().attr_int("allowzero", 0) == 1;
+  bool allow_zero = ctx.opset() >= 14 && ctx.attr_int("allowzero", 0) == 1;
   KILN_ASSIGN_OR_RETURN(Shape out,
                         ReshapeTarget(ctx, ctx.input_shape(0), *shape.values, allow_zero));
   return SetLikeInput(ctx, std::move(out));
@@ -287,8 +287,8 @@ Status Reshape(InferenceContext& ctx) {
 
 Status Transpose(InferenceContext& ctx) {
   const Shape& in = ctx.input_shape(0);
-  std::vector<int64_t> perm = ctx.node().attr_ints("perm");
-  if (!ctx.node().has_attr("perm")) {
+  std::vector<int64_t> perm = ctx.attr_ints("perm");
+  if (!ctx.has_attr("perm")) {
     if (!in.rank_known()) return SetLikeInput(ctx, Shape());
     for (int64_t i = Rank(in) - 1; i >= 0; --i) perm.push_back(i);
   }
@@ -402,8 +402,8 @@ Status Tile(InferenceContext& ctx) {
 }
 
 Result<int64_t> BlockSize(const InferenceContext& ctx) {
-  if (!ctx.node().has_attr("blocksize")) return ctx.Fail("attribute 'blocksize' is required");
-  int64_t b = ctx.node().attr_int("blocksize", 0);
+  if (!ctx.has_attr("blocksize")) return ctx.Fail("attribute 'blocksize' is required");
+  int64_t b = ctx.attr_int("blocksize", 0);
   if (b < 1) return ctx.Fail("blocksize must be >= 1, got ", b);
   return b;
 }
@@ -471,7 +471,7 @@ Result<std::optional<size_t>> ConcatRankSource(const InferenceContext& ctx) {
 }
 
 Status Concat(InferenceContext& ctx) {
-  if (!ctx.node().has_attr("axis")) return ctx.Fail("attribute 'axis' is required");
+  if (!ctx.has_attr("axis")) return ctx.Fail("attribute 'axis' is required");
   KILN_RETURN_IF_ERROR(CheckSameDtype(ctx, 0, ctx.num_inputs()), "");
   KILN_ASSIGN_OR_RETURN(std::optional<size_t> src, ConcatRankSource(ctx));
   if (!src) return SetLikeInput(ctx, Shape());
@@ -535,9 +535,9 @@ Result<std::vector<Dim>> ExplicitSplit(const InferenceContext& ctx, const Dim& d
 Result<std::vector<Dim>> SplitDims(const InferenceContext& ctx, const Dim& dim) {
   int64_t n = static_cast<int64_t>(ctx.num_outputs());
   IntList split = Versioned(ctx, "split", 13, 1);
-  if (ctx.opset() >= 18 && ctx.node().has_attr("num_outputs")) {
+  if (ctx.opset() >= 18 && ctx.has_attr("num_outputs")) {
     if (split.present) return ctx.Fail("'split' and 'num_outputs' are both given; give one");
-    int64_t num = ctx.node().attr_int("num_outputs", 0);
+    int64_t num = ctx.attr_int("num_outputs", 0);
     if (num != n) return ctx.Fail("num_outputs is ", num, " but the node has ", n, " outputs");
     return ChunkDims(ctx, dim, n, /*smaller_last=*/true);
   }
@@ -571,7 +571,7 @@ struct SliceArgs {
 };
 
 SliceArgs GetSliceArgs(const InferenceContext& ctx) {
-  const Node& node = ctx.node();
+  const InferenceContext& node = ctx;
   if (ctx.opset() < 10) {
     return {FromAttr(node, "starts"), FromAttr(node, "ends"), FromAttr(node, "axes"), {}};
   }
@@ -685,7 +685,7 @@ Status GatherNd(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(CheckIndices(ctx, 1), "");
   const Shape& data = ctx.input_shape(0);
   const Shape& idx = ctx.input_shape(1);
-  int64_t b = ctx.opset() >= 12 ? ctx.node().attr_int("batch_dims", 0) : 0;
+  int64_t b = ctx.opset() >= 12 ? ctx.attr_int("batch_dims", 0) : 0;
   if (!data.rank_known() || !idx.rank_known()) return SetLikeInput(ctx, Shape());
   int64_t r = Rank(data), q = Rank(idx);
   if (b < 0 || b >= std::min(r, q)) {
@@ -781,8 +781,8 @@ Status NonZero(InferenceContext& ctx) {
 // TopK's k: the attribute before opset 10, the input from it on; nullopt when not constant.
 Result<std::optional<int64_t>> TopKValue(const InferenceContext& ctx) {
   if (ctx.opset() < 10) {
-    if (!ctx.node().has_attr("k")) return ctx.Fail("attribute 'k' is required");
-    return std::optional<int64_t>(ctx.node().attr_int("k", 0));
+    if (!ctx.has_attr("k")) return ctx.Fail("attribute 'k' is required");
+    return std::optional<int64_t>(ctx.attr_int("k", 0));
   }
   if (!ctx.has_input(1)) return ctx.Fail("input 'K' is required");
   KILN_RETURN_IF_ERROR(CheckIntInput(ctx, 1, "K"), "");
@@ -814,9 +814,9 @@ Status TopK(InferenceContext& ctx) {
 
 // ArgMax, ArgMin.
 Status ArgReduce(InferenceContext& ctx) {
-  int64_t last = ctx.node().attr_int("select_last_index", 0);
+  int64_t last = ctx.attr_int("select_last_index", 0);
   if (last != 0 && last != 1) return ctx.Fail("select_last_index must be 0 or 1, got ", last);
-  bool keep = ctx.node().attr_int("keepdims", 1) != 0;
+  bool keep = ctx.attr_int("keepdims", 1) != 0;
   const Shape& in = ctx.input_shape(0);
   if (!in.rank_known()) {
     ctx.set_output(0, DataType::kInt64, Shape());
@@ -834,7 +834,7 @@ Status ArgReduce(InferenceContext& ctx) {
 }
 
 Status NonMaxSuppression(InferenceContext& ctx) {
-  int64_t cpb = ctx.node().attr_int("center_point_box", 0);
+  int64_t cpb = ctx.attr_int("center_point_box", 0);
   if (cpb != 0 && cpb != 1) return ctx.Fail("center_point_box must be 0 or 1, got ", cpb);
   const Shape& boxes = ctx.input_shape(0);
   const Shape& scores = ctx.input_shape(1);
@@ -860,8 +860,8 @@ Status ShapeOp(InferenceContext& ctx) {
   int64_t r = Rank(in);
   auto clamp = [r](int64_t v) { return std::clamp<int64_t>(v < 0 ? v + r : v, 0, r); };
   bool sliced = ctx.opset() >= 15;
-  int64_t start = sliced ? clamp(ctx.node().attr_int("start", 0)) : 0;
-  int64_t end = sliced ? clamp(ctx.node().attr_int("end", r)) : r;
+  int64_t start = sliced ? clamp(ctx.attr_int("start", 0)) : 0;
+  int64_t end = sliced ? clamp(ctx.attr_int("end", r)) : r;
   ctx.set_output(0, DataType::kInt64, Shape::Of({std::max<int64_t>(end - start, 0)}));
   return Status::Ok();
 }
@@ -881,7 +881,7 @@ Status ConstantValue(InferenceContext& ctx, const Tensor* t) {
 }
 
 Status Constant(InferenceContext& ctx) {
-  const Node& node = ctx.node();
+  const InferenceContext& node = ctx;
   std::vector<std::string> given;
   for (const char* form : {"value", "value_float", "value_floats", "value_int", "value_ints",
                            "value_string", "value_strings", "sparse_value"}) {
@@ -910,8 +910,8 @@ Status Constant(InferenceContext& ctx) {
 
 Status ConstantOfShape(InferenceContext& ctx) {
   DataType dtype = DataType::kFloat32;
-  if (ctx.node().has_attr("value")) {
-    const Tensor* v = ctx.node().attr_tensor("value");
+  if (ctx.has_attr("value")) {
+    const Tensor* v = ctx.attr_tensor("value");
     if (v == nullptr || v->num_elements() != 1) {
       return ctx.Fail("attribute 'value' must be a one-element tensor");
     }
@@ -986,8 +986,8 @@ Status EyeLike(InferenceContext& ctx) {
     return ctx.Fail("input must be 2-D, got ", in.ToString());
   }
   DataType dtype = ctx.input_dtype(0);
-  if (ctx.node().has_attr("dtype")) {
-    int64_t to = ctx.node().attr_int("dtype", 0);
+  if (ctx.has_attr("dtype")) {
+    int64_t to = ctx.attr_int("dtype", 0);
     dtype = FromOnnx(static_cast<int32_t>(to));
     if (dtype == DataType::kUndefined || dtype == DataType::kString) {
       return ctx.Unsupported("attribute 'dtype' = ", to, " names a type Kiln does not support");
@@ -1032,7 +1032,7 @@ Status Compress(InferenceContext& ctx) {
     kept = Dim::Known(std::count_if(t->raw(), t->raw() + t->bytes(), [](uint8_t b) { return b; }));
   }
   const Shape& in = ctx.input_shape(0);
-  if (!ctx.node().has_attr("axis")) return SetLikeInput(ctx, Shape({kept}));
+  if (!ctx.has_attr("axis")) return SetLikeInput(ctx, Shape({kept}));
   if (!in.rank_known()) return SetLikeInput(ctx, Shape());
   KILN_ASSIGN_OR_RETURN(int64_t axis, AxisAttr(ctx, 0, Rank(in)));
   const Dim& d = in[static_cast<size_t>(axis)];
@@ -1046,7 +1046,7 @@ Status Compress(InferenceContext& ctx) {
 }
 
 Status ReverseSequence(InferenceContext& ctx) {
-  const int64_t b = ctx.node().attr_int("batch_axis", 1), t = ctx.node().attr_int("time_axis", 0);
+  const int64_t b = ctx.attr_int("batch_axis", 1), t = ctx.attr_int("time_axis", 0);
   if ((b != 0 && b != 1) || (t != 0 && t != 1) || b == t) {
     return ctx.Fail("batch_axis ", b, " and time_axis ", t, " must be 0 and 1 (one each)");
   }
@@ -1076,8 +1076,8 @@ Status CenterCropPad(InferenceContext& ctx) {
   const Shape& in = ctx.input_shape(0);
   if (!in.rank_known()) return SetLikeInput(ctx, Shape());
   std::vector<int64_t> axes = Iota(Rank(in));
-  if (ctx.node().has_attr("axes")) {
-    KILN_ASSIGN_OR_RETURN(axes, NormalizeAxes(ctx, ctx.node().attr_ints("axes"), Rank(in)));
+  if (ctx.has_attr("axes")) {
+    KILN_ASSIGN_OR_RETURN(axes, NormalizeAxes(ctx, ctx.attr_ints("axes"), Rank(in)));
   }
   IntList shape = FromInput(ctx, 1);
   if (shape.length && *shape.length != static_cast<int64_t>(axes.size())) {
@@ -1239,7 +1239,7 @@ Result<Shape> SizedShape(const InferenceContext& ctx, const Shape& in,
   for (int64_t s : sizes) {
     if (s < 0) return ctx.Fail("sizes ", IntsStr(sizes), " has a negative entry");
   }
-  std::string policy = ctx.node().attr_string("keep_aspect_ratio_policy", "stretch");
+  std::string policy = ctx.attr_string("keep_aspect_ratio_policy", "stretch");
   std::optional<std::vector<int64_t>> out = sizes;
   if (ctx.opset() >= 18 && policy != "stretch") {
     out = KeepAspect(in, axes, sizes, policy == "not_smaller");
@@ -1276,8 +1276,8 @@ Status Resize(InferenceContext& ctx) {
   const Shape& in = ctx.input_shape(0);
   if (!in.rank_known()) return SetLikeInput(ctx, Shape());
   std::vector<int64_t> axes = Iota(Rank(in));
-  if (ctx.opset() >= 18 && ctx.node().has_attr("axes")) {
-    KILN_ASSIGN_OR_RETURN(axes, NormalizeAxes(ctx, ctx.node().attr_ints("axes"), Rank(in)));
+  if (ctx.opset() >= 18 && ctx.has_attr("axes")) {
+    KILN_ASSIGN_OR_RETURN(axes, NormalizeAxes(ctx, ctx.attr_ints("axes"), Rank(in)));
   }
   const Tensor* values = ctx.input_constant(has_sizes ? 3 : scales_at);
   Shape out = in;
@@ -1295,8 +1295,8 @@ Status Resize(InferenceContext& ctx) {
 Result<std::optional<std::vector<double>>> UpsampleScales(const InferenceContext& ctx) {
   using Scales = std::optional<std::vector<double>>;
   if (ctx.opset() < 9) {
-    if (!ctx.node().has_attr("scales")) return ctx.Fail("attribute 'scales' is required");
-    std::vector<float> f = ctx.node().attr_floats("scales");
+    if (!ctx.has_attr("scales")) return ctx.Fail("attribute 'scales' is required");
+    std::vector<float> f = ctx.attr_floats("scales");
     return Scales(std::vector<double>(f.begin(), f.end()));
   }
   if (!ctx.has_input(1)) return ctx.Fail("input 'scales' is required");
@@ -1326,10 +1326,10 @@ void RegisterTensorOps(OpRegistry& r) {
   constexpr const char* kFamily = "tensor";
   // Reshaping. Reshape takes its shape as an input from opset 5; Concat's axis is required from
   // opset 4; Split's sizes are an attribute from opset 2; Tile takes repeats from opset 6.
-  r.Register(MakeSchema("Reshape", 5, 2, 2, 1, 1, kFamily, Reshape));
+  r.Register(MakeSchema("Reshape", 5, 2, 2, 1, 1, kFamily, Reshape).Traits(kTraitInPlace));
   r.Register(MakeSchema("Transpose", 1, 1, 1, 1, 1, kFamily, Transpose));
-  r.Register(MakeSchema("Squeeze", 1, 1, 2, 1, 1, kFamily, Squeeze));
-  r.Register(MakeSchema("Unsqueeze", 1, 1, 2, 1, 1, kFamily, Unsqueeze));
+  r.Register(MakeSchema("Squeeze", 1, 1, 2, 1, 1, kFamily, Squeeze).Traits(kTraitInPlace));
+  r.Register(MakeSchema("Unsqueeze", 1, 1, 2, 1, 1, kFamily, Unsqueeze).Traits(kTraitInPlace));
   r.Register(MakeSchema("Expand", 8, 2, 2, 1, 1, kFamily, Expand));
   r.Register(MakeSchema("Tile", 6, 2, 2, 1, 1, kFamily, Tile));
   r.Register(MakeSchema("DepthToSpace", 1, 1, 1, 1, 1, kFamily, DepthToSpace));
@@ -1338,7 +1338,8 @@ void RegisterTensorOps(OpRegistry& r) {
   r.Register(MakeSchema("Concat", 4, 1, -1, 1, 1, kFamily, Concat));
   r.Register(MakeSchema("Split", 2, 1, 2, 1, -1, kFamily, Split));
   r.Register(MakeSchema("Slice", 1, 1, 5, 1, 1, kFamily, Slice));
-  r.Register(MakeSchema("Compress", 9, 2, 2, 1, 1, kFamily, Compress));
+  r.Register(
+      MakeSchema("Compress", 9, 2, 2, 1, 1, kFamily, Compress).Traits(kTraitDataDependentShape));
   r.Register(MakeSchema("ReverseSequence", 10, 2, 2, 1, 1, kFamily, ReverseSequence));
   // Indexing.
   r.Register(MakeSchema("Gather", 1, 2, 2, 1, 1, kFamily, Gather));
@@ -1347,14 +1348,16 @@ void RegisterTensorOps(OpRegistry& r) {
   r.Register(MakeSchema("ScatterND", 11, 3, 3, 1, 1, kFamily, ScatterNd));
   r.Register(MakeSchema("ScatterElements", 11, 3, 3, 1, 1, kFamily, ScatterElements));
   r.Register(MakeSchema("OneHot", 9, 3, 3, 1, 1, kFamily, OneHot));
-  r.Register(MakeSchema("NonZero", 9, 1, 1, 1, 1, kFamily, NonZero));
+  r.Register(
+      MakeSchema("NonZero", 9, 1, 1, 1, 1, kFamily, NonZero).Traits(kTraitDataDependentShape));
   r.Register(MakeSchema("TopK", 1, 1, 2, 2, 2, kFamily, TopK));
   r.Register(MakeSchema("ArgMax", 1, 1, 1, 1, 1, kFamily, ArgReduce));
   r.Register(MakeSchema("ArgMin", 1, 1, 1, 1, 1, kFamily, ArgReduce));
-  r.Register(MakeSchema("NonMaxSuppression", 10, 2, 5, 1, 1, kFamily, NonMaxSuppression));
+  r.Register(MakeSchema("NonMaxSuppression", 10, 2, 5, 1, 1, kFamily, NonMaxSuppression)
+                 .Traits(kTraitDataDependentShape));
   // Generators and shape queries.
-  r.Register(MakeSchema("Shape", 1, 1, 1, 1, 1, kFamily, ShapeOp));
-  r.Register(MakeSchema("Size", 1, 1, 1, 1, 1, kFamily, Size));
+  r.Register(MakeSchema("Shape", 1, 1, 1, 1, 1, kFamily, ShapeOp).Traits(kTraitReadsShapeOnly));
+  r.Register(MakeSchema("Size", 1, 1, 1, 1, 1, kFamily, Size).Traits(kTraitReadsShapeOnly));
   r.Register(MakeSchema("Constant", 1, 0, 0, 1, 1, kFamily, Constant));
   r.Register(MakeSchema("ConstantOfShape", 9, 1, 1, 1, 1, kFamily, ConstantOfShape));
   r.Register(MakeSchema("Range", 11, 3, 3, 1, 1, kFamily, Range));

@@ -168,11 +168,19 @@ class NchwContext final : public KernelContext {
     return i < 4 && replaced_[i] ? &views_[i] : base_.input(i);
   }
   size_t num_outputs() const override { return base_.num_outputs(); }
-  Result<TensorView*> Output(size_t i, const Dims& dims) override {
-    if (i != 0 || !layout_.y) return base_.Output(i, dims);
-    KILN_ASSIGN_OR_RETURN(out_, base_.Output(0, dims));
-    y_temp_ = HostTensor(out_->dtype, dims);
-    y_view_ = y_temp_.view();
+  TensorView* output(size_t i) override {
+    if (i != 0 || !layout_.y) return base_.output(i);
+    if (out_ == nullptr) {
+      out_ = base_.output(0);
+      if (out_ == nullptr) return nullptr;
+      MakeTemp();
+    }
+    return &y_view_;
+  }
+  Result<TensorView*> DynamicOutput(size_t i, const Dims& dims) override {
+    if (i != 0 || !layout_.y) return base_.DynamicOutput(i, dims);
+    KILN_ASSIGN_OR_RETURN(out_, base_.DynamicOutput(0, dims));
+    MakeTemp();
     return &y_view_;
   }
   bool output_wanted(size_t i) const override { return base_.output_wanted(i); }
@@ -180,9 +188,12 @@ class NchwContext final : public KernelContext {
                                            const std::vector<TensorView>& inputs) override {
     return base_.RunGraph(graph, inputs);
   }
-  void ParallelFor(int64_t n, int64_t grain,
-                   const std::function<void(int64_t, int64_t)>& fn) override {
-    base_.ParallelFor(n, grain, fn);
+  hal::Execution* exec() const override { return base_.exec(); }
+
+  // Y computed in NCHW order, written to the real output by Finish.
+  void MakeTemp() {
+    y_temp_ = HostTensor(out_->dtype, out_->dims);
+    y_view_ = y_temp_.view();
   }
 
   // Writes the NCHW result to the real output in NHWC order (when Y is channels-last).

@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "hal/execution.h"
+#include "kernels/definition.h"
 #include "kernels/registry.h"
 #include "kernels/util.h"
 
@@ -39,37 +41,12 @@ std::vector<T> Values(const HostTensor& t) {
   return v;
 }
 
-class TestContext : public KernelContext {
+// Splits [0, n) into chunks of exactly `grain` (the last one shorter) and runs them last
+// chunk first, on two threads, so a kernel that assumes one chunk or an order fails its test
+// (tests give inputs larger than the kernel's grain to exercise this).
+class TestExecution final : public hal::Execution {
  public:
-  TestContext(std::vector<const HostTensor*> inputs, std::vector<DataType> out_types)
-      : out_types_(std::move(out_types)), outputs_(out_types_.size()), views_(out_types_.size()) {
-    for (const HostTensor* t : inputs) {
-      in_views_.push_back(t ? t->view() : TensorView{});
-      given_.push_back(t != nullptr);
-    }
-  }
-  size_t num_inputs() const override { return in_views_.size(); }
-  const TensorView* input(size_t i) const override {
-    return i < in_views_.size() && given_[i] ? &in_views_[i] : nullptr;
-  }
-  size_t num_outputs() const override { return out_types_.size(); }
-  Result<TensorView*> Output(size_t i, const Dims& dims) override {
-    if (i >= outputs_.size()) return Error(code::kInvalidParam, "no output ", i);
-    for (int64_t d : dims) {
-      if (d < 0) return Error(code::kInvalidParam, "negative dim in output ", i);
-    }
-    outputs_[i] = HostTensor(out_types_[i], dims);
-    views_[i] = outputs_[i].view();
-    return &views_[i];
-  }
-  Result<std::vector<HostTensor>> RunGraph(int, const std::vector<TensorView>&) override {
-    return Error(code::kFeatureUnsupported, "TestContext runs no graphs");
-  }
-  // Splits [0, n) into chunks of exactly `grain` (the last one shorter) and runs them last
-  // chunk first, on two threads, so a kernel that assumes one chunk or an order fails its test
-  // (tests give inputs larger than the kernel's grain to exercise this).
-  void ParallelFor(int64_t n, int64_t grain,
-                   const std::function<void(int64_t, int64_t)>& fn) override {
+  void ParallelFor(int64_t n, int64_t grain, FunctionRef<void(int64_t, int64_t)> fn) override {
     if (n <= 0) return;
     grain = std::max<int64_t>(1, grain);
     std::vector<std::pair<int64_t, int64_t>> chunks;
@@ -84,19 +61,71 @@ class TestContext : public KernelContext {
     std::thread helper(worker);
     worker();
     helper.join();
-    ++parallel_calls_;
+    ++calls;
   }
+  int calls = 0;
+};
+
+// The executor's part for one kernel run over HostTensors. Given the node, it binds every
+// output before the run as the executor does (dims from the op's shape function on the actual
+// inputs); outputs the function leaves open are bound by the kernel (DynamicOutput).
+class TestContext : public KernelContext {
+ public:
+  TestContext(std::vector<const HostTensor*> inputs, std::vector<DataType> out_types,
+              const NodeDef* def = nullptr)
+      : out_types_(std::move(out_types)),
+        outputs_(out_types_.size()),
+        views_(out_types_.size()),
+        bound_(out_types_.size(), false) {
+    for (const HostTensor* t : inputs) {
+      in_views_.push_back(t ? t->view() : TensorView{});
+      given_.push_back(t != nullptr);
+    }
+    if (def == nullptr) return;
+    NodeDef applied = *def;
+    if (!ApplyDefinition(applied).ok()) return;  // the kernel's Prepare reports it
+    std::vector<const TensorView*> ins;
+    for (size_t i = 0; i < in_views_.size(); ++i) ins.push_back(input(i));
+    std::vector<Dims> dims;
+    std::vector<bool> known;
+    if (!InferOutputDims(applied, ins, &dims, &known).ok()) return;
+    for (size_t i = 0; i < outputs_.size() && i < known.size(); ++i) {
+      if (known[i] && applied.output_used(i)) (void)DynamicOutput(i, dims[i]), bound_[i] = true;
+    }
+  }
+  size_t num_inputs() const override { return in_views_.size(); }
+  const TensorView* input(size_t i) const override {
+    return i < in_views_.size() && given_[i] ? &in_views_[i] : nullptr;
+  }
+  size_t num_outputs() const override { return out_types_.size(); }
+  TensorView* output(size_t i) override {
+    return i < bound_.size() && bound_[i] ? &views_[i] : nullptr;
+  }
+  Result<TensorView*> DynamicOutput(size_t i, const Dims& dims) override {
+    if (i >= outputs_.size()) return Error(code::kInvalidParam, "no output ", i);
+    for (int64_t d : dims) {
+      if (d < 0) return Error(code::kInvalidParam, "negative dim in output ", i);
+    }
+    outputs_[i] = HostTensor(out_types_[i], dims);
+    views_[i] = outputs_[i].view();
+    return &views_[i];
+  }
+  Result<std::vector<HostTensor>> RunGraph(int, const std::vector<TensorView>&) override {
+    return Error(code::kFeatureUnsupported, "TestContext runs no graphs");
+  }
+  hal::Execution* exec() const override { return &exec_; }
   // How many ParallelFor calls this context served.
-  int parallel_calls() const { return parallel_calls_; }
+  int parallel_calls() const { return exec_.calls; }
   const std::vector<HostTensor>& outputs() const { return outputs_; }
 
  private:
   std::vector<DataType> out_types_;
   std::vector<HostTensor> outputs_;
   std::vector<TensorView> views_;
+  std::vector<bool> bound_;
   std::vector<TensorView> in_views_;
   std::vector<bool> given_;
-  int parallel_calls_ = 0;
+  mutable TestExecution exec_;
 };
 
 // A NodeDef for `op` with the given inputs' types/dims and output types.
@@ -114,6 +143,9 @@ inline NodeDef Def(const std::string& op, const std::vector<const HostTensor*>& 
   }
   def.output_types = std::move(out_types);
   def.output_dims.resize(def.output_types.size());
+  // Dims are left to the op's definition (kernels/definition.h fills them in at Prepare).
+  def.output_rank_known.assign(def.output_types.size(), false);
+  for (DataType t : def.output_types) def.has_output.push_back(t != DataType::kUndefined);
   return def;
 }
 
@@ -121,7 +153,7 @@ inline NodeDef Def(const std::string& op, const std::vector<const HostTensor*>& 
 inline Result<std::vector<HostTensor>> RunReference(const NodeDef& def,
                                                     const std::vector<const HostTensor*>& inputs) {
   KILN_ASSIGN_OR_RETURN(auto kernel, KernelRegistry::Global().Create(kReferenceBackend, def));
-  TestContext ctx(inputs, def.output_types);
+  TestContext ctx(inputs, def.output_types, &def);
   KILN_RETURN_IF_ERROR(kernel->Run(ctx), "");
   return ctx.outputs();
 }

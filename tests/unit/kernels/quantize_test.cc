@@ -176,11 +176,11 @@ TEST(QuantizeKernelTest, QuantizeRejectsParametersThatFitNoGranularity) {
   EXPECT_EQ(RunCode(wrong_blocks, {&x, &blocked}), code::kInvalidParam);
 }
 
-TEST(QuantizeKernelTest, QuantizeToFloatIsUnsupported) {
+TEST(QuantizeKernelTest, QuantizeToFloatIsInvalid) {
   HostTensor x = F32({1}, {1});
   HostTensor scale = F32({}, {1});
   NodeDef def = Def("QuantizeLinear", {&x, &scale}, {DataType::kFloat32}, 21);
-  EXPECT_EQ(RunCode(def, {&x, &scale}), code::kFeatureUnsupported);
+  EXPECT_EQ(RunCode(def, {&x, &scale}), code::kInvalidParam);
 }
 
 // ---- DequantizeLinear -----------------------------------------------------------------------
@@ -259,7 +259,7 @@ TEST(QuantizeKernelTest, DequantizeRejectsMismatchedZeroPointAndFloatInput) {
   EXPECT_EQ(RunCode(def, {&x, &scale, &zp}), code::kInvalidParam);
   HostTensor fx = F32({2}, {1, 2});
   NodeDef fdef = Def("DequantizeLinear", {&fx, &scale}, {DataType::kFloat32}, 13);
-  EXPECT_EQ(RunCode(fdef, {&fx, &scale}), code::kFeatureUnsupported);
+  EXPECT_EQ(RunCode(fdef, {&fx, &scale}), code::kInvalidParam);
   HostTensor s3 = F32({3}, {1, 1, 1});
   NodeDef axis = Def("DequantizeLinear", {&x, &s3}, {DataType::kFloat32}, 13);
   axis.attrs["axis"] = int64_t{0};

@@ -1,0 +1,34 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Execution: where one model execution's kernels run on a device. The runtime makes one per
+// concurrent execution slot (Device::CreateExecution, at most a few per loaded model) and
+// brackets every run with Begin/End on the executing thread; kernels reach it through
+// KernelContext::exec(). A host device (the CPU) splits loops over the compute threads the
+// run may use; a GPU device hands out its stream. Begin, End and ParallelFor never allocate.
+#pragma once
+
+#include <cstdint>
+
+#include "base/function_ref.h"
+
+namespace kiln::hal {
+
+class Execution {
+ public:
+  virtual ~Execution() = default;
+  // One run starts / ends on the calling thread (the device may share its compute threads
+  // among the runs in progress). Not reentrant: one run at a time per Execution.
+  virtual void Begin() {}
+  virtual void End() {}
+  // Runs fn(begin, end) over [0, n) in chunks of at least `grain` on the threads this run may
+  // use, the calling thread included, and returns when every chunk is done. The default, for
+  // devices without host compute threads, runs it on the calling thread.
+  virtual void ParallelFor(int64_t n, int64_t grain, FunctionRef<void(int64_t, int64_t)> fn) {
+    if (n > 0) fn(0, n);
+  }
+  // The device's native queue for this run (a cudaStream_t on CUDA); null on host devices.
+  virtual void* native_queue() const { return nullptr; }
+};
+
+}  // namespace kiln::hal
