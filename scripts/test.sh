@@ -22,12 +22,12 @@ run_preset() {
 run_preset release '.*'
 if [ "${1:-}" = "--sanitizers" ]; then
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    run_preset asan 'unit|capi|ops'
+    run_preset asan 'unit|capi|ops|hal'
   tsan="halt_on_error=1 suppressions=$PWD/tests/tsan.supp"
   # TSan needs a non-randomised address space layout on some kernels.
   if setarch "$(uname -m)" -R true 2>/dev/null; then
-    TSAN_OPTIONS="$tsan" setarch "$(uname -m)" -R bash -c "$(declare -f run_preset); run_preset tsan 'unit|capi|ops'"
+    TSAN_OPTIONS="$tsan" setarch "$(uname -m)" -R bash -c "$(declare -f run_preset); run_preset tsan 'unit|capi|ops|hal'"
   else
-    TSAN_OPTIONS="$tsan" run_preset tsan 'unit|capi|ops'
+    TSAN_OPTIONS="$tsan" run_preset tsan 'unit|capi|ops|hal'
   fi
 fi

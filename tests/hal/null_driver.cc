@@ -1,0 +1,150 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "tests/hal/null_driver.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+
+namespace kiln::hal::testing {
+namespace {
+
+uint64_t NowNs() {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::steady_clock::now().time_since_epoch())
+                                   .count());
+}
+
+class NullAllocator final : public Allocator {
+ public:
+  Result<void*> Allocate(size_t bytes, size_t alignment, bool) override {
+    ++Counters().allocations;
+    void* p = std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment);
+    if (p == nullptr) return Error(code::kRtMemoryAllocation, "null device: out of memory");
+    return p;
+  }
+  void Free(void* ptr, size_t) override { std::free(ptr); }
+  void Copy(void* dst, const void* src, size_t bytes) override {
+    if (bytes) std::memmove(dst, src, bytes);
+  }
+  void Fill(void* dst, int value, size_t bytes) override {
+    if (bytes) std::memset(dst, value, bytes);
+  }
+};
+
+// Completes on record; a host record stays pending until signalled.
+class NullEvent final : public Event {
+ public:
+  bool recorded() const override { return issued_ > reset_upto_; }
+  bool IsComplete() const override { return !host_pending_; }
+  Status Synchronize(int32_t timeout_ms) override {
+    if (!host_pending_) return Status::Ok();
+    return Error(code::kRtEventSyncTimeout, "null device: a host record is pending");
+  }
+  uint64_t timestamp_ns() const override { return timestamp_ns_; }
+  uint64_t issued() const override { return issued_; }
+  void Reset(uint64_t upto) override { reset_upto_ = upto; }
+  void RecordOnHost() override {
+    ++issued_;
+    host_pending_ = true;
+  }
+  void SignalFromHost() override {
+    host_pending_ = false;
+    timestamp_ns_ = NowNs();
+  }
+  void Record() {
+    ++issued_;
+    timestamp_ns_ = NowNs();
+  }
+
+ private:
+  uint64_t issued_ = 0, reset_upto_ = 0, timestamp_ns_ = 0;
+  bool host_pending_ = false;
+};
+
+// Runs work as it is submitted, on the submitting thread.
+class NullQueue final : public Queue {
+ public:
+  void Submit(Work work) override {
+    if (stop_ && !first_failure_.ok()) return;
+    Status st = work();
+    if (!st.ok() && first_failure_.ok()) first_failure_ = std::move(st);
+  }
+  void RecordEvent(std::shared_ptr<Event> event) override {
+    static_cast<NullEvent&>(*event).Record();
+  }
+  void WaitEvent(std::shared_ptr<Event>) override {}  // every queue record is complete
+  Status Synchronize(int32_t) override {
+    Status st = std::move(first_failure_);
+    first_failure_ = Status::Ok();
+    return st;
+  }
+  bool Idle() const override { return true; }
+  void SetStopOnFailure(bool stop) override { stop_ = stop; }
+  void DiscardPending() override {}
+
+ private:
+  Status first_failure_;
+  bool stop_ = false;
+};
+
+// Serial, but counted: a test sees that the executor ran its kernels through it.
+class NullExecution final : public Execution {
+ public:
+  void Begin() override { ++Counters().executions; }
+  void ParallelFor(int64_t n, int64_t grain, FunctionRef<void(int64_t, int64_t)> fn) override {
+    ++Counters().parallel_fors;
+    if (n > 0) fn(0, n);
+  }
+};
+
+class NullDevice final : public Device {
+ public:
+  NullDevice() {
+    info_.backend = "null";
+    info_.name = "null";
+    info_.memory_bytes = uint64_t{1} << 30;
+    info_.compute_units = 1;
+  }
+  const DeviceInfo& info() const override { return info_; }
+  Allocator& allocator() override { return allocator_; }
+  std::shared_ptr<Queue> CreateQueue() override { return std::make_shared<NullQueue>(); }
+  std::shared_ptr<Event> CreateEvent() override { return std::make_shared<NullEvent>(); }
+  uint64_t busy_ns() const override { return 0; }
+  std::unique_ptr<Execution> CreateExecution() override {
+    return std::make_unique<NullExecution>();
+  }
+
+ private:
+  DeviceInfo info_;
+  NullAllocator allocator_;
+};
+
+class NullDriver final : public Driver {
+ public:
+  explicit NullDriver(int devices) : devices_(devices) {}
+  std::string name() const override { return "null"; }
+  int DeviceCount() override { return devices_; }
+  Result<std::unique_ptr<Device>> OpenDevice(int index) override {
+    if (index < 0 || index >= devices_) {
+      return Error(code::kRtInvalidDeviceId, "null device ", index, " does not exist");
+    }
+    return std::unique_ptr<Device>(std::make_unique<NullDevice>());
+  }
+
+ private:
+  int devices_;
+};
+
+}  // namespace
+
+NullCounters& Counters() {
+  static NullCounters* counters = new NullCounters();
+  return *counters;
+}
+
+std::unique_ptr<Driver> CreateNullDriver(int devices) {
+  return std::make_unique<NullDriver>(devices);
+}
+
+}  // namespace kiln::hal::testing

@@ -1,0 +1,30 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The null backend: a trivial HAL implementation that is not the CPU backend, for tests
+// (docs/design.md §1). Device memory is host memory; a queue runs each piece of work at once
+// on the calling thread (a degenerate but valid in-order queue: every call takes effect after
+// the work submitted before it); events complete when recorded. It registers no kernels, so
+// models loaded on it run the reference kernels through the same loader and executor as any
+// device, with its Execution counting the runs and the parallel loops it served.
+#pragma once
+
+#include <atomic>
+#include <memory>
+
+#include "hal/driver.h"
+
+namespace kiln::hal::testing {
+
+// What the null devices saw, across all of them.
+struct NullCounters {
+  std::atomic<int64_t> executions{0};     // Execution::Begin calls
+  std::atomic<int64_t> parallel_fors{0};  // ParallelFor calls by kernels
+  std::atomic<int64_t> allocations{0};    // Allocator::Allocate calls
+};
+NullCounters& Counters();
+
+// A driver named "null" with `devices` devices.
+std::unique_ptr<Driver> CreateNullDriver(int devices = 1);
+
+}  // namespace kiln::hal::testing
