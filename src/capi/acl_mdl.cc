@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <sstream>
 
 #include "capi/error.h"
@@ -150,13 +151,15 @@ aclError IndexByName(const char* api, const aclmdlDesc* desc, const char* name, 
 // The dataset's buffers as the executor takes them. Only an input's desc is read (its dims pick
 // the run's shape); an output's desc is written by the run, and an earlier run still in flight on
 // a stream may be writing it now.
-Result<std::vector<kiln::runtime::IoBuffer>> Buffers(const aclmdlDataset* ds, const char* what,
-                                                     bool read_descs) {
-  std::vector<kiln::runtime::IoBuffer> out;
+// Fills `out` (its storage reused: a repeated run allocates nothing).
+Status Buffers(const aclmdlDataset* ds, const char* what, bool read_descs,
+               std::vector<kiln::runtime::IoBuffer>* out) {
+  out->resize(ds->buffers.size());
   for (size_t i = 0; i < ds->buffers.size(); ++i) {
-    kiln::runtime::IoBuffer b;
+    kiln::runtime::IoBuffer& b = (*out)[i];
     b.data = aclGetDataBufferAddr(ds->buffers[i]);
     b.size = aclGetDataBufferSizeV2(ds->buffers[i]);
+    b.has_dims = false;
     if (b.data == nullptr && b.size != 0) {
       return Error(code::kInvalidParam, what, " buffer ", i, " is not a live aclDataBuffer");
     }
@@ -164,12 +167,11 @@ Result<std::vector<kiln::runtime::IoBuffer>> Buffers(const aclmdlDataset* ds, co
       std::lock_guard<std::mutex> lock(ds->descs_mu);
       if (const aclTensorDesc* desc = ds->descs[i]) {
         b.has_dims = true;
-        b.dims = kiln::capi::TensorDescDims(desc);
+        kiln::capi::ReadTensorDescDims(desc, &b.dims);
       }
     }
-    out.push_back(std::move(b));
   }
-  return out;
+  return Status::Ok();
 }
 
 // After a run: the output dataset's descs give each output's actual dims.
@@ -178,9 +180,13 @@ void SetOutputDescs(aclmdlDataset* out, const kiln::runtime::ModelInfo& info,
   std::lock_guard<std::mutex> lock(out->descs_mu);
   for (size_t i = 0; i < out->descs.size() && i < result.output_dims.size(); ++i) {
     const auto& dims = result.output_dims[i];
-    aclTensorDesc* d = aclCreateTensorDesc(kiln::capi::ToAclType(info.outputs[i].dtype),
-                                           static_cast<int>(dims.size()), dims.data(),
-                                           static_cast<aclFormat>(info.outputs[i].format));
+    const aclDataType dtype = kiln::capi::ToAclType(info.outputs[i].dtype);
+    const aclFormat format = static_cast<aclFormat>(info.outputs[i].format);
+    if (out->descs[i] && kiln::capi::TensorDescSays(out->descs[i], dtype, format, dims)) {
+      continue;  // the last run's desc says it already
+    }
+    aclTensorDesc* d =
+        aclCreateTensorDesc(dtype, static_cast<int>(dims.size()), dims.data(), format);
     if (d == nullptr) continue;
     if (out->descs[i]) aclDestroyTensorDesc(out->descs[i]);
     out->descs[i] = d;
@@ -248,13 +254,13 @@ aclError PrepareExecute(const char* api, uint32_t modelId, const aclmdlDataset* 
   const aclmdlDataset* in = kiln::capi::LiveDataset(api, input);
   call->out = kiln::capi::LiveDataset(api, output);
   if (in == nullptr || call->out == nullptr) return ACL_ERROR_INVALID_PARAM;
-  auto ins = Buffers(in, "input", /*read_descs=*/true);
-  if (!ins.ok()) return Report(api, ins.status());
-  auto outs = Buffers(call->out, "output", /*read_descs=*/false);
-  if (!outs.ok()) return Report(api, outs.status());
+  if (Status st = Buffers(in, "input", /*read_descs=*/true, &call->ins); !st.ok()) {
+    return Report(api, st);
+  }
+  if (Status st = Buffers(call->out, "output", /*read_descs=*/false, &call->outs); !st.ok()) {
+    return Report(api, st);
+  }
   call->model = std::move(model).value();
-  call->ins = std::move(ins).value();
-  call->outs = std::move(outs).value();
   return ACL_SUCCESS;
 }
 
@@ -612,7 +618,25 @@ aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset* dataset, siz
 aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output) {
   KILN_CAPI("aclmdlExecute", {
     const char* api = "aclmdlExecute";
-    ExecuteCall call;
+    // The call's buffers and result live with the thread and are reused run after run, so a
+    // synchronous run of a static model allocates nothing (a nested call gets its own).
+    struct Reused {
+      ExecuteCall call;
+      kiln::runtime::ExecResult result;
+      bool busy = false;
+    };
+    thread_local Reused reused;
+    std::optional<Reused> own;
+    Reused& r = reused.busy ? own.emplace() : reused;
+    r.busy = true;
+    struct Done {
+      Reused& r;
+      ~Done() {
+        r.busy = false;
+        r.call.model.reset();
+      }
+    } done{r};
+    ExecuteCall& call = r.call;
     if (aclError e = PrepareExecute(api, modelId, input, output, &call); e != ACL_SUCCESS) {
       return e;
     }
@@ -623,10 +647,9 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
       auto s = kiln::runtime::Runtime::Get().ResolveStream(nullptr);
       if (s.ok()) stream_id = (*s)->id();
     }
-    kiln::runtime::ExecResult result;
-    Status st = call.model->Execute(call.ins, call.outs, &result, stream_id);
+    Status st = call.model->Execute(call.ins, call.outs, &r.result, stream_id);
     if (!st.ok()) return Report(api, std::move(st).Annotate("model " + std::to_string(modelId)));
-    SetOutputDescs(call.out, call.model->info(), result);
+    SetOutputDescs(call.out, call.model->info(), r.result);
     return ACL_SUCCESS;
   });
 }

@@ -75,7 +75,14 @@ aclError ReadDims(const char* api, int numDims, const int64_t* dims, std::vector
 
 }  // namespace
 
-std::vector<int64_t> kiln::capi::TensorDescDims(const aclTensorDesc* desc) { return desc->dims; }
+void kiln::capi::ReadTensorDescDims(const aclTensorDesc* desc, std::vector<int64_t>* dims) {
+  dims->assign(desc->dims.begin(), desc->dims.end());
+}
+
+bool kiln::capi::TensorDescSays(const aclTensorDesc* desc, aclDataType dtype, aclFormat format,
+                                const std::vector<int64_t>& dims) {
+  return desc->dtype == dtype && desc->format == format && desc->dims == dims;
+}
 
 extern "C" {
 

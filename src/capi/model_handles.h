@@ -36,9 +36,13 @@ aclmdlDataset* LiveDataset(const char* api, const aclmdlDataset* dataset);
 
 aclDataType ToAclType(ir::DataType t);
 
-// A live descriptor's dims (defined with aclTensorDesc in acl_tensor_desc.cc): what the model
-// API reads of a dataset's desc, without going through a public call (which a profile would
-// count as one the application made).
-std::vector<int64_t> TensorDescDims(const aclTensorDesc* desc);
+// What the model API reads and writes of a dataset's descs (defined with aclTensorDesc in
+// acl_tensor_desc.cc), without going through a public call (which a profile would count as one
+// the application made), and without allocating when nothing changed:
+// a live descriptor's dims, copied into `dims` (its storage reused);
+void ReadTensorDescDims(const aclTensorDesc* desc, std::vector<int64_t>* dims);
+// whether a live descriptor already says `dtype`, `format` and `dims`.
+bool TensorDescSays(const aclTensorDesc* desc, aclDataType dtype, aclFormat format,
+                    const std::vector<int64_t>& dims);
 
 }  // namespace kiln::capi

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kernels/definition.h"
 
+#include <atomic>
 #include <memory>
 #include <utility>
 
@@ -31,10 +32,13 @@ ir::Tensor Borrow(const TensorView& v) {
   return ir::Tensor(v.dtype, v.dims, std::move(data), v.bytes());
 }
 
+std::atomic<uint64_t> g_shape_function_runs{0};
+
 // Runs the shape function of `schema` on `inputs`; `outputs` get the inferred types.
 Status Infer(const ir::OpSchema& schema, const NodeDef& def,
              std::vector<ir::InferenceContext::Input> inputs,
              std::vector<ir::TensorType>* outputs) {
+  g_shape_function_runs.fetch_add(1, std::memory_order_relaxed);
   std::vector<bool> used(def.num_outputs(), true);
   for (size_t i = 0; i < used.size(); ++i) used[i] = def.output_used(i);
   ir::InferenceContext ctx(def.op_type, def.name, def.opset, def.attrs, std::move(inputs),
@@ -95,6 +99,8 @@ Status ApplyDefinition(NodeDef& def) {
   }
   return Status::Ok();
 }
+
+uint64_t ShapeFunctionRuns() { return g_shape_function_runs.load(std::memory_order_relaxed); }
 
 bool HasDataDependentShape(const NodeDef& def) {
   const ir::OpSchema* schema = SchemaOf(def);

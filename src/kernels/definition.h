@@ -32,4 +32,8 @@ bool HasDataDependentShape(const NodeDef& def);
 Status InferOutputDims(const NodeDef& def, const std::vector<const TensorView*>& inputs,
                        std::vector<Dims>* dims, std::vector<bool>* known);
 
+// How many times a shape function ran on a loaded node, in this process (ApplyDefinition and
+// InferOutputDims together): a test of the executor's static path sees it stay put.
+uint64_t ShapeFunctionRuns();
+
 }  // namespace kiln::kernels

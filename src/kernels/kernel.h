@@ -84,6 +84,15 @@ struct NodeDef : ir::AttrGetters<NodeDef> {
   }
 };
 
+// What a kernel keeps between the runs of one execution slot (scratch buffers, a library's
+// prepared argument objects), so that its runs allocate nothing after the first: made by
+// Kernel::CreateState when the slot is made (at load), destroyed with the slot. One run at a
+// time uses a state; a kernel serves concurrent runs through their different states.
+class KernelState {
+ public:
+  virtual ~KernelState() = default;
+};
+
 // The executor's side of one kernel run. The executor binds every output before the kernel
 // runs — dims from the op's definition, memory from the plan (static graphs: at load, per
 // gear) — so a kernel reads its inputs, writes its outputs and computes nothing else: no
@@ -119,6 +128,9 @@ class KernelContext {
   // The device execution this run belongs to (hal/execution.h); null when the kernel runs
   // outside a device (a unit test, constant folding).
   virtual hal::Execution* exec() const { return nullptr; }
+  // This slot's state of the kernel (Kernel::CreateState); null when the kernel keeps none or
+  // runs outside an execution slot (a body graph, a test): it must then work without.
+  virtual KernelState* state() const { return nullptr; }
   // Runs fn(begin, end) over [0, n) split into chunks of at least `grain`, on the execution's
   // compute threads where it has them; returns when every chunk is done.
   void ParallelFor(int64_t n, int64_t grain, FunctionRef<void(int64_t, int64_t)> fn);
@@ -129,6 +141,8 @@ class Kernel {
   virtual ~Kernel() = default;
   // Runs the node. Must be thread-safe: one kernel serves concurrent executions.
   virtual Status Run(KernelContext& ctx) const = 0;
+  // A state for one execution slot (see KernelState); null (the default) for none.
+  virtual std::unique_ptr<KernelState> CreateState() const { return nullptr; }
 };
 
 // Prepare: creates the kernel for `def`, or fails with kFeatureUnsupported (an attribute value

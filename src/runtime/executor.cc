@@ -309,6 +309,16 @@ class Frame {
   }
 
   void set_workspace(uint8_t* workspace) { workspace_ = workspace; }
+  // The kernels' states for this frame (main graph of an ExecState; none for bodies).
+  void MakeStates() {
+    states_.resize(graph_.nodes.size());
+    for (size_t n = 0; n < graph_.nodes.size(); ++n) {
+      states_[n] = graph_.nodes[n].kernel->CreateState();
+    }
+  }
+  kernels::KernelState* state(size_t n) const {
+    return n < states_.size() ? states_[n].get() : nullptr;
+  }
   // Whether a Bind failed because the caller's output buffer is too small (kInvalidParam: the
   // caller's mistake, not the model's).
   bool caller_buffer_too_small() const { return caller_buffer_too_small_; }
@@ -328,6 +338,7 @@ class Frame {
   std::vector<size_t> in_begin_, out_begin_;
   std::vector<const TensorView*> in_;
   std::vector<TensorView*> out_;
+  std::vector<std::unique_ptr<kernels::KernelState>> states_;
   bool caller_buffer_too_small_ = false;
 };
 
@@ -371,6 +382,7 @@ class NodeContext final : public kernels::KernelContext {
     return bound;
   }
   hal::Execution* exec() const override { return frame_.exec(); }
+  kernels::KernelState* state() const override { return frame_.state(n_); }
 
   // A caller's buffer that does not fit (kInvalidParam), found while binding an output.
   const Status& io_error() const { return io_error_; }
@@ -490,6 +502,7 @@ class ExecState {
   ExecState(const Program& program, std::unique_ptr<hal::Execution> exec)
       : exec_(std::move(exec)), main_(program, program.graphs[0], nullptr, exec_.get()) {
     main_.FillInputs();
+    main_.MakeStates();
   }
 
   Frame& main() { return main_; }
