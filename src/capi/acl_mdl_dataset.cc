@@ -59,7 +59,17 @@ aclDataType ToAclType(ir::DataType t) {
       return ACL_STRING;
     case D::kBFloat16:
       return ACL_BF16;
-    default:
+    case D::kFloat8E4M3FN:
+      return ACL_FLOAT8_E4M3FN;
+    case D::kFloat8E5M2:
+      return ACL_FLOAT8_E5M2;
+    case D::kFloat8E8M0:
+      return ACL_FLOAT8_E8M0;
+    case D::kInt4:
+      return ACL_INT4;
+    case D::kFloat4E2M1:
+      return ACL_FLOAT4_E2M1;
+    default:  // AscendCL has no value for the FNUZ float8s, uint4, int2 and uint2
       return ACL_DT_UNDEFINED;
   }
 }

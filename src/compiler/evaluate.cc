@@ -93,7 +93,7 @@ std::optional<std::vector<ir::Tensor>> EvaluateNode(const ir::Node& node, size_t
     if (v == nullptr) continue;
     const ir::Tensor* c = v->constant();
     if (c != nullptr) {
-      if (c->bytes() < static_cast<size_t>(c->num_elements()) * ir::SizeOf(c->dtype())) {
+      if (c->bytes() < ir::StorageBytes(c->dtype(), static_cast<uint64_t>(c->num_elements()))) {
         return std::nullopt;  // a malformed constant: the compiler's checks report it
       }
       views[i] = TensorView{c->dtype(), c->dims(), const_cast<uint8_t*>(c->raw())};
@@ -116,7 +116,7 @@ std::optional<std::vector<ir::Tensor>> EvaluateNode(const ir::Node& node, size_t
     def.output_rank_known.push_back(used && v->shape().rank_known());
     if (used && v->shape().IsStatic()) {
       auto n = v->shape().NumElements();
-      if (!n || static_cast<uint64_t>(*n) * ir::SizeOf(v->dtype()) > max_bytes) {
+      if (!n || ir::StorageBytes(v->dtype(), static_cast<uint64_t>(*n)) > max_bytes) {
         return std::nullopt;
       }
     }

@@ -176,13 +176,6 @@ class TypeSnapshot {
   std::vector<ir::Value*> temporary_;
 };
 
-std::optional<uint64_t> BytesOf(const ir::Value& v) {
-  auto n = v.shape().NumElements();
-  size_t elem = ir::SizeOf(v.dtype());
-  if (!n || elem == 0) return std::nullopt;
-  return static_cast<uint64_t>(*n) * elem;
-}
-
 }  // namespace
 
 const char* GearFlagName(GearKind kind) {

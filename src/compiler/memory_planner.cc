@@ -13,17 +13,6 @@ namespace {
 
 uint64_t AlignUp(uint64_t v) { return (v + kPlanAlignment - 1) / kPlanAlignment * kPlanAlignment; }
 
-std::optional<uint64_t> BytesOf(const ir::Value& v) {
-  auto n = v.shape().NumElements();
-  size_t elem = ir::SizeOf(v.dtype());
-  uint64_t bytes;
-  if (!n || elem == 0 || __builtin_mul_overflow(static_cast<uint64_t>(*n), elem, &bytes) ||
-      bytes > (uint64_t{1} << 56)) {
-    return std::nullopt;  // unknown, or too large to plan: allocated (and checked) at run time
-  }
-  return bytes;
-}
-
 struct Interval {
   const ir::Value* value;
   size_t first, last;  // node indices: produced at `first`, last read at `last`
@@ -31,6 +20,14 @@ struct Interval {
 };
 
 }  // namespace
+
+std::optional<uint64_t> BytesOf(const ir::Value& v) {
+  auto n = v.shape().NumElements();
+  if (!n || ir::BitsOf(v.dtype()) == 0) return std::nullopt;
+  const uint64_t bytes = ir::StorageBytes(v.dtype(), static_cast<uint64_t>(*n));
+  if (bytes > (uint64_t{1} << 56)) return std::nullopt;  // too large to plan: run-time checked
+  return bytes;
+}
 
 bool MayRunInPlace(const ir::Node& node) {
   const ir::OpSchema* schema = ir::OpRegistry::Global().Find(node.domain(), node.op_type());

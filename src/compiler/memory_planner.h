@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -33,6 +34,11 @@ struct MemoryPlan {
 // Ops whose output may take the storage of input 0 when that input dies at the node and has
 // the same byte size (elementwise ops that read each element before writing it).
 bool MayRunInPlace(const ir::Node& node);
+
+// The bytes a value of static shape occupies (packed for sub-byte types); nullopt when its
+// shape or type is not known, or it is too large to plan (then it is allocated, and checked,
+// at run time).
+std::optional<uint64_t> BytesOf(const ir::Value& v);
 
 // Plans `graph`: activations (values produced by nodes, other than graph outputs) are packed
 // greedily by size into the lowest offset free over their lifetime (best fit); an eligible

@@ -135,7 +135,7 @@ class Builder {
     }
     if (bytes == 0 && kind != om::TensorKind::Constant) {
       auto n = v.shape().NumElements();
-      if (n) bytes = static_cast<uint64_t>(*n) * ir::SizeOf(v.dtype());
+      if (n) bytes = ir::StorageBytes(v.dtype(), static_cast<uint64_t>(*n));
     }
     if (bytes == 0 && kind != om::TensorKind::Constant) {
       auto it = info_.max_bytes.find(&v);  // a dynamic tensor: its largest gear's size

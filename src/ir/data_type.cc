@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ir/data_type.h"
 
+#include <cstdint>
+
 namespace kiln::ir {
 
 size_t SizeOf(DataType type) {
@@ -9,6 +11,11 @@ size_t SizeOf(DataType type) {
     case DataType::kBool:
     case DataType::kUint8:
     case DataType::kInt8:
+    case DataType::kFloat8E4M3FN:
+    case DataType::kFloat8E4M3FNUZ:
+    case DataType::kFloat8E5M2:
+    case DataType::kFloat8E5M2FNUZ:
+    case DataType::kFloat8E8M0:
       return 1;
     case DataType::kUint16:
     case DataType::kInt16:
@@ -25,9 +32,43 @@ size_t SizeOf(DataType type) {
       return 8;
     case DataType::kUndefined:
     case DataType::kString:
+    case DataType::kUint4:
+    case DataType::kInt4:
+    case DataType::kFloat4E2M1:
+    case DataType::kUint2:
+    case DataType::kInt2:
       return 0;
   }
   return 0;
+}
+
+size_t BitsOf(DataType type) {
+  switch (type) {
+    case DataType::kUint4:
+    case DataType::kInt4:
+    case DataType::kFloat4E2M1:
+      return 4;
+    case DataType::kUint2:
+    case DataType::kInt2:
+      return 2;
+    default:
+      return 8 * SizeOf(type);
+  }
+}
+
+uint64_t StorageBytes(DataType type, uint64_t count) {
+  const uint64_t bits = BitsOf(type);
+  if (bits == 0 || count == 0) return 0;
+  if (count > UINT64_MAX / bits) return UINT64_MAX;
+  return (count * bits + 7) / 8;
+}
+
+bool IsPacked(DataType type) { return BitsOf(type) % 8 != 0; }
+
+bool IsLowPrecision(DataType type) {
+  const int32_t t = static_cast<int32_t>(type);
+  return t >= static_cast<int32_t>(DataType::kFloat8E4M3FN) &&
+         t <= static_cast<int32_t>(DataType::kInt2);
 }
 
 const char* Name(DataType type) {
@@ -60,6 +101,26 @@ const char* Name(DataType type) {
       return "uint64";
     case DataType::kBFloat16:
       return "bfloat16";
+    case DataType::kFloat8E4M3FN:
+      return "float8e4m3fn";
+    case DataType::kFloat8E4M3FNUZ:
+      return "float8e4m3fnuz";
+    case DataType::kFloat8E5M2:
+      return "float8e5m2";
+    case DataType::kFloat8E5M2FNUZ:
+      return "float8e5m2fnuz";
+    case DataType::kUint4:
+      return "uint4";
+    case DataType::kInt4:
+      return "int4";
+    case DataType::kFloat4E2M1:
+      return "float4e2m1";
+    case DataType::kFloat8E8M0:
+      return "float8e8m0";
+    case DataType::kUint2:
+      return "uint2";
+    case DataType::kInt2:
+      return "int2";
     case DataType::kUndefined:
       break;
   }
@@ -82,6 +143,16 @@ DataType FromOnnx(int32_t onnx_type) {
     case 12:
     case 13:
     case 16:
+    case 17:
+    case 18:
+    case 19:
+    case 20:
+    case 21:
+    case 22:
+    case 23:
+    case 24:
+    case 25:
+    case 26:
       return static_cast<DataType>(onnx_type);
     default:
       return DataType::kUndefined;

@@ -21,7 +21,7 @@ int64_t Tensor::num_elements() const {
 std::vector<int64_t> Tensor::AsInt64s() const {
   std::vector<int64_t> out;
   int64_t n = num_elements();
-  if (static_cast<size_t>(n) * SizeOf(dtype_) > bytes_) return out;
+  if (IsPacked(dtype_) || StorageBytes(dtype_, static_cast<uint64_t>(n)) > bytes_) return out;
   out.reserve(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) {
     switch (dtype_) {
@@ -62,7 +62,7 @@ std::vector<int64_t> Tensor::AsInt64s() const {
 std::vector<double> Tensor::AsDoubles() const {
   std::vector<double> out;
   int64_t n = num_elements();
-  if (static_cast<size_t>(n) * SizeOf(dtype_) > bytes_) return out;
+  if (IsPacked(dtype_) || StorageBytes(dtype_, static_cast<uint64_t>(n)) > bytes_) return out;
   out.reserve(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) {
     switch (dtype_) {

@@ -30,7 +30,9 @@ struct TensorView {
   void* data = nullptr;
 
   int64_t num_elements() const { return NumElements(dims); }
-  size_t bytes() const { return static_cast<size_t>(num_elements()) * ir::SizeOf(dtype); }
+  size_t bytes() const {
+    return static_cast<size_t>(ir::StorageBytes(dtype, static_cast<uint64_t>(num_elements())));
+  }
   size_t rank() const { return dims.size(); }
   template <typename T>
   T* as() const {
@@ -45,7 +47,8 @@ struct HostTensor {
 
   HostTensor() = default;
   HostTensor(DataType t, Dims d) : dtype(t), dims(std::move(d)) {
-    bytes.resize(static_cast<size_t>(NumElements(dims)) * ir::SizeOf(dtype));
+    bytes.resize(
+        static_cast<size_t>(ir::StorageBytes(dtype, static_cast<uint64_t>(NumElements(dims)))));
   }
   TensorView view() { return TensorView{dtype, dims, bytes.data()}; }
   TensorView view() const { return TensorView{dtype, dims, const_cast<uint8_t*>(bytes.data())}; }

@@ -25,15 +25,13 @@ using Block = std::unique_ptr<uint8_t, FreeDeleter>;
 
 // Bytes of a tensor of `dims` and `dtype`; nullopt for a negative dim or on overflow.
 std::optional<uint64_t> BytesOf(const Dims& dims, DataType dtype) {
-  uint64_t n = ir::SizeOf(dtype);
+  uint64_t n = 1;
   for (int64_t d : dims) {
     if (d < 0) return std::nullopt;
-    if (d != 0 && n > std::numeric_limits<uint64_t>::max() / static_cast<uint64_t>(d)) {
-      return std::nullopt;
-    }
+    if (d != 0 && n > (uint64_t{1} << 60) / static_cast<uint64_t>(d)) return std::nullopt;
     n *= static_cast<uint64_t>(d);
   }
-  return n;
+  return ir::StorageBytes(dtype, n);
 }
 
 bool Known(const Dims& dims, bool rank_known) {

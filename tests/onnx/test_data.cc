@@ -90,12 +90,42 @@ uint64_t LoadUnsigned(int32_t t, const uint8_t* p) {
   }
 }
 
+// Bytes one entry of the typed field fills: one element, or one byte of a packed type.
+size_t EntryBytes(int32_t onnx_type) {
+  return OnnxTypeBits(onnx_type) % 8 != 0 ? 1 : OnnxTypeSize(onnx_type);
+}
+
 // Stores the typed repeated field (its length already checked) into `out`.
 template <typename Field, typename Store>
 bool CopyField(const Field& field, HostTensor* out, Store store) {
-  size_t esize = OnnxTypeSize(out->onnx_type);
+  const size_t esize = EntryBytes(out->onnx_type);
   for (int i = 0; i < field.size(); ++i) store(field.Get(i), &out->bytes[i * esize]);
   return true;
+}
+
+// Element i of a low-precision tensor as its code (a byte, or a 4- or 2-bit field).
+unsigned CodeAt(int32_t onnx_type, const std::vector<uint8_t>& bytes, size_t i) {
+  const size_t bits = OnnxTypeBits(onnx_type);
+  if (bits == 8) return bytes[i];
+  const size_t per_byte = 8 / bits;
+  return (bytes[i / per_byte] >> (bits * (i % per_byte))) & ((1u << bits) - 1);
+}
+
+// Whether `code` is a NaN of the float8 type (the types have several NaN codes, or one).
+bool IsNanCode(int32_t onnx_type, unsigned code) {
+  switch (onnx_type) {
+    case 17:  // FLOAT8E4M3FN: S.1111.111
+      return (code & 0x7f) == 0x7f;
+    case 18:  // FLOAT8E4M3FNUZ
+    case 20:  // FLOAT8E5M2FNUZ: only 1.0000.000
+      return code == 0x80;
+    case 19:  // FLOAT8E5M2: S.11111.mm, mm != 0
+      return (code & 0x7c) == 0x7c && (code & 0x03) != 0;
+    case 24:  // FLOAT8E8M0
+      return code == 0xff;
+    default:
+      return false;
+  }
 }
 
 // The typed field that holds the values of `onnx_type` when there is no raw_data.
@@ -133,11 +163,36 @@ size_t TypedFieldSize(const onnx::TensorProto& p, int32_t onnx_type) {
 
 }  // namespace
 
+bool IsLowPrecisionOnnxType(int32_t onnx_type) { return onnx_type >= 17 && onnx_type <= 26; }
+
+size_t OnnxTypeBits(int32_t onnx_type) {
+  switch (onnx_type) {
+    case 21:  // UINT4
+    case 22:  // INT4
+    case 23:  // FLOAT4E2M1
+      return 4;
+    case 25:  // UINT2
+    case 26:  // INT2
+      return 2;
+    default:
+      return 8 * OnnxTypeSize(onnx_type);
+  }
+}
+
+size_t OnnxStorageBytes(int32_t onnx_type, size_t count) {
+  return (count * OnnxTypeBits(onnx_type) + 7) / 8;
+}
+
 size_t OnnxTypeSize(int32_t onnx_type) {
   switch (onnx_type) {
     case kOnnxUint8:
     case kOnnxInt8:
     case kOnnxBool:
+    case 17:  // the float8 types
+    case 18:
+    case 19:
+    case 20:
+    case 24:
       return 1;
     case kOnnxUint16:
     case kOnnxInt16:
@@ -197,6 +252,16 @@ int AclTypeOfOnnx(int32_t onnx_type) {
       return 12;  // ACL_BOOL
     case kOnnxString:
       return 13;  // ACL_STRING
+    case 17:
+      return 36;  // ACL_FLOAT8_E4M3FN
+    case 19:
+      return 35;  // ACL_FLOAT8_E5M2
+    case 22:
+      return 29;  // ACL_INT4
+    case 23:
+      return 40;  // ACL_FLOAT4_E2M1
+    case 24:
+      return 37;  // ACL_FLOAT8_E8M0
     case kOnnxBfloat16:
       return 27;  // ACL_BF16
     default:
@@ -205,9 +270,10 @@ int AclTypeOfOnnx(int32_t onnx_type) {
 }
 
 int32_t OnnxTypeOfAcl(int acl_type) {
-  static const int32_t kAll[] = {kOnnxFloat,  kOnnxUint8,  kOnnxInt8,   kOnnxUint16,  kOnnxInt16,
-                                 kOnnxInt32,  kOnnxInt64,  kOnnxString, kOnnxBool,    kOnnxFloat16,
-                                 kOnnxDouble, kOnnxUint32, kOnnxUint64, kOnnxBfloat16};
+  static const int32_t kAll[] = {
+      kOnnxFloat,  kOnnxUint8, kOnnxInt8,    kOnnxUint16, kOnnxInt16,  kOnnxInt32,  kOnnxInt64,
+      kOnnxString, kOnnxBool,  kOnnxFloat16, kOnnxDouble, kOnnxUint32, kOnnxUint64, kOnnxBfloat16,
+      17,          19,         22,           23,          24};
   for (int32_t t : kAll) {
     if (AclTypeOfOnnx(t) == acl_type) return t;
   }
@@ -235,8 +301,8 @@ bool TensorFromProto(const onnx::TensorProto& p, HostTensor* out, std::string* e
     return false;
   }
   out->onnx_type = p.data_type();
-  size_t esize = OnnxTypeSize(out->onnx_type);
-  if (esize == 0) {
+  const size_t bits = OnnxTypeBits(out->onnx_type);
+  if (bits == 0) {
     *error = "element type " + OnnxTypeName(out->onnx_type) + " is not supported";
     return false;
   }
@@ -251,7 +317,7 @@ bool TensorFromProto(const onnx::TensorProto& p, HostTensor* out, std::string* e
     }
   }
   size_t bytes = 0;
-  if (__builtin_mul_overflow(count, esize, &bytes) || bytes > kMaxTensorBytes) {
+  if (__builtin_mul_overflow(count, bits, &bytes) || (bytes = (bytes + 7) / 8) > kMaxTensorBytes) {
     *error = "tensor '" + p.name() + "' with dims " + DimsToString(out->dims) + " is too large";
     return false;
   }
@@ -263,9 +329,10 @@ bool TensorFromProto(const onnx::TensorProto& p, HostTensor* out, std::string* e
   if (!p.has_raw_data()) {
     const char* field = TypedFieldName(out->onnx_type);
     size_t have = TypedFieldSize(p, out->onnx_type);
-    if (have != count) {
+    const size_t entries = bits % 8 != 0 ? bytes : count;  // packed: a byte per entry
+    if (have != entries) {
       *error = std::string(field) + " has " + std::to_string(have) + " values but the dims " +
-               DimsToString(out->dims) + " need " + std::to_string(count);
+               DimsToString(out->dims) + " need " + std::to_string(entries);
       return false;
     }
   }
@@ -297,6 +364,7 @@ bool TensorFromProto(const onnx::TensorProto& p, HostTensor* out, std::string* e
     default: {
       // int32, int16, int8, uint16, uint8, float16, bfloat16: the value (or the bit pattern) in
       // the low bytes of an int32 (little-endian host).
+      const size_t esize = EntryBytes(out->onnx_type);
       return CopyField(p.int32_data(), out,
                        [esize](int32_t v, uint8_t* d) { std::memcpy(d, &v, esize); });
     }
@@ -337,8 +405,30 @@ Comparison CompareTensors(const HostTensor& actual, const HostTensor& expected,
     return c;
   }
   const int32_t t = expected.onnx_type;
-  const size_t esize = OnnxTypeSize(t);
   const size_t count = expected.ElementCount();
+  if (IsLowPrecisionOnnxType(t)) {
+    // Conversions to these types are exact: the same code, or a NaN for a NaN.
+    const size_t bytes = OnnxStorageBytes(t, count);
+    if (actual.bytes.size() != bytes || expected.bytes.size() != bytes) {
+      c.message = what + ": data size does not match shape " + DimsToString(expected.dims);
+      return c;
+    }
+    size_t bad = 0, first = 0;
+    for (size_t i = 0; i < count; ++i) {
+      const unsigned a = CodeAt(t, actual.bytes, i), e = CodeAt(t, expected.bytes, i);
+      if (a == e || (IsNanCode(t, a) && IsNanCode(t, e))) continue;
+      if (bad++ == 0) first = i;
+    }
+    c.ok = bad == 0;
+    if (!c.ok) {
+      c.message = what + ": " + std::to_string(bad) + " of " + std::to_string(count) +
+                  " elements differ (first at flat index " + std::to_string(first) + ": code " +
+                  std::to_string(CodeAt(t, actual.bytes, first)) + ", expected " +
+                  std::to_string(CodeAt(t, expected.bytes, first)) + ")";
+    }
+    return c;
+  }
+  const size_t esize = OnnxTypeSize(t);
   if (esize == 0 || actual.bytes.size() != count * esize ||
       expected.bytes.size() != count * esize) {
     c.message = what + ": data size does not match shape " + DimsToString(expected.dims);

@@ -36,8 +36,15 @@ enum OnnxType : int32_t {
   kOnnxBfloat16 = 16,
 };
 
-// Bytes per element of an ONNX type the runner handles; 0 for any other type.
+// Bytes per element of an ONNX type of whole bytes the runner handles; 0 for any other type
+// (the packed 4- and 2-bit types among them).
 size_t OnnxTypeSize(int32_t onnx_type);
+// Bits per element of an ONNX type the runner handles (4 or 2 for the packed types); 0 else.
+size_t OnnxTypeBits(int32_t onnx_type);
+// Bytes of `count` elements (packed types: two or four per byte, the last byte padded).
+size_t OnnxStorageBytes(int32_t onnx_type, size_t count);
+// The float8, float4 and packed integer types (ONNX 17..26): compared code by code.
+bool IsLowPrecisionOnnxType(int32_t onnx_type);
 
 // "FLOAT", "INT64", ... (the TensorProto enum names; "TYPE_<n>" when unknown).
 std::string OnnxTypeName(int32_t onnx_type);
@@ -52,7 +59,7 @@ int32_t OnnxTypeOfAcl(int acl_type);
 struct HostTensor {
   int32_t onnx_type = kOnnxUndefined;
   std::vector<int64_t> dims;
-  std::vector<uint8_t> bytes;  // ElementCount() * OnnxTypeSize(onnx_type) bytes
+  std::vector<uint8_t> bytes;  // OnnxStorageBytes(onnx_type, ElementCount()) bytes
 
   size_t ElementCount() const;
 };

@@ -135,7 +135,7 @@ Result<ir::Tensor> Importer::TensorOf(const pb::TensorProto& t, const std::strin
     }
     count *= static_cast<uint64_t>(d);
   }
-  size_t bytes = static_cast<size_t>(count) * ir::SizeOf(dt);
+  const size_t bytes = static_cast<size_t>(ir::StorageBytes(dt, count));
   if (t.data_location() == pb::TensorProto::EXTERNAL) {
     return ExternalTensorOf(t, dt, std::move(dims), bytes, what);
   }
@@ -146,9 +146,11 @@ Result<ir::Tensor> Importer::TensorOf(const pb::TensorProto& t, const std::strin
     }
     return ir::Tensor::Copy(dt, std::move(dims), t.raw_data().data(), bytes);
   }
+  // Packed types keep one byte of elements (two 4-bit, four 2-bit ones) per int32_data entry.
+  const uint64_t entries = ir::IsPacked(dt) ? bytes : count;
   auto check = [&](int n) -> Status {
-    if (static_cast<uint64_t>(n) != count) {
-      return Fail(what, " holds ", n, " values; its shape needs ", count);
+    if (static_cast<uint64_t>(n) != entries) {
+      return Fail(what, " holds ", n, " values; its shape needs ", entries);
     }
     return Status::Ok();
   };
@@ -171,7 +173,7 @@ Result<ir::Tensor> Importer::TensorOf(const pb::TensorProto& t, const std::strin
       return FromRepeated<uint64_t, uint64_t>(dt, std::move(dims), t.uint64_data());
     default:  // int32_data carries int32 and every narrower type (fp16/bf16 as bit patterns)
       KILN_RETURN_IF_ERROR(check(t.int32_data_size()), "");
-      switch (ir::SizeOf(dt)) {
+      switch (ir::IsPacked(dt) ? 1 : ir::SizeOf(dt)) {
         case 1:
           return FromRepeated<int32_t, uint8_t>(dt, std::move(dims), t.int32_data());
         case 2:
