@@ -185,12 +185,14 @@ Status ConvOutput(InferenceContext& ctx, size_t xi, size_t wi, DataType out, Dim
   KILN_ASSIGN_OR_RETURN(std::vector<int64_t> pads, WindowInts(ctx, "pads", 2 * n, 0, 0));
   const std::string auto_pad = ctx.attr_string("auto_pad");
   const bool same = auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER";
-  if (!same && auto_pad != "NOTSET" && auto_pad != "VALID") {
+  // An empty auto_pad is NOTSET, as for Conv (some exporters write it).
+  const bool explicit_pads = auto_pad == "NOTSET" || auto_pad.empty();
+  if (!same && !explicit_pads && auto_pad != "VALID") {
     return ctx.Fail("attribute 'auto_pad' must be NOTSET, SAME_UPPER, SAME_LOWER or VALID, got \"",
                     auto_pad, "\"");
   }
   // auto_pad decides over pads (exporters sometimes write zero pads next to it).
-  if (auto_pad != "NOTSET") pads.assign(2 * n, 0);
+  if (!explicit_pads) pads.assign(2 * n, 0);
 
   std::vector<Dim> y = {x[0], w[0]};
   for (size_t i = 0; i < n; ++i) {

@@ -110,7 +110,7 @@ ConvGeometry ConvGeometryOf(const NodeDef& def, const Dims& x, const Dims& w, co
       // SAME_UPPER puts the odd pixel at the end, SAME_LOWER at the beginning.
       g.pad_begin[d] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
     }
-  } else if (auto_pad == "NOTSET" && def.has_attr("pads")) {
+  } else if (auto_pad != "VALID" && def.has_attr("pads")) {  // NOTSET (or empty): explicit
     const std::vector<int64_t> pads = def.attr_ints("pads");
     g.pad_begin.assign(pads.begin(), pads.begin() + static_cast<ptrdiff_t>(r));
   }
