@@ -75,6 +75,7 @@ void RegisterReferenceKernels(KernelRegistry& registry) {
   RegisterControlFlowKernels(registry);
   RegisterFusedKernels(registry);
   RegisterQuantizeKernels(registry);
+  RegisterQLinearKernels(registry);
   RegisterAttentionKernels(registry);
   RegisterSamplingKernels(registry);
 }

@@ -13,6 +13,7 @@ void RegisterReduceOps(OpRegistry& registry);
 void RegisterControlFlowOps(OpRegistry& registry);
 void RegisterFusedOps(OpRegistry& registry);
 void RegisterQuantizeOps(OpRegistry& registry);
+void RegisterQLinearOps(OpRegistry& registry);
 void RegisterAttentionOps(OpRegistry& registry);
 void RegisterSamplingOps(OpRegistry& registry);
 
@@ -24,6 +25,7 @@ void RegisterAllOps(OpRegistry& registry) {
   RegisterControlFlowOps(registry);
   RegisterFusedOps(registry);
   RegisterQuantizeOps(registry);
+  RegisterQLinearOps(registry);
   RegisterAttentionOps(registry);
   RegisterSamplingOps(registry);
 }

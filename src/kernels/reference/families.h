@@ -17,6 +17,7 @@ void RegisterReduceKernels(KernelRegistry& r);
 void RegisterControlFlowKernels(KernelRegistry& r);
 void RegisterFusedKernels(KernelRegistry& r);
 void RegisterQuantizeKernels(KernelRegistry& r);
+void RegisterQLinearKernels(KernelRegistry& r);
 void RegisterAttentionKernels(KernelRegistry& r);
 void RegisterSamplingKernels(KernelRegistry& r);
 
