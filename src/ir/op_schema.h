@@ -144,6 +144,9 @@ enum OpTrait : uint32_t {
   // Reads only its inputs' dims, never their data (Shape, Size): it folds to a constant as
   // soon as its input's shape is static.
   kTraitReadsShapeOnly = 1u << 4,
+  // Its kernels take the low-precision types (ir::IsLowPrecision: float8, float4, int4, int2)
+  // where the definition allows them. Any other op is refused with such tensors at load.
+  kTraitLowPrecision = 1u << 5,
 };
 
 // One op, defined once: counts, opsets, attributes with their defaults, the shape/type function

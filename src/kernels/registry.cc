@@ -2,10 +2,30 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kernels/registry.h"
 
+#include "ir/op_schema.h"
 #include "kernels/definition.h"
 #include "kernels/reference/families.h"
 
 namespace kiln::kernels {
+
+namespace {
+
+// Kernels compute the low-precision types only where their op says so (ir::kTraitLowPrecision).
+Status CheckLowPrecision(const NodeDef& def) {
+  const ir::OpSchema* schema = ir::OpRegistry::Global().Find(def.domain, def.op_type);
+  if (schema != nullptr && schema->has(ir::kTraitLowPrecision)) return Status::Ok();
+  for (const auto* types : {&def.input_types, &def.output_types}) {
+    for (DataType t : *types) {
+      if (ir::IsLowPrecision(t)) {
+        return def.Fail(code::kFeatureUnsupported, "Kiln's ", def.op_type, " kernels do not take ",
+                        ir::Name(t), " tensors");
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
 
 KernelRegistry& KernelRegistry::Global() {
   static KernelRegistry* registry = [] {
@@ -51,6 +71,7 @@ Result<std::unique_ptr<Kernel>> KernelRegistry::Create(const std::string& backen
                                                        const NodeDef& node) const {
   NodeDef def = node;
   KILN_RETURN_IF_ERROR(ApplyDefinition(def), "");
+  KILN_RETURN_IF_ERROR(CheckLowPrecision(def), "");
   const std::string d = def.domain == "ai.onnx" ? "" : def.domain;
   if (backend != kReferenceBackend && Has(backend, d, def.op_type)) {
     const KernelFactory* f = Find(backend, d, def.op_type);
