@@ -7,6 +7,7 @@
 #include <limits>
 #include <memory>
 
+#include "kernels/cost.h"
 #include "kernels/definition.h"
 #include "kernels/util.h"
 
@@ -55,6 +56,8 @@ std::string Where(const NodeInfo& node) {
   return s;
 }
 
+constexpr uint64_t kUnknownWork = UINT64_MAX;
+
 // The dims of main-graph tensor `t` in `gear` (-1: none).
 const Dims& GearDims(const Program& program, const GraphProgram& g, int gear, int32_t t) {
   if (gear >= 0) {
@@ -83,6 +86,7 @@ class Frame {
         blocks_(graph.tensors.size()),
         external_(graph.tensors.size(), nullptr),
         bind_at_run_(graph.nodes.size(), 1),
+        work_(graph.nodes.size(), kUnknownWork),
         in_begin_(graph.nodes.size() + 1, 0),
         out_begin_(graph.nodes.size() + 1, 0) {
     for (size_t i = 0; i < graph.tensors.size(); ++i) {
@@ -142,8 +146,27 @@ class Frame {
       bool all = !node.data_dependent;
       for (int32_t t : node.outputs) all = all && (t < 0 || planned_[t]);
       bind_at_run_[n] = all ? 0 : 1;
+      bool inputs_known = true;
+      for (int32_t t : node.inputs) inputs_known = inputs_known && (t < 0 || planned_[t]);
+      work_[n] = all && inputs_known ? Work(n) : kUnknownWork;
     }
   }
+
+  // Node n's work for hal::Execution::BeforeKernel: its FLOPs plus the bytes it writes, from
+  // the views bound now; kUnknownWork when its cost is not modelled.
+  uint64_t Work(size_t n) const {
+    const NodeInfo& node = graph_.nodes[n];
+    std::vector<const TensorView*> ins, outs;
+    for (int32_t t : node.inputs) ins.push_back(t < 0 ? nullptr : &views_[t]);
+    uint64_t bytes = 0;
+    for (int32_t t : node.outputs) {
+      outs.push_back(t < 0 ? nullptr : &views_[t]);
+      if (t >= 0) bytes += views_[t].bytes();
+    }
+    auto flops = kernels::Flops(node.cost, ins, outs);
+    return flops ? *flops + bytes : kUnknownWork;
+  }
+  uint64_t work(size_t n) const { return work_[n]; }
 
   // Unbinds what the last run bound at run time (dynamic tensors, the caller's buffers).
   void Reset() {
@@ -333,6 +356,7 @@ class Frame {
   std::vector<Block> blocks_;
   std::vector<const IoBuffer*> external_;  // per tensor: the caller's output buffer
   std::vector<uint8_t> bind_at_run_;       // per node: some output is bound at run time
+  std::vector<uint64_t> work_;             // per node: its work, when known at load
   std::vector<size_t> in_begin_, out_begin_;
   std::vector<const TensorView*> in_;
   std::vector<TensorView*> out_;
@@ -471,6 +495,9 @@ Status RunFrame(Frame& frame, ExecObserver* observer) {
     }
     if (!st.ok()) return NodeFailed(node, st);
     if (observer != nullptr) observer->BeforeNode(g, node, Observed(frame, n, false));
+    if (hal::Execution* exec = frame.exec()) {
+      exec->BeforeKernel(at_run || body ? frame.Work(n) : frame.work(n));
+    }
     st = node.kernel->Run(ctx);
     if (!st.ok() && !ctx.io_error().ok()) {
       return Error(code::kInvalidParam, "node ", Where(node), ": ", ctx.io_error().message());

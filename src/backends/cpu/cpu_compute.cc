@@ -85,6 +85,17 @@ void TeamParallelFor(int64_t n, int64_t grain, FunctionRef<void(int64_t, int64_t
 #endif
 }
 
+uint64_t ParallelMinWork() {
+  static const uint64_t work = [] {
+    const std::string v = env::Get("KILN_CPU_PARALLEL_MIN_WORK");
+    if (v.empty()) return kDefaultParallelMinWork;
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+    return end != v.c_str() && *end == '\0' ? static_cast<uint64_t>(n) : kDefaultParallelMinWork;
+  }();
+  return work;
+}
+
 int BeginTeamExecution() {
   const int previous = omp_get_max_threads();
   const int running = g_executions.fetch_add(1, std::memory_order_relaxed) + 1;

@@ -34,6 +34,11 @@ void ThrottleOpenMpSpinning();
 // Whether ThrottleOpenMpSpinning parked its team.
 bool OpenMpSpinningThrottled();
 
+// The least work (kernel FLOPs plus output bytes, hal::Execution::BeforeKernel) worth a
+// parallel region: KILN_CPU_PARALLEL_MIN_WORK, default kDefaultParallelMinWork.
+inline constexpr uint64_t kDefaultParallelMinWork = 1 << 20;
+uint64_t ParallelMinWork();
+
 // Runs fn(begin, end) over [0, n) in chunks of at least `grain` on the calling thread's
 // OpenMP team (the calling thread takes chunks too; chunks are claimed dynamically, so a
 // descheduled thread does not hold the others up); returns when every chunk is done. Runs on

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "backends/cpu/cpu_driver.h"
 
+#include <omp.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -45,14 +46,28 @@ std::string TargetName() {
 // run lasts to the device's threads divided by the runs in progress (cpu_compute.h).
 class CpuExecution final : public hal::Execution {
  public:
-  void Begin() override { previous_ = BeginTeamExecution(); }
+  void Begin() override {
+    previous_ = BeginTeamExecution();
+    team_ = current_ = omp_get_max_threads();
+  }
   void End() override { EndTeamExecution(previous_); }
+  // A kernel whose work is below ParallelMinWork() runs on the calling thread alone (its
+  // ParallelFor and oneDNN's regions too): a parallel region's wake-up costs more than it
+  // saves there.
+  void BeforeKernel(uint64_t work) override {
+    const int want = work < ParallelMinWork() ? 1 : team_;
+    if (want != current_) {
+      omp_set_num_threads(want);
+      current_ = want;
+    }
+  }
   void ParallelFor(int64_t n, int64_t grain, FunctionRef<void(int64_t, int64_t)> fn) override {
     TeamParallelFor(n, grain, fn);
   }
 
  private:
   int previous_ = 0;
+  int team_ = 1, current_ = 1;
 };
 
 class CpuDevice final : public hal::Device {
