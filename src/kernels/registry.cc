@@ -77,6 +77,7 @@ void RegisterReferenceKernels(KernelRegistry& registry) {
   RegisterQuantizeKernels(registry);
   RegisterAttentionKernels(registry);
   RegisterSamplingKernels(registry);
+  RegisterSignalKernels(registry);
 }
 
 }  // namespace kiln::kernels

@@ -15,6 +15,7 @@ void RegisterFusedOps(OpRegistry& registry);
 void RegisterQuantizeOps(OpRegistry& registry);
 void RegisterAttentionOps(OpRegistry& registry);
 void RegisterSamplingOps(OpRegistry& registry);
+void RegisterSignalOps(OpRegistry& registry);
 
 void RegisterAllOps(OpRegistry& registry) {
   RegisterElementwiseOps(registry);
@@ -26,6 +27,7 @@ void RegisterAllOps(OpRegistry& registry) {
   RegisterQuantizeOps(registry);
   RegisterAttentionOps(registry);
   RegisterSamplingOps(registry);
+  RegisterSignalOps(registry);
 }
 
 }  // namespace kiln::ir

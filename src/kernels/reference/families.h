@@ -19,5 +19,6 @@ void RegisterFusedKernels(KernelRegistry& r);
 void RegisterQuantizeKernels(KernelRegistry& r);
 void RegisterAttentionKernels(KernelRegistry& r);
 void RegisterSamplingKernels(KernelRegistry& r);
+void RegisterSignalKernels(KernelRegistry& r);  // DFT, STFT, windows, MelWeightMatrix
 
 }  // namespace kiln::kernels
