@@ -8,7 +8,6 @@
 // constants, and always at run time, where the executor hands every input's value in. None of
 // these ops is data-dependent in the kTraitDataDependentShape sense.
 #include <optional>
-#include <string>
 #include <vector>
 
 #include "ir/ops/infer_util.h"
@@ -106,11 +105,9 @@ Status Dft(InferenceContext& ctx) {
                     "; its last dim must be 1 (real) or 2 (complex)");
   }
   if (onesided && last.known() && last.value != (inverse ? 2 : 1)) {
-    return ctx.Fail("input has shape ", x.ToString(),
-                    inverse ? "; a one-sided inverse DFT (IRFFT) "
-                              "takes a complex input (last dim 2)"
-                            : "; a one-sided DFT (RFFT) takes a "
-                              "real input (last dim 1)");
+    const char* why = inverse ? "a one-sided inverse DFT (IRFFT) takes a complex input (last dim 2)"
+                              : "a one-sided DFT (RFFT) takes a real input (last dim 1)";
+    return ctx.Fail("input has shape ", x.ToString(), "; ", why);
   }
   std::vector<Dim> out(x.dims());
   out.back() = Dim::Known(irfft ? 1 : 2);
