@@ -99,6 +99,7 @@ void RegisterReferenceKernels(KernelRegistry& registry) {
   RegisterQLinearKernels(registry);
   RegisterAttentionKernels(registry);
   RegisterSamplingKernels(registry);
+  RegisterSignalKernels(registry);
 }
 
 }  // namespace kiln::kernels
