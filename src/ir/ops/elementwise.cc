@@ -202,7 +202,7 @@ Status Dropout(InferenceContext& ctx) {
                         ctx.input_shape(i).ToString());
       }
     }
-  } else if (ctx.num_inputs() > 1) {
+  } else if (ctx.has_input(1) || ctx.has_input(2)) {
     return ctx.Fail("takes ratio and training_mode as inputs only from opset 12");
   }
   ctx.set_output(0, ctx.input_type(0));

@@ -9,6 +9,10 @@
 // and Mod by zero give 0. Float-to-integer conversions truncate toward zero, map NaN to 0 and
 // wrap values outside the target range modulo 2^bits (numpy's astype on x86), saturating only
 // beyond the int64/uint64 range. float16/bfloat16 are computed in float.
+//
+// The op definitions (ir/ops/elementwise.cc) have checked every node these kernels see (types,
+// attributes, shapes) and derived its output dims; the kernels write into the outputs the
+// executor bound.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -801,6 +805,12 @@ Status RunClip(const NodeDef& def, const ClipParams& p, KernelContext& ctx) {
   const TensorView* lo_in = p.from_attrs || ctx.num_inputs() < 2 ? nullptr : ctx.input(1);
   const TensorView* hi_in = p.from_attrs || ctx.num_inputs() < 3 ? nullptr : ctx.input(2);
   KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
+  for (const TensorView* b : {lo_in, hi_in}) {
+    if (b != nullptr && b->num_elements() != 1) {  // run-time dims the load-time check missed
+      return def.Fail(code::kInvalidParam, b == lo_in ? "min" : "max",
+                      " must be a scalar, got shape ", DimsString(b->dims));
+    }
+  }
   const int64_t n = x->num_elements();
   DispatchNumeric(x->dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -404,8 +404,9 @@ class ReduceKernel final : public FallbackKernel {
       n_axes = ctx.input(1)->num_elements();
     }
     uint64_t reduced = 0;  // bit d: axis d is reduced
-    if (n_axes == 0 && !noop_with_empty_axes_)
+    if (n_axes == 0 && !noop_with_empty_axes_) {
       reduced = rank == 64 ? ~uint64_t{0} : (uint64_t{1} << rank) - 1;
+    }
     for (int64_t i = 0; i < n_axes; ++i) {
       auto a = kernels::NormalizeAxis(axes[i], static_cast<int64_t>(rank));
       if (!a || (reduced >> *a & 1)) return RunReference(ctx);  // a computed axis: it reports
