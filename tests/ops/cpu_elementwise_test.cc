@@ -737,7 +737,7 @@ TEST(CpuElementwiseTest, VecMathStaysWithinItsStatedUlpsOverADenseSweep) {
         xs.push_back(std::bit_cast<float>(static_cast<uint32_t>(bits)));
       }
       HostTensor in = Floats({static_cast<int64_t>(xs.size())}, xs);
-      TestContext ctx({&in}, {kF32});
+      TestContext ctx({&in}, {kF32}, &node.def());  // binds the output, as the executor
       ASSERT_TRUE((*kernel)->Run(ctx).ok());
       const auto got = Values<float>(ctx.outputs()[0]);
       for (size_t i = 0; i < xs.size(); ++i) {

@@ -52,8 +52,8 @@ bool ClipsToZeroSix(const ir::Node& clip) {
   std::optional<double> hi;
   if (clip.opset() < 11) {
     if (!clip.has_attr("min") || !clip.has_attr("max")) return false;
-    lo = clip.attr_float("min", -1.0f);
-    hi = clip.attr_float("max", -1.0f);
+    lo = clip.attr_float("min");
+    hi = clip.attr_float("max");
   } else {
     if (clip.inputs().size() != 3 || clip.input(1) == nullptr || clip.input(2) == nullptr) {
       return false;

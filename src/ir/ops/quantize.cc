@@ -28,10 +28,10 @@ bool IsFloatOutputType(DataType t) {
   return t == DataType::kFloat32 || t == DataType::kFloat16 || t == DataType::kBFloat16;
 }
 
-// The type an int attribute `name` (0 = absent) names; kFeatureUnsupported for the types Kiln
-// lacks, kInvalidParam for numbers that are no type at all. kUndefined when the attribute is 0.
+// The type an int attribute `name` names; kFeatureUnsupported for the types Kiln lacks,
+// kInvalidParam for numbers that are no type at all. kUndefined for 0 (the default: none).
 Result<DataType> TypeAttr(const InferenceContext& ctx, const char* name) {
-  const int64_t v = ctx.attr_int(name, 0);
+  const int64_t v = ctx.attr_int(name);
   if (v == 0) return DataType::kUndefined;
   if (IsNarrowOnnxType(v)) {
     return ctx.Unsupported("attribute '", name, "' = ", v,
@@ -69,9 +69,9 @@ Status CheckQuantParams(const InferenceContext& ctx) {
                       " must have the same shape");
     }
   }
-  const int64_t block_size = ctx.opset() >= 21 ? node.attr_int("block_size", 0) : 0;
+  const int64_t block_size = ctx.opset() >= 21 ? node.attr_int("block_size") : 0;
   if (block_size < 0) return ctx.Fail("block_size must not be negative, got ", block_size);
-  const int64_t axis = ctx.opset() >= 13 ? node.attr_int("axis", 1) : 1;
+  const int64_t axis = ctx.opset() >= 13 ? node.attr_int("axis") : 1;
   if (!s.rank_known() || OneElement(s)) return Status::Ok();  // per tensor (or unknown)
   if (block_size == 0) {
     if (s.rank() > 1) {
@@ -225,8 +225,14 @@ Status DynamicQuantizeLinear(InferenceContext& ctx) {
 
 void RegisterQuantizeOps(OpRegistry& r) {
   constexpr const char* kFamily = "quantize";
-  r.Register(MakeSchema("QuantizeLinear", 10, 2, 3, 1, 1, kFamily, QuantizeLinear));
-  r.Register(MakeSchema("DequantizeLinear", 10, 2, 3, 1, 1, kFamily, DequantizeLinear));
+  // 'saturate' only changes float8 results, which Kiln does not have.
+  r.Register(MakeSchema("QuantizeLinear", 10, 2, 3, 1, 1, kFamily, QuantizeLinear)
+                 .Attrs({Attr("axis", 1).Since(13), Attr("saturate", 1).Since(19),
+                         Attr("block_size", 0).Since(21), Attr("output_dtype", 0).Since(21),
+                         Attr("precision", 0).Since(23)}));
+  r.Register(MakeSchema("DequantizeLinear", 10, 2, 3, 1, 1, kFamily, DequantizeLinear)
+                 .Attrs({Attr("axis", 1).Since(13), Attr("block_size", 0).Since(21),
+                         Attr("output_dtype", 0).Since(23)}));
   r.Register(MakeSchema("DynamicQuantizeLinear", 11, 1, 1, 3, 3, kFamily, DynamicQuantizeLinear));
 }
 

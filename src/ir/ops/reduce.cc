@@ -6,7 +6,6 @@
 // and the others' opset 18, and an optional int64 input 1 from then on (together with
 // noop_with_empty_axes).
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "ir/ops/infer_util.h"
@@ -40,11 +39,6 @@ Status GetReductionAxes(const InferenceContext& ctx, ReductionAxes* out) {
     if (ctx.has_input(1)) {
       return ctx.Fail("takes its axes as input 1 only from opset ", since,
                       "; before that they are the 'axes' attribute");
-    }
-    if (node.has_attr("axes") &&
-        !std::holds_alternative<std::vector<int64_t>>(node.attrs().at("axes"))) {
-      return ctx.Fail("attribute 'axes' must be ints, got ",
-                      AttributeKind(node.attrs().at("axes")));
     }
     out->axes = node.attr_ints("axes");
     return Status::Ok();
@@ -82,9 +76,9 @@ Status Reduce(InferenceContext& ctx) {
   ReductionAxes reduction;
   KILN_RETURN_IF_ERROR(GetReductionAxes(ctx, &reduction), "");
   const std::vector<int64_t>& axes = reduction.axes;
-  const bool keepdims = node.attr_int("keepdims", 1) != 0;
-  const bool noop_with_empty_axes = ctx.opset() >= AxesInputSince(node.op_type()) &&
-                                    node.attr_int("noop_with_empty_axes", 0) != 0;
+  const bool keepdims = node.attr_int("keepdims") != 0;
+  const bool noop_with_empty_axes =
+      ctx.opset() >= AxesInputSince(node.op_type()) && node.attr_int("noop_with_empty_axes") != 0;
   const Shape& in = ctx.input_shape(0);
 
   if (!reduction.known) {
@@ -155,7 +149,11 @@ void RegisterReduceOps(OpRegistry& r) {
   for (const char* op :
        {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
         "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"}) {
-    r.Register(MakeSchema(op, 1, 1, 2, 1, 1, kFamily, Reduce));
+    const int since = AxesInputSince(op);
+    r.Register(
+        MakeSchema(op, 1, 1, 2, 1, 1, kFamily, Reduce)
+            .Attrs({Attr("keepdims", 1), OptionalAttr("axes", AttrKind::kInts).Until(since - 1),
+                    Attr("noop_with_empty_axes", 0).Since(since)}));
   }
 }
 

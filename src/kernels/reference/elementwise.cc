@@ -9,6 +9,10 @@
 // and Mod by zero give 0. Float-to-integer conversions truncate toward zero, map NaN to 0 and
 // wrap values outside the target range modulo 2^bits (numpy's astype on x86), saturating only
 // beyond the int64/uint64 range. float16/bfloat16 are computed in float.
+//
+// The op definitions (ir/ops/elementwise.cc) have checked every node these kernels see (types,
+// attributes, shapes) and derived its output dims; the kernels write into the outputs the
+// executor bound.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -46,92 +50,40 @@ Result<std::unique_ptr<Kernel>> Bind(const NodeDef& def, P p, typename BoundKern
   return std::unique_ptr<Kernel>(std::make_unique<BoundKernel<P>>(def, std::move(p), fn));
 }
 
-// Input i, which must be given.
-Result<const TensorView*> In(const NodeDef& def, KernelContext& ctx, size_t i) {
-  const TensorView* t = i < ctx.num_inputs() ? ctx.input(i) : nullptr;
-  if (t == nullptr) return def.Fail(code::kInvalidParam, "input ", i, " is missing");
-  return t;
-}
-
-// Binds output i with `dims` and checks it has the element type the kernel writes.
-Result<TensorView*> Out(const NodeDef& def, KernelContext& ctx, size_t i, const Dims& dims,
-                        DataType want) {
-  KILN_ASSIGN_OR_RETURN(TensorView * out, ctx.Output(i, dims));
-  if (out->dtype != want) {
-    return def.Fail(code::kInvalidParam, "output ", i, " is ", ir::Name(out->dtype), " but ",
-                    ir::Name(want), " is computed");
+// Kiln has no string kernels: Prepare refuses a node with string inputs or outputs (valid
+// ONNX for Identity, Where, Cast and a few others) as a capability of these kernels.
+Status RefuseStrings(const NodeDef& def) {
+  for (size_t i = 0; i < def.num_inputs(); ++i) {
+    if (def.input_given(i) && def.input_types[i] == DataType::kString) {
+      return def.Fail(code::kFeatureUnsupported, "input ", i, " is string; Kiln has no string ",
+                      "kernels");
+    }
   }
-  return out;
-}
-
-// The planned type of input i, or kUndefined.
-DataType PlannedType(const NodeDef& def, size_t i) {
-  return i < def.input_types.size() ? def.input_types[i] : DataType::kUndefined;
-}
-
-// Which element types an op takes.
-enum class Kind { kFloat, kNumeric, kInteger, kUnsigned, kBool, kNumericOrBool, kAny };
-
-bool Accepts(Kind k, DataType t) {
-  switch (k) {
-    case Kind::kFloat:
-      return ir::IsFloat(t);
-    case Kind::kNumeric:
-      return ir::IsFloat(t) || ir::IsInteger(t);
-    case Kind::kInteger:
-      return ir::IsInteger(t);
-    case Kind::kUnsigned:
-      return ir::IsInteger(t) && !ir::IsSigned(t);
-    case Kind::kBool:
-      return t == DataType::kBool;
-    case Kind::kNumericOrBool:
-      return ir::IsFloat(t) || ir::IsInteger(t) || t == DataType::kBool;
-    case Kind::kAny:
-      return t != DataType::kUndefined && t != DataType::kString;
+  for (size_t i = 0; i < def.num_outputs(); ++i) {
+    if (def.output_used(i) && def.output_types[i] == DataType::kString) {
+      return def.Fail(code::kFeatureUnsupported, "output ", i, " is string; Kiln has no string ",
+                      "kernels");
+    }
   }
-  return false;
+  return Status::Ok();
 }
 
-// What each Kind takes, for messages (indexed by Kind).
-constexpr const char* kKindText[] = {
-    "a floating-point type",    "a numeric type", "an integer type",
-    "an unsigned integer type", "bool",           "a numeric type or bool",
-    "a non-string type"};
-
-// kFeatureUnsupported for strings, kInvalidParam for other types `k` does not take.
-Status CheckType(const NodeDef& def, const char* what, DataType t, Kind k) {
-  if (Accepts(k, t)) return Status::Ok();
-  if (t == DataType::kString) {
-    return def.Fail(code::kFeatureUnsupported, what, " is string; Kiln has no string kernels");
-  }
-  return def.Fail(code::kInvalidParam, what, " is ", ir::Name(t), "; ",
-                  kKindText[static_cast<int>(k)], " is required");
-}
-
-// Checks the planned type of input i when it is known (Prepare).
-Status CheckPlanned(const NodeDef& def, size_t i, Kind k) {
-  DataType t = PlannedType(def, i);
-  if (t == DataType::kUndefined) return Status::Ok();
-  return CheckType(def, ("input " + std::to_string(i)).c_str(), t, k);
-}
-
-// Numpy (multidirectional) broadcasting of several inputs. Same-shape and one-element inputs
-// are read directly; only the others get a precomputed index.
+// Where each element of the bound output reads each input (numpy broadcasting of the inputs to
+// the output's dims, which the shape function derived). Same-shape and one-element inputs are
+// read directly; only the others get a precomputed index.
 class Broadcaster {
  public:
-  static Result<Broadcaster> Make(const NodeDef& def, const std::vector<const TensorView*>& ins) {
-    std::vector<const Dims*> shapes;
-    for (const TensorView* t : ins) shapes.push_back(&t->dims);
-    std::optional<Dims> dims = BroadcastDims(shapes);
-    if (!dims) {
-      std::string s;
-      for (const TensorView* t : ins) s += (s.empty() ? "" : ", ") + DimsString(t->dims);
-      return def.Fail(code::kInvalidParam, "input shapes ", s, " cannot be broadcast together");
-    }
+  // kInvalidParam when an input's run-time dims do not broadcast to `out` (dims the load-time
+  // check could not see), so no index can leave its input.
+  static Result<Broadcaster> Make(const NodeDef& def, const std::vector<const TensorView*>& ins,
+                                  const Dims& out) {
     Broadcaster b;
-    b.dims_ = std::move(*dims);
-    b.size_ = NumElements(b.dims_);
+    b.size_ = NumElements(out);
     for (const TensorView* t : ins) {
+      if (!Fits(t->dims, out)) {
+        return def.Fail(code::kInvalidParam, "input dims ", DimsString(t->dims),
+                        " do not broadcast to the output dims ", DimsString(out));
+      }
       Map m;
       if (t->num_elements() == b.size_) {
         m.mode = kSame;
@@ -139,13 +91,12 @@ class Broadcaster {
         m.mode = kScalar;
       } else {
         m.mode = kIndexed;
-        m.index = BroadcastIndex(t->dims, b.dims_);
+        m.index = BroadcastIndex(t->dims, out);
       }
       b.maps_.push_back(std::move(m));
     }
     return b;
   }
-  const Dims& dims() const { return dims_; }
   int64_t size() const { return size_; }
   // Flat index into input `i` of output element k.
   int64_t at(size_t i, int64_t k) const {
@@ -161,7 +112,15 @@ class Broadcaster {
     Mode mode = kSame;
     std::vector<int64_t> index;
   };
-  Dims dims_;
+  // Whether `in` broadcasts to `out`: no higher rank, each aligned dim equal or 1.
+  static bool Fits(const Dims& in, const Dims& out) {
+    if (in.size() > out.size()) return false;
+    const size_t lead = out.size() - in.size();
+    for (size_t i = 0; i < in.size(); ++i) {
+      if (in[i] != 1 && in[i] != out[lead + i]) return false;
+    }
+    return true;
+  }
   int64_t size_ = 0;
   std::vector<Map> maps_;
 };
@@ -269,7 +228,6 @@ enum class Unary {
 
 struct UnaryParams {
   Unary op = Unary::kAbs;
-  Kind kind = Kind::kFloat;
   double alpha = 0, beta = 0, gamma = 0;  // op-specific attributes
   bool tanh_gelu = false;
 };
@@ -383,7 +341,7 @@ C UnaryFloat(const UnaryParams& p, C x) {
       return x > alpha ? x : C(0);
     case Unary::kNot:
     case Unary::kBitwiseNot:
-      break;  // not float ops (Prepare refuses)
+      break;  // not float ops (the definition refuses floats)
   }
   return x;
 }
@@ -410,15 +368,14 @@ T UnaryInt(const UnaryParams& p, T x) {
       return 0;
     }
     default:
-      break;  // float-only ops (Prepare refuses integers)
+      break;  // float-only ops (the definition refuses integers)
   }
   return x;
 }
 
 Status RunUnary(const NodeDef& def, const UnaryParams& p, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
-  KILN_RETURN_IF_ERROR(CheckType(def, "input", x->dtype, p.kind), "");
-  KILN_ASSIGN_OR_RETURN(TensorView * y, Out(def, ctx, 0, x->dims, x->dtype));
+  const TensorView* x = ctx.input(0);
+  KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
   const int64_t n = x->num_elements();
   DispatchAny(x->dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -440,91 +397,77 @@ Status RunUnary(const NodeDef& def, const UnaryParams& p, KernelContext& ctx) {
 struct UnaryInfo {
   const char* name;
   Unary op;
-  Kind kind;
 };
 
 constexpr UnaryInfo kUnaryOps[] = {
-    {"Abs", Unary::kAbs, Kind::kNumeric},
-    {"Acos", Unary::kAcos, Kind::kFloat},
-    {"Acosh", Unary::kAcosh, Kind::kFloat},
-    {"Asin", Unary::kAsin, Kind::kFloat},
-    {"Asinh", Unary::kAsinh, Kind::kFloat},
-    {"Atan", Unary::kAtan, Kind::kFloat},
-    {"Atanh", Unary::kAtanh, Kind::kFloat},
-    {"BitwiseNot", Unary::kBitwiseNot, Kind::kInteger},
-    {"Ceil", Unary::kCeil, Kind::kFloat},
-    {"Celu", Unary::kCelu, Kind::kFloat},
-    {"Cos", Unary::kCos, Kind::kFloat},
-    {"Cosh", Unary::kCosh, Kind::kFloat},
-    {"Elu", Unary::kElu, Kind::kFloat},
-    {"Erf", Unary::kErf, Kind::kFloat},
-    {"Exp", Unary::kExp, Kind::kFloat},
-    {"Floor", Unary::kFloor, Kind::kFloat},
-    {"Gelu", Unary::kGelu, Kind::kFloat},
-    {"HardSigmoid", Unary::kHardSigmoid, Kind::kFloat},
-    {"HardSwish", Unary::kHardSwish, Kind::kFloat},
-    {"LeakyRelu", Unary::kLeakyRelu, Kind::kFloat},
-    {"Log", Unary::kLog, Kind::kFloat},
-    {"Mish", Unary::kMish, Kind::kFloat},
-    {"Neg", Unary::kNeg, Kind::kNumeric},
-    {"Not", Unary::kNot, Kind::kBool},
-    {"Reciprocal", Unary::kReciprocal, Kind::kFloat},
-    {"Relu", Unary::kRelu, Kind::kNumeric},
-    {"Round", Unary::kRound, Kind::kFloat},
-    {"Selu", Unary::kSelu, Kind::kFloat},
-    {"Shrink", Unary::kShrink, Kind::kNumeric},
-    {"Sigmoid", Unary::kSigmoid, Kind::kFloat},
-    {"Sign", Unary::kSign, Kind::kNumeric},
-    {"Sin", Unary::kSin, Kind::kFloat},
-    {"Sinh", Unary::kSinh, Kind::kFloat},
-    {"Softplus", Unary::kSoftplus, Kind::kFloat},
-    {"Softsign", Unary::kSoftsign, Kind::kFloat},
-    {"Sqrt", Unary::kSqrt, Kind::kFloat},
-    {"Swish", Unary::kSwish, Kind::kFloat},
-    {"Tan", Unary::kTan, Kind::kFloat},
-    {"Tanh", Unary::kTanh, Kind::kFloat},
-    {"ThresholdedRelu", Unary::kThresholdedRelu, Kind::kFloat},
+    {"Abs", Unary::kAbs},
+    {"Acos", Unary::kAcos},
+    {"Acosh", Unary::kAcosh},
+    {"Asin", Unary::kAsin},
+    {"Asinh", Unary::kAsinh},
+    {"Atan", Unary::kAtan},
+    {"Atanh", Unary::kAtanh},
+    {"BitwiseNot", Unary::kBitwiseNot},
+    {"Ceil", Unary::kCeil},
+    {"Celu", Unary::kCelu},
+    {"Cos", Unary::kCos},
+    {"Cosh", Unary::kCosh},
+    {"Elu", Unary::kElu},
+    {"Erf", Unary::kErf},
+    {"Exp", Unary::kExp},
+    {"Floor", Unary::kFloor},
+    {"Gelu", Unary::kGelu},
+    {"HardSigmoid", Unary::kHardSigmoid},
+    {"HardSwish", Unary::kHardSwish},
+    {"LeakyRelu", Unary::kLeakyRelu},
+    {"Log", Unary::kLog},
+    {"Mish", Unary::kMish},
+    {"Neg", Unary::kNeg},
+    {"Not", Unary::kNot},
+    {"Reciprocal", Unary::kReciprocal},
+    {"Relu", Unary::kRelu},
+    {"Round", Unary::kRound},
+    {"Selu", Unary::kSelu},
+    {"Shrink", Unary::kShrink},
+    {"Sigmoid", Unary::kSigmoid},
+    {"Sign", Unary::kSign},
+    {"Sin", Unary::kSin},
+    {"Sinh", Unary::kSinh},
+    {"Softplus", Unary::kSoftplus},
+    {"Softsign", Unary::kSoftsign},
+    {"Sqrt", Unary::kSqrt},
+    {"Swish", Unary::kSwish},
+    {"Tan", Unary::kTan},
+    {"Tanh", Unary::kTanh},
+    {"ThresholdedRelu", Unary::kThresholdedRelu},
 };
 
 Result<std::unique_ptr<Kernel>> PrepareUnary(const NodeDef& def, const UnaryInfo& info) {
-  KILN_RETURN_IF_ERROR(CheckPlanned(def, 0, info.kind), "");
   UnaryParams p;
   p.op = info.op;
-  p.kind = info.kind;
   switch (info.op) {
     case Unary::kCelu:
-      p.alpha = def.attr_float("alpha", 1.f);
-      if (p.alpha == 0) return def.Fail(code::kInvalidParam, "attribute 'alpha' must not be 0");
-      break;
     case Unary::kElu:
     case Unary::kThresholdedRelu:
     case Unary::kSwish:
-      p.alpha = def.attr_float("alpha", 1.f);
-      break;
     case Unary::kLeakyRelu:
-      p.alpha = def.attr_float("alpha", 0.01f);
+      p.alpha = def.attr_float("alpha");
       break;
     case Unary::kHardSigmoid:
-      p.alpha = def.attr_float("alpha", 0.2f);
-      p.beta = def.attr_float("beta", 0.5f);
+      p.alpha = def.attr_float("alpha");
+      p.beta = def.attr_float("beta");
       break;
     case Unary::kSelu:
-      p.alpha = def.attr_float("alpha", 1.67326319217681884765625f);
-      p.gamma = def.attr_float("gamma", 1.05070102214813232421875f);
+      p.alpha = def.attr_float("alpha");
+      p.gamma = def.attr_float("gamma");
       break;
     case Unary::kShrink:
-      p.alpha = def.attr_float("lambd", 0.5f);
-      p.beta = def.attr_float("bias", 0.f);
+      p.alpha = def.attr_float("lambd");
+      p.beta = def.attr_float("bias");
       break;
-    case Unary::kGelu: {
-      std::string a = def.attr_string("approximate", "none");
-      if (a != "none" && a != "tanh") {
-        return def.Fail(code::kInvalidParam, "attribute 'approximate' must be \"none\" or ",
-                        "\"tanh\", got \"", a, "\"");
-      }
-      p.tanh_gelu = a == "tanh";
+    case Unary::kGelu:
+      p.tanh_gelu = def.attr_string("approximate") == "tanh";
       break;
-    }
     default:
       break;
   }
@@ -538,9 +481,8 @@ struct PredicateParams {
 };
 
 Status RunPredicate(const NodeDef& def, const PredicateParams& p, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
-  KILN_RETURN_IF_ERROR(CheckType(def, "input", x->dtype, Kind::kFloat), "");
-  KILN_ASSIGN_OR_RETURN(TensorView * y, Out(def, ctx, 0, x->dims, DataType::kBool));
+  const TensorView* x = ctx.input(0);
+  KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
   const int64_t n = x->num_elements();
   bool* ys = y->as<bool>();
   DispatchFloat(x->dtype, [&](auto tag) {
@@ -559,11 +501,12 @@ Status RunPredicate(const NodeDef& def, const PredicateParams& p, KernelContext&
 }
 
 Result<std::unique_ptr<Kernel>> PreparePredicate(const NodeDef& def, bool is_nan) {
-  KILN_RETURN_IF_ERROR(CheckPlanned(def, 0, Kind::kFloat), "");
   PredicateParams p;
   p.is_nan = is_nan;
-  p.positive = def.attr_int("detect_positive", 1) != 0;
-  p.negative = def.attr_int("detect_negative", 1) != 0;
+  if (!is_nan) {
+    p.positive = def.attr_int("detect_positive") != 0;
+    p.negative = def.attr_int("detect_negative") != 0;
+  }
   return Bind(def, p, RunPredicate);
 }
 
@@ -579,7 +522,6 @@ enum class Fold {
 
 struct FoldParams {
   Fold op = Fold::kAdd;
-  Kind kind = Kind::kNumeric;
   bool mean = false;  // Mean: the sum divided by the input count
 };
 
@@ -594,7 +536,7 @@ ComputeT<T> ApplyFold(Fold op, ComputeT<T> a, ComputeT<T> b) {
       case Fold::kXor:
         return a != b;
       default:
-        break;  // numeric ops (Prepare refuses bool)
+        break;  // numeric ops (the definition refuses bool)
     }
     return a;
   } else if constexpr (kIsFloat<T>) {
@@ -615,7 +557,7 @@ ComputeT<T> ApplyFold(Fold op, ComputeT<T> a, ComputeT<T> b) {
       case Fold::kMin:
         return NanMin(a, b);
       default:
-        break;  // integer and logical ops (Prepare refuses floats)
+        break;  // integer and logical ops (the definition refuses floats)
     }
     return a;
   } else {
@@ -654,7 +596,7 @@ ComputeT<T> ApplyFold(Fold op, ComputeT<T> a, ComputeT<T> b) {
         }
         break;
       default:
-        break;  // logical ops (Prepare refuses integers)
+        break;  // logical ops (the definition refuses integers)
     }
     return a;
   }
@@ -662,22 +604,10 @@ ComputeT<T> ApplyFold(Fold op, ComputeT<T> a, ComputeT<T> b) {
 
 Status RunFold(const NodeDef& def, const FoldParams& p, KernelContext& ctx) {
   std::vector<const TensorView*> ins;
-  for (size_t i = 0; i < ctx.num_inputs(); ++i) {
-    KILN_ASSIGN_OR_RETURN(const TensorView* t, In(def, ctx, i));
-    ins.push_back(t);
-  }
-  if (ins.empty()) return def.Fail(code::kInvalidParam, "no inputs");
-  const DataType dt = ins[0]->dtype;
-  KILN_RETURN_IF_ERROR(CheckType(def, "input 0", dt, p.kind), "");
-  for (size_t i = 1; i < ins.size(); ++i) {
-    if (ins[i]->dtype != dt) {
-      return def.Fail(code::kInvalidParam, "input ", i, " is ", ir::Name(ins[i]->dtype),
-                      " but input 0 is ", ir::Name(dt));
-    }
-  }
-  KILN_ASSIGN_OR_RETURN(Broadcaster bc, Broadcaster::Make(def, ins));
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Out(def, ctx, 0, bc.dims(), dt));
-  DispatchAny(dt, [&](auto tag) {
+  for (size_t i = 0; i < ctx.num_inputs(); ++i) ins.push_back(ctx.input(i));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(Broadcaster bc, Broadcaster::Make(def, ins, out->dims));
+  DispatchAny(out->dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = ComputeT<T>;
     T* y = out->as<T>();
@@ -698,23 +628,9 @@ Status RunFold(const NodeDef& def, const FoldParams& p, KernelContext& ctx) {
 }
 
 Result<std::unique_ptr<Kernel>> PrepareFold(const NodeDef& def, FoldParams p) {
-  for (size_t i = 0; i < def.num_inputs(); ++i) {
-    KILN_RETURN_IF_ERROR(CheckPlanned(def, i, p.kind), "");
-  }
-  if (p.op == Fold::kMod || p.op == Fold::kFMod) {
-    int64_t fmod = def.attr_int("fmod", 0);
-    if (fmod != 0 && fmod != 1) {
-      return def.Fail(code::kInvalidParam, "attribute 'fmod' must be 0 or 1, got ", fmod);
-    }
-    p.op = fmod == 1 ? Fold::kFMod : Fold::kMod;
-  }
-  if (p.op == Fold::kShiftLeft || p.op == Fold::kShiftRight) {
-    std::string dir = def.attr_string("direction", "");
-    if (dir != "LEFT" && dir != "RIGHT") {
-      return def.Fail(code::kInvalidParam,
-                      "attribute 'direction' must be \"LEFT\" or \"RIGHT\", got \"", dir, "\"");
-    }
-    p.op = dir == "LEFT" ? Fold::kShiftLeft : Fold::kShiftRight;
+  if (p.op == Fold::kMod) p.op = def.attr_int("fmod") == 1 ? Fold::kFMod : Fold::kMod;
+  if (p.op == Fold::kShiftLeft) {
+    p.op = def.attr_string("direction") == "LEFT" ? Fold::kShiftLeft : Fold::kShiftRight;
   }
   return Bind(def, p, RunFold);
 }
@@ -723,11 +639,6 @@ Result<std::unique_ptr<Kernel>> PrepareFold(const NodeDef& def, FoldParams p) {
 // Comparisons: two inputs of one type, bool out.
 
 enum class Cmp { kEqual, kLess, kGreater, kLessOrEqual, kGreaterOrEqual };
-
-struct CmpParams {
-  Cmp op = Cmp::kEqual;
-  Kind kind = Kind::kNumeric;
-};
 
 template <typename C>
 bool Compare(Cmp op, C a, C b) {
@@ -746,31 +657,21 @@ bool Compare(Cmp op, C a, C b) {
   return false;
 }
 
-Status RunCompare(const NodeDef& def, const CmpParams& p, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* a, In(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* b, In(def, ctx, 1));
-  KILN_RETURN_IF_ERROR(CheckType(def, "input 0", a->dtype, p.kind), "");
-  if (b->dtype != a->dtype) {
-    return def.Fail(code::kInvalidParam, "input 1 is ", ir::Name(b->dtype), " but input 0 is ",
-                    ir::Name(a->dtype));
-  }
-  KILN_ASSIGN_OR_RETURN(Broadcaster bc, Broadcaster::Make(def, {a, b}));
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Out(def, ctx, 0, bc.dims(), DataType::kBool));
+Status RunCompare(const NodeDef& def, const Cmp& op, KernelContext& ctx) {
+  const TensorView* a = ctx.input(0);
+  const TensorView* b = ctx.input(1);
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(Broadcaster bc, Broadcaster::Make(def, {a, b}, out->dims));
   bool* y = out->as<bool>();
   DispatchAny(a->dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* as = a->as<const T>();
     const T* bs = b->as<const T>();
     for (int64_t k = 0; k < bc.size(); ++k) {
-      y[k] = Compare(p.op, Load(as, bc.at(0, k)), Load(bs, bc.at(1, k)));
+      y[k] = Compare(op, Load(as, bc.at(0, k)), Load(bs, bc.at(1, k)));
     }
   });
   return Status::Ok();
-}
-
-Result<std::unique_ptr<Kernel>> PrepareCompare(const NodeDef& def, CmpParams p) {
-  for (size_t i = 0; i < 2; ++i) KILN_RETURN_IF_ERROR(CheckPlanned(def, i, p.kind), "");
-  return Bind(def, p, RunCompare);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -794,12 +695,10 @@ T IntPow(T base, int64_t e) {
 }
 
 Status RunPow(const NodeDef& def, const int& /*unused*/, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* a, In(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* b, In(def, ctx, 1));
-  KILN_RETURN_IF_ERROR(CheckType(def, "base", a->dtype, Kind::kNumeric), "");
-  KILN_RETURN_IF_ERROR(CheckType(def, "exponent", b->dtype, Kind::kNumeric), "");
-  KILN_ASSIGN_OR_RETURN(Broadcaster bc, Broadcaster::Make(def, {a, b}));
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Out(def, ctx, 0, bc.dims(), a->dtype));
+  const TensorView* a = ctx.input(0);
+  const TensorView* b = ctx.input(1);
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(Broadcaster bc, Broadcaster::Make(def, {a, b}, out->dims));
   DispatchNumeric(a->dtype, [&](auto base_tag) {
     using T = typename decltype(base_tag)::type;
     DispatchNumeric(b->dtype, [&](auto exp_tag) {
@@ -827,35 +726,21 @@ Status RunPow(const NodeDef& def, const int& /*unused*/, KernelContext& ctx) {
   return Status::Ok();
 }
 
-Result<std::unique_ptr<Kernel>> PreparePow(const NodeDef& def) {
-  for (size_t i = 0; i < 2; ++i) KILN_RETURN_IF_ERROR(CheckPlanned(def, i, Kind::kNumeric), "");
-  return Bind(def, 0, RunPow);
-}
-
 // ---------------------------------------------------------------------------------------------
-// PRelu: the slope broadcasts to X (unidirectionally).
+// PRelu: the slope broadcasts to X (unidirectionally: the output has X's dims).
 
 Status RunPRelu(const NodeDef& def, const int& /*unused*/, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* s, In(def, ctx, 1));
-  KILN_RETURN_IF_ERROR(CheckType(def, "input", x->dtype, Kind::kNumeric), "");
-  if (s->dtype != x->dtype) {
-    return def.Fail(code::kInvalidParam, "slope is ", ir::Name(s->dtype), " but X is ",
-                    ir::Name(x->dtype));
-  }
-  KILN_ASSIGN_OR_RETURN(Broadcaster bc, Broadcaster::Make(def, {x, s}));
-  if (bc.dims() != x->dims) {
-    return def.Fail(code::kInvalidParam, "slope ", DimsString(s->dims), " does not broadcast to X ",
-                    DimsString(x->dims));
-  }
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Out(def, ctx, 0, x->dims, x->dtype));
+  const TensorView* x = ctx.input(0);
+  const TensorView* s = ctx.input(1);
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(Broadcaster bc, Broadcaster::Make(def, {x, s}, out->dims));
   DispatchNumeric(x->dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* xs = x->as<const T>();
     const T* ss = s->as<const T>();
     T* y = out->as<T>();
     for (int64_t k = 0; k < bc.size(); ++k) {
-      auto v = Load(xs, k);
+      auto v = Load(xs, bc.at(0, k));
       auto slope = Load(ss, bc.at(1, k));
       if constexpr (kIsFloat<T>) {
         Store(y, k, v < 0 ? v * slope : v);
@@ -873,18 +758,12 @@ Status RunPRelu(const NodeDef& def, const int& /*unused*/, KernelContext& ctx) {
 // Where: condition ? X : Y with three-way broadcasting; copies elements by size.
 
 Status RunWhere(const NodeDef& def, const int& /*unused*/, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* c, In(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 1));
-  KILN_ASSIGN_OR_RETURN(const TensorView* y, In(def, ctx, 2));
-  KILN_RETURN_IF_ERROR(CheckType(def, "condition", c->dtype, Kind::kBool), "");
-  KILN_RETURN_IF_ERROR(CheckType(def, "X", x->dtype, Kind::kAny), "");
-  if (y->dtype != x->dtype) {
-    return def.Fail(code::kInvalidParam, "Y is ", ir::Name(y->dtype), " but X is ",
-                    ir::Name(x->dtype));
-  }
-  KILN_ASSIGN_OR_RETURN(Broadcaster bc, Broadcaster::Make(def, {c, x, y}));
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Out(def, ctx, 0, bc.dims(), x->dtype));
-  const size_t es = ir::SizeOf(x->dtype);
+  const TensorView* c = ctx.input(0);
+  const TensorView* x = ctx.input(1);
+  const TensorView* y = ctx.input(2);
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(Broadcaster bc, Broadcaster::Make(def, {c, x, y}, out->dims));
+  const size_t es = ir::SizeOf(out->dtype);
   const bool* cs = c->as<const bool>();
   const auto* xs = x->as<const uint8_t>();
   const auto* ys = y->as<const uint8_t>();
@@ -894,12 +773,6 @@ Status RunWhere(const NodeDef& def, const int& /*unused*/, KernelContext& ctx) {
     std::memmove(os + k * es, src, es);
   }
   return Status::Ok();
-}
-
-Result<std::unique_ptr<Kernel>> PrepareWhere(const NodeDef& def) {
-  KILN_RETURN_IF_ERROR(CheckPlanned(def, 0, Kind::kBool), "");
-  KILN_RETURN_IF_ERROR(CheckPlanned(def, 1, Kind::kAny), "");
-  return Bind(def, 0, RunWhere);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -928,26 +801,16 @@ struct ClipParams {
 };
 
 Status RunClip(const NodeDef& def, const ClipParams& p, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
-  KILN_RETURN_IF_ERROR(CheckType(def, "input", x->dtype, Kind::kNumeric), "");
-  const TensorView* bounds[2] = {nullptr, nullptr};
-  if (!p.from_attrs) {
-    for (size_t i = 1; i < 3; ++i) {
-      const TensorView* b = i < ctx.num_inputs() ? ctx.input(i) : nullptr;
-      if (b == nullptr) continue;
-      const char* what = i == 1 ? "min" : "max";
-      if (b->dtype != x->dtype) {
-        return def.Fail(code::kInvalidParam, what, " is ", ir::Name(b->dtype), " but input is ",
-                        ir::Name(x->dtype));
-      }
-      if (b->num_elements() != 1) {
-        return def.Fail(code::kInvalidParam, what, " must be a scalar, got shape ",
-                        DimsString(b->dims));
-      }
-      bounds[i - 1] = b;
+  const TensorView* x = ctx.input(0);
+  const TensorView* lo_in = p.from_attrs || ctx.num_inputs() < 2 ? nullptr : ctx.input(1);
+  const TensorView* hi_in = p.from_attrs || ctx.num_inputs() < 3 ? nullptr : ctx.input(2);
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
+  for (const TensorView* b : {lo_in, hi_in}) {
+    if (b != nullptr && b->num_elements() != 1) {  // run-time dims the load-time check missed
+      return def.Fail(code::kInvalidParam, b == lo_in ? "min" : "max",
+                      " must be a scalar, got shape ", DimsString(b->dims));
     }
   }
-  KILN_ASSIGN_OR_RETURN(TensorView * out, Out(def, ctx, 0, x->dims, x->dtype));
   const int64_t n = x->num_elements();
   DispatchNumeric(x->dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -957,8 +820,8 @@ Status RunClip(const NodeDef& def, const ClipParams& p, KernelContext& ctx) {
       lo = ClampTo<C>(p.min);
       hi = ClampTo<C>(p.max);
     }
-    if (bounds[0]) lo = Load(bounds[0]->as<const T>(), 0);
-    if (bounds[1]) hi = Load(bounds[1]->as<const T>(), 0);
+    if (lo_in) lo = Load(lo_in->as<const T>(), 0);
+    if (hi_in) hi = Load(hi_in->as<const T>(), 0);
     const T* xs = x->as<const T>();
     T* y = out->as<T>();
     for (int64_t i = 0; i < n; ++i) {
@@ -972,18 +835,19 @@ Status RunClip(const NodeDef& def, const ClipParams& p, KernelContext& ctx) {
 }
 
 Result<std::unique_ptr<Kernel>> PrepareClip(const NodeDef& def) {
-  KILN_RETURN_IF_ERROR(CheckPlanned(def, 0, Kind::kNumeric), "");
   ClipParams p;
   if (def.opset < 11) {
     p.from_attrs = true;
-    p.min = def.attr_float("min", std::numeric_limits<float>::lowest());
-    p.max = def.attr_float("max", std::numeric_limits<float>::max());
+    p.min = def.attr_float("min");
+    p.max = def.attr_float("max");
   }
   return Bind(def, p, RunClip);
 }
 
 // ---------------------------------------------------------------------------------------------
-// Cast, CastLike and BitCast.
+// Cast, CastLike and BitCast: the output's type is the bound output's (from attribute 'to' or
+// CastLike's second input, by the definition). 'saturate' and 'round_mode' only affect float8
+// targets, which Kiln does not have.
 
 // Converts every element of `x` into `y` (same element count).
 void ConvertElements(const TensorView& x, TensorView& y) {
@@ -999,57 +863,17 @@ void ConvertElements(const TensorView& x, TensorView& y) {
   });
 }
 
-struct CastParams {
-  DataType to = DataType::kUndefined;  // kUndefined: the output's planned type (CastLike)
-};
-
-Status RunCast(const NodeDef& def, const CastParams& p, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
-  KILN_RETURN_IF_ERROR(CheckType(def, "input", x->dtype, Kind::kAny), "");
-  KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, x->dims));
-  if (p.to != DataType::kUndefined && y->dtype != p.to) {
-    return def.Fail(code::kInvalidParam, "output is ", ir::Name(y->dtype), " but 'to' is ",
-                    ir::Name(p.to));
-  }
-  KILN_RETURN_IF_ERROR(CheckType(def, "output", y->dtype, Kind::kAny), "");
-  ConvertElements(*x, *y);
+Status RunCast(const NodeDef& def, KernelContext& ctx) {
+  KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
+  ConvertElements(*ctx.input(0), *y);
   return Status::Ok();
 }
 
-// The element type named by attribute 'to' (Cast, BitCast).
-Result<DataType> TargetType(const NodeDef& def) {
-  if (!def.has_attr("to")) return def.Fail(code::kInvalidParam, "attribute 'to' is required");
-  int64_t to = def.attr_int("to", 0);
-  DataType t = ir::FromOnnx(static_cast<int32_t>(to));
-  if (t == DataType::kUndefined || t == DataType::kString) {
-    return def.Fail(code::kFeatureUnsupported, "attribute 'to' = ", to,
-                    " names a type Kiln does not support");
-  }
-  return t;
-}
-
-Result<std::unique_ptr<Kernel>> PrepareCast(const NodeDef& def, bool like) {
-  KILN_RETURN_IF_ERROR(CheckPlanned(def, 0, Kind::kAny), "");
-  CastParams p;
-  if (like) {
-    KILN_RETURN_IF_ERROR(CheckPlanned(def, 1, Kind::kAny), "");
-  } else {
-    KILN_ASSIGN_OR_RETURN(p.to, TargetType(def));
-  }
-  // 'saturate' and 'round_mode' only affect float8 targets, which Kiln does not have.
-  return Bind(def, p, RunCast);
-}
-
-Status RunBitCast(const NodeDef& def, const CastParams& p, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
-  KILN_RETURN_IF_ERROR(CheckType(def, "input", x->dtype, Kind::kAny), "");
-  if (ir::SizeOf(x->dtype) != ir::SizeOf(p.to)) {
-    return def.Fail(code::kInvalidParam, "input is ", ir::Name(x->dtype), " and 'to' is ",
-                    ir::Name(p.to), "; they must have the same bit width");
-  }
-  KILN_ASSIGN_OR_RETURN(TensorView * y, Out(def, ctx, 0, x->dims, p.to));
+Status RunBitCast(const NodeDef& def, KernelContext& ctx) {
+  const TensorView* x = ctx.input(0);
+  KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
   if (x->bytes() != 0 && y->data != x->data) std::memmove(y->data, x->data, x->bytes());
-  if (p.to == DataType::kBool) {
+  if (y->dtype == DataType::kBool) {
     // A bool byte must be 0 or 1; any non-zero pattern reads as true.
     auto* b = y->as<uint8_t>();
     for (int64_t i = 0; i < y->num_elements(); ++i) b[i] = b[i] != 0;
@@ -1057,34 +881,31 @@ Status RunBitCast(const NodeDef& def, const CastParams& p, KernelContext& ctx) {
   return Status::Ok();
 }
 
-Result<std::unique_ptr<Kernel>> PrepareBitCast(const NodeDef& def) {
-  KILN_RETURN_IF_ERROR(CheckPlanned(def, 0, Kind::kAny), "");
-  CastParams p;
-  KILN_ASSIGN_OR_RETURN(p.to, TargetType(def));
-  DataType in = PlannedType(def, 0);
-  if (in != DataType::kUndefined && ir::SizeOf(in) != ir::SizeOf(p.to)) {
-    return def.Fail(code::kInvalidParam, "input is ", ir::Name(in), " and 'to' is ", ir::Name(p.to),
-                    "; they must have the same bit width");
-  }
-  return Bind(def, p, RunBitCast);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Identity and Dropout (inference).
 
-Status RunIdentity(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
-  KILN_RETURN_IF_ERROR(CheckType(def, "input", x->dtype, Kind::kAny), "");
-  return CopyToOutput(ctx, 0, *x);
+// Copies input 0 into output 0 (the same dims and type), unless they share memory.
+Status CopyInput(const NodeDef& def, KernelContext& ctx) {
+  const TensorView* x = ctx.input(0);
+  KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
+  if (x->bytes() != 0 && y->data != x->data) std::memmove(y->data, x->data, x->bytes());
+  return Status::Ok();
 }
 
-// Reads a one-element tensor as a double; kInvalidParam naming `what` otherwise.
-Result<double> ScalarValue(const NodeDef& def, const TensorView& t, const char* what) {
-  if (t.num_elements() != 1 || !Accepts(Kind::kNumericOrBool, t.dtype)) {
-    return def.Fail(code::kInvalidParam, what, " must be a numeric scalar, got ", ir::Name(t.dtype),
-                    " ", DimsString(t.dims));
-  }
-  return ReadDoubles(t)[0];
+// The value of a one-element numeric or bool tensor (the definition checked its shape).
+double ScalarValue(const TensorView& t) {
+  double v = 0;
+  DispatchAny(t.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if (t.num_elements() > 0) v = static_cast<double>(Load(t.as<const T>(), 0));
+  });
+  return v;
+}
+
+// Dropout-12 on: a true training_mode with a non-zero ratio (default 0.5) asks for training.
+bool Training(const TensorView* ratio, const TensorView* training_mode) {
+  return training_mode != nullptr && ScalarValue(*training_mode) != 0 &&
+         (ratio == nullptr || ScalarValue(*ratio) != 0);
 }
 
 struct DropoutParams {
@@ -1092,138 +913,116 @@ struct DropoutParams {
 };
 
 Status RunDropout(const NodeDef& def, const DropoutParams& p, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, In(def, ctx, 0));
-  KILN_RETURN_IF_ERROR(CheckType(def, "input", x->dtype, Kind::kAny), "");
   if (p.inputs) {
     const TensorView* ratio = ctx.num_inputs() > 1 ? ctx.input(1) : nullptr;
     const TensorView* train = ctx.num_inputs() > 2 ? ctx.input(2) : nullptr;
-    double r = 0.5;
-    if (ratio) {
-      KILN_ASSIGN_OR_RETURN(r, ScalarValue(def, *ratio, "ratio"));
-    }
-    double t = 0;
-    if (train) {
-      KILN_ASSIGN_OR_RETURN(t, ScalarValue(def, *train, "training_mode"));
-    }
-    if (t != 0 && r != 0) {
+    if (Training(ratio, train)) {
       return def.Fail(code::kFeatureUnsupported,
                       "training_mode is true; Kiln runs Dropout in inference mode only");
     }
   }
-  KILN_RETURN_IF_ERROR(CopyToOutput(ctx, 0, *x), "");
-  if (ctx.num_outputs() > 1 && ctx.output_wanted(1)) {
-    KILN_ASSIGN_OR_RETURN(TensorView * mask, ctx.Output(1, x->dims));
+  KILN_RETURN_IF_ERROR(CopyInput(def, ctx), "");
+  // The mask, when the graph uses it: all true (bool from opset 10; Dropout-7 types it like
+  // the input).
+  if (TensorView* mask = ctx.num_outputs() > 1 ? ctx.output(1) : nullptr) {
     const int64_t n = mask->num_elements();
-    // The mask is bool from opset 10; Dropout-7 typed it like the input.
-    if (!DispatchAny(mask->dtype, [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          for (int64_t i = 0; i < n; ++i) Store(mask->as<T>(), i, ComputeT<T>(1));
-        })) {
-      return def.Fail(code::kInvalidParam, "mask output is ", ir::Name(mask->dtype));
-    }
+    DispatchAny(mask->dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      for (int64_t i = 0; i < n; ++i) Store(mask->as<T>(), i, ComputeT<T>(1));
+    });
   }
   return Status::Ok();
 }
 
 Result<std::unique_ptr<Kernel>> PrepareDropout(const NodeDef& def) {
-  KILN_RETURN_IF_ERROR(CheckPlanned(def, 0, Kind::kAny), "");
   DropoutParams p;
   p.inputs = def.opset >= 12;
-  if (p.inputs) {
-    // A constant training_mode = true with a non-zero ratio is training; refuse it early.
-    const TensorView* train = def.constant(2);
-    const TensorView* ratio = def.constant(1);
-    if (train && def.input_given(2)) {
-      KILN_ASSIGN_OR_RETURN(double t, ScalarValue(def, *train, "training_mode"));
-      double r = 0.5;
-      if (ratio && def.input_given(1)) {
-        KILN_ASSIGN_OR_RETURN(r, ScalarValue(def, *ratio, "ratio"));
-      }
-      bool ratio_known = !def.input_given(1) || ratio != nullptr;
-      if (t != 0 && ratio_known && r != 0) {
-        return def.Fail(code::kFeatureUnsupported,
-                        "training_mode is true; Kiln runs Dropout in inference mode only");
-      }
-    }
+  // A constant true training_mode with a ratio known to be non-zero is training; refuse it
+  // early (a computed ratio is left to the run).
+  const TensorView* train = def.input_given(2) ? def.constant(2) : nullptr;
+  const TensorView* ratio = def.input_given(1) ? def.constant(1) : nullptr;
+  if (p.inputs && train != nullptr && (!def.input_given(1) || ratio != nullptr) &&
+      Training(ratio, train)) {
+    return def.Fail(code::kFeatureUnsupported,
+                    "training_mode is true; Kiln runs Dropout in inference mode only");
   }
   return Bind(def, p, RunDropout);
+}
+
+// Registers `prepare` for `op`, refusing string nodes first.
+template <typename Prepare>
+void Add(KernelRegistry& r, const char* op, Prepare prepare) {
+  r.Register(kReferenceBackend, "", op,
+             [prepare](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
+               KILN_RETURN_IF_ERROR(RefuseStrings(def), "");
+               return prepare(def);
+             });
 }
 
 }  // namespace
 
 void RegisterElementwiseKernels(KernelRegistry& r) {
   for (const UnaryInfo& info : kUnaryOps) {
-    r.Register(kReferenceBackend, "", info.name,
-               [info](const NodeDef& def) { return PrepareUnary(def, info); });
+    Add(r, info.name, [info](const NodeDef& def) { return PrepareUnary(def, info); });
   }
-  r.Register(kReferenceBackend, "", "IsNaN",
-             [](const NodeDef& def) { return PreparePredicate(def, true); });
-  r.Register(kReferenceBackend, "", "IsInf",
-             [](const NodeDef& def) { return PreparePredicate(def, false); });
+  Add(r, "IsNaN", [](const NodeDef& def) { return PreparePredicate(def, true); });
+  Add(r, "IsInf", [](const NodeDef& def) { return PreparePredicate(def, false); });
 
   struct FoldInfo {
     const char* name;
     Fold op;
-    Kind kind;
     bool mean;
   };
   const FoldInfo folds[] = {
-      {"Add", Fold::kAdd, Kind::kNumeric, false},
-      {"Sub", Fold::kSub, Kind::kNumeric, false},
-      {"Mul", Fold::kMul, Kind::kNumeric, false},
-      {"Div", Fold::kDiv, Kind::kNumeric, false},
-      {"Mod", Fold::kMod, Kind::kNumeric, false},
-      {"Max", Fold::kMax, Kind::kNumeric, false},
-      {"Min", Fold::kMin, Kind::kNumeric, false},
-      {"Sum", Fold::kAdd, Kind::kNumeric, false},
-      {"Mean", Fold::kAdd, Kind::kNumeric, true},
-      {"And", Fold::kAnd, Kind::kBool, false},
-      {"Or", Fold::kOr, Kind::kBool, false},
-      {"Xor", Fold::kXor, Kind::kBool, false},
-      {"BitwiseAnd", Fold::kBitAnd, Kind::kInteger, false},
-      {"BitwiseOr", Fold::kBitOr, Kind::kInteger, false},
-      {"BitwiseXor", Fold::kBitXor, Kind::kInteger, false},
-      {"BitShift", Fold::kShiftLeft, Kind::kUnsigned, false},
+      {"Add", Fold::kAdd, false},
+      {"Sub", Fold::kSub, false},
+      {"Mul", Fold::kMul, false},
+      {"Div", Fold::kDiv, false},
+      {"Mod", Fold::kMod, false},
+      {"Max", Fold::kMax, false},
+      {"Min", Fold::kMin, false},
+      {"Sum", Fold::kAdd, false},
+      {"Mean", Fold::kAdd, true},
+      {"And", Fold::kAnd, false},
+      {"Or", Fold::kOr, false},
+      {"Xor", Fold::kXor, false},
+      {"BitwiseAnd", Fold::kBitAnd, false},
+      {"BitwiseOr", Fold::kBitOr, false},
+      {"BitwiseXor", Fold::kBitXor, false},
+      {"BitShift", Fold::kShiftLeft, false},
   };
   for (const FoldInfo& f : folds) {
-    FoldParams p{f.op, f.kind, f.mean};
-    r.Register(kReferenceBackend, "", f.name,
-               [p](const NodeDef& def) { return PrepareFold(def, p); });
+    FoldParams p{f.op, f.mean};
+    Add(r, f.name, [p](const NodeDef& def) { return PrepareFold(def, p); });
   }
 
-  const std::pair<const char*, CmpParams> compares[] = {
-      {"Equal", {Cmp::kEqual, Kind::kNumericOrBool}},
-      {"Less", {Cmp::kLess, Kind::kNumeric}},
-      {"Greater", {Cmp::kGreater, Kind::kNumeric}},
-      {"LessOrEqual", {Cmp::kLessOrEqual, Kind::kNumeric}},
-      {"GreaterOrEqual", {Cmp::kGreaterOrEqual, Kind::kNumeric}},
+  const std::pair<const char*, Cmp> compares[] = {
+      {"Equal", Cmp::kEqual},
+      {"Less", Cmp::kLess},
+      {"Greater", Cmp::kGreater},
+      {"LessOrEqual", Cmp::kLessOrEqual},
+      {"GreaterOrEqual", Cmp::kGreaterOrEqual},
   };
-  for (const auto& [name, p] : compares) {
-    CmpParams params = p;
-    r.Register(kReferenceBackend, "", name,
-               [params](const NodeDef& def) { return PrepareCompare(def, params); });
+  for (const auto& [name, op] : compares) {
+    Add(r, name, [op = op](const NodeDef& def) { return Bind(def, op, RunCompare); });
   }
 
-  r.Register(kReferenceBackend, "", "Pow", PreparePow);
-  r.Register(kReferenceBackend, "", "PRelu",
-             [](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
-               for (size_t i = 0; i < 2; ++i)
-                 KILN_RETURN_IF_ERROR(CheckPlanned(def, i, Kind::kNumeric), "");
-               return Bind(def, 0, RunPRelu);
-             });
-  r.Register(kReferenceBackend, "", "Where", PrepareWhere);
-  r.Register(kReferenceBackend, "", "Clip", PrepareClip);
-  r.Register(kReferenceBackend, "", "Cast",
-             [](const NodeDef& def) { return PrepareCast(def, false); });
-  r.Register(kReferenceBackend, "", "CastLike",
-             [](const NodeDef& def) { return PrepareCast(def, true); });
-  r.Register(kReferenceBackend, "", "BitCast", PrepareBitCast);
-  r.Register(kReferenceBackend, "", "Identity",
-             [](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
-               KILN_RETURN_IF_ERROR(CheckPlanned(def, 0, Kind::kAny), "");
-               return MakeFunctionKernel(def, RunIdentity);
-             });
-  r.Register(kReferenceBackend, "", "Dropout", PrepareDropout);
+  Add(r, "Pow", [](const NodeDef& def) { return Bind(def, 0, RunPow); });
+  Add(r, "PRelu", [](const NodeDef& def) { return Bind(def, 0, RunPRelu); });
+  Add(r, "Where", [](const NodeDef& def) { return Bind(def, 0, RunWhere); });
+  Add(r, "Clip", PrepareClip);
+  for (const char* op : {"Cast", "CastLike"}) {
+    Add(r, op, [](const NodeDef& def) {
+      return Result<std::unique_ptr<Kernel>>(MakeFunctionKernel(def, RunCast));
+    });
+  }
+  Add(r, "BitCast", [](const NodeDef& def) {
+    return Result<std::unique_ptr<Kernel>>(MakeFunctionKernel(def, RunBitCast));
+  });
+  Add(r, "Identity", [](const NodeDef& def) {
+    return Result<std::unique_ptr<Kernel>>(MakeFunctionKernel(def, CopyInput));
+  });
+  Add(r, "Dropout", PrepareDropout);
 }
 
 }  // namespace kiln::kernels

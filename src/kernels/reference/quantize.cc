@@ -48,59 +48,42 @@ struct ParamIndex {
   }
 };
 
-// The granularity the scale's (and zero point's) shape selects; kInvalidParam when it fits
-// none of them.
+// The granularity the scale's shape selects (the definition checked the shapes against x, the
+// axis and block_size). kInvalidParam when the run's dims do not fit it after all (dims the
+// load-time check could not see), so no index leaves the scale or zero point.
 Result<ParamIndex> ResolveParams(const NodeDef& def, const TensorView& x, const TensorView& scale,
                                  const TensorView* zero_point) {
-  if (zero_point != nullptr && zero_point->dims != scale.dims &&
-      !(zero_point->num_elements() == 1 && scale.num_elements() == 1)) {
-    return def.Fail(code::kInvalidParam, "the zero point ", DimsString(zero_point->dims),
-                    " and the scale ", DimsString(scale.dims), " must have the same shape");
-  }
   ParamIndex p;
-  if (scale.num_elements() == 1) return p;
-  const int64_t block = def.opset >= 21 ? def.attr_int("block_size", 0) : 0;
-  if (def.opset < 13) {
-    return def.Fail(code::kInvalidParam, "the scale ", DimsString(scale.dims),
-                    " must hold one value before opset 13");
-  }
-  const int64_t axis_attr = def.attr_int("axis", 1);
-  const std::optional<int64_t> axis = NormalizeAxis(axis_attr, static_cast<int64_t>(x.rank()));
-  if (!axis) {
-    return def.Fail(code::kInvalidParam, "axis ", axis_attr, " is out of range for input ",
-                    DimsString(x.dims), " of rank ", x.rank());
-  }
-  const size_t a = static_cast<size_t>(*axis);
-  p.axis_len = x.dims[a];
-  p.inner = Product(x.dims, a + 1, x.rank());
-  if (block <= 0) {
-    if (scale.rank() != 1 || scale.dims[0] != x.dims[a]) {
-      return def.Fail(code::kInvalidParam, "the scale ", DimsString(scale.dims),
-                      " is neither one value nor one value per index of axis ", a, " of input ",
-                      DimsString(x.dims));
+  const int64_t n = scale.num_elements();
+  int64_t want = 1;
+  if (n != 1) {
+    const int64_t block = def.opset >= 21 ? def.attr_int("block_size") : 0;
+    const std::optional<int64_t> axis =
+        def.opset >= 13 ? NormalizeAxis(def.attr_int("axis"), static_cast<int64_t>(x.rank()))
+                        : std::nullopt;
+    want = -1;
+    if (axis) {
+      const size_t a = static_cast<size_t>(*axis);
+      p.axis_len = x.dims[a];
+      p.inner = Product(x.dims, a + 1, x.rank());
+      if (block <= 0) {
+        p.mode = ParamIndex::Mode::kAxis;
+        want = p.axis_len;
+      } else if (scale.rank() == x.rank()) {
+        p.mode = ParamIndex::Mode::kBlocked;
+        p.block = block;
+        p.param_len = (p.axis_len + block - 1) / block;
+        want = Product(x.dims, 0, a) * p.param_len * p.inner;
+      }
     }
-    p.mode = ParamIndex::Mode::kAxis;
-    return p;
   }
-  bool fits = scale.rank() == x.rank();
-  for (size_t d = 0; fits && d < x.rank(); ++d) {
-    const int64_t want = d == a ? (x.dims[d] + block - 1) / block : x.dims[d];
-    fits = scale.dims[d] == want;
+  if (n != want || (zero_point != nullptr && zero_point->num_elements() != n)) {
+    return def.Fail(code::kInvalidParam, "the scale ", DimsString(scale.dims),
+                    zero_point ? " and zero point " : "",
+                    zero_point ? DimsString(zero_point->dims) : "", " do not fit input ",
+                    DimsString(x.dims));
   }
-  if (!fits) {
-    return def.Fail(code::kInvalidParam, "the blocked scale ", DimsString(scale.dims),
-                    " does not fit input ", DimsString(x.dims), " with block_size ", block,
-                    " on axis ", a);
-  }
-  p.mode = ParamIndex::Mode::kBlocked;
-  p.block = block;
-  p.param_len = scale.dims[a];
   return p;
-}
-
-bool IsQuantized(DataType t) {
-  return t == DataType::kUint8 || t == DataType::kInt8 || t == DataType::kUint16 ||
-         t == DataType::kInt16;
 }
 
 // The value range of quantized type `t`.
@@ -177,28 +160,24 @@ class QuantizeKernel final : public Kernel {
     const TensorView* x = ctx.input(0);
     const TensorView* scale = ctx.input(1);
     const TensorView* zp = ctx.num_inputs() > 2 ? ctx.input(2) : nullptr;
-    if (x == nullptr || scale == nullptr) {
-      return def_.Fail(code::kInvalidParam, "x and y_scale are required");
-    }
+    KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def_, ctx, 0));
     KILN_ASSIGN_OR_RETURN(ParamIndex index, ResolveParams(def_, *x, *scale, zp));
-    KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, x->dims));
-    if (!IsQuantized(y->dtype) || (zp != nullptr && zp->dtype != y->dtype)) {
-      return def_.Fail(code::kInvalidParam, "output is ", ir::Name(y->dtype),
-                       zp ? " and y_zero_point is " : "", zp ? ir::Name(zp->dtype) : "",
-                       "; both must be one quantized type");
-    }
     const DataType precision = precision_ != DataType::kUndefined ? precision_ : scale->dtype;
     const std::vector<double> scales = ReadDoubles(*scale);
     const std::vector<int64_t> zero_points =
         zp != nullptr ? ReadInts(*zp) : std::vector<int64_t>(scales.size(), 0);
-    const std::vector<double> xs = ReadDoubles(*x);
     const auto [lo, hi] = QuantRange(y->dtype);
-    for (int64_t i = 0; i < x->num_elements(); ++i) {
-      const size_t p = static_cast<size_t>(index(i));
-      const double q = Divide(xs[static_cast<size_t>(i)], scales[p], precision);
-      StoreQuantized(y->dtype, y->data, i,
-                     Saturate(q, static_cast<double>(zero_points[p]), lo, hi));
-    }
+    const int64_t n = x->num_elements();
+    DispatchNumeric(x->dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T* xs = x->as<const T>();
+      for (int64_t i = 0; i < n; ++i) {
+        const size_t p = static_cast<size_t>(index(i));
+        const double q = Divide(static_cast<double>(Load(xs, i)), scales[p], precision);
+        StoreQuantized(y->dtype, y->data, i,
+                       Saturate(q, static_cast<double>(zero_points[p]), lo, hi));
+      }
+    });
     return Status::Ok();
   }
 
@@ -208,28 +187,10 @@ class QuantizeKernel final : public Kernel {
 };
 
 Result<std::unique_ptr<Kernel>> MakeQuantize(const NodeDef& def) {
-  const DataType x = def.input_types.empty() ? DataType::kUndefined : def.input_types[0];
-  if (!ir::IsFloat(x) && x != DataType::kInt32) {
-    return def.Fail(code::kFeatureUnsupported, "x of type ", ir::Name(x), " is not supported");
-  }
-  if (def.input_types.size() > 1 && !ir::IsFloat(def.input_types[1]) &&
-      def.input_types[1] != DataType::kInt32) {
-    return def.Fail(code::kFeatureUnsupported, "y_scale of type ", ir::Name(def.input_types[1]),
-                    " is not supported");
-  }
-  if (def.output_types.empty() || !IsQuantized(def.output_types[0])) {
-    return def.Fail(code::kFeatureUnsupported, "output type ",
-                    def.output_types.empty() ? "(none)" : ir::Name(def.output_types[0]),
-                    " is not supported; uint8, int8, uint16 or int16 is required");
-  }
-  DataType precision = DataType::kUndefined;
-  const int64_t p = def.opset >= 23 ? def.attr_int("precision", 0) : 0;
-  if (p != 0) {
-    precision = p > 0 && p < 64 ? ir::FromOnnx(static_cast<int32_t>(p)) : DataType::kUndefined;
-    if (!ir::IsFloat(precision)) {
-      return def.Fail(code::kFeatureUnsupported, "precision ", p, " is not supported");
-    }
-  }
+  // opset 23's 'precision' (0: the scale's type); the definition refused non-float types.
+  const int64_t p = def.opset >= 23 ? def.attr_int("precision") : 0;
+  const DataType precision =
+      p > 0 && p < 64 ? ir::FromOnnx(static_cast<int32_t>(p)) : DataType::kUndefined;
   return std::unique_ptr<Kernel>(std::make_unique<QuantizeKernel>(def, precision));
 }
 
@@ -239,58 +200,31 @@ Status RunDequantize(const NodeDef& def, KernelContext& ctx) {
   const TensorView* x = ctx.input(0);
   const TensorView* scale = ctx.input(1);
   const TensorView* zp = ctx.num_inputs() > 2 ? ctx.input(2) : nullptr;
-  if (x == nullptr || scale == nullptr) {
-    return def.Fail(code::kInvalidParam, "x and x_scale are required");
-  }
-  if (zp != nullptr && zp->dtype != x->dtype) {
-    return def.Fail(code::kInvalidParam, "x_zero_point is ", ir::Name(zp->dtype), " but x is ",
-                    ir::Name(x->dtype));
-  }
+  KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
   KILN_ASSIGN_OR_RETURN(ParamIndex index, ResolveParams(def, *x, *scale, zp));
-  KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, x->dims));
-  const std::vector<int64_t> xs = ReadInts(*x);
   const std::vector<double> scales = ReadDoubles(*scale);
   const std::vector<int64_t> zero_points =
       zp != nullptr ? ReadInts(*zp) : std::vector<int64_t>(scales.size(), 0);
-  const bool ok = DispatchFloat(y->dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<T, double>) {
-      return;  // rejected at Prepare
-    } else {
-      T* out = y->as<T>();
-      for (int64_t i = 0; i < x->num_elements(); ++i) {
-        const size_t p = static_cast<size_t>(index(i));
-        const float d = static_cast<float>(xs[static_cast<size_t>(i)] - zero_points[p]);
-        Store(out, i, d * static_cast<float>(scales[p]));
-      }
+  const int64_t n = x->num_elements();
+  // x is an integer type; y float32, float16 or bfloat16 (the definition's).
+  DispatchNumeric(x->dtype, [&](auto x_tag) {
+    using X = typename decltype(x_tag)::type;
+    if constexpr (!kIsFloat<X>) {
+      const X* xs = x->as<const X>();
+      DispatchFloat(y->dtype, [&](auto y_tag) {
+        using T = typename decltype(y_tag)::type;
+        if constexpr (!std::is_same_v<T, double>) {
+          T* out = y->as<T>();
+          for (int64_t i = 0; i < n; ++i) {
+            const size_t p = static_cast<size_t>(index(i));
+            const float d = static_cast<float>(static_cast<int64_t>(xs[i]) - zero_points[p]);
+            Store(out, i, d * static_cast<float>(scales[p]));
+          }
+        }
+      });
     }
   });
-  if (!ok || y->dtype == DataType::kFloat64) {
-    return def.Fail(code::kInvalidParam, "output is ", ir::Name(y->dtype),
-                    "; float32, float16 or bfloat16 is required");
-  }
   return Status::Ok();
-}
-
-Result<std::unique_ptr<Kernel>> MakeDequantize(const NodeDef& def) {
-  const DataType x = def.input_types.empty() ? DataType::kUndefined : def.input_types[0];
-  if (!IsQuantized(x) && x != DataType::kInt32) {
-    return def.Fail(code::kFeatureUnsupported, "x of type ", ir::Name(x),
-                    " is not supported; uint8, int8, uint16, int16 or int32 is required");
-  }
-  auto is_out = [](DataType t) {
-    return t == DataType::kFloat32 || t == DataType::kFloat16 || t == DataType::kBFloat16;
-  };
-  if (def.input_types.size() > 1 && !is_out(def.input_types[1])) {
-    return def.Fail(code::kFeatureUnsupported, "x_scale of type ", ir::Name(def.input_types[1]),
-                    " is not supported");
-  }
-  if (def.output_types.empty() || !is_out(def.output_types[0])) {
-    return def.Fail(code::kFeatureUnsupported, "output type ",
-                    def.output_types.empty() ? "(none)" : ir::Name(def.output_types[0]),
-                    " is not supported; float32, float16 or bfloat16 is required");
-  }
-  return MakeFunctionKernel(def, RunDequantize);
 }
 
 // ---- DynamicQuantizeLinear -----------------------------------------------------------------
@@ -299,10 +233,9 @@ Result<std::unique_ptr<Kernel>> MakeDequantize(const NodeDef& def) {
 // (NaN elements left out of the range).
 Status RunDynamicQuantize(const NodeDef& def, KernelContext& ctx) {
   const TensorView* x = ctx.input(0);
-  if (x == nullptr) return def.Fail(code::kInvalidParam, "x is required");
-  if (x->dtype != DataType::kFloat32) {
-    return def.Fail(code::kInvalidParam, "x is ", ir::Name(x->dtype), "; float32 is required");
-  }
+  KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(TensorView * y_scale, BoundOutput(def, ctx, 1));
+  KILN_ASSIGN_OR_RETURN(TensorView * y_zero_point, BoundOutput(def, ctx, 2));
   const float* in = x->as<const float>();
   const int64_t n = x->num_elements();
   float max_x = 0.f;
@@ -317,15 +250,6 @@ Status RunDynamicQuantize(const NodeDef& def, KernelContext& ctx) {
   const float initial_zero_point = kQMin - min_x / scale;
   float zero_point = std::nearbyint(std::clamp(initial_zero_point, kQMin, kQMax));
   if (std::isnan(zero_point)) zero_point = kQMin;  // an infinite range
-  KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, x->dims));
-  KILN_ASSIGN_OR_RETURN(TensorView * y_scale, ctx.Output(1, {}));
-  KILN_ASSIGN_OR_RETURN(TensorView * y_zero_point, ctx.Output(2, {}));
-  if (y->dtype != DataType::kUint8 || y_scale->dtype != DataType::kFloat32 ||
-      y_zero_point->dtype != DataType::kUint8) {
-    return def.Fail(code::kInvalidParam, "outputs are ", ir::Name(y->dtype), ", ",
-                    ir::Name(y_scale->dtype), ", ", ir::Name(y_zero_point->dtype),
-                    "; uint8, float32, uint8 are required");
-  }
   uint8_t* out = y->as<uint8_t>();
   for (int64_t i = 0; i < n; ++i) {
     const float v = std::nearbyint(in[i] / scale) + zero_point;
@@ -336,21 +260,16 @@ Status RunDynamicQuantize(const NodeDef& def, KernelContext& ctx) {
   return Status::Ok();
 }
 
-Result<std::unique_ptr<Kernel>> MakeDynamicQuantize(const NodeDef& def) {
-  if (def.input_types.empty() || def.input_types[0] != DataType::kFloat32) {
-    return def.Fail(code::kFeatureUnsupported, "x of type ",
-                    def.input_types.empty() ? "(none)" : ir::Name(def.input_types[0]),
-                    " is not supported; float32 is required");
-  }
-  return MakeFunctionKernel(def, RunDynamicQuantize);
-}
-
 }  // namespace
 
 void RegisterQuantizeKernels(KernelRegistry& r) {
   r.Register(kReferenceBackend, "", "QuantizeLinear", MakeQuantize);
-  r.Register(kReferenceBackend, "", "DequantizeLinear", MakeDequantize);
-  r.Register(kReferenceBackend, "", "DynamicQuantizeLinear", MakeDynamicQuantize);
+  r.Register(kReferenceBackend, "", "DequantizeLinear", [](const NodeDef& def) {
+    return Result<std::unique_ptr<Kernel>>(MakeFunctionKernel(def, RunDequantize));
+  });
+  r.Register(kReferenceBackend, "", "DynamicQuantizeLinear", [](const NodeDef& def) {
+    return Result<std::unique_ptr<Kernel>>(MakeFunctionKernel(def, RunDynamicQuantize));
+  });
 }
 
 }  // namespace kiln::kernels

@@ -15,7 +15,6 @@
 #include <limits>
 #include <string>
 #include <type_traits>
-#include <variant>
 #include <vector>
 
 #include "kernels/reference/families.h"
@@ -235,27 +234,21 @@ int AxesInputSince(const std::string& op_type) { return op_type == "ReduceSum" ?
 
 class ReduceKernel final : public Kernel {
  public:
-  ReduceKernel(const NodeDef& def, ReduceOp op, bool axes_from_input,
-               std::vector<int64_t> attr_axes)
+  ReduceKernel(const NodeDef& def, ReduceOp op)
       : def_(def),
         op_(op),
-        axes_from_input_(axes_from_input),
-        attr_axes_(std::move(attr_axes)),
-        keepdims_(def.attr_int("keepdims", 1) != 0),
-        noop_with_empty_axes_(axes_from_input && def.attr_int("noop_with_empty_axes", 0) != 0) {}
+        axes_from_input_(def.opset >= AxesInputSince(def.op_type)),
+        attr_axes_(axes_from_input_ ? std::vector<int64_t>{} : def.attr_ints("axes")),
+        noop_with_empty_axes_(axes_from_input_ && def.attr_int("noop_with_empty_axes") != 0) {}
 
   Status Run(KernelContext& ctx) const override {
     const TensorView* x = ctx.input(0);
-    if (x == nullptr) return def_.Fail(code::kInvalidParam, "input 0 (data) is missing");
+    KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def_, ctx, 0));
     std::vector<int64_t> axes = attr_axes_;
-    if (axes_from_input_ && ctx.input(1) != nullptr) {
-      const TensorView& t = *ctx.input(1);
-      if (t.dtype != DataType::kInt64 || t.rank() > 1) {
-        return def_.Fail(code::kInvalidParam, "axes (input 1) must be a 1-D int64 tensor, got ",
-                         ir::Name(t.dtype), " ", DimsString(t.dims));
-      }
-      axes = ReadInts(t);
+    if (axes_from_input_ && ctx.num_inputs() > 1 && ctx.input(1) != nullptr) {
+      axes = ReadInts(*ctx.input(1));
     }
+    // A computed axes input is checked here, on its values: out of range or repeated.
     const int64_t rank = static_cast<int64_t>(x->rank());
     std::vector<bool> reduced(x->rank(), axes.empty() && !noop_with_empty_axes_);
     for (int64_t axis : axes) {
@@ -270,43 +263,28 @@ class ReduceKernel final : public Kernel {
       }
       reduced[static_cast<size_t>(*a)] = true;
     }
-    Dims kept_dims;  // the output dims with keepdims
-    Dims out_dims;
+    // Output element of each input element: the row-major index over x's dims with the reduced
+    // ones made 1 (keepdims only decides whether the output lists those 1s).
+    Dims kept_dims(x->dims);
     int64_t count = 1;
     for (size_t d = 0; d < x->rank(); ++d) {
       if (reduced[d]) {
         count *= x->dims[d];
-        kept_dims.push_back(1);
-        if (keepdims_) out_dims.push_back(1);
-      } else {
-        kept_dims.push_back(x->dims[d]);
-        out_dims.push_back(x->dims[d]);
+        kept_dims[d] = 1;
       }
+    }
+    if (NumElements(kept_dims) != y->num_elements()) {
+      return def_.Fail(code::kInvalidParam, "reducing input ", DimsString(x->dims),
+                       " does not give the output dims ", DimsString(y->dims));
     }
     Dims out_stride = Strides(kept_dims);
     for (size_t d = 0; d < x->rank(); ++d) {
       if (reduced[d]) out_stride[d] = 0;
     }
-    KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, out_dims));
-    if (y->dtype != x->dtype) {
-      return def_.Fail(code::kInvalidParam, "output is ", ir::Name(y->dtype), " but input is ",
-                       ir::Name(x->dtype));
-    }
-    bool bool_misuse = false;
-    const bool dispatched = DispatchAny(x->dtype, [&](auto tag) {
+    DispatchAny(x->dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      if constexpr (std::is_same_v<T, bool>) {
-        if (op_ != ReduceOp::kMax && op_ != ReduceOp::kMin) {
-          bool_misuse = true;
-          return;
-        }
-      }
       ReduceTyped<T>(op_, *x, out_stride, count, y);
     });
-    if (!dispatched || bool_misuse) {
-      return def_.Fail(code::kFeatureUnsupported, "input type ", ir::Name(x->dtype),
-                       " is not supported");
-    }
     return Status::Ok();
   }
 
@@ -315,44 +293,11 @@ class ReduceKernel final : public Kernel {
   ReduceOp op_;
   bool axes_from_input_;
   std::vector<int64_t> attr_axes_;
-  bool keepdims_;
   bool noop_with_empty_axes_;
 };
 
 Result<std::unique_ptr<Kernel>> MakeReduce(const NodeDef& def, ReduceOp op) {
-  const DataType dtype = def.input_types.empty() ? DataType::kUndefined : def.input_types[0];
-  const bool is_extremum = op == ReduceOp::kMax || op == ReduceOp::kMin;
-  if (!(ir::IsFloat(dtype) || ir::IsInteger(dtype) || (is_extremum && dtype == DataType::kBool))) {
-    return def.Fail(code::kFeatureUnsupported, "input type ", ir::Name(dtype),
-                    " is not supported; a numeric type", is_extremum ? " or bool" : "",
-                    " is required");
-  }
-  const int since = AxesInputSince(def.op_type);
-  const bool axes_from_input = def.opset >= since;
-  std::vector<int64_t> attr_axes;
-  if (!axes_from_input) {
-    if (def.input_given(1)) {
-      return def.Fail(code::kInvalidParam, "takes its axes as input 1 only from opset ", since,
-                      "; before that they are the 'axes' attribute");
-    }
-    if (def.has_attr("axes") &&
-        !std::holds_alternative<std::vector<int64_t>>(def.attrs.at("axes"))) {
-      return def.Fail(code::kInvalidParam, "attribute 'axes' must be ints");
-    }
-    attr_axes = def.attr_ints("axes");
-  } else {
-    if (def.has_attr("axes")) {
-      return def.Fail(code::kInvalidParam, "attribute 'axes' was replaced by input 1 in opset ",
-                      since);
-    }
-    if (def.input_given(1) && def.input_types.size() > 1 &&
-        def.input_types[1] != DataType::kInt64) {
-      return def.Fail(code::kInvalidParam, "axes (input 1) is ", ir::Name(def.input_types[1]),
-                      "; int64 is required");
-    }
-  }
-  return std::unique_ptr<Kernel>(
-      std::make_unique<ReduceKernel>(def, op, axes_from_input, std::move(attr_axes)));
+  return std::unique_ptr<Kernel>(std::make_unique<ReduceKernel>(def, op));
 }
 
 // ArgMax / ArgMin: the index of the first (or, with select_last_index, last) extreme value along
@@ -360,17 +305,11 @@ Result<std::unique_ptr<Kernel>> MakeReduce(const NodeDef& def, ReduceOp op) {
 template <bool kMax>
 Status RunArgReduce(const NodeDef& def, KernelContext& ctx) {
   const TensorView* x = ctx.input(0);
-  if (x == nullptr) return def.Fail(code::kInvalidParam, "input 0 (data) is missing");
-  const int64_t rank = static_cast<int64_t>(x->rank());
-  const int64_t axis_attr = def.attr_int("axis", 0);
-  std::optional<int64_t> axis = NormalizeAxis(axis_attr, rank);
-  if (!axis) {
-    return def.Fail(code::kInvalidParam, "axis ", axis_attr, " is out of range for input ",
-                    DimsString(x->dims), " of rank ", rank);
-  }
-  const size_t a = static_cast<size_t>(*axis);
-  const bool keepdims = def.attr_int("keepdims", 1) != 0;
-  const bool last = def.attr_int("select_last_index", 0) != 0;
+  KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
+  // The definition checked the axis against the input's rank.
+  const size_t a = static_cast<size_t>(
+      NormalizeAxis(def.attr_int("axis"), static_cast<int64_t>(x->rank())).value_or(0));
+  const bool last = def.attr_int("select_last_index") != 0;
   const int64_t outer = Product(x->dims, 0, a);
   const int64_t len = x->dims[a];
   const int64_t inner = Product(x->dims, a + 1, x->dims.size());
@@ -378,15 +317,8 @@ Status RunArgReduce(const NodeDef& def, KernelContext& ctx) {
     return def.Fail(code::kInvalidParam, "cannot take the arg", kMax ? "max" : "min",
                     " of an empty axis ", a, " of input ", DimsString(x->dims));
   }
-  Dims out_dims = x->dims;
-  if (keepdims) {
-    out_dims[a] = 1;
-  } else {
-    out_dims.erase(out_dims.begin() + *axis);
-  }
-  KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, out_dims));
   int64_t* out = y->as<int64_t>();
-  const bool dispatched = DispatchNumeric(x->dtype, [&](auto tag) {
+  DispatchNumeric(x->dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* in = x->as<const T>();
     for (int64_t o = 0; o < outer; ++o) {
@@ -418,10 +350,6 @@ Status RunArgReduce(const NodeDef& def, KernelContext& ctx) {
       }
     }
   });
-  if (!dispatched) {
-    return def.Fail(code::kFeatureUnsupported, "input type ", ir::Name(x->dtype),
-                    " is not supported; a numeric type is required");
-  }
   return Status::Ok();
 }
 
@@ -431,10 +359,6 @@ Result<std::unique_ptr<Kernel>> MakeArgReduce(const NodeDef& def) {
   if (!ir::IsFloat(dtype) && !ir::IsInteger(dtype)) {
     return def.Fail(code::kFeatureUnsupported, "input type ", ir::Name(dtype),
                     " is not supported; a numeric type is required");
-  }
-  const int64_t last = def.attr_int("select_last_index", 0);
-  if (last != 0 && last != 1) {
-    return def.Fail(code::kInvalidParam, "select_last_index must be 0 or 1, got ", last);
   }
   return MakeFunctionKernel(def, RunArgReduce<kMax>);
 }

@@ -135,5 +135,103 @@ TEST(ElementwiseInferenceTest, BitCastNeedsATypeOfTheSameWidth) {
   EXPECT_EQ(none.Infer().code(), code::kInvalidParam);
 }
 
+TEST(ElementwiseInferenceTest, InferenceFillsInTheOnnxDefaults) {
+  OneNode leaky("LeakyRelu", {F32({2})}, 1);
+  ASSERT_TRUE(leaky.Infer().ok());
+  EXPECT_EQ(leaky.node->attr_float("alpha"), 0.01f);
+  OneNode hard("HardSigmoid", {F32({2})}, 1);
+  hard.node->set_attr("beta", 0.25f);
+  ASSERT_TRUE(hard.Infer().ok());
+  EXPECT_EQ(hard.node->attr_float("alpha"), 0.2f);
+  EXPECT_EQ(hard.node->attr_float("beta"), 0.25f);  // a given value stays
+  OneNode selu("Selu", {F32({2})}, 1);
+  ASSERT_TRUE(selu.Infer().ok());
+  EXPECT_EQ(selu.node->attr_float("alpha"), 1.67326319217681884765625f);
+  EXPECT_EQ(selu.node->attr_float("gamma"), 1.05070102214813232421875f);
+  OneNode gelu("Gelu", {F32({2})}, 1, 20);
+  ASSERT_TRUE(gelu.Infer().ok());
+  EXPECT_EQ(gelu.node->attr_string("approximate"), "none");
+  OneNode inf("IsInf", {F32({2})}, 1, 10);
+  ASSERT_TRUE(inf.Infer().ok());
+  EXPECT_EQ(inf.node->attr_int("detect_positive"), 1);
+  EXPECT_EQ(inf.node->attr_int("detect_negative"), 1);
+  // Attributes of later opsets are not added to earlier ones.
+  OneNode cast13("Cast", {F32({2})}, 1, 13);
+  cast13.node->set_attr("to", int64_t{7});
+  ASSERT_TRUE(cast13.Infer().ok());
+  EXPECT_FALSE(cast13.node->has_attr("saturate"));
+  OneNode cast19("Cast", {F32({2})}, 1, 19);
+  cast19.node->set_attr("to", int64_t{7});
+  ASSERT_TRUE(cast19.Infer().ok());
+  EXPECT_EQ(cast19.node->attr_int("saturate"), 1);
+  EXPECT_FALSE(cast19.node->has_attr("round_mode"));
+}
+
+TEST(ElementwiseInferenceTest, RequiredAttributesAndAttributeKindsAreChecked) {
+  OneNode no_to("Cast", {F32({2})}, 1);
+  Status s = no_to.Infer();
+  EXPECT_EQ(s.code(), code::kInvalidParam);
+  EXPECT_NE(s.message().find("'to' is required"), std::string::npos) << s.message();
+  OneNode no_direction("BitShift", {T(DataType::kUint8, {2}), T(DataType::kUint8, {2})}, 1, 11);
+  EXPECT_EQ(no_direction.Infer().code(), code::kInvalidParam);
+  OneNode int_alpha("LeakyRelu", {F32({2})}, 1);
+  int_alpha.node->set_attr("alpha", int64_t{1});
+  EXPECT_EQ(int_alpha.Infer().code(), code::kInvalidParam);
+}
+
+TEST(ElementwiseInferenceTest, AttributeValuesAreCheckedOnce) {
+  OneNode gelu("Gelu", {F32({2})}, 1, 20);
+  gelu.node->set_attr("approximate", std::string("fast"));
+  Status s = gelu.Infer();
+  EXPECT_EQ(s.code(), code::kInvalidParam);
+  EXPECT_NE(s.message().find("'approximate'"), std::string::npos) << s.message();
+  OneNode celu("Celu", {F32({2})}, 1, 12);
+  celu.node->set_attr("alpha", 0.0f);
+  EXPECT_EQ(celu.Infer().code(), code::kInvalidParam);
+  OneNode mod("Mod", {I64({2}), I64({2})}, 1, 13);
+  mod.node->set_attr("fmod", int64_t{2});
+  EXPECT_EQ(mod.Infer().code(), code::kInvalidParam);
+  OneNode float_mod("Mod", {F32({2}), F32({2})}, 1, 13);
+  EXPECT_EQ(float_mod.Infer().code(), code::kInvalidParam);  // floats need fmod=1
+}
+
+TEST(ElementwiseInferenceTest, ArithmeticAndComparisonsTakeNumbers) {
+  const TensorType b = T(DataType::kBool, {2});
+  for (const char* op : {"Add", "Mul", "Max", "Sum"}) {
+    OneNode n(op, {b, b}, 1);
+    EXPECT_EQ(n.Infer().code(), code::kInvalidParam) << op;
+  }
+  OneNode less("Less", {b, b}, 1);
+  EXPECT_EQ(less.Infer().code(), code::kInvalidParam);
+  OneNode equal("Equal", {b, b}, 1);
+  EXPECT_TRUE(equal.Infer().ok());
+  OneNode pow("Pow", {F32({2}), b}, 1, 15);
+  EXPECT_EQ(pow.Infer().code(), code::kInvalidParam);
+  OneNode mixed_pow("Pow", {F32({2}), I64({1})}, 1, 15);
+  ASSERT_TRUE(mixed_pow.Infer().ok());
+  EXPECT_EQ(mixed_pow.out().dtype, DataType::kFloat32);
+  OneNode clip("Clip", {b}, 1, 13);
+  EXPECT_EQ(clip.Infer().code(), code::kInvalidParam);
+  OneNode prelu("PRelu", {b, b}, 1);
+  EXPECT_EQ(prelu.Infer().code(), code::kInvalidParam);
+}
+
+TEST(ElementwiseInferenceTest, DropoutMaskAndInputs) {
+  OneNode old("Dropout", {F32({2, 3})}, 2, 7);
+  ASSERT_TRUE(old.Infer().ok());
+  EXPECT_EQ(old.out(1).dtype, DataType::kFloat32);  // Dropout-7 types the mask like the input
+  EXPECT_EQ(old.node->attr_float("ratio"), 0.5f);
+  OneNode n("Dropout", {F32({2, 3}), F32({}), T(DataType::kBool, {})}, 2, 13);
+  ASSERT_TRUE(n.Infer().ok());
+  EXPECT_EQ(n.out(0).shape.ToString(), "[2,3]");
+  EXPECT_EQ(n.out(1).dtype, DataType::kBool);
+  EXPECT_EQ(n.out(1).shape.ToString(), "[2,3]");
+  EXPECT_FALSE(n.node->has_attr("ratio"));
+  OneNode vector_ratio("Dropout", {F32({2}), F32({2})}, 1, 13);
+  EXPECT_EQ(vector_ratio.Infer().code(), code::kInvalidParam);
+  OneNode float_mode("Dropout", {F32({2}), F32({}), F32({})}, 1, 13);
+  EXPECT_EQ(float_mode.Infer().code(), code::kInvalidParam);
+}
+
 }  // namespace
 }  // namespace kiln::ir

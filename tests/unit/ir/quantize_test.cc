@@ -31,6 +31,22 @@ TEST(QuantizeInferenceTest, QuantizeDefaultsToUint8WithTheInputShape) {
   EXPECT_EQ(n.out().shape.ToString(), "[2,3]");
 }
 
+TEST(QuantizeInferenceTest, DeclaredAttributesFollowTheOpset) {
+  OneNode q10("QuantizeLinear", {F32({2, 3}), F32({})}, 1, /*opset=*/10);
+  ASSERT_TRUE(q10.Infer().ok());
+  EXPECT_FALSE(q10.node->has_attr("axis"));  // per-axis quantization came with opset 13
+  OneNode q21("QuantizeLinear", {F32({2, 3}), F32({})}, 1, /*opset=*/21);
+  ASSERT_TRUE(q21.Infer().ok());
+  EXPECT_EQ(q21.node->attr_int("axis"), 1);
+  EXPECT_EQ(q21.node->attr_int("block_size"), 0);
+  EXPECT_EQ(q21.node->attr_int("output_dtype"), 0);
+  EXPECT_FALSE(q21.node->has_attr("precision"));
+  OneNode d23("DequantizeLinear", {U8({2, 3}), F32({})}, 1, /*opset=*/23);
+  ASSERT_TRUE(d23.Infer().ok());
+  EXPECT_EQ(d23.node->attr_int("output_dtype"), 0);
+  EXPECT_EQ(d23.out().dtype, DataType::kFloat32);
+}
+
 TEST(QuantizeInferenceTest, QuantizeTakesTheZeroPointType) {
   OneNode n("QuantizeLinear", {F32({4}), F32({}), I8({})}, 1, /*opset=*/10);
   ASSERT_TRUE(n.Infer().ok());

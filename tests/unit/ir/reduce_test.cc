@@ -55,6 +55,20 @@ TEST(ReduceInferenceTest, ReduceMeanKeepsReducedAxesAsOnesByDefault) {
   EXPECT_EQ(n.out().shape.ToString(), "[2,1,4]");
 }
 
+TEST(ReduceInferenceTest, DeclaredAttributesFollowTheOpset) {
+  OneNode old("ReduceMean", {F32({2, 3})}, 1, /*opset=*/13);
+  ASSERT_TRUE(old.Infer().ok());
+  EXPECT_EQ(old.node->attr_int("keepdims"), 1);
+  EXPECT_FALSE(old.node->has_attr("axes"));  // optional: absent means every axis
+  EXPECT_FALSE(old.node->has_attr("noop_with_empty_axes"));
+  OneNode later("ReduceMean", {F32({2, 3})}, 1, /*opset=*/18);
+  ASSERT_TRUE(later.Infer().ok());
+  EXPECT_EQ(later.node->attr_int("noop_with_empty_axes"), 0);
+  OneNode int_axes("ReduceMax", {F32({2, 3})}, 1, /*opset=*/13);
+  int_axes.node->set_attr("axes", int64_t{1});
+  ExpectInvalid(int_axes.Infer(), "attribute 'axes'");
+}
+
 TEST(ReduceInferenceTest, ReduceMeanDropsReducedAxesWithKeepdimsZero) {
   OneNode n("ReduceMean", {F32({2, 3, 4})}, 1, /*opset=*/17);
   n.node->set_attr("axes", std::vector<int64_t>{1});

@@ -579,6 +579,18 @@ TEST(ElementwiseKernelTest, DropoutPassesInputThroughWithATrueMask) {
             (std::vector<float>{1, 2, 3, 4}));
 }
 
+TEST(ElementwiseKernelTest, DropoutWritesTheMaskOnlyWhenTheGraphUsesIt) {
+  HostTensor x = F32({3}, {1, 2, 3});
+  // The mask left out: output 1 is not bound and the kernel skips it.
+  auto outs = RunAll(Def("Dropout", {&x}, {DataType::kFloat32, DataType::kUndefined}, 13), {&x});
+  ASSERT_EQ(outs.size(), 2u);
+  EXPECT_EQ(Values<float>(outs[0]), (std::vector<float>{1, 2, 3}));
+  EXPECT_TRUE(outs[1].bytes.empty());
+  // Dropout-7 types the mask like the input.
+  auto old = RunAll(Def("Dropout", {&x}, {DataType::kFloat32, DataType::kFloat32}, 7), {&x});
+  EXPECT_EQ(Values<float>(old[1]), (std::vector<float>{1, 1, 1}));
+}
+
 TEST(ElementwiseKernelTest, DropoutRefusesAConstantTrainingModeAtPrepare) {
   HostTensor x = F32({1}, {1});
   HostTensor train = Bool({}, {1});

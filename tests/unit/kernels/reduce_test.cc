@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernel_test_util.h"
@@ -243,23 +244,54 @@ TEST(ReduceKernelTest, ScalarInputReducesToItself) {
 
 TEST(ReduceKernelTest, BadAxesAreInvalidParam) {
   HostTensor x = Example();
+  // Constant axes: the op's definition refuses the node at Prepare.
   HostTensor out_of_range = I64({1}, {3});
-  NodeDef def = Def("ReduceSum", {&x, &out_of_range}, {DataType::kFloat32}, 13);
-  auto r = RunReference(def, {&x, &out_of_range});
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), code::kInvalidParam);
-  EXPECT_NE(r.status().message().find("ReduceSum 'n'"), std::string::npos);
-
-  HostTensor twice = I64({2}, {1, -2});
-  r = RunReference(def, {&x, &twice});
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), code::kInvalidParam);
+  TensorView out_of_range_view = out_of_range.view();
+  NodeDef constant = Def("ReduceSum", {&x, &out_of_range}, {DataType::kFloat32}, 13);
+  constant.constants[1] = &out_of_range_view;
+  auto k = KernelRegistry::Global().Create(kReferenceBackend, constant);
+  ASSERT_FALSE(k.ok());
+  EXPECT_EQ(k.status().code(), code::kInvalidParam);
+  EXPECT_NE(k.status().message().find("ReduceSum 'n'"), std::string::npos);
 
   NodeDef attr_def = Def("ReduceMax", {&x}, {DataType::kFloat32}, 13);
   attr_def.attrs["axes"] = std::vector<int64_t>{-4};
-  r = RunReference(attr_def, {&x});
+  auto r = RunReference(attr_def, {&x});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), code::kInvalidParam);
+
+  // Computed axes: the executor's shape function on the run's inputs reports them before the
+  // kernel runs ...
+  NodeDef def = Def("ReduceSum", {&x, &out_of_range}, {DataType::kFloat32}, 13);
+  ASSERT_TRUE(ApplyDefinition(def).ok());
+  const TensorView xv = x.view();
+  std::vector<Dims> dims;
+  std::vector<bool> known;
+  Status s = InferOutputDims(def, {&xv, &out_of_range_view}, &dims, &known);
+  EXPECT_EQ(s.code(), code::kInvalidParam);
+  EXPECT_NE(s.message().find("ReduceSum 'n'"), std::string::npos) << s.message();
+
+  // ... and the kernel checks their values itself when its output was bound at load (dims that
+  // do not depend on the axes), out of range or repeated.
+  class BoundAtLoad final : public testing::TestContext {
+   public:
+    BoundAtLoad(std::vector<const HostTensor*> in, HostTensor* y)
+        : TestContext(std::move(in), {y->dtype}), view_(y->view()) {}
+    TensorView* output(size_t i) override { return i == 0 ? &view_ : nullptr; }
+
+   private:
+    TensorView view_;
+  };
+  auto kernel = KernelRegistry::Global().Create(kReferenceBackend, def);
+  ASSERT_TRUE(kernel.ok()) << kernel.status().message();
+  HostTensor twice = I64({2}, {1, -2});
+  for (const HostTensor* axes : {&out_of_range, &twice}) {
+    HostTensor y(DataType::kFloat32, {3, 1, 2});
+    BoundAtLoad ctx({&x, axes}, &y);
+    s = (*kernel)->Run(ctx);
+    EXPECT_EQ(s.code(), code::kInvalidParam) << s.message();
+    EXPECT_NE(s.message().find("ReduceSum 'n'"), std::string::npos) << s.message();
+  }
 }
 
 TEST(ReduceKernelTest, AxesInTheWrongFormForTheOpsetAreRejected) {

@@ -3,11 +3,13 @@
 //
 // The CPU backend's own elementwise kernels, float32: broadcasting binary arithmetic (Add, Sub,
 // Mul, Div, Max, Min, two-input Sum and Mean, Pow, PRelu), comparisons (bool out), Where, and
-// the unary math and activations (Relu ... Gelu, Clip). Other element types, variadic
-// Sum/Max/Min/Mean with other than two inputs and shapes that do not broadcast go to the node's
-// reference kernel, which computes them or reports the error.
+// the unary math and activations (Relu ... Gelu, Clip). Other element types and variadic
+// Sum/Max/Min/Mean with other than two inputs are declined at Prepare (the reference kernel
+// takes them); runs whose inputs do not fit the bound output go to the node's reference
+// kernel, which reports them.
 //
-// Broadcasting: each run collapses the inputs' dims (known only then) into the fewest segments
+// Broadcasting: the executor binds the output with the broadcast dims (the op's definition
+// derives them). Each run collapses the inputs' dims against them into the fewest segments
 // in which every input either runs along with the output or repeats one element, so the
 // innermost segment is a contiguous run: the whole tensor for same-shape inputs or a scalar,
 // the row for a [.., W] operand, the H*W plane for a per-channel [1, C, 1, 1] one. An odometer
@@ -41,6 +43,7 @@
 #include "backends/cpu/kernels/families.h"
 #include "backends/cpu/kernels/simd.h"
 #include "backends/cpu/kernels/vec_math.h"
+#include "kernels/util.h"
 
 namespace kiln::cpu {
 namespace {
@@ -351,8 +354,7 @@ constexpr int kMaxSegments = 16;
 constexpr int kMaxOperands = 3;
 
 struct Broadcast {
-  Dims dims;  // the output's dims
-  int64_t size = 0;
+  int64_t size = 0;  // the output's elements
   int segments = 0;
   int64_t extent[kMaxSegments];
   // Element stride of each operand along each segment: 0 where it repeats, and along the
@@ -361,39 +363,33 @@ struct Broadcast {
   unsigned inner = 0;  // bit k: operand k varies along the innermost segment
 };
 
-// Numpy-broadcasts `count` operands and collapses the result (see the file comment); false when
-// the shapes do not broadcast or need more than kMaxSegments segments (the reference kernel
-// takes those runs).
-bool PlanBroadcast(const Dims* const* shapes, int count, Broadcast& b) {
-  size_t rank = 0;
-  for (int k = 0; k < count; ++k) rank = std::max(rank, shapes[k]->size());
-  b.dims.assign(rank, 1);
+// Plans `count` operands broadcast (numpy rules) to the output dims `out` and collapses the
+// result (see the file comment); false when an operand does not fit `out` or the plan needs
+// more than kMaxSegments segments (the reference kernel takes those runs).
+bool PlanBroadcast(const Dims* const* shapes, int count, const Dims& out, Broadcast& b) {
+  const size_t rank = out.size();
+  for (int k = 0; k < count; ++k) {
+    if (shapes[k]->size() > rank) return false;
+  }
   b.segments = 0;
   unsigned masks[kMaxSegments];
   for (size_t d = 0; d < rank; ++d) {
-    int64_t in[kMaxOperands];
-    int64_t out = 1;
+    const int64_t n = out[d];
+    unsigned mask = 0;  // operands that repeat along this dim
     for (int k = 0; k < count; ++k) {
       const Dims& s = *shapes[k];
       const size_t lead = rank - s.size();
-      in[k] = d < lead ? 1 : s[d - lead];
-      if (in[k] != 1) {
-        if (out != 1 && out != in[k]) return false;
-        out = in[k];
-      }
+      const int64_t in = d < lead ? 1 : s[d - lead];
+      if (in != n && in != 1) return false;
+      if (in == 1) mask |= 1u << k;
     }
-    b.dims[d] = out;
-    if (out == 1) continue;  // every operand has 1 here
-    unsigned mask = 0;       // operands that repeat along this dim
-    for (int k = 0; k < count; ++k) {
-      if (in[k] == 1) mask |= 1u << k;
-    }
+    if (n == 1) continue;  // every operand has 1 here
     if (b.segments > 0 && masks[b.segments - 1] == mask) {
-      b.extent[b.segments - 1] *= out;
+      b.extent[b.segments - 1] *= n;
     } else {
       if (b.segments == kMaxSegments) return false;
       masks[b.segments] = mask;
-      b.extent[b.segments++] = out;
+      b.extent[b.segments++] = n;
     }
   }
   if (b.segments == 0) {  // one element
@@ -413,7 +409,7 @@ bool PlanBroadcast(const Dims* const* shapes, int count, Broadcast& b) {
     }
   }
   b.inner = ~masks[b.segments - 1] & ((1u << count) - 1);
-  b.size = kernels::NumElements(b.dims);
+  b.size = kernels::NumElements(out);
   return true;
 }
 
@@ -490,8 +486,7 @@ class UnaryKernel final : public FallbackKernel {
 
   Status Run(KernelContext& ctx) const override {
     const TensorView* x = ctx.input(0);
-    if (x == nullptr || x->dtype != kF32) return RunReference(ctx);
-    KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, x->dims));
+    KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
     RunUnary(ctx, args_, UnaryGrain(args_.op), x->as<const float>(), y->as<float>(),
              x->num_elements());
     return Status::Ok();
@@ -509,14 +504,13 @@ class ClipKernel final : public FallbackKernel {
       : FallbackKernel(def, std::move(reference)) {
     if (def.opset < 11) {
       from_attrs_ = true;
-      lo_ = def.attr_float("min", std::numeric_limits<float>::lowest());
-      hi_ = def.attr_float("max", std::numeric_limits<float>::max());
+      lo_ = def.attr_float("min");
+      hi_ = def.attr_float("max");
     }
   }
 
   Status Run(KernelContext& ctx) const override {
     const TensorView* x = ctx.input(0);
-    if (x == nullptr || x->dtype != kF32) return RunReference(ctx);
     UnaryArgs args{UnOp::kClip, lo_, hi_, 0};
     if (!from_attrs_) {
       args.alpha = std::numeric_limits<float>::lowest();
@@ -524,12 +518,12 @@ class ClipKernel final : public FallbackKernel {
       for (size_t i = 1; i < 3; ++i) {
         const TensorView* b = i < ctx.num_inputs() ? ctx.input(i) : nullptr;
         if (b == nullptr) continue;
-        // A bound of another type or count is an error the reference reports.
-        if (b->dtype != kF32 || b->num_elements() != 1) return RunReference(ctx);
+        // A bound of run-time dims that are not one element: the reference reports it.
+        if (b->num_elements() != 1) return RunReference(ctx);
         (i == 1 ? args.alpha : args.beta) = b->as<const float>()[0];
       }
     }
-    KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, x->dims));
+    KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
     RunUnary(ctx, args, kGrainCheap, x->as<const float>(), y->as<float>(), x->num_elements());
     return Status::Ok();
   }
@@ -548,26 +542,20 @@ class BinaryKernel final : public FallbackKernel {
       : FallbackKernel(def, std::move(reference)), cmp_(op), compare_(true) {}
 
   Status Run(KernelContext& ctx) const override {
-    const TensorView* a = ctx.num_inputs() == 2 ? ctx.input(0) : nullptr;
-    const TensorView* b = ctx.num_inputs() == 2 ? ctx.input(1) : nullptr;
-    if (a == nullptr || b == nullptr || a->dtype != kF32 || b->dtype != kF32) {
-      return RunReference(ctx);
-    }
+    const TensorView* a = ctx.input(0);
+    const TensorView* b = ctx.input(1);
+    KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
     const Dims* shapes[] = {&a->dims, &b->dims};
     Broadcast bc;
-    if (!PlanBroadcast(shapes, 2, bc)) return RunReference(ctx);
-    // PRelu's slope broadcasts to X only (unidirectionally).
-    if (!compare_ && op_ == BinOp::kPRelu && bc.dims != a->dims) return RunReference(ctx);
+    if (!PlanBroadcast(shapes, 2, y->dims, bc)) return RunReference(ctx);
     if (!compare_ && op_ == BinOp::kPow && b->num_elements() == 1) {
       if (auto fast = PowFastPath(b->as<const float>()[0])) {
         // One exponent: the output has a's elements in a's order (dims possibly with more
         // leading 1s).
-        KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, bc.dims));
         RunUnary(ctx, UnaryArgs{*fast}, kGrainCheap, a->as<const float>(), y->as<float>(), bc.size);
         return Status::Ok();
       }
     }
-    KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, bc.dims));
     const float* pa = a->as<const float>();
     const float* pb = b->as<const float>();
     const int64_t grain = !compare_ && op_ == BinOp::kPow ? kGrainScalarCall : kGrainCheap;
@@ -611,17 +599,13 @@ class WhereKernel final : public FallbackKernel {
       : FallbackKernel(def, std::move(reference)) {}
 
   Status Run(KernelContext& ctx) const override {
-    const TensorView* c = ctx.num_inputs() == 3 ? ctx.input(0) : nullptr;
-    const TensorView* x = ctx.num_inputs() == 3 ? ctx.input(1) : nullptr;
-    const TensorView* y = ctx.num_inputs() == 3 ? ctx.input(2) : nullptr;
-    if (c == nullptr || x == nullptr || y == nullptr || c->dtype != DataType::kBool ||
-        x->dtype != kF32 || y->dtype != kF32) {
-      return RunReference(ctx);
-    }
+    const TensorView* c = ctx.input(0);
+    const TensorView* x = ctx.input(1);
+    const TensorView* y = ctx.input(2);
+    KILN_ASSIGN_OR_RETURN(TensorView * out, kernels::BoundOutput(def_, ctx, 0));
     const Dims* shapes[] = {&c->dims, &x->dims, &y->dims};
     Broadcast bc;
-    if (!PlanBroadcast(shapes, 3, bc)) return RunReference(ctx);
-    KILN_ASSIGN_OR_RETURN(TensorView * out, ctx.Output(0, bc.dims));
+    if (!PlanBroadcast(shapes, 3, out->dims, bc)) return RunReference(ctx);
     const auto* pc = c->as<const uint8_t>();
     const float* px = x->as<const float>();
     const float* py = y->as<const float>();
@@ -651,21 +635,19 @@ Made MakeUnary(const KernelRegistry& registry, const NodeDef& def, UnOp op) {
     case UnOp::kElu:
     case UnOp::kSwish:
     case UnOp::kThresholdedRelu:
-      args.alpha = def.attr_float("alpha", 1.0f);
-      break;
     case UnOp::kLeakyRelu:
-      args.alpha = def.attr_float("alpha", 0.01f);
+      args.alpha = def.attr_float("alpha");
       break;
     case UnOp::kHardSigmoid:
-      args.alpha = def.attr_float("alpha", 0.2f);
-      args.beta = def.attr_float("beta", 0.5f);
+      args.alpha = def.attr_float("alpha");
+      args.beta = def.attr_float("beta");
       break;
     case UnOp::kSelu:
-      args.alpha = def.attr_float("alpha", 1.67326319217681884765625f);
-      args.gamma = def.attr_float("gamma", 1.05070102214813232421875f);
+      args.alpha = def.attr_float("alpha");
+      args.gamma = def.attr_float("gamma");
       break;
-    case UnOp::kGelu:  // the reference has checked the attribute's value
-      if (def.attr_string("approximate", "none") == "tanh") args.op = UnOp::kGeluTanh;
+    case UnOp::kGelu:  // "none" or "tanh" (the definition checked it)
+      if (def.attr_string("approximate") == "tanh") args.op = UnOp::kGeluTanh;
       break;
     default:
       break;

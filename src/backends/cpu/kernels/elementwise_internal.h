@@ -33,9 +33,10 @@ inline constexpr int64_t kGrainMath = 16384;
 inline constexpr int64_t kGrainScalarCall = 4096;
 
 // A cpu kernel that holds the node's reference kernel and hands it every run it does not take
-// (other element types, shapes that do not broadcast, ...): the reference kernel computes those
-// or reports the error, naming the node. Run stays const and thread-safe: the reference kernel
-// is itself thread-safe and nothing else is mutable.
+// (a broadcast or axes pattern it has no loop for, inputs whose run-time dims do not fit the
+// bound output, a bad computed axes input): the reference kernel computes those or reports the
+// error, naming the node. Run stays const and thread-safe: the reference kernel is itself
+// thread-safe and nothing else is mutable.
 class FallbackKernel : public Kernel {
  protected:
   FallbackKernel(const NodeDef& def, std::unique_ptr<Kernel> reference)
@@ -64,8 +65,8 @@ inline Status RequireOutput(const NodeDef& def, size_t i, DataType t) {
                   "; the cpu kernel writes ", ir::Name(t), " only");
 }
 
-// The node's reference kernel (Prepare's validation of attributes and constant inputs is the
-// reference's: its errors are returned as they are).
+// The node's reference kernel (its Prepare's refusals are returned as they are; the node itself
+// was checked by its op's definition before any factory ran).
 inline Result<std::unique_ptr<Kernel>> PrepareReference(const KernelRegistry& registry,
                                                         const NodeDef& def) {
   return registry.Create(kernels::kReferenceBackend, def);

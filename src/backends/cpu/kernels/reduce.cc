@@ -4,9 +4,9 @@
 // The CPU backend's own reductions, float32: ReduceSum, ReduceMean, ReduceMax, ReduceMin,
 // ReduceProd, ReduceSumSquare, ReduceL1, ReduceL2, ReduceLogSum and ReduceLogSumExp, every
 // opset (axes as the attribute, or as input 1 from opset 13 for ReduceSum and 18 for the rest;
-// keepdims; noop_with_empty_axes). Other element types, and axes whose reduced and kept dims
-// interleave more than [kept][reduced][kept] after merging neighbours, go to the node's
-// reference kernel, as do bad axes (which it reports).
+// keepdims; noop_with_empty_axes). Other element types are declined at Prepare; axes whose
+// reduced and kept dims interleave more than [kept][reduced][kept] after merging neighbours, and
+// bad axes from a computed axes input (which it reports), go to the node's reference kernel.
 //
 // Each run views the input as [outer, R, inner] (R the reduced elements, contiguous dims merged,
 // dims of 1 dropped) and takes one of two paths:
@@ -30,7 +30,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "backends/cpu/kernels/elementwise_internal.h"
@@ -286,6 +285,21 @@ float ShiftOf(double max_finite) {
 void ReduceInnermost(KernelContext& ctx, ReduceOp op, const float* x, int64_t outer, int64_t r,
                      float* y) {
   const int64_t blocks = std::max<int64_t>(1, (r + kBlock - 1) / kBlock);
+  if (blocks == 1) {
+    // One block per row: each chunk finishes its rows (no partials to keep; the same results
+    // as combining one partial with the identity).
+    const Acc acc = AccOf(op);
+    const int64_t grain = std::max<int64_t>(1, kGrainCheap / std::max<int64_t>(r, 1));
+    ctx.ParallelFor(outer, grain, [&](int64_t begin, int64_t end) {
+      for (int64_t o = begin; o < end; ++o) {
+        const float* row = x + o * r;
+        float shift = 0.0f;
+        if (op == ReduceOp::kLogSumExp) shift = ShiftOf(ReduceRun(Acc::kMaxFinite, row, r, 0.0f));
+        y[o] = static_cast<float>(Finish(op, ReduceRun(acc, row, r, shift), r, shift));
+      }
+    });
+    return;
+  }
   // Runs accumulation `acc` over every (row, block) into part[row * blocks + block].
   auto partials = [&](Acc acc, const float* shift, std::vector<double>& part) {
     part.assign(static_cast<size_t>(outer * blocks), 0.0);
@@ -375,39 +389,37 @@ class ReduceKernel final : public FallbackKernel {
         op_(op),
         axes_from_input_(axes_from_input),
         attr_axes_(axes_from_input ? std::vector<int64_t>{} : def.attr_ints("axes")),
-        keepdims_(def.attr_int("keepdims", 1) != 0),
-        noop_with_empty_axes_(axes_from_input && def.attr_int("noop_with_empty_axes", 0) != 0) {}
+        noop_with_empty_axes_(axes_from_input && def.attr_int("noop_with_empty_axes") != 0) {}
 
   Status Run(KernelContext& ctx) const override {
     const TensorView* x = ctx.input(0);
-    if (x == nullptr || x->dtype != kF32) return RunReference(ctx);
-    std::vector<int64_t> axes = attr_axes_;
-    if (axes_from_input_ && ctx.num_inputs() > 1 && ctx.input(1) != nullptr) {
-      const TensorView& t = *ctx.input(1);
-      if (t.dtype != DataType::kInt64 || t.rank() > 1) return RunReference(ctx);
-      axes = kernels::ReadInts(t);
-    }
+    KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
     const size_t rank = x->rank();
-    std::vector<bool> reduced(rank, axes.empty() && !noop_with_empty_axes_);
-    for (int64_t axis : axes) {
-      auto a = kernels::NormalizeAxis(axis, static_cast<int64_t>(rank));
-      if (!a || reduced[static_cast<size_t>(*a)]) return RunReference(ctx);  // it reports
-      reduced[static_cast<size_t>(*a)] = true;
+    if (rank > 64) return RunReference(ctx);
+    // The axes (int64, the definition checked): the attribute's, or input 1's values.
+    const int64_t* axes = attr_axes_.data();
+    int64_t n_axes = static_cast<int64_t>(attr_axes_.size());
+    if (axes_from_input_ && ctx.num_inputs() > 1 && ctx.input(1) != nullptr) {
+      axes = ctx.input(1)->as<const int64_t>();
+      n_axes = ctx.input(1)->num_elements();
+    }
+    uint64_t reduced = 0;  // bit d: axis d is reduced
+    if (n_axes == 0 && !noop_with_empty_axes_) {
+      reduced = rank == 64 ? ~uint64_t{0} : (uint64_t{1} << rank) - 1;
+    }
+    for (int64_t i = 0; i < n_axes; ++i) {
+      auto a = kernels::NormalizeAxis(axes[i], static_cast<int64_t>(rank));
+      if (!a || (reduced >> *a & 1)) return RunReference(ctx);  // a computed axis: it reports
+      reduced |= uint64_t{1} << *a;
     }
     // [outer][R][inner] from the dims other than 1; `stage` 0, 1, 2 = before, in, after the
     // reduced block; a reduced dim after it (or a kept one splitting it) is a third group.
     int64_t size[3] = {1, 1, 1};
     int stage = 0;
-    Dims out_dims;
     for (size_t d = 0; d < rank; ++d) {
       const int64_t n = x->dims[d];
-      if (reduced[d]) {
-        if (keepdims_) out_dims.push_back(1);
-      } else {
-        out_dims.push_back(n);
-      }
       if (n == 1) continue;
-      if (reduced[d]) {
+      if (reduced >> d & 1) {
         if (stage == 2) return RunReference(ctx);
         stage = 1;
       } else if (stage == 1) {
@@ -415,9 +427,9 @@ class ReduceKernel final : public FallbackKernel {
       }
       size[stage] *= n;
     }
-    KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, out_dims));
     const int64_t outer = size[0], r = size[1], inner = size[2];
-    if (outer == 0 || inner == 0) return Status::Ok();  // no outputs
+    if (y->num_elements() != outer * inner) return RunReference(ctx);  // it reports
+    if (outer == 0 || inner == 0) return Status::Ok();                 // no outputs
     const float* px = x->as<const float>();
     float* py = y->as<float>();
     if (inner == 1) {
@@ -432,7 +444,6 @@ class ReduceKernel final : public FallbackKernel {
   ReduceOp op_;
   bool axes_from_input_;
   std::vector<int64_t> attr_axes_;
-  bool keepdims_;
   bool noop_with_empty_axes_;
 };
 
@@ -440,7 +451,6 @@ Result<std::unique_ptr<Kernel>> MakeReduce(const KernelRegistry& registry, const
                                            ReduceOp op) {
   KILN_RETURN_IF_ERROR(internal::RequireInput(def, 0, kF32), "");
   KILN_RETURN_IF_ERROR(internal::RequireOutput(def, 0, kF32), "");
-  // The reference's Prepare checks the attributes and the axes input's type.
   KILN_ASSIGN_OR_RETURN(auto reference, internal::PrepareReference(registry, def));
   const int since = def.op_type == "ReduceSum" ? 13 : 18;
   return std::unique_ptr<Kernel>(
