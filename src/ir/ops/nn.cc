@@ -56,11 +56,6 @@ std::optional<AutoPad> ParseAutoPad(std::string_view s) {
   return std::nullopt;
 }
 
-std::vector<int64_t> WindowAttrs::spatial_output_shape(size_t rank) const {
-  if (output_shape.size() == rank + 2) return {output_shape.begin() + 2, output_shape.end()};
-  return output_shape;
-}
-
 WindowAttrs ReadWindowAttrs(const AttrMap& attrs, std::string_view op_type, int opset) {
   const MapAttrs a(attrs);
   bool dilations = true, ceil_mode = false;
@@ -94,12 +89,12 @@ Result<WindowDim> ResolveWindowDim(const WindowAttrs& a, size_t i, size_t rank, 
   WindowDim d;
   if (a.transposed) {
     const int64_t full = s * (in - 1) + a.out_padding(i) + extent;
-    const std::vector<int64_t> shape = a.spatial_output_shape(rank);
-    if (!shape.empty() || a.same()) {
+    const int64_t given = a.output_size(i, rank);
+    if (given >= 0 || a.same()) {
       // The spec's total padding, split with floor division, SAME_UPPER putting the smaller half
       // first (a negative total, from an output_shape larger than the full result, leaves
       // positions that only get the bias).
-      d.out = !shape.empty() ? shape[i] : in * s;
+      d.out = given >= 0 ? given : in * s;
       const int64_t total = full - d.out;
       const int64_t half = FloorDiv(total, 2);
       d.pad_begin = a.auto_pad == AutoPad::kSameUpper ? half : total - half;
@@ -337,7 +332,7 @@ Result<int64_t> PositiveAttr(InferenceContext& ctx, const char* name) {
 // ---------------------------------------------------------------------------------------------
 // Convolutions and pools.
 
-// Attribute `name` of window `w` (empty: absent), checked to have `n` values, each >= `min`.
+// Attribute `name`, with values `v` (empty: absent), checked to have `n` values, each >= `min`.
 Status CheckInts(InferenceContext& ctx, const char* name, const std::vector<int64_t>& v, size_t n,
                  int64_t min) {
   if (v.empty()) return Status::Ok();
@@ -372,12 +367,17 @@ Result<WindowAttrs> CheckedWindow(InferenceContext& ctx, size_t n) {
   if (ctx.has_attr("ceil_mode")) KILN_RETURN_IF_ERROR(FlagAttr(ctx, "ceil_mode").status(), "");
   if (w.transposed) {
     KILN_RETURN_IF_ERROR(CheckInts(ctx, "output_padding", w.output_padding, n, 0), "");
+    // output_shape lists the spatial sizes, or all dims as some exporters write it.
     const std::vector<int64_t>& shape = w.output_shape;
-    if (!shape.empty() && w.spatial_output_shape(n).size() != n) {
+    if (!shape.empty() && shape.size() != n && shape.size() != n + 2) {
       return ctx.Fail("attribute 'output_shape' = ", IntsStr(shape), " needs ", n,
                       " spatial sizes");
     }
-    KILN_RETURN_IF_ERROR(CheckInts(ctx, "output_shape", w.spatial_output_shape(n), n, 0), "");
+    for (size_t i = 0; i < n && !shape.empty(); ++i) {
+      if (w.output_size(i, n) < 0) {
+        return ctx.Fail("attribute 'output_shape' = ", IntsStr(shape), " has a negative size");
+      }
+    }
   }
   return w;
 }
@@ -395,7 +395,7 @@ Result<Dim> WindowOutDim(InferenceContext& ctx, const WindowAttrs& w, size_t i, 
     if (!d.ok()) return ctx.Fail(d.status().message());
     return Dim::Known(d->out);
   }
-  if (given_shape) return Dim::Known(w.spatial_output_shape(n)[i]);
+  if (given_shape) return Dim::Known(w.output_size(i, n));
   if (w.same()) return w.transposed || s == 1 ? Scaled(in, s) : Dim::Unknown();
   if (k < 0) return Dim::Unknown();
   const int64_t extent = w.dilation(i) * (k - 1) + 1;

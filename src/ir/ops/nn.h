@@ -50,8 +50,12 @@ struct WindowAttrs {
   int64_t pad_begin(size_t i) const { return pads.empty() ? 0 : pads[i]; }
   int64_t pad_end(size_t i, size_t rank) const { return pads.empty() ? 0 : pads[i + rank]; }
   int64_t out_padding(size_t i) const { return output_padding.empty() ? 0 : output_padding[i]; }
-  // output_shape's spatial sizes for `rank` spatial dims (empty when absent).
-  std::vector<int64_t> spatial_output_shape(size_t rank) const;
+  // output_shape's size of spatial dim i of `rank` (it may list the spatial sizes or all dims);
+  // -1 when output_shape is absent.
+  int64_t output_size(size_t i, size_t rank) const {
+    if (output_shape.empty()) return -1;
+    return output_shape[output_shape.size() == rank + 2 ? i + 2 : i];
+  }
 };
 
 // The window attributes of a node of `op_type` at `opset` from `attrs`: the pools take

@@ -10,7 +10,6 @@
 #include <cmath>
 #include <limits>
 #include <string>
-#include <tuple>
 #include <type_traits>
 #include <vector>
 

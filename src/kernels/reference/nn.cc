@@ -7,7 +7,6 @@
 // its inputs as doubles, computes in double and rounds once when it stores the result.
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <optional>
 #include <string>
 #include <vector>

@@ -17,7 +17,6 @@
 #include <limits>
 #include <string>
 #include <type_traits>
-#include <variant>
 #include <vector>
 
 #include "kernels/reference/families.h"
