@@ -92,6 +92,10 @@ Status FusedGemm(InferenceContext& ctx) { return InferAsBase(ctx, "Gemm"); }
 Status FusedMatMul(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(InferAsBase(ctx, "MatMul"), "");
   if (ctx.has_input(2)) {
+    if (ctx.input_dtype(2) != ctx.input_dtype(0)) {
+      return ctx.Fail("bias is ", Name(ctx.input_dtype(2)), ", A ", Name(ctx.input_dtype(0)),
+                      "; they must have the same type");
+    }
     const Shape& bias = ctx.input_shape(2);
     const Shape& out = ctx.outputs()[0].shape;
     if (bias.rank_known() && bias.rank() != 1) {

@@ -3,7 +3,8 @@
 //
 // Neural-network ops: convolutions and pools, normalisations, the softmax family, the losses
 // (NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss), matrix products (MatMul, Gemm, Einsum),
-// Flatten, and the recurrent ops (RNN, GRU, LSTM).
+// Flatten, and the recurrent ops (RNN, GRU, LSTM). The window arithmetic and the Einsum parser
+// are also the kernels' (declared in ir/ops/nn.h), so a rule is written once.
 #include <algorithm>
 #include <cctype>
 #include <map>

@@ -55,6 +55,8 @@ TEST(FusedInferenceTest, FusedMatMulBiasOfAScalarProductHasOneValue) {
   EXPECT_EQ(ok.node->output(0)->shape().ToString(), "[]");
   FusedNode bad("FusedMatMul", {F32({4}), F32({4}), F32({3})});
   EXPECT_EQ(bad.Infer().code(), code::kInvalidParam);
+  FusedNode type("FusedMatMul", {F32({2, 4}), F32({4, 3}), {DataType::kFloat16, Shape::Of({3})}});
+  EXPECT_EQ(type.Infer().code(), code::kInvalidParam);
 }
 
 TEST(FusedInferenceTest, LayoutFlagsNeedATwoDimensionalConvolution) {
