@@ -2,11 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Attribute parsing shared by the reference kernels and the backends' optimised kernels, so that
-// both read a node alike: the sliding-window attributes of convolutions and pools and the window
-// they give over one input (ConvTranspose's included), pool options, the fused ops' `activation`,
+// both read a node alike: the sliding-window attributes of convolutions and pools (the window
+// they give over one input is ir/ops/nn.h's), pool options, the fused ops' `activation`,
 // GroupNormalization's groups, and the parameters of Slice, Split and Pad resolved against their
-// input (attributes in old opsets, inputs in new ones). Errors name the node: kInvalidParam for
-// attributes that break the op's rules, kFeatureUnsupported for values no kernel takes.
+// input (attributes in old opsets, inputs in new ones). The op definitions have checked the
+// attributes before a kernel reads them; errors name the node: kInvalidParam for inputs that
+// break the op's rules, kFeatureUnsupported for values no kernel takes.
 #pragma once
 
 #include <cstddef>
@@ -14,54 +15,28 @@
 #include <string>
 #include <vector>
 
+#include "ir/ops/nn.h"
 #include "kernels/kernel.h"
 
 namespace kiln::kernels {
 
 // ---------------------------------------------------------------------------------------------
-// Plain attribute readers.
+// Sliding windows: Conv, ConvTranspose and the pools. The window's attributes and the output
+// size and pads they give are the op definitions' (ir/ops/nn.h), shared with the shape
+// functions, so a kernel sizes nothing itself.
 
-// Integer list attribute `name` (empty when absent); kInvalidParam when a value is below `min`.
-Result<std::vector<int64_t>> IntsAttr(const NodeDef& def, const char* name, int64_t min);
-// 0/1 attribute `name` (0 when absent); kInvalidParam for any other value.
-Result<bool> FlagAttr(const NodeDef& def, const char* name);
+using ir::AutoPad;
+using ir::kMaxSpatialDims;
+using ir::Window;
+using ir::WindowAttrs;
 
-// ---------------------------------------------------------------------------------------------
-// Sliding windows: Conv, ConvTranspose and the pools.
-
-enum class AutoPad { kNotSet, kSameUpper, kSameLower, kValid };
-
-// The sliding-window attributes of a convolution or pool as the node spells them, validated
-// (strides, dilations, kernel_shape >= 1, pads >= 0, matching lengths) but not yet sized to an
-// input: an empty vector is an absent attribute. Pads are cleared when auto_pad is set.
-struct WindowAttrs {
-  AutoPad auto_pad = AutoPad::kNotSet;
-  std::vector<int64_t> kernel_shape, strides, dilations, pads;
-  bool ceil_mode = false;
-};
-
-// Which optional window attributes the op has at the node's opset (older opsets ignore them).
-struct WindowFeatures {
-  bool dilations = true;
-  bool ceil_mode = false;
-};
-
-Result<WindowAttrs> ReadWindowAttrs(const NodeDef& def, WindowFeatures has);
-
-// Conv's (and FusedConv's) attributes.
+// Conv's (and FusedConv's) attributes; ConvTranspose's too (the window has its output_padding
+// and output_shape).
 struct ConvAttrs {
   WindowAttrs window;
   int64_t group = 1;
 };
-Result<ConvAttrs> ReadConvAttrs(const NodeDef& def);
-
-// ConvTranspose's attributes.
-struct ConvTransposeAttrs {
-  WindowAttrs window;
-  int64_t group = 1;
-  std::vector<int64_t> output_padding, output_shape;  // empty when absent
-};
-Result<ConvTransposeAttrs> ReadConvTransposeAttrs(const NodeDef& def);
+ConvAttrs ReadConvAttrs(const NodeDef& def);
 
 // MaxPool, AveragePool and LpPool.
 enum class PoolKind { kMax, kAverage, kLp };
@@ -74,32 +49,7 @@ struct PoolAttrs {
   int64_t p = 2;                      // LpPool
 };
 // The pool's attributes at the node's opset (dilations and ceil_mode where the op has them).
-Result<PoolAttrs> ReadPoolAttrs(const NodeDef& def, PoolKind kind);
-
-// The most spatial dims a window may have.
-inline constexpr size_t kMaxSpatialDims = 8;
-
-// A window sized to one input: every field has one entry per spatial dim. For a convolution or
-// pool, output position o reads input positions o * stride + k * dilation - pad_begin; for a
-// transposed convolution, input position i writes output positions i * stride + k * dilation -
-// pad_begin. Pads may be negative only for a transposed convolution (an output_shape larger
-// than the full result).
-struct Window {
-  size_t rank = 0;
-  Dims in, out, kernel, stride, dilation, pad_begin, pad_end;
-};
-
-// The window of a convolution or pool over spatial dims `in` with kernel `kernel`: output dims
-// and the pads auto_pad implies (ceil_mode applies to explicit pads only, as in ONNX).
-// kInvalidParam naming the node when the attributes do not fit `in` or the window exceeds it.
-Result<Window> ResolveWindow(const NodeDef& def, const WindowAttrs& a, const Dims& in,
-                             const Dims& kernel);
-
-// The window of a transposed convolution: `in` are X's spatial dims, `out` Y's, as the ONNX
-// spec computes them from output_shape, auto_pad, pads and output_padding (the total padding of
-// output_shape or SAME split with floor division, SAME_UPPER putting the smaller half first).
-Result<Window> ResolveTransposedWindow(const NodeDef& def, const ConvTransposeAttrs& a,
-                                       const Dims& in, const Dims& kernel);
+PoolAttrs ReadPoolAttrs(const NodeDef& def, PoolKind kind);
 
 // ---------------------------------------------------------------------------------------------
 // The `activation` attribute of Kiln's fused ops (src/ir/ops/fused.cc).
@@ -118,13 +68,14 @@ enum class ActivationKind {
 };
 
 // The activation with its activation_alpha / activation_beta (LeakyRelu alpha, Clip min and
-// max, HardSigmoid alpha and beta, Swish alpha), defaults as in the ONNX ops; unused parameters are
-// 0.
+// max, HardSigmoid alpha and beta, Swish alpha), absent ones as the ONNX ops default them; unused
+// parameters are 0.
 struct ActivationAttrs {
   ActivationKind kind = ActivationKind::kNone;
   float alpha = 0, beta = 0;
 };
-// kFeatureUnsupported for an activation name it does not know.
+// kFeatureUnsupported for an activation name it does not know (the fused ops' definitions
+// refuse those first).
 Result<ActivationAttrs> ReadActivation(const NodeDef& def);
 
 // ---------------------------------------------------------------------------------------------
@@ -162,13 +113,13 @@ Result<PadWindow> ResolvePad(const NodeDef& def, KernelContext& ctx, const Tenso
 // ---------------------------------------------------------------------------------------------
 // Normalisations.
 
-// GroupNormalization: num_groups (>= 1, else kInvalidParam), epsilon, and whether scale and
-// bias hold one value per channel (opset 21 on) rather than one per group (opsets 18-20).
+// GroupNormalization: num_groups, epsilon, and whether scale and bias hold one value per channel
+// (opset 21 on) rather than one per group (opsets 18-20).
 struct GroupNormAttrs {
   int64_t groups = 1;
   float epsilon = 1e-5f;
   bool per_channel = false;
 };
-Result<GroupNormAttrs> ReadGroupNormAttrs(const NodeDef& def);
+GroupNormAttrs ReadGroupNormAttrs(const NodeDef& def);
 
 }  // namespace kiln::kernels

@@ -197,7 +197,7 @@ NodeCost PrepareCost(const NodeDef& def) {
   switch (cost.kind) {
     case Kind::kWindow:
       if (def.op_type == "LRN") {
-        cost.window = def.attr_int("size", 1) + 2;  // the window's squares plus scale and pow
+        cost.window = def.attr_int("size") + 2;  // the window's squares plus scale and pow
       } else {
         for (int64_t k : def.attr_ints("kernel_shape")) cost.window *= k;
       }
@@ -207,7 +207,7 @@ NodeCost PrepareCost(const NodeDef& def) {
     case Kind::kMatMul:
       // The epilogue: bias (input 2), residual (input 3) and a fused activation.
       cost.per_element = (def.input_given(2) ? 1 : 0) + (def.input_given(3) ? 1 : 0) +
-                         (def.has_attr("activation") ? 1 : 0);
+                         (def.attr_string("activation").empty() ? 0 : 1);
       if (def.op_type == "Gemm" && def.input_given(2)) cost.per_element = 1;
       break;
     case Kind::kAttention:

@@ -119,7 +119,7 @@ class ChannelsLastPass : public Pass {
       for (const char* a : {kX, kY, kZ}) {
         const bool on = attrs.count(a) != 0;
         const bool has = n->has_attr(a);
-        if (on && !(has && n->attr_int(a, 0) == 1)) {
+        if (on && !(has && n->attr_int(a) == 1)) {
           n->set_attr(a, int64_t{1});
           touched = true;
         } else if (!on && has) {

@@ -82,7 +82,10 @@ Result<bool> TryFold(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
       bn->output(0) == nullptr) {
     return false;
   }
-  if (bn->attr_int("training_mode", 0) != 0 || bn->attr_int("spatial", 1) != 1) return false;
+  // spatial exists before opset 9 only.
+  if (bn->attr_int("training_mode") != 0 || (bn->opset() < 9 && bn->attr_int("spatial") != 1)) {
+    return false;
+  }
   // The running statistics (training outputs) must not be needed.
   for (size_t i = 1; i < bn->outputs().size(); ++i) {
     ir::Value* extra = bn->output(i);

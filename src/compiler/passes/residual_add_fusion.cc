@@ -32,7 +32,7 @@ Result<bool> TryFuse(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
   if (!is_conv && !is_fused) return false;
   // An activation already in the FusedConv applies before any residual would; a residual
   // already there leaves no slot.
-  if (is_fused && (!conv.attr_string("activation", "").empty() || conv.input(3) != nullptr)) {
+  if (is_fused && (!conv.attr_string("activation").empty() || conv.input(3) != nullptr)) {
     return false;
   }
   if (conv.outputs().size() != 1 || conv.input(0) == nullptr || conv.input(1) == nullptr) {

@@ -3,7 +3,8 @@
 //
 // Neural-network ops: convolutions and pools, normalisations, the softmax family, the losses
 // (NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss), matrix products (MatMul, Gemm, Einsum),
-// Flatten, and the recurrent ops (RNN, GRU, LSTM).
+// Flatten, and the recurrent ops (RNN, GRU, LSTM). The window arithmetic and the Einsum parser
+// are also the kernels' (declared in ir/ops/nn.h), so a rule is written once.
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -12,8 +13,185 @@
 #include <vector>
 
 #include "ir/ops/infer_util.h"
+#include "ir/ops/nn.h"
 
 namespace kiln::ir {
+namespace {
+
+int64_t FloorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }  // b > 0
+int64_t CeilDiv(int64_t a, int64_t b) { return -FloorDiv(-a, b); }                       // b > 0
+
+// Attribute reads over a bare map (ReadWindowAttrs serves shape functions and kernels alike).
+class MapAttrs : public AttrGetters<MapAttrs> {
+ public:
+  explicit MapAttrs(const AttrMap& attrs) : attrs_(attrs) {}
+  const AttrMap& attr_map() const { return attrs_; }
+
+ private:
+  const AttrMap& attrs_;
+};
+
+Result<EinsumTerm> ParseEinsumTerm(std::string_view text) {
+  EinsumTerm term;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (std::isalpha(static_cast<unsigned char>(text[i]))) {
+      term.labels += text[i];
+    } else if (text.substr(i, 3) == "..." && term.ellipsis < 0) {
+      term.ellipsis = static_cast<int>(term.labels.size());
+      i += 2;
+    } else {
+      return Error(code::kInvalidParam, "einsum term \"", text, "\" has an unexpected '", text[i],
+                   "'");
+    }
+  }
+  return term;
+}
+
+}  // namespace
+
+std::optional<AutoPad> ParseAutoPad(std::string_view s) {
+  if (s == "NOTSET" || s.empty()) return AutoPad::kNotSet;
+  if (s == "SAME_UPPER") return AutoPad::kSameUpper;
+  if (s == "SAME_LOWER") return AutoPad::kSameLower;
+  if (s == "VALID") return AutoPad::kValid;
+  return std::nullopt;
+}
+
+WindowAttrs ReadWindowAttrs(const AttrMap& attrs, std::string_view op_type, int opset) {
+  const MapAttrs a(attrs);
+  bool dilations = true, ceil_mode = false;
+  if (op_type == "MaxPool") {
+    dilations = ceil_mode = opset >= 10;
+  } else if (op_type == "AveragePool") {
+    dilations = opset >= 19;
+    ceil_mode = opset >= 10;
+  } else if (op_type == "LpPool") {
+    dilations = ceil_mode = opset >= 18;
+  }
+  WindowAttrs w;
+  w.auto_pad = ParseAutoPad(a.attr_string("auto_pad")).value_or(AutoPad::kNotSet);
+  w.kernel_shape = a.attr_ints("kernel_shape");
+  w.strides = a.attr_ints("strides");
+  if (dilations) w.dilations = a.attr_ints("dilations");
+  // Exporters sometimes write zero pads next to auto_pad; auto_pad decides.
+  if (w.auto_pad == AutoPad::kNotSet) w.pads = a.attr_ints("pads");
+  w.ceil_mode = ceil_mode && a.attr_int("ceil_mode") == 1;
+  w.transposed = op_type == "ConvTranspose";
+  if (w.transposed) {
+    w.output_padding = a.attr_ints("output_padding");
+    w.output_shape = a.attr_ints("output_shape");
+  }
+  return w;
+}
+
+Result<WindowDim> ResolveWindowDim(const WindowAttrs& a, size_t i, size_t rank, int64_t in,
+                                   int64_t kernel) {
+  const int64_t s = a.stride(i), extent = a.dilation(i) * (kernel - 1) + 1;
+  WindowDim d;
+  if (a.transposed) {
+    const int64_t full = s * (in - 1) + a.out_padding(i) + extent;
+    const int64_t given = a.output_size(i, rank);
+    if (given >= 0 || a.same()) {
+      // The spec's total padding, split with floor division, SAME_UPPER putting the smaller half
+      // first (a negative total, from an output_shape larger than the full result, leaves
+      // positions that only get the bias).
+      d.out = given >= 0 ? given : in * s;
+      const int64_t total = full - d.out;
+      const int64_t half = FloorDiv(total, 2);
+      d.pad_begin = a.auto_pad == AutoPad::kSameUpper ? half : total - half;
+      d.pad_end = total - d.pad_begin;
+    } else {
+      d.pad_begin = a.pad_begin(i);
+      d.pad_end = a.pad_end(i, rank);
+      d.out = full - d.pad_begin - d.pad_end;
+    }
+    if (d.out < 0 || (in > 0 && d.out < 1)) {
+      return Error(code::kInvalidParam, "spatial dim ", i, ": the pads leave an output size of ",
+                   d.out);
+    }
+    return d;
+  }
+  if (a.same()) {
+    d.out = CeilDiv(in, s);
+    const int64_t total = std::max<int64_t>(0, (d.out - 1) * s + extent - in);
+    const int64_t small = total / 2;
+    d.pad_begin = a.auto_pad == AutoPad::kSameUpper ? small : total - small;
+    d.pad_end = total - d.pad_begin;
+    return d;
+  }
+  d.pad_begin = a.pad_begin(i);
+  d.pad_end = a.pad_end(i, rank);
+  const int64_t span = in + d.pad_begin + d.pad_end - extent;
+  if (span < 0) {
+    return Error(code::kInvalidParam, "spatial dim ", i, ": the window extent ", extent,
+                 " exceeds the padded input size ", span + extent);
+  }
+  // ONNX applies ceil_mode to explicit pads only; auto_pad has its own formulas.
+  const bool ceil = a.ceil_mode && a.auto_pad == AutoPad::kNotSet;
+  d.out = (ceil ? CeilDiv(span, s) : span / s) + 1;
+  // A window that would start in the end padding is dropped.
+  if (ceil && (d.out - 1) * s >= in + d.pad_begin) --d.out;
+  return d;
+}
+
+Result<Window> ResolveWindow(const WindowAttrs& a, const std::vector<int64_t>& in,
+                             const std::vector<int64_t>& kernel) {
+  Window w;
+  w.rank = in.size();
+  w.in = in;
+  w.kernel = kernel;
+  for (size_t i = 0; i < w.rank; ++i) {
+    KILN_ASSIGN_OR_RETURN(WindowDim d, ResolveWindowDim(a, i, w.rank, in[i], kernel[i]));
+    w.out.push_back(d.out);
+    w.stride.push_back(a.stride(i));
+    w.dilation.push_back(a.dilation(i));
+    w.pad_begin.push_back(d.pad_begin);
+    w.pad_end.push_back(d.pad_end);
+  }
+  return w;
+}
+
+Result<EinsumEquation> ParseEinsum(std::string eq) {
+  eq.erase(std::remove_if(eq.begin(), eq.end(), [](unsigned char c) { return std::isspace(c); }),
+           eq.end());
+  EinsumEquation e;
+  const size_t arrow = eq.find("->");
+  std::string_view lhs = std::string_view(eq).substr(0, arrow);
+  while (true) {
+    size_t comma = lhs.find(',');
+    KILN_ASSIGN_OR_RETURN(EinsumTerm term, ParseEinsumTerm(lhs.substr(0, comma)));
+    e.inputs.push_back(std::move(term));
+    if (comma == std::string_view::npos) break;
+    lhs.remove_prefix(comma + 1);
+  }
+  std::map<char, int> uses;
+  bool any_ellipsis = false;
+  for (const EinsumTerm& t : e.inputs) {
+    for (char c : t.labels) ++uses[c];
+    any_ellipsis |= t.ellipsis >= 0;
+  }
+  if (arrow == std::string::npos) {
+    // Implicit: "..." first, then the labels used exactly once, in ASCII order.
+    if (any_ellipsis) e.output.ellipsis = 0;
+    for (auto [c, n] : uses) {
+      if (n == 1) e.output.labels += c;
+    }
+    return e;
+  }
+  KILN_ASSIGN_OR_RETURN(e.output, ParseEinsumTerm(std::string_view(eq).substr(arrow + 2)));
+  const std::string& out = e.output.labels;
+  for (size_t j = 0; j < out.size(); ++j) {
+    if (!uses.count(out[j])) {
+      return Error(code::kInvalidParam, "einsum output label '", out[j],
+                   "' does not appear in any input");
+    }
+    if (out.find(out[j]) != j) {
+      return Error(code::kInvalidParam, "einsum output label '", out[j], "' repeats");
+    }
+  }
+  return e;
+}
+
 namespace {
 
 // ---------------------------------------------------------------------------------------------
@@ -27,8 +205,6 @@ std::string IntsStr(const std::vector<int64_t>& v) {
   }
   return s + "]";
 }
-
-int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }  // a >= 0, b > 0
 
 // `d` times `k`: known when `d` is, `d` itself when k is 1, unknown otherwise.
 Dim Scaled(const Dim& d, int64_t k) {
@@ -133,24 +309,23 @@ Status CheckShape(InferenceContext& ctx, size_t i, const char* name, const std::
   return ctx.Fail(name, " has shape ", s.ToString(), "; ", Shape(want).ToString(), " is required");
 }
 
-Result<int64_t> AxisAttr(InferenceContext& ctx, int64_t dflt, int64_t rank) {
-  int64_t axis = ctx.attr_int("axis", dflt);
+Result<int64_t> AxisAttr(InferenceContext& ctx, int64_t rank) {
+  int64_t axis = ctx.attr_int("axis");
   std::optional<int64_t> a = NormalizeAxis(axis, rank);
   if (!a) return ctx.Fail("attribute 'axis' = ", axis, " is out of range for rank ", rank);
   return *a;
 }
 
-// An int attribute that must be one of {0, 1}.
+// An int attribute that must be one of {0, 1} (absent: 0).
 Result<bool> FlagAttr(InferenceContext& ctx, const char* name) {
-  int64_t v = ctx.attr_int(name, 0);
+  int64_t v = ctx.attr_int(name);
   if (v != 0 && v != 1) return ctx.Fail("attribute '", name, "' must be 0 or 1, got ", v);
   return v == 1;
 }
 
-// A required int attribute that must be >= 1.
+// An int attribute that must be >= 1.
 Result<int64_t> PositiveAttr(InferenceContext& ctx, const char* name) {
-  if (!ctx.has_attr(name)) return ctx.Fail("attribute '", name, "' is required");
-  int64_t v = ctx.attr_int(name, 0);
+  int64_t v = ctx.attr_int(name);
   if (v < 1) return ctx.Fail("attribute '", name, "' must be >= 1, got ", v);
   return v;
 }
@@ -158,30 +333,10 @@ Result<int64_t> PositiveAttr(InferenceContext& ctx, const char* name) {
 // ---------------------------------------------------------------------------------------------
 // Convolutions and pools.
 
-enum class AutoPad { kNotSet, kSameUpper, kSameLower, kValid };
-
-// The sliding-window attributes shared by Conv, ConvTranspose and the pools.
-struct Window {
-  AutoPad auto_pad = AutoPad::kNotSet;
-  std::vector<int64_t> kernel;  // -1 where unknown (W with symbolic dims, no kernel_shape)
-  std::vector<int64_t> strides, dilations;
-  std::vector<int64_t> pads;  // all begins, then all ends; zeros under auto_pad
-  bool ceil_mode = false;
-
-  bool same() const { return auto_pad == AutoPad::kSameUpper || auto_pad == AutoPad::kSameLower; }
-};
-
-// Which optional window attributes the op has at the node's opset.
-struct WindowAttrs {
-  bool dilations = true;
-  bool ceil_mode = false;
-};
-
-// Attribute `name` with `n` values (`dflt` each when absent), each >= `min`.
-Result<std::vector<int64_t>> IntsAttr(InferenceContext& ctx, const char* name, size_t n,
-                                      int64_t dflt, int64_t min) {
-  if (!ctx.has_attr(name)) return std::vector<int64_t>(n, dflt);
-  std::vector<int64_t> v = ctx.attr_ints(name);
+// Attribute `name`, with values `v` (empty: absent), checked to have `n` values, each >= `min`.
+Status CheckInts(InferenceContext& ctx, const char* name, const std::vector<int64_t>& v, size_t n,
+                 int64_t min) {
+  if (v.empty()) return Status::Ok();
   if (v.size() != n) {
     return ctx.Fail("attribute '", name, "' = ", IntsStr(v), " has ", v.size(), " values; ", n,
                     " are required");
@@ -189,79 +344,67 @@ Result<std::vector<int64_t>> IntsAttr(InferenceContext& ctx, const char* name, s
   for (int64_t x : v) {
     if (x < min) return ctx.Fail("attribute '", name, "' = ", IntsStr(v), " has a value < ", min);
   }
-  return v;
+  return Status::Ok();
 }
 
-Result<AutoPad> AutoPadAttr(InferenceContext& ctx) {
-  std::string pad = ctx.attr_string("auto_pad", "NOTSET");
-  if (pad == "NOTSET" || pad.empty()) return AutoPad::kNotSet;
-  if (pad == "SAME_UPPER") return AutoPad::kSameUpper;
-  if (pad == "SAME_LOWER") return AutoPad::kSameLower;
-  if (pad == "VALID") return AutoPad::kValid;
-  return ctx.Fail("attribute 'auto_pad' must be NOTSET, SAME_UPPER, SAME_LOWER or VALID, got \"",
-                  pad, "\"");
-}
-
-Result<Window> ReadWindow(InferenceContext& ctx, std::vector<int64_t> kernel, WindowAttrs has) {
-  size_t n = kernel.size();
-  Window w;
-  if (std::count(kernel.begin(), kernel.end(), 0) != 0) {
-    return ctx.Fail("kernel shape ", IntsStr(kernel), " has a zero dim");
+// The node's window attributes (ReadWindowAttrs), checked for `n` spatial dims.
+Result<WindowAttrs> CheckedWindow(InferenceContext& ctx, size_t n) {
+  if (n > kMaxSpatialDims) {
+    return ctx.Unsupported("inputs with ", n, " spatial dims (more than ", kMaxSpatialDims,
+                           ") are not supported");
   }
-  KILN_ASSIGN_OR_RETURN(w.auto_pad, AutoPadAttr(ctx));
-  KILN_ASSIGN_OR_RETURN(w.strides, IntsAttr(ctx, "strides", n, 1, 1));
-  w.dilations.assign(n, 1);
-  if (has.dilations) {
-    KILN_ASSIGN_OR_RETURN(w.dilations, IntsAttr(ctx, "dilations", n, 1, 1));
+  const std::string pad = ctx.attr_string("auto_pad");
+  if (!ParseAutoPad(pad)) {
+    return ctx.Fail("attribute 'auto_pad' must be NOTSET, SAME_UPPER, SAME_LOWER or VALID, got \"",
+                    pad, "\"");
   }
-  KILN_ASSIGN_OR_RETURN(w.pads, IntsAttr(ctx, "pads", 2 * n, 0, 0));
-  // Exporters sometimes write zero pads next to auto_pad; auto_pad decides.
-  if (w.auto_pad != AutoPad::kNotSet) w.pads.assign(2 * n, 0);
-  if (has.ceil_mode) {
-    KILN_ASSIGN_OR_RETURN(w.ceil_mode, FlagAttr(ctx, "ceil_mode"));
+  WindowAttrs w = ReadWindowAttrs(ctx.attrs(), ctx.op_type(), ctx.opset());
+  KILN_RETURN_IF_ERROR(CheckInts(ctx, "kernel_shape", w.kernel_shape, n, 1), "");
+  KILN_RETURN_IF_ERROR(CheckInts(ctx, "strides", w.strides, n, 1), "");
+  KILN_RETURN_IF_ERROR(CheckInts(ctx, "dilations", w.dilations, n, 1), "");
+  // Exporters sometimes write zero pads next to auto_pad (which then decides): the pads are
+  // checked as given.
+  KILN_RETURN_IF_ERROR(CheckInts(ctx, "pads", ctx.attr_ints("pads"), 2 * n, 0), "");
+  if (ctx.has_attr("ceil_mode")) KILN_RETURN_IF_ERROR(FlagAttr(ctx, "ceil_mode").status(), "");
+  if (w.transposed) {
+    KILN_RETURN_IF_ERROR(CheckInts(ctx, "output_padding", w.output_padding, n, 0), "");
+    // output_shape lists the spatial sizes, or all dims as some exporters write it.
+    const std::vector<int64_t>& shape = w.output_shape;
+    if (!shape.empty() && shape.size() != n && shape.size() != n + 2) {
+      return ctx.Fail("attribute 'output_shape' = ", IntsStr(shape), " needs ", n,
+                      " spatial sizes");
+    }
+    for (size_t i = 0; i < n && !shape.empty(); ++i) {
+      if (w.output_size(i, n) < 0) {
+        return ctx.Fail("attribute 'output_shape' = ", IntsStr(shape), " has a negative size");
+      }
+    }
   }
-  w.kernel = std::move(kernel);
   return w;
 }
 
-// Output size of spatial dim i of a convolution or pool over `in`.
-Result<Dim> WindowOutDim(InferenceContext& ctx, const Dim& in, const Window& w, size_t i) {
-  int64_t k = w.kernel[i], s = w.strides[i];
-  if (w.same()) {
-    if (in.known()) return Dim::Known(CeilDiv(in.value, s));
-    return s == 1 ? in : Dim::Unknown();
+// Output size of spatial dim i (of `n`) of a convolution or pool over `in` with kernel size `k`
+// (-1 when unknown): ResolveWindowDim when the sizes that decide it are known, else as much as
+// the unknown sizes allow (the input dim itself when the window keeps every size).
+Result<Dim> WindowOutDim(InferenceContext& ctx, const WindowAttrs& w, size_t i, size_t n,
+                         const Dim& in, int64_t k) {
+  const int64_t s = w.stride(i);
+  const bool given_shape = w.transposed && !w.output_shape.empty();
+  if (in.known() && (k >= 0 || w.same() || given_shape)) {
+    // Under auto_pad or output_shape the kernel size decides the pads, not the output size.
+    Result<WindowDim> d = ResolveWindowDim(w, i, n, in.value, std::max<int64_t>(k, 1));
+    if (!d.ok()) return ctx.Fail(d.status().message());
+    return Dim::Known(d->out);
   }
+  if (given_shape) return Dim::Known(w.output_size(i, n));
+  if (w.same()) return w.transposed || s == 1 ? Scaled(in, s) : Dim::Unknown();
   if (k < 0) return Dim::Unknown();
-  int64_t extent = w.dilations[i] * (k - 1) + 1;
-  int64_t begin = w.pads[i], padding = w.pads[i] + w.pads[i + w.kernel.size()];
-  if (!in.known()) return s == 1 && padding == extent - 1 ? in : Dim::Unknown();
-  int64_t span = in.value + padding - extent;
-  if (span < 0) {
-    return ctx.Fail("spatial dim ", i, ": the window extent ", extent,
-                    " exceeds the padded input size ", in.value + padding);
+  const int64_t extent = w.dilation(i) * (k - 1) + 1;
+  const int64_t padding = w.pad_begin(i) + w.pad_end(i, n);
+  if (w.transposed) {
+    return s == 1 && w.out_padding(i) + extent - padding == 1 ? in : Dim::Unknown();
   }
-  // ONNX applies ceil_mode to explicit pads only; auto_pad has its own formulas.
-  bool ceil = w.ceil_mode && w.auto_pad == AutoPad::kNotSet;
-  int64_t out = (ceil ? CeilDiv(span, s) : span / s) + 1;
-  // A window that would start in the end padding is dropped.
-  if (ceil && (out - 1) * s >= in.value + begin) --out;
-  return Dim::Known(out);
-}
-
-// Output size of spatial dim i of a transposed convolution over `in`.
-Result<Dim> TransposedOutDim(InferenceContext& ctx, const Dim& in, const Window& w, int64_t out_pad,
-                             size_t i) {
-  int64_t k = w.kernel[i], s = w.strides[i];
-  if (w.same()) return Scaled(in, s);
-  if (k < 0) return Dim::Unknown();
-  int64_t extent = w.dilations[i] * (k - 1) + 1;
-  int64_t grow = out_pad + extent - w.pads[i] - w.pads[i + w.kernel.size()];
-  if (!in.known()) return s == 1 && grow == 1 ? in : Dim::Unknown();
-  int64_t out = s * (in.value - 1) + grow;
-  if (in.value > 0 && out < 1) {
-    return ctx.Fail("spatial dim ", i, ": the pads leave an output size of ", out);
-  }
-  return Dim::Known(std::max<int64_t>(out, 0));
+  return s == 1 && padding == extent - 1 ? in : Dim::Unknown();
 }
 
 // Spatial rank of a conv or pool: from X, else W (when `weights`), else kernel_shape; nullopt
@@ -279,23 +422,27 @@ Result<std::optional<size_t>> SpatialRank(InferenceContext& ctx, bool weights) {
   return std::optional<size_t>();
 }
 
-// kernel_shape, else W's spatial dims (-1 where unknown); they must agree where both are known.
-Result<std::vector<int64_t>> ConvKernel(InferenceContext& ctx, const std::vector<Dim>& w) {
+// kernel_shape, else W's spatial dims (-1 where unknown); they must agree where both are known,
+// and a known kernel dim must not be zero.
+Result<std::vector<int64_t>> ConvKernel(InferenceContext& ctx, const WindowAttrs& win,
+                                        const std::vector<Dim>& w) {
   std::vector<int64_t> from_w;
   for (size_t i = 2; i < w.size(); ++i) from_w.push_back(w[i].value);
-  if (!ctx.has_attr("kernel_shape")) return from_w;
-  KILN_ASSIGN_OR_RETURN(std::vector<int64_t> k, IntsAttr(ctx, "kernel_shape", from_w.size(), 1, 1));
-  for (size_t i = 0; i < k.size(); ++i) {
-    if (from_w[i] >= 0 && from_w[i] != k[i]) {
-      return ctx.Fail("attribute 'kernel_shape' = ", IntsStr(k), " does not match W's shape ",
-                      Shape(w).ToString());
+  if (std::count(from_w.begin(), from_w.end(), 0) != 0) {
+    return ctx.Fail("W has shape ", Shape(w).ToString(), ", a kernel with a zero dim");
+  }
+  if (win.kernel_shape.empty()) return from_w;
+  for (size_t i = 0; i < from_w.size(); ++i) {
+    if (from_w[i] >= 0 && from_w[i] != win.kernel_shape[i]) {
+      return ctx.Fail("attribute 'kernel_shape' = ", IntsStr(win.kernel_shape),
+                      " does not match W's shape ", Shape(w).ToString());
     }
   }
-  return k;
+  return win.kernel_shape;
 }
 
 Result<int64_t> GroupAttr(InferenceContext& ctx) {
-  int64_t group = ctx.attr_int("group", 1);
+  int64_t group = ctx.attr_int("group");
   if (group < 1) return ctx.Fail("attribute 'group' must be >= 1, got ", group);
   return group;
 }
@@ -316,13 +463,16 @@ Status CheckConvChannels(InferenceContext& ctx, const Dim& c, const std::vector<
   return Status::Ok();
 }
 
-// The common front of Conv and ConvTranspose: types, ranks and the X / W dims.
+// The common front of Conv and ConvTranspose: types, ranks, the X / W dims and the window.
 struct ConvDims {
   std::vector<Dim> x, w;
   int64_t group = 1;
+  WindowAttrs window;
+  std::vector<int64_t> kernel;  // -1 where unknown
 };
 
 Result<std::optional<ConvDims>> ReadConvDims(InferenceContext& ctx) {
+  if (!ctx.has_input(0) || !ctx.has_input(1)) return ctx.Fail("inputs X and W are required");
   KILN_RETURN_IF_ERROR(CheckFloatSameType(ctx, 3), "");
   KILN_ASSIGN_OR_RETURN(std::optional<size_t> spatial, SpatialRank(ctx, true));
   if (!spatial) return std::optional<ConvDims>();
@@ -330,7 +480,22 @@ Result<std::optional<ConvDims>> ReadConvDims(InferenceContext& ctx) {
   KILN_ASSIGN_OR_RETURN(d.x, DimsOfRank(ctx, 0, "X", *spatial + 2));
   KILN_ASSIGN_OR_RETURN(d.w, DimsOfRank(ctx, 1, "W", *spatial + 2));
   KILN_ASSIGN_OR_RETURN(d.group, GroupAttr(ctx));
+  KILN_ASSIGN_OR_RETURN(d.window, CheckedWindow(ctx, *spatial));
+  KILN_ASSIGN_OR_RETURN(d.kernel, ConvKernel(ctx, d.window, d.w));
   return std::optional<ConvDims>(std::move(d));
+}
+
+// The windowed spatial dims of `x` (N, C, spatial...) for `d`'s window and kernel.
+Result<std::vector<Dim>> WindowedDims(InferenceContext& ctx, const WindowAttrs& w,
+                                      const std::vector<int64_t>& kernel,
+                                      const std::vector<Dim>& x) {
+  const size_t n = x.size() - 2;
+  std::vector<Dim> out;
+  for (size_t i = 0; i < n; ++i) {
+    KILN_ASSIGN_OR_RETURN(Dim dim, WindowOutDim(ctx, w, i, n, x[i + 2], kernel[i]));
+    out.push_back(std::move(dim));
+  }
+  return out;
 }
 
 Status Conv(InferenceContext& ctx) {
@@ -341,26 +506,11 @@ Status Conv(InferenceContext& ctx) {
   }
   KILN_RETURN_IF_ERROR(CheckConvChannels(ctx, d->x[1], d->w, d->group), "");
   KILN_RETURN_IF_ERROR(CheckShape(ctx, 2, "B", {d->w[0]}), "");
-  KILN_ASSIGN_OR_RETURN(std::vector<int64_t> kernel, ConvKernel(ctx, d->w));
-  KILN_ASSIGN_OR_RETURN(Window win, ReadWindow(ctx, std::move(kernel), {}));
   std::vector<Dim> out = {d->x[0], d->w[0]};
-  for (size_t i = 0; i + 2 < d->x.size(); ++i) {
-    KILN_ASSIGN_OR_RETURN(Dim dim, WindowOutDim(ctx, d->x[i + 2], win, i));
-    out.push_back(std::move(dim));
-  }
+  KILN_ASSIGN_OR_RETURN(std::vector<Dim> spatial, WindowedDims(ctx, d->window, d->kernel, d->x));
+  out.insert(out.end(), spatial.begin(), spatial.end());
   ctx.set_output(0, ctx.input_dtype(0), Shape(std::move(out)));
   return Status::Ok();
-}
-
-// output_shape, which may list the spatial dims only or (as some exporters write) all dims.
-Result<std::vector<int64_t>> OutputShapeAttr(InferenceContext& ctx, size_t spatial) {
-  std::vector<int64_t> v = ctx.attr_ints("output_shape");
-  if (v.size() == spatial + 2) v.erase(v.begin(), v.begin() + 2);
-  if (!v.empty() && v.size() != spatial) {
-    return ctx.Fail("attribute 'output_shape' = ", IntsStr(v), " needs ", spatial,
-                    " spatial sizes");
-  }
-  return v;
 }
 
 // ConvTranspose: X [N, C, ...], W [C, M/group, k...], B [M].
@@ -379,36 +529,21 @@ Status ConvTranspose(InferenceContext& ctx) {
   }
   Dim m = Scaled(d->w[1], d->group);
   KILN_RETURN_IF_ERROR(CheckShape(ctx, 2, "B", {m}), "");
-  size_t n = d->x.size() - 2;
-  KILN_ASSIGN_OR_RETURN(std::vector<int64_t> kernel, ConvKernel(ctx, d->w));
-  KILN_ASSIGN_OR_RETURN(Window win, ReadWindow(ctx, std::move(kernel), {}));
-  KILN_ASSIGN_OR_RETURN(std::vector<int64_t> out_pad, IntsAttr(ctx, "output_padding", n, 0, 0));
-  KILN_ASSIGN_OR_RETURN(std::vector<int64_t> out_shape, OutputShapeAttr(ctx, n));
   std::vector<Dim> out = {d->x[0], m};
-  for (size_t i = 0; i < n; ++i) {
-    if (!out_shape.empty()) {
-      out.push_back(Dim::Known(out_shape[i]));
-      continue;
-    }
-    KILN_ASSIGN_OR_RETURN(Dim dim, TransposedOutDim(ctx, d->x[i + 2], win, out_pad[i], i));
-    out.push_back(std::move(dim));
-  }
+  KILN_ASSIGN_OR_RETURN(std::vector<Dim> spatial, WindowedDims(ctx, d->window, d->kernel, d->x));
+  out.insert(out.end(), spatial.begin(), spatial.end());
   ctx.set_output(0, ctx.input_dtype(0), Shape(std::move(out)));
   return Status::Ok();
 }
 
 // The output shape of MaxPool / AveragePool / LpPool: [N, C, windowed spatial dims].
-Result<Shape> PoolShape(InferenceContext& ctx, WindowAttrs has) {
-  if (!ctx.has_attr("kernel_shape")) return ctx.Fail("attribute 'kernel_shape' is required");
+Result<Shape> PoolShape(InferenceContext& ctx) {
   KILN_ASSIGN_OR_RETURN(std::optional<size_t> spatial, SpatialRank(ctx, false));
   KILN_ASSIGN_OR_RETURN(std::vector<Dim> x, DimsOfRank(ctx, 0, "X", *spatial + 2));
-  KILN_ASSIGN_OR_RETURN(std::vector<int64_t> kernel, IntsAttr(ctx, "kernel_shape", *spatial, 1, 1));
-  KILN_ASSIGN_OR_RETURN(Window win, ReadWindow(ctx, std::move(kernel), has));
+  KILN_ASSIGN_OR_RETURN(WindowAttrs win, CheckedWindow(ctx, *spatial));
   std::vector<Dim> out = {x[0], x[1]};
-  for (size_t i = 0; i < *spatial; ++i) {
-    KILN_ASSIGN_OR_RETURN(Dim dim, WindowOutDim(ctx, x[i + 2], win, i));
-    out.push_back(std::move(dim));
-  }
+  KILN_ASSIGN_OR_RETURN(std::vector<Dim> dims, WindowedDims(ctx, win, win.kernel_shape, x));
+  out.insert(out.end(), dims.begin(), dims.end());
   return Shape(std::move(out));
 }
 
@@ -425,8 +560,7 @@ Status MaxPool(InferenceContext& ctx) {
   if (ctx.opset() < 8 && ctx.output_used(1)) {
     return ctx.Fail("the Indices output needs opset 8 or newer");
   }
-  WindowAttrs has{.dilations = ctx.opset() >= 10, .ceil_mode = ctx.opset() >= 10};
-  KILN_ASSIGN_OR_RETURN(Shape shape, PoolShape(ctx, has));
+  KILN_ASSIGN_OR_RETURN(Shape shape, PoolShape(ctx));
   ctx.set_output(1, DataType::kInt64, shape);
   ctx.set_output(0, t, std::move(shape));
   return Status::Ok();
@@ -436,8 +570,7 @@ Status MaxPool(InferenceContext& ctx) {
 Status AveragePool(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(CheckFloatInput(ctx, 0, "X"), "");
   KILN_RETURN_IF_ERROR(FlagAttr(ctx, "count_include_pad").status(), "");
-  WindowAttrs has{.dilations = ctx.opset() >= 19, .ceil_mode = ctx.opset() >= 10};
-  KILN_ASSIGN_OR_RETURN(Shape shape, PoolShape(ctx, has));
+  KILN_ASSIGN_OR_RETURN(Shape shape, PoolShape(ctx));
   ctx.set_output(0, ctx.input_dtype(0), std::move(shape));
   return Status::Ok();
 }
@@ -445,8 +578,8 @@ Status AveragePool(InferenceContext& ctx) {
 // LpPool: ceil_mode and dilations from opset 18.
 Status LpPool(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(CheckFloatInput(ctx, 0, "X"), "");
-  WindowAttrs has{.dilations = ctx.opset() >= 18, .ceil_mode = ctx.opset() >= 18};
-  KILN_ASSIGN_OR_RETURN(Shape shape, PoolShape(ctx, has));
+  KILN_RETURN_IF_ERROR(PositiveAttr(ctx, "p").status(), "");
+  KILN_ASSIGN_OR_RETURN(Shape shape, PoolShape(ctx));
   ctx.set_output(0, ctx.input_dtype(0), std::move(shape));
   return Status::Ok();
 }
@@ -455,6 +588,7 @@ Status LpPool(InferenceContext& ctx) {
 Status GlobalPool(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(CheckFloatInput(ctx, 0, "X"), "");
   KILN_RETURN_IF_ERROR(CheckRankAtLeast(ctx, 0, 3, "N x C x spatial dims"), "");
+  if (ctx.op_type() == "GlobalLpPool") KILN_RETURN_IF_ERROR(PositiveAttr(ctx, "p").status(), "");
   const Shape& x = ctx.input_shape(0);
   if (!x.rank_known()) return InferSameAsInput(ctx);
   std::vector<Dim> out = {x[0], x[1]};
@@ -492,7 +626,7 @@ Result<bool> BatchNormTrainingMode(InferenceContext& ctx) {
         "the mean/var outputs select the opset < 14 training mode, which Kiln does not "
         "support; keep only output Y");
   }
-  if (ctx.opset() < 9 && ctx.attr_int("spatial", 1) == 0) {
+  if (ctx.opset() < 9 && ctx.attr_int("spatial") == 0) {
     return ctx.Unsupported("spatial=0 (per-activation statistics) is not supported");
   }
   return training;
@@ -532,7 +666,7 @@ Status InstanceNormalization(InferenceContext& ctx) {
 // (axis onwards) set to 1, in stash_type.
 Status LayerNormalization(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(CheckFloatSameType(ctx, 3), "");
-  int64_t stash = ctx.attr_int("stash_type", 1);
+  int64_t stash = ctx.attr_int("stash_type");
   DataType stash_type = FromOnnx(static_cast<int32_t>(stash));
   if (!IsFloat(stash_type)) {
     return ctx.Fail("attribute 'stash_type' = ", stash, " is not a floating-point type");
@@ -546,7 +680,7 @@ Status LayerNormalization(InferenceContext& ctx) {
   }
   Shape stats;
   if (x.rank_known()) {
-    KILN_ASSIGN_OR_RETURN(int64_t axis, AxisAttr(ctx, -1, static_cast<int64_t>(x.rank())));
+    KILN_ASSIGN_OR_RETURN(int64_t axis, AxisAttr(ctx, static_cast<int64_t>(x.rank())));
     stats = x;
     for (size_t d = static_cast<size_t>(axis); d < x.rank(); ++d) stats[d] = Dim::Known(1);
   }
@@ -580,7 +714,7 @@ Status Lrn(InferenceContext& ctx) {
 Status MeanVarianceNormalization(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(CheckFloatInput(ctx, 0, "X"), "");
   const Shape& x = ctx.input_shape(0);
-  std::vector<int64_t> axes = ctx.attr_ints("axes", {0, 2, 3});
+  std::vector<int64_t> axes = ctx.attr_ints("axes");
   for (int64_t a : axes) {
     if (x.rank_known() && !NormalizeAxis(a, static_cast<int64_t>(x.rank()))) {
       return ctx.Fail("attribute 'axes' = ", IntsStr(axes), " is out of range for X ",
@@ -595,7 +729,7 @@ Status MeanVarianceNormalization(InferenceContext& ctx) {
 Status RmsNormalization(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(CheckFloatInput(ctx, 0, "X"), "");
   KILN_RETURN_IF_ERROR(CheckFloatInput(ctx, 1, "scale"), "");
-  int64_t stash = ctx.attr_int("stash_type", 1);
+  int64_t stash = ctx.attr_int("stash_type");
   if (!IsFloat(FromOnnx(static_cast<int32_t>(stash)))) {
     return ctx.Fail("attribute 'stash_type' = ", stash, " is not a floating-point type");
   }
@@ -605,7 +739,7 @@ Status RmsNormalization(InferenceContext& ctx) {
                     ", which does not broadcast to X ", x.ToString());
   }
   if (x.rank_known()) {
-    KILN_RETURN_IF_ERROR(AxisAttr(ctx, -1, static_cast<int64_t>(x.rank())).status(), "");
+    KILN_RETURN_IF_ERROR(AxisAttr(ctx, static_cast<int64_t>(x.rank())).status(), "");
   }
   ctx.set_output(0, ctx.input_dtype(1), x);
   return Status::Ok();
@@ -614,11 +748,11 @@ Status RmsNormalization(InferenceContext& ctx) {
 // LpNormalization: x / ||x||_p along `axis`, p = 1 or 2.
 Status LpNormalization(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(CheckFloatInput(ctx, 0, "input"), "");
-  int64_t p = ctx.attr_int("p", 2);
+  int64_t p = ctx.attr_int("p");
   if (p != 1 && p != 2) return ctx.Fail("attribute 'p' must be 1 or 2, got ", p);
   const Shape& x = ctx.input_shape(0);
   if (x.rank_known()) {
-    KILN_RETURN_IF_ERROR(AxisAttr(ctx, -1, static_cast<int64_t>(x.rank())).status(), "");
+    KILN_RETURN_IF_ERROR(AxisAttr(ctx, static_cast<int64_t>(x.rank())).status(), "");
   }
   return InferSameAsInput(ctx);
 }
@@ -634,7 +768,7 @@ Status Loss(InferenceContext& ctx) {
   if (label_type != DataType::kInt32 && label_type != DataType::kInt64) {
     return ctx.Fail("the labels are ", Name(label_type), "; int32 or int64 is required");
   }
-  std::string reduction = ctx.attr_string("reduction", "mean");
+  std::string reduction = ctx.attr_string("reduction");
   if (reduction != "none" && reduction != "sum" && reduction != "mean") {
     return ctx.Fail("attribute 'reduction' must be none, sum or mean, got \"", reduction, "\"");
   }
@@ -662,8 +796,7 @@ Status SoftmaxFamily(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(CheckFloatInput(ctx, 0, "input"), "");
   const Shape& x = ctx.input_shape(0);
   if (x.rank_known()) {
-    KILN_RETURN_IF_ERROR(
-        AxisAttr(ctx, ctx.opset() >= 13 ? -1 : 1, static_cast<int64_t>(x.rank())).status(), "");
+    KILN_RETURN_IF_ERROR(AxisAttr(ctx, static_cast<int64_t>(x.rank())).status(), "");
   }
   return InferSameAsInput(ctx);
 }
@@ -712,7 +845,7 @@ Status Gemm(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(CheckNumericSameType(ctx, 3, 9), "");
   KILN_ASSIGN_OR_RETURN(std::vector<Dim> a, DimsOfRank(ctx, 0, "A", 2));
   KILN_ASSIGN_OR_RETURN(std::vector<Dim> b, DimsOfRank(ctx, 1, "B", 2));
-  size_t ta = ctx.attr_int("transA", 0) != 0, tb = ctx.attr_int("transB", 0) != 0;
+  size_t ta = ctx.attr_int("transA") != 0, tb = ctx.attr_int("transB") != 0;
   const Dim &ka = a[1 - ta], &kb = b[tb];
   if (ka.known() && kb.known() && ka.value != kb.value) {
     return ctx.Fail("A ", Shape(a).ToString(), " (transA=", ta, ") and B ", Shape(b).ToString(),
@@ -732,7 +865,7 @@ Status Gemm(InferenceContext& ctx) {
 Status Flatten(InferenceContext& ctx) {
   if (ctx.opset() < 9) KILN_RETURN_IF_ERROR(CheckFloatInput(ctx, 0, "input"), "");
   const Shape& x = ctx.input_shape(0);
-  int64_t axis = ctx.attr_int("axis", 1);
+  int64_t axis = ctx.attr_int("axis");
   if (!x.rank_known()) {
     Dim outer = axis == 0 ? Dim::Known(1) : Dim::Unknown();
     ctx.set_output(0, ctx.input_dtype(0), Shape(std::vector<Dim>{outer, Dim::Unknown()}));
@@ -754,66 +887,29 @@ Status Flatten(InferenceContext& ctx) {
 // ---------------------------------------------------------------------------------------------
 // Einsum.
 
-// One term of an einsum equation: its labels and where "..." sits among them (-1: absent).
-struct EinsumTerm {
-  std::string labels;
-  int ellipsis = -1;
-};
-
-struct EinsumEquation {
-  std::vector<EinsumTerm> inputs;
-  std::optional<EinsumTerm> output;  // nullopt: implicit output
-};
-
 // What the inputs say about each label's size and the broadcast "..." dims.
 struct EinsumDims {
   std::map<char, Dim> labels;
   std::optional<Shape> ellipsis;  // nullopt when no input has "..."
 };
 
-Result<EinsumTerm> ParseEinsumTerm(InferenceContext& ctx, std::string_view text) {
-  EinsumTerm term;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (std::isalpha(static_cast<unsigned char>(text[i]))) {
-      term.labels += text[i];
-    } else if (text.substr(i, 3) == "..." && term.ellipsis < 0) {
-      term.ellipsis = static_cast<int>(term.labels.size());
-      i += 2;
-    } else {
-      return ctx.Fail("einsum term \"", text, "\" has an unexpected '", text[i], "'");
-    }
-  }
-  return term;
-}
-
-Result<EinsumEquation> ParseEinsum(InferenceContext& ctx, std::string eq) {
-  eq.erase(std::remove_if(eq.begin(), eq.end(), [](unsigned char c) { return std::isspace(c); }),
-           eq.end());
-  EinsumEquation e;
-  size_t arrow = eq.find("->");
-  std::string_view lhs = std::string_view(eq).substr(0, arrow);
-  while (true) {
-    size_t comma = lhs.find(',');
-    KILN_ASSIGN_OR_RETURN(EinsumTerm term, ParseEinsumTerm(ctx, lhs.substr(0, comma)));
-    e.inputs.push_back(std::move(term));
-    if (comma == std::string_view::npos) break;
-    lhs.remove_prefix(comma + 1);
-  }
-  if (arrow != std::string::npos) {
-    KILN_ASSIGN_OR_RETURN(e.output, ParseEinsumTerm(ctx, std::string_view(eq).substr(arrow + 2)));
-  }
-  return e;
-}
-
-// Binds a dim to `label`; repeated labels must agree (a size of 1 broadcasts).
-Status BindEinsumLabel(InferenceContext& ctx, char label, const Dim& dim, EinsumDims& dims) {
+// Binds a dim to `label`; repeated labels must agree: across operands a size of 1 broadcasts,
+// within one operand (a diagonal) the sizes must be equal.
+Status BindEinsumLabel(InferenceContext& ctx, size_t operand, char label, const Dim& dim,
+                       bool diagonal, EinsumDims& dims) {
   auto [it, inserted] = dims.labels.try_emplace(label, dim);
   if (inserted) return Status::Ok();
-  std::optional<Shape> b =
-      Broadcast(Shape(std::vector<Dim>{it->second}), Shape(std::vector<Dim>{dim}));
-  if (!b) {
-    return ctx.Fail("einsum label '", label, "' has sizes ", it->second.value, " and ", dim.value);
+  const Dim& had = it->second;
+  if (diagonal) {
+    if (had.known() && dim.known() && had.value != dim.value) {
+      return ctx.Fail("einsum operand ", operand, " repeats label '", label, "' over dims of ",
+                      had.value, " and ", dim.value);
+    }
+    if (!had.known()) it->second = dim;
+    return Status::Ok();
   }
+  std::optional<Shape> b = Broadcast(Shape(std::vector<Dim>{had}), Shape(std::vector<Dim>{dim}));
+  if (!b) return ctx.Fail("einsum label '", label, "' has sizes ", had.value, " and ", dim.value);
   it->second = (*b)[0];
   return Status::Ok();
 }
@@ -833,9 +929,14 @@ Status BindEinsumInput(InferenceContext& ctx, size_t i, const EinsumTerm& term, 
                     " labels", has_ellipsis ? " and \"...\"" : "");
   }
   size_t num_ellipsis = s.rank() - n;
+  // The operand's own labels first (a diagonal's sizes must be equal), then across operands.
+  EinsumDims own;
   for (size_t j = 0; j < n; ++j) {
     size_t pos = has_ellipsis && j >= static_cast<size_t>(term.ellipsis) ? j + num_ellipsis : j;
-    KILN_RETURN_IF_ERROR(BindEinsumLabel(ctx, term.labels[j], s[pos], dims), "");
+    KILN_RETURN_IF_ERROR(BindEinsumLabel(ctx, i, term.labels[j], s[pos], true, own), "");
+  }
+  for (const auto& [label, dim] : own.labels) {
+    KILN_RETURN_IF_ERROR(BindEinsumLabel(ctx, i, label, dim, false, dims), "");
   }
   if (!has_ellipsis) return Status::Ok();
   auto first = s.dims().begin() + term.ellipsis;
@@ -849,28 +950,7 @@ Status BindEinsumInput(InferenceContext& ctx, size_t i, const EinsumTerm& term, 
   return Status::Ok();
 }
 
-// The implicit output: "..." first, then the labels used exactly once, in alphabetical order.
-EinsumTerm ImplicitEinsumOutput(const EinsumEquation& e, const EinsumDims& dims) {
-  std::map<char, int> uses;
-  for (const EinsumTerm& t : e.inputs) {
-    for (char c : t.labels) ++uses[c];
-  }
-  EinsumTerm out;
-  for (auto [c, n] : uses) {
-    if (n == 1) out.labels += c;
-  }
-  if (dims.ellipsis) out.ellipsis = 0;
-  return out;
-}
-
-Result<Shape> EinsumOutput(InferenceContext& ctx, const EinsumTerm& out, const EinsumDims& dims) {
-  for (size_t j = 0; j < out.labels.size(); ++j) {
-    char c = out.labels[j];
-    if (!dims.labels.count(c)) {
-      return ctx.Fail("einsum output label '", c, "' does not appear in any input");
-    }
-    if (out.labels.find(c) != j) return ctx.Fail("einsum output label '", c, "' repeats");
-  }
+Result<Shape> EinsumOutput(const EinsumTerm& out, const EinsumDims& dims) {
   bool with_ellipsis = out.ellipsis >= 0 && dims.ellipsis;
   if (with_ellipsis && !dims.ellipsis->rank_known()) return Shape();
   std::vector<Dim> result;
@@ -884,23 +964,22 @@ Result<Shape> EinsumOutput(InferenceContext& ctx, const EinsumTerm& out, const E
 }
 
 Status Einsum(InferenceContext& ctx) {
-  if (!ctx.has_attr("equation")) return ctx.Fail("attribute 'equation' is required");
   for (size_t i = 0; i < ctx.num_inputs(); ++i) {
     if (!ctx.has_input(i)) return ctx.Fail("einsum operand ", i, " is missing");
   }
   KILN_RETURN_IF_ERROR(CheckNumericSameType(ctx, ctx.num_inputs(), 12), "");
-  std::string eq = ctx.attr_string("equation", "");
-  KILN_ASSIGN_OR_RETURN(EinsumEquation e, ParseEinsum(ctx, eq));
-  if (e.inputs.size() != ctx.num_inputs()) {
-    return ctx.Fail("equation \"", eq, "\" has ", e.inputs.size(),
+  std::string eq = ctx.attr_string("equation");
+  Result<EinsumEquation> e = ParseEinsum(eq);
+  if (!e.ok()) return ctx.Fail(e.status().message());
+  if (e->inputs.size() != ctx.num_inputs()) {
+    return ctx.Fail("equation \"", eq, "\" has ", e->inputs.size(),
                     " operand terms but the node has ", ctx.num_inputs(), " inputs");
   }
   EinsumDims dims;
-  for (size_t i = 0; i < e.inputs.size(); ++i) {
-    KILN_RETURN_IF_ERROR(BindEinsumInput(ctx, i, e.inputs[i], dims), "");
+  for (size_t i = 0; i < e->inputs.size(); ++i) {
+    KILN_RETURN_IF_ERROR(BindEinsumInput(ctx, i, e->inputs[i], dims), "");
   }
-  EinsumTerm out = e.output ? *e.output : ImplicitEinsumOutput(e, dims);
-  KILN_ASSIGN_OR_RETURN(Shape shape, EinsumOutput(ctx, out, dims));
+  KILN_ASSIGN_OR_RETURN(Shape shape, EinsumOutput(e->output, dims));
   ctx.set_output(0, ctx.input_dtype(0), std::move(shape));
   return Status::Ok();
 }
@@ -909,7 +988,7 @@ Status Einsum(InferenceContext& ctx) {
 // Recurrent ops. Inputs: X, W, R, B, sequence_lens, initial_h (+ initial_c, P for LSTM).
 
 Result<int64_t> NumDirections(InferenceContext& ctx) {
-  std::string dir = ctx.attr_string("direction", "forward");
+  std::string dir = ctx.attr_string("direction");
   if (dir == "forward" || dir == "reverse") return 1;
   if (dir == "bidirectional") return 2;
   return ctx.Fail("attribute 'direction' must be forward, reverse or bidirectional, got \"", dir,
@@ -929,6 +1008,9 @@ Result<Dim> HiddenSize(InferenceContext& ctx, int64_t gates) {
 }
 
 Status CheckRecurrentTypes(InferenceContext& ctx) {
+  if (!ctx.has_input(0) || !ctx.has_input(1) || !ctx.has_input(2)) {
+    return ctx.Fail("inputs X, W and R are required");
+  }
   KILN_RETURN_IF_ERROR(CheckFloatInput(ctx, 0, "X"), "");
   const char* names[] = {"X", "W", "R", "B", "sequence_lens", "initial_h", "initial_c", "P"};
   for (size_t i = 1; i < ctx.num_inputs(); ++i) {
@@ -940,11 +1022,39 @@ Status CheckRecurrentTypes(InferenceContext& ctx) {
   return Status::Ok();
 }
 
+// clip (positive when given) and the activations: `per` names (a cell's functions) for every
+// direction, or one set for both; RNN's default, two names, serves one direction as well (its
+// first name).
+Status CheckRecurrentAttrs(InferenceContext& ctx, size_t per) {
+  if (ctx.has_attr("clip") && !(ctx.attr_float("clip") > 0)) {
+    return ctx.Fail("attribute 'clip' must be positive, got ", ctx.attr_float("clip"));
+  }
+  if (!ctx.has_attr("activations")) return Status::Ok();
+  const std::vector<std::string> names = ctx.attr_strings("activations");
+  if (names.size() != per && names.size() != 2 * per) {
+    return ctx.Fail("attribute 'activations' has ", names.size(), " names; ", per,
+                    " per direction are required");
+  }
+  static const char* const kKnown[] = {
+      "relu",       "tanh",        "sigmoid", "affine",   "leakyrelu", "thresholdedrelu",
+      "scaledtanh", "hardsigmoid", "elu",     "softsign", "softplus"};
+  for (const std::string& name : names) {
+    std::string lower = name;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (std::find(std::begin(kKnown), std::end(kKnown), lower) == std::end(kKnown)) {
+      return ctx.Fail("attribute 'activations' has the unknown function \"", name, "\"");
+    }
+  }
+  return Status::Ok();
+}
+
 // RNN, GRU and LSTM, with `gates` 1, 3 or 4. Layout 0: X [seq, batch, input], Y [seq, dirs,
 // batch, hidden], states [dirs, batch, hidden]; layout 1 (opset 14+) puts batch first.
 Status Recurrent(InferenceContext& ctx, int64_t gates) {
   KILN_RETURN_IF_ERROR(CheckRecurrentTypes(ctx), "");
   KILN_ASSIGN_OR_RETURN(int64_t num_dirs, NumDirections(ctx));
+  KILN_RETURN_IF_ERROR(CheckRecurrentAttrs(ctx, gates == 1 ? 1 : gates == 3 ? 2 : 3), "");
   bool layout = false;
   if (ctx.opset() >= 14) {
     KILN_ASSIGN_OR_RETURN(layout, FlagAttr(ctx, "layout"));
@@ -979,37 +1089,101 @@ Status Lstm(InferenceContext& ctx) { return Recurrent(ctx, 4); }
 
 void RegisterNnOps(OpRegistry& r) {
   constexpr const char* kFamily = "nn";
-  r.Register(MakeSchema("Conv", 1, 2, 3, 1, 1, kFamily, Conv));
-  r.Register(MakeSchema("ConvTranspose", 1, 2, 3, 1, 1, kFamily, ConvTranspose));
-  r.Register(MakeSchema("MaxPool", 1, 1, 1, 1, 2, kFamily, MaxPool));
-  r.Register(MakeSchema("AveragePool", 1, 1, 1, 1, 1, kFamily, AveragePool));
+  using Ints = std::vector<int64_t>;
+  constexpr double kEpsilon = 1e-5;
+  // The window attributes every convolution and pool has.
+  auto window = [](bool kernel_required) {
+    return std::vector<AttrSpec>{Attr("auto_pad", "NOTSET"),
+                                 kernel_required ? RequiredAttr("kernel_shape", AttrKind::kInts)
+                                                 : OptionalAttr("kernel_shape", AttrKind::kInts),
+                                 OptionalAttr("pads", AttrKind::kInts),
+                                 OptionalAttr("strides", AttrKind::kInts)};
+  };
+  r.Register(MakeSchema("Conv", 1, 2, 3, 1, 1, kFamily, Conv)
+                 .Attrs(window(false))
+                 .Attrs({OptionalAttr("dilations", AttrKind::kInts), Attr("group", 1)}));
+  r.Register(MakeSchema("ConvTranspose", 1, 2, 3, 1, 1, kFamily, ConvTranspose)
+                 .Attrs(window(false))
+                 .Attrs({OptionalAttr("dilations", AttrKind::kInts), Attr("group", 1),
+                         OptionalAttr("output_padding", AttrKind::kInts),
+                         OptionalAttr("output_shape", AttrKind::kInts)}));
+  r.Register(MakeSchema("MaxPool", 1, 1, 1, 1, 2, kFamily, MaxPool)
+                 .Attrs(window(true))
+                 .Attrs({Attr("storage_order", 0).Since(8), Attr("ceil_mode", 0).Since(10),
+                         OptionalAttr("dilations", AttrKind::kInts).Since(10)}));
+  r.Register(MakeSchema("AveragePool", 1, 1, 1, 1, 1, kFamily, AveragePool)
+                 .Attrs(window(true))
+                 .Attrs({Attr("count_include_pad", 0).Since(7), Attr("ceil_mode", 0).Since(10),
+                         OptionalAttr("dilations", AttrKind::kInts).Since(19)}));
   // LpPool-1 took p as a float; from 2 it is an int.
-  r.Register(MakeSchema("LpPool", 2, 1, 1, 1, 1, kFamily, LpPool));
+  r.Register(MakeSchema("LpPool", 2, 1, 1, 1, 1, kFamily, LpPool)
+                 .Attrs(window(true))
+                 .Attrs({Attr("p", 2), Attr("ceil_mode", 0).Since(18),
+                         OptionalAttr("dilations", AttrKind::kInts).Since(18)}));
   r.Register(MakeSchema("GlobalAveragePool", 1, 1, 1, 1, 1, kFamily, GlobalPool));
   r.Register(MakeSchema("GlobalMaxPool", 1, 1, 1, 1, 1, kFamily, GlobalPool));
-  r.Register(MakeSchema("GlobalLpPool", 2, 1, 1, 1, 1, kFamily, GlobalPool));
+  r.Register(MakeSchema("GlobalLpPool", 2, 1, 1, 1, 1, kFamily, GlobalPool).Attrs({Attr("p", 2)}));
   // Up to 5 outputs before opset 14 and 3 after; the extra ones only in opset 14+ training mode.
-  r.Register(MakeSchema("BatchNormalization", 7, 5, 5, 1, 5, kFamily, BatchNormalization));
-  r.Register(MakeSchema("InstanceNormalization", 6, 3, 3, 1, 1, kFamily, InstanceNormalization));
-  r.Register(MakeSchema("LayerNormalization", 17, 2, 3, 1, 3, kFamily, LayerNormalization));
-  r.Register(MakeSchema("GroupNormalization", 18, 3, 3, 1, 1, kFamily, GroupNormalization));
-  r.Register(MakeSchema("LRN", 1, 1, 1, 1, 1, kFamily, Lrn));
+  r.Register(MakeSchema("BatchNormalization", 7, 5, 5, 1, 5, kFamily, BatchNormalization)
+                 .Attrs({Attr("epsilon", kEpsilon), Attr("momentum", 0.9),
+                         Attr("spatial", 1).Until(8), Attr("training_mode", 0).Since(14)}));
+  r.Register(MakeSchema("InstanceNormalization", 6, 3, 3, 1, 1, kFamily, InstanceNormalization)
+                 .Attrs({Attr("epsilon", kEpsilon)}));
+  r.Register(MakeSchema("LayerNormalization", 17, 2, 3, 1, 3, kFamily, LayerNormalization)
+                 .Attrs({Attr("axis", -1), Attr("epsilon", kEpsilon), Attr("stash_type", 1)}));
+  r.Register(MakeSchema("GroupNormalization", 18, 3, 3, 1, 1, kFamily, GroupNormalization)
+                 .Attrs({Attr("epsilon", kEpsilon), RequiredAttr("num_groups", AttrKind::kInt),
+                         Attr("stash_type", 1).Since(21)}));
+  r.Register(MakeSchema("LRN", 1, 1, 1, 1, 1, kFamily, Lrn)
+                 .Attrs({Attr("alpha", 1e-4), Attr("beta", 0.75), Attr("bias", 1.0),
+                         RequiredAttr("size", AttrKind::kInt)}));
   r.Register(
-      MakeSchema("MeanVarianceNormalization", 9, 1, 1, 1, 1, kFamily, MeanVarianceNormalization));
-  r.Register(MakeSchema("RMSNormalization", 23, 2, 2, 1, 1, kFamily, RmsNormalization));
-  r.Register(MakeSchema("LpNormalization", 1, 1, 1, 1, 1, kFamily, LpNormalization));
-  r.Register(MakeSchema("NegativeLogLikelihoodLoss", 12, 2, 3, 1, 1, kFamily, Loss));
-  r.Register(MakeSchema("SoftmaxCrossEntropyLoss", 12, 2, 3, 1, 2, kFamily, Loss));
+      MakeSchema("MeanVarianceNormalization", 9, 1, 1, 1, 1, kFamily, MeanVarianceNormalization)
+          .Attrs({Attr("axes", Ints{0, 2, 3})}));
+  r.Register(MakeSchema("RMSNormalization", 23, 2, 2, 1, 1, kFamily, RmsNormalization)
+                 .Attrs({Attr("axis", -1), Attr("epsilon", kEpsilon), Attr("stash_type", 1)}));
+  r.Register(MakeSchema("LpNormalization", 1, 1, 1, 1, 1, kFamily, LpNormalization)
+                 .Attrs({Attr("axis", -1), Attr("p", 2)}));
+  for (const char* op : {"NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss"}) {
+    const int outputs = op[0] == 'N' ? 1 : 2;
+    r.Register(
+        MakeSchema(op, 12, 2, 3, 1, outputs, kFamily, Loss)
+            .Attrs({OptionalAttr("ignore_index", AttrKind::kInt), Attr("reduction", "mean")}));
+  }
   for (const char* op : {"Softmax", "LogSoftmax", "Hardmax"}) {
-    r.Register(MakeSchema(op, 1, 1, 1, 1, 1, kFamily, SoftmaxFamily));
+    r.Register(MakeSchema(op, 1, 1, 1, 1, 1, kFamily, SoftmaxFamily)
+                   .Attrs({Attr("axis", 1).Until(12), Attr("axis", -1).Since(13)}));
   }
   r.Register(MakeSchema("MatMul", 1, 2, 2, 1, 1, kFamily, MatMul));
-  r.Register(MakeSchema("Gemm", 7, 2, 3, 1, 1, kFamily, Gemm));
-  r.Register(MakeSchema("Flatten", 1, 1, 1, 1, 1, kFamily, Flatten).Traits(kTraitInPlace));
-  r.Register(MakeSchema("Einsum", 12, 1, -1, 1, 1, kFamily, Einsum));
-  r.Register(MakeSchema("RNN", 7, 3, 6, 0, 2, kFamily, Rnn));
-  r.Register(MakeSchema("GRU", 7, 3, 6, 0, 2, kFamily, Gru));
-  r.Register(MakeSchema("LSTM", 7, 3, 8, 0, 3, kFamily, Lstm));
+  r.Register(
+      MakeSchema("Gemm", 7, 2, 3, 1, 1, kFamily, Gemm)
+          .Attrs({Attr("alpha", 1.0), Attr("beta", 1.0), Attr("transA", 0), Attr("transB", 0)}));
+  r.Register(MakeSchema("Flatten", 1, 1, 1, 1, 1, kFamily, Flatten)
+                 .Attrs({Attr("axis", 1)})
+                 .Traits(kTraitInPlace));
+  r.Register(MakeSchema("Einsum", 12, 1, -1, 1, 1, kFamily, Einsum)
+                 .Attrs({RequiredAttr("equation", AttrKind::kString)}));
+  // The recurrent ops' common attributes; GRU and LSTM give no default activations (their
+  // kernels know the spec's), RNN's default names both directions.
+  auto recurrent = [](std::vector<AttrSpec> own) {
+    std::vector<AttrSpec> specs = {OptionalAttr("activation_alpha", AttrKind::kFloats),
+                                   OptionalAttr("activation_beta", AttrKind::kFloats),
+                                   OptionalAttr("clip", AttrKind::kFloat),
+                                   Attr("direction", "forward"),
+                                   OptionalAttr("hidden_size", AttrKind::kInt),
+                                   Attr("layout", 0).Since(14)};
+    for (AttrSpec& s : own) specs.push_back(std::move(s));
+    return specs;
+  };
+  r.Register(MakeSchema("RNN", 7, 3, 6, 0, 2, kFamily, Rnn)
+                 .Attrs(recurrent(
+                     {Attr("activations", Attribute(std::vector<std::string>{"Tanh", "Tanh"}))})));
+  r.Register(MakeSchema("GRU", 7, 3, 6, 0, 2, kFamily, Gru)
+                 .Attrs(recurrent({OptionalAttr("activations", AttrKind::kStrings),
+                                   Attr("linear_before_reset", 0)})));
+  r.Register(MakeSchema("LSTM", 7, 3, 8, 0, 3, kFamily, Lstm)
+                 .Attrs(recurrent(
+                     {OptionalAttr("activations", AttrKind::kStrings), Attr("input_forget", 0)})));
 }
 
 }  // namespace kiln::ir

@@ -10,7 +10,6 @@
 #include <cmath>
 #include <limits>
 #include <string>
-#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -67,7 +66,7 @@ Result<Activation> PrepareActivation(const NodeDef& def, DataType type) {
   const Activation a{attrs.kind, attrs.alpha, attrs.beta};
   if (!ir::IsFloat(type) && a.kind != ActKind::kNone && a.kind != ActKind::kRelu &&
       a.kind != ActKind::kClip) {
-    return def.Fail(code::kFeatureUnsupported, "activation '", def.attr_string("activation", ""),
+    return def.Fail(code::kFeatureUnsupported, "activation '", def.attr_string("activation"),
                     "' on ", ir::Name(type),
                     " is not supported; integer types take Relu or Clip only");
   }
@@ -221,22 +220,8 @@ class FusedConvKernel final : public Kernel {
 
   Status Run(KernelContext& ctx) const override {
     if (!layout_.any()) return RunNchw(ctx);
-    // The channels-last tensors must be rank 4 (the dims are N, C, H, W).
-    const size_t n_in = ctx.num_inputs();
-    for (auto [i, on, what] :
-         {std::tuple{size_t{0}, layout_.x, "X"}, std::tuple{size_t{3}, layout_.z, "Z"}}) {
-      const TensorView* in = i < n_in ? ctx.input(i) : nullptr;
-      if (!on) continue;
-      if (in == nullptr || in->rank() != 4) {
-        return def_.Fail(code::kInvalidParam, what, " is marked NHWC but is ",
-                         in ? DimsString(in->dims) : std::string("absent"),
-                         "; a rank-4 tensor is required");
-      }
-    }
-    if (layout_.x && n_in > 1 && ctx.input(1) != nullptr && ctx.input(1)->rank() != 4) {
-      return def_.Fail(code::kInvalidParam, "X is marked NHWC but W is ",
-                       DimsString(ctx.input(1)->dims), "; a 2-D convolution is required");
-    }
+    // The definition has made the channels-last tensors rank 4 (N, C, H, W) and the
+    // convolution 2-D.
     NchwContext nchw(ctx, layout_);
     KILN_RETURN_IF_ERROR(RunNchw(nchw), "");
     nchw.Finish();
@@ -246,15 +231,8 @@ class FusedConvKernel final : public Kernel {
  private:
   Status RunNchw(KernelContext& ctx) const {
     KILN_ASSIGN_OR_RETURN(TensorView * y, RunConv(def_, conv_, ctx));
+    // The residual Z has Y's type and broadcasts to Y (the definition's rules).
     const TensorView* z = ctx.num_inputs() > 3 ? ctx.input(3) : nullptr;
-    if (z != nullptr) {
-      auto b = BroadcastDims({&y->dims, &z->dims});
-      if (z->dtype != y->dtype || !b || *b != y->dims) {
-        return def_.Fail(code::kInvalidParam, "residual Z ", ir::Name(z->dtype), " ",
-                         DimsString(z->dims), " does not broadcast to the convolution output ",
-                         ir::Name(y->dtype), " ", DimsString(y->dims));
-      }
-    }
     if (z == nullptr && act_.kind == ActKind::kNone) return Status::Ok();
     DispatchFloat(y->dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -286,22 +264,13 @@ class FusedConvKernel final : public Kernel {
 };
 
 Result<std::unique_ptr<Kernel>> MakeFusedConv(const NodeDef& def) {
-  KILN_ASSIGN_OR_RETURN(ConvAttrs conv, PrepareConv(def));
   KILN_ASSIGN_OR_RETURN(Activation act, PrepareActivation(def, def.input_types[0]));
-  KILN_ASSIGN_OR_RETURN(ConvLayout layout, ReadConvLayout(def));
   return std::unique_ptr<Kernel>(
-      std::make_unique<FusedConvKernel>(def, std::move(conv), act, layout));
+      std::make_unique<FusedConvKernel>(def, ReadConvAttrs(def), act, ReadConvLayout(def)));
 }
 
 // ---------------------------------------------------------------------------------------------
 // FusedGemm.
-
-Status CheckNumericInput(const NodeDef& def) {
-  DataType t = def.input_types.empty() ? DataType::kUndefined : def.input_types[0];
-  if (DispatchNumeric(t, [](auto) {})) return Status::Ok();
-  return def.Fail(code::kFeatureUnsupported, "input type ", ir::Name(t),
-                  " is not supported; a numeric type is required");
-}
 
 struct GemmAttrs {
   double alpha = 1, beta = 1;
@@ -352,32 +321,9 @@ class FusedGemmKernel final : public Kernel {
     const TensorView* a = ctx.input(0);
     const TensorView* b = ctx.input(1);
     const TensorView* c = ctx.num_inputs() > 2 ? ctx.input(2) : nullptr;
-    if (a == nullptr || b == nullptr) {
-      return def_.Fail(code::kInvalidParam, "inputs A and B are required");
-    }
-    if (a->rank() != 2 || b->rank() != 2) {
-      return def_.Fail(code::kInvalidParam, "A ", DimsString(a->dims), " and B ",
-                       DimsString(b->dims), " must be matrices");
-    }
-    if (b->dtype != a->dtype || (c && c->dtype != a->dtype)) {
-      return def_.Fail(code::kInvalidParam, "A, B and C must share one type; A is ",
-                       ir::Name(a->dtype), ", B ", ir::Name(b->dtype));
-    }
-    const int64_t rows = a->dims[g_.trans_a ? 1 : 0], depth = a->dims[g_.trans_a ? 0 : 1];
-    const int64_t cols = b->dims[g_.trans_b ? 0 : 1];
-    if (b->dims[g_.trans_b ? 1 : 0] != depth) {
-      return def_.Fail(code::kInvalidParam, "A ", DimsString(a->dims), " (transA=", g_.trans_a,
-                       ") and B ", DimsString(b->dims), " (transB=", g_.trans_b, ") disagree on K");
-    }
-    const Dims ydims = {rows, cols};
-    if (c) {
-      auto bc = BroadcastDims({&ydims, &c->dims});
-      if (c->rank() > 2 || !bc || *bc != ydims) {
-        return def_.Fail(code::kInvalidParam, "C ", DimsString(c->dims),
-                         " does not broadcast to [M,N] = ", DimsString(ydims));
-      }
-    }
-    KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, ydims));
+    KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def_, ctx, 0));
+    // Y is [M, N]; K is A's other dim.
+    const int64_t rows = y->dims[0], cols = y->dims[1], depth = a->dims[g_.trans_a ? 0 : 1];
     DispatchNumeric(a->dtype, [&](auto tag) {
       GemmCompute<typename decltype(tag)::type>(g_, *a, *b, c, rows, cols, depth, *y, ctx);
     });
@@ -390,12 +336,11 @@ class FusedGemmKernel final : public Kernel {
 };
 
 Result<std::unique_ptr<Kernel>> MakeFusedGemm(const NodeDef& def) {
-  KILN_RETURN_IF_ERROR(CheckNumericInput(def), "");
   GemmAttrs g;
-  g.alpha = def.attr_float("alpha", 1.0f);
-  g.beta = def.attr_float("beta", 1.0f);
-  g.trans_a = def.attr_int("transA", 0) != 0;
-  g.trans_b = def.attr_int("transB", 0) != 0;
+  g.alpha = def.attr_float("alpha");
+  g.beta = def.attr_float("beta");
+  g.trans_a = def.attr_int("transA") != 0;
+  g.trans_b = def.attr_int("transB") != 0;
   const DataType t = def.input_types[0];
   if (!ir::IsFloat(t) && (g.alpha != std::trunc(g.alpha) || g.beta != std::trunc(g.beta))) {
     return def.Fail(code::kFeatureUnsupported, "alpha ", g.alpha, " and beta ", g.beta, " on ",
@@ -454,49 +399,20 @@ class FusedMatMulKernel final : public Kernel {
     const TensorView* a = ctx.input(0);
     const TensorView* b = ctx.input(1);
     const TensorView* bias = ctx.num_inputs() > 2 ? ctx.input(2) : nullptr;
-    if (a == nullptr || b == nullptr) {
-      return def_.Fail(code::kInvalidParam, "inputs A and B are required");
-    }
-    if (a->rank() < 1 || b->rank() < 1) {
-      return def_.Fail(code::kInvalidParam, "A ", DimsString(a->dims), " and B ",
-                       DimsString(b->dims), " must have rank >= 1");
-    }
-    if (b->dtype != a->dtype || (bias && bias->dtype != a->dtype)) {
-      return def_.Fail(code::kInvalidParam, "A, B and Bias must share one type; A is ",
-                       ir::Name(a->dtype), ", B ", ir::Name(b->dtype));
-    }
-    // numpy matmul: a 1-D A is a row [1, K], a 1-D B a column [K, 1]; both extra dims drop.
+    KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def_, ctx, 0));
+    // numpy matmul: a 1-D A is a row [1, K], a 1-D B a column [K, 1]; both extra dims drop, and
+    // Y's leading dims are the broadcast batch dims.
     const bool a_vec = a->rank() == 1, b_vec = b->rank() == 1;
     const Dims& ad = a->dims;
     const Dims& bd = b->dims;
     const int64_t rows = a_vec ? 1 : ad[ad.size() - 2], depth = ad.back();
-    const int64_t b_depth = b_vec ? bd[0] : bd[bd.size() - 2], cols = b_vec ? 1 : bd.back();
-    if (depth != b_depth) {
-      return def_.Fail(code::kInvalidParam, "A ", DimsString(ad), " and B ", DimsString(bd),
-                       " disagree on K (", depth, " vs ", b_depth, ")");
-    }
+    const int64_t cols = b_vec ? 1 : bd.back();
     const Dims a_batch(ad.begin(), ad.end() - (a_vec ? 1 : 2));
     const Dims b_batch(bd.begin(), bd.end() - (b_vec ? 1 : 2));
-    auto batch = BroadcastDims({&a_batch, &b_batch});
-    if (!batch) {
-      return def_.Fail(code::kInvalidParam, "the batch dims of A ", DimsString(ad), " and B ",
-                       DimsString(bd), " do not broadcast");
-    }
-    Dims ydims = *batch;
-    if (!a_vec) ydims.push_back(rows);
-    if (!b_vec) ydims.push_back(cols);
-    if (bias) {
-      const int64_t last = ydims.empty() ? 1 : ydims.back();
-      if (bias->rank() != 1 || (bias->dims[0] != last && bias->dims[0] != 1)) {
-        return def_.Fail(code::kInvalidParam, "Bias ", DimsString(bias->dims),
-                         " must be 1-D with the output's last dim ", last, " (output ",
-                         DimsString(ydims), ")");
-      }
-    }
-    KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, ydims));
+    const Dims batch(y->dims.begin(), y->dims.end() - (a_vec ? 0 : 1) - (b_vec ? 0 : 1));
     DispatchNumeric(a->dtype, [&](auto tag) {
-      MatMulCompute<typename decltype(tag)::type>(act_, *a, *b, bias, *batch, a_batch, b_batch,
-                                                  rows, cols, depth, *y, ctx);
+      MatMulCompute<typename decltype(tag)::type>(act_, *a, *b, bias, batch, a_batch, b_batch, rows,
+                                                  cols, depth, *y, ctx);
     });
     return Status::Ok();
   }
@@ -507,7 +423,6 @@ class FusedMatMulKernel final : public Kernel {
 };
 
 Result<std::unique_ptr<Kernel>> MakeFusedMatMul(const NodeDef& def) {
-  KILN_RETURN_IF_ERROR(CheckNumericInput(def), "");
   KILN_ASSIGN_OR_RETURN(Activation act, PrepareActivation(def, def.input_types[0]));
   return std::unique_ptr<Kernel>(std::make_unique<FusedMatMulKernel>(def, act));
 }

@@ -7,7 +7,6 @@
 // its inputs as doubles, computes in double and rounds once when it stores the result.
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,54 +25,16 @@ namespace {
 
 using Doubles = std::vector<double>;
 
-// Prepare check: every given input in `inputs` has a floating-point type.
-Status CheckFloatInputs(const NodeDef& def, std::initializer_list<size_t> inputs) {
-  for (size_t i : inputs) {
-    if (!def.input_given(i) || i >= def.input_types.size()) continue;
-    DataType t = def.input_types[i];
-    if (!ir::IsFloat(t)) {
-      return def.Fail(code::kFeatureUnsupported, "input ", i, " is ", ir::Name(t),
-                      "; only floating-point types are supported");
-    }
-  }
-  for (size_t i = 0; i < def.output_types.size(); ++i) {
-    DataType t = def.output_types[i];
-    if (t != DataType::kUndefined && !ir::IsFloat(t)) {
-      return def.Fail(code::kFeatureUnsupported, "output ", i, " is ", ir::Name(t),
-                      "; only floating-point types are supported");
-    }
-  }
-  return Status::Ok();
+// Writes `v` into output 0, bound by the executor.
+Status EmitY(const NodeDef& def, KernelContext& ctx, const Doubles& v) {
+  KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
+  return WriteDoubles(def, *y, v);
 }
 
-// The flat index into `param` for each element of x, where `param` must broadcast
-// unidirectionally to `x`.
-Result<std::vector<int64_t>> UnidirectionalIndex(const NodeDef& def, const char* name,
-                                                 const Dims& param, const Dims& x) {
-  bool ok = param.size() <= x.size();
-  for (size_t i = 0; ok && i < param.size(); ++i) {
-    int64_t p = param[param.size() - 1 - i], d = x[x.size() - 1 - i];
-    ok = p == 1 || p == d;
-  }
-  if (!ok) {
-    return def.Fail(code::kInvalidParam, name, " has shape ", DimsString(param),
-                    ", which does not broadcast to X ", DimsString(x));
-  }
-  return BroadcastIndex(param, x);
-}
-
-// A per-channel parameter: rank 1 with `c` values.
-Status CheckPerChannel(const NodeDef& def, const char* name, const TensorView& p, int64_t c,
-                       const Dims& x) {
-  if (p.rank() == 1 && p.dims[0] == c) return Status::Ok();
-  return def.Fail(code::kInvalidParam, name, " has shape ", DimsString(p.dims), "; [", c,
-                  "] is required for X ", DimsString(x));
-}
-
-Status CheckRankAtLeast(const NodeDef& def, const TensorView& x, size_t rank, const char* what) {
-  if (x.rank() >= rank) return Status::Ok();
-  return def.Fail(code::kInvalidParam, "X has shape ", DimsString(x.dims), "; rank >= ", rank, " (",
-                  what, ") is required");
+// Writes `v` into optional output i, unless the graph leaves it out.
+Status EmitOptional(const NodeDef& def, KernelContext& ctx, size_t i, const Doubles& v) {
+  TensorView* out = i < ctx.num_outputs() ? ctx.output(i) : nullptr;
+  return out == nullptr ? Status::Ok() : WriteDoubles(def, *out, v);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -109,23 +70,16 @@ std::vector<int64_t> Range(int64_t begin, int64_t n) {
 // outputs 1 and 2 are the updated running statistics: running * momentum + batch * (1 - momentum).
 Status RunBatchNormalization(const NodeDef& def, KernelContext& ctx) {
   const TensorView* in[5];
-  for (size_t i = 0; i < 5; ++i) {
-    KILN_ASSIGN_OR_RETURN(in[i], RequiredInput(def, ctx, i));
-  }
+  for (size_t i = 0; i < 5; ++i) in[i] = ctx.input(i);
   const TensorView& x = *in[0];
-  KILN_RETURN_IF_ERROR(CheckRankAtLeast(def, x, 2, "N x C x ..."), "");
   const int64_t n = x.dims[0], c = x.dims[1], inner = Product(x.dims, 2, x.rank());
-  const char* names[] = {"X", "scale", "B", "input_mean", "input_var"};
-  for (size_t i = 1; i < 5; ++i) {
-    KILN_RETURN_IF_ERROR(CheckPerChannel(def, names[i], *in[i], c, x.dims), "");
-  }
-  const double eps = def.attr_float("epsilon", 1e-5f);
-  const bool training = def.opset >= 14 && def.attr_int("training_mode", 0) != 0;
+  const double eps = def.attr_float("epsilon");
+  const bool training = def.attr_int("training_mode") != 0;
   Doubles v = ReadDoubles(x), scale = ReadDoubles(*in[1]), bias = ReadDoubles(*in[2]),
           mean = ReadDoubles(*in[3]), var = ReadDoubles(*in[4]);
   Doubles running_mean = mean, running_var = var;
   if (training) {
-    const double momentum = def.attr_float("momentum", 0.9f);
+    const double momentum = def.attr_float("momentum");
     for (int64_t ch = 0; ch < c; ++ch) {
       std::vector<int64_t> positions;
       for (int64_t b = 0; b < n; ++b) {
@@ -147,48 +101,17 @@ Status RunBatchNormalization(const NodeDef& def, KernelContext& ctx) {
       for (int64_t i = 0; i < inner; ++i) p[i] = (p[i] - mean[k]) * mul + bias[k];
     }
   }
-  KILN_RETURN_IF_ERROR(EmitOutput(def, ctx, 0, x.dims, v), "");
+  KILN_RETURN_IF_ERROR(EmitY(def, ctx, v), "");
   if (!training) return Status::Ok();
-  KILN_RETURN_IF_ERROR(EmitOutput(def, ctx, 1, {c}, running_mean), "");
-  return EmitOutput(def, ctx, 2, {c}, running_var);
-}
-
-Result<std::unique_ptr<Kernel>> PrepareBatchNormalization(const NodeDef& def) {
-  KILN_RETURN_IF_ERROR(CheckFloatInputs(def, {0, 1, 2, 3, 4}), "");
-  size_t outputs = 0;
-  for (DataType t : def.output_types) outputs += t != DataType::kUndefined;
-  const int64_t training = def.opset >= 14 ? def.attr_int("training_mode", 0) : 0;
-  if (training != 0 && training != 1) {
-    return def.Fail(code::kInvalidParam, "attribute 'training_mode' must be 0 or 1, got ",
-                    training);
-  }
-  if (outputs > 1 && def.opset < 14) {
-    return def.Fail(code::kFeatureUnsupported,
-                    "the mean/var outputs select the opset < 14 training mode, which Kiln does "
-                    "not support; keep only output Y");
-  }
-  if (outputs > 1 && training == 0) {
-    return def.Fail(code::kInvalidParam,
-                    "outputs running_mean and running_var need training_mode=1");
-  }
-  if (def.opset < 9 && def.attr_int("spatial", 1) == 0) {
-    return def.Fail(code::kFeatureUnsupported,
-                    "spatial=0 (per-activation statistics) is not supported");
-  }
-  return MakeFunctionKernel(def, RunBatchNormalization);
+  KILN_RETURN_IF_ERROR(EmitOptional(def, ctx, 1, running_mean), "");
+  return EmitOptional(def, ctx, 2, running_var);
 }
 
 Status RunInstanceNormalization(const NodeDef& def, KernelContext& ctx) {
-  const TensorView* in[3];
-  for (size_t i = 0; i < 3; ++i) {
-    KILN_ASSIGN_OR_RETURN(in[i], RequiredInput(def, ctx, i));
-  }
+  const TensorView* in[3] = {ctx.input(0), ctx.input(1), ctx.input(2)};
   const TensorView& x = *in[0];
-  KILN_RETURN_IF_ERROR(CheckRankAtLeast(def, x, 3, "N x C x spatial dims"), "");
   const int64_t n = x.dims[0], c = x.dims[1], inner = Product(x.dims, 2, x.rank());
-  KILN_RETURN_IF_ERROR(CheckPerChannel(def, "scale", *in[1], c, x.dims), "");
-  KILN_RETURN_IF_ERROR(CheckPerChannel(def, "B", *in[2], c, x.dims), "");
-  const double eps = def.attr_float("epsilon", 1e-5f);
+  const double eps = def.attr_float("epsilon");
   Doubles v = ReadDoubles(x), scale = ReadDoubles(*in[1]), bias = ReadDoubles(*in[2]);
   for (int64_t b = 0; b < n; ++b) {
     for (int64_t ch = 0; ch < c; ++ch) {
@@ -201,29 +124,18 @@ Status RunInstanceNormalization(const NodeDef& def, KernelContext& ctx) {
       }
     }
   }
-  return EmitOutput(def, ctx, 0, x.dims, v);
+  return EmitY(def, ctx, v);
 }
 
 // GroupNormalization: statistics per (instance, group); scale and bias per group before opset
 // 21 and per channel from 21.
 Status RunGroupNormalization(const NodeDef& def, KernelContext& ctx) {
-  const TensorView* in[3];
-  for (size_t i = 0; i < 3; ++i) {
-    KILN_ASSIGN_OR_RETURN(in[i], RequiredInput(def, ctx, i));
-  }
+  const TensorView* in[3] = {ctx.input(0), ctx.input(1), ctx.input(2)};
   const TensorView& x = *in[0];
-  KILN_RETURN_IF_ERROR(CheckRankAtLeast(def, x, 2, "N x C x ..."), "");
-  KILN_ASSIGN_OR_RETURN(GroupNormAttrs attrs, ReadGroupNormAttrs(def));
+  const GroupNormAttrs attrs = ReadGroupNormAttrs(def);
   const int64_t groups = attrs.groups;
   const int64_t n = x.dims[0], c = x.dims[1], inner = Product(x.dims, 2, x.rank());
-  if (c % groups != 0) {
-    return def.Fail(code::kInvalidParam, "X ", DimsString(x.dims), " has ", c,
-                    " channels, not a multiple of num_groups ", groups);
-  }
   const bool per_channel = attrs.per_channel;
-  const int64_t params = per_channel ? c : groups;
-  KILN_RETURN_IF_ERROR(CheckPerChannel(def, "scale", *in[1], params, x.dims), "");
-  KILN_RETURN_IF_ERROR(CheckPerChannel(def, "bias", *in[2], params, x.dims), "");
   const double eps = attrs.epsilon;
   Doubles v = ReadDoubles(x), scale = ReadDoubles(*in[1]), bias = ReadDoubles(*in[2]);
   const int64_t per_group = c / groups;
@@ -241,34 +153,22 @@ Status RunGroupNormalization(const NodeDef& def, KernelContext& ctx) {
       }
     }
   }
-  return EmitOutput(def, ctx, 0, x.dims, v);
+  return EmitY(def, ctx, v);
 }
 
-Result<std::unique_ptr<Kernel>> PrepareGroupNormalization(const NodeDef& def) {
-  KILN_RETURN_IF_ERROR(CheckFloatInputs(def, {0, 1, 2}), "");
-  KILN_RETURN_IF_ERROR(ReadGroupNormAttrs(def).status(), "");
-  return MakeFunctionKernel(def, RunGroupNormalization);
-}
-
-// The first normalised dim of LayerNormalization and RMSNormalization.
-Result<size_t> NormAxis(const NodeDef& def, const TensorView& x) {
-  std::optional<int64_t> axis =
-      NormalizeAxis(def.attr_int("axis", -1), static_cast<int64_t>(x.rank()));
-  if (!axis) {
-    return def.Fail(code::kInvalidParam, "attribute 'axis' = ", def.attr_int("axis", -1),
-                    " is out of range for X ", DimsString(x.dims));
-  }
-  return static_cast<size_t>(*axis);
+// `axis` of `def` made non-negative for `x` (the definition has checked its range).
+size_t AxisOf(const NodeDef& def, const TensorView& x) {
+  return static_cast<size_t>(
+      NormalizeAxis(def.attr_int("axis"), static_cast<int64_t>(x.rank())).value_or(0));
 }
 
 // RMSNormalization: X / sqrt(mean(X^2) + epsilon) * scale over the dims from `axis` on.
 Status RunRmsNormalization(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* scale, RequiredInput(def, ctx, 1));
-  KILN_ASSIGN_OR_RETURN(size_t axis, NormAxis(def, *x));
-  KILN_ASSIGN_OR_RETURN(std::vector<int64_t> si,
-                        UnidirectionalIndex(def, "scale", scale->dims, x->dims));
-  const double eps = def.attr_float("epsilon", 1e-5f);
+  const TensorView* x = ctx.input(0);
+  const TensorView* scale = ctx.input(1);
+  const size_t axis = AxisOf(def, *x);
+  const std::vector<int64_t> si = BroadcastIndex(scale->dims, x->dims);
+  const double eps = def.attr_float("epsilon");
   const int64_t rows = Product(x->dims, 0, axis), cols = Product(x->dims, axis, x->rank());
   Doubles v = ReadDoubles(*x), s = ReadDoubles(*scale);
   for (int64_t r = 0; r < rows; ++r) {
@@ -280,25 +180,25 @@ Status RunRmsNormalization(const NodeDef& def, KernelContext& ctx) {
       p[i] = p[i] * inv * s[static_cast<size_t>(si[static_cast<size_t>(r * cols + i)])];
     }
   }
-  return EmitOutput(def, ctx, 0, x->dims, v);
+  return EmitY(def, ctx, v);
 }
 
 // LayerNormalization: (X - mean) / sqrt(variance + epsilon) * Scale + B over the dims from
 // `axis` on; outputs 1 and 2 (optional) are the mean and 1 / sqrt(variance + epsilon).
 Status RunLayerNormalization(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* scale, RequiredInput(def, ctx, 1));
-  const TensorView* bias = ctx.input(2);
-  KILN_ASSIGN_OR_RETURN(size_t axis, NormAxis(def, *x));
-  KILN_ASSIGN_OR_RETURN(std::vector<int64_t> si,
-                        UnidirectionalIndex(def, "Scale", scale->dims, x->dims));
+  const TensorView* x = ctx.input(0);
+  const TensorView* scale = ctx.input(1);
+  const TensorView* bias = ctx.num_inputs() > 2 ? ctx.input(2) : nullptr;
+  const size_t axis = AxisOf(def, *x);
+  // Scale and B broadcast to X (the definition's rule).
+  const std::vector<int64_t> si = BroadcastIndex(scale->dims, x->dims);
   std::vector<int64_t> bi;
   Doubles b;
   if (bias) {
-    KILN_ASSIGN_OR_RETURN(bi, UnidirectionalIndex(def, "B", bias->dims, x->dims));
+    bi = BroadcastIndex(bias->dims, x->dims);
     b = ReadDoubles(*bias);
   }
-  const double eps = def.attr_float("epsilon", 1e-5f);
+  const double eps = def.attr_float("epsilon");
   const int64_t rows = Product(x->dims, 0, axis), cols = Product(x->dims, axis, x->rank());
   Doubles v = ReadDoubles(*x), s = ReadDoubles(*scale);
   Doubles means(static_cast<size_t>(rows)), inv_stds(static_cast<size_t>(rows));
@@ -313,56 +213,37 @@ Status RunLayerNormalization(const NodeDef& def, KernelContext& ctx) {
       if (bias) v[k] += b[static_cast<size_t>(bi[k])];
     }
   }
-  Dims stats = x->dims;
-  for (size_t d = axis; d < stats.size(); ++d) stats[d] = 1;
-  KILN_RETURN_IF_ERROR(EmitOutput(def, ctx, 0, x->dims, v), "");
-  KILN_RETURN_IF_ERROR(EmitOutput(def, ctx, 1, stats, means), "");
-  return EmitOutput(def, ctx, 2, stats, inv_stds);
+  // Mean and InvStdDev (optional) have X's dims with those from `axis` on set to 1.
+  KILN_RETURN_IF_ERROR(EmitY(def, ctx, v), "");
+  KILN_RETURN_IF_ERROR(EmitOptional(def, ctx, 1, means), "");
+  return EmitOptional(def, ctx, 2, inv_stds);
 }
 
-Result<std::unique_ptr<Kernel>> PrepareAxisNormalization(const NodeDef& def) {
-  KILN_RETURN_IF_ERROR(CheckFloatInputs(def, {0, 1, 2}), "");
-  int64_t stash = def.attr_int("stash_type", 1);
-  if (!ir::IsFloat(ir::FromOnnx(static_cast<int32_t>(stash)))) {
-    return def.Fail(code::kInvalidParam, "attribute 'stash_type' = ", stash,
-                    " is not a floating-point type");
-  }
-  bool rms = def.op_type == "RMSNormalization";
-  return MakeFunctionKernel(def, rms ? RunRmsNormalization : RunLayerNormalization);
-}
-
-Result<std::unique_ptr<Kernel>> PrepareLrn(const NodeDef& def) {
-  KILN_RETURN_IF_ERROR(CheckFloatInputs(def, {0}), "");
-  if (def.attr_int("size", 0) < 1) {
-    return def.Fail(code::kInvalidParam, "attribute 'size' must be given and >= 1, got ",
-                    def.attr_int("size", 0));
-  }
-  return MakeFunctionKernel(def, [](const NodeDef& def, KernelContext& ctx) -> Status {
-    KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
-    KILN_RETURN_IF_ERROR(CheckRankAtLeast(def, *x, 3, "N x C x spatial dims"), "");
-    const int64_t size = def.attr_int("size", 1);
-    const double alpha = def.attr_float("alpha", 1e-4f), beta = def.attr_float("beta", 0.75f),
-                 bias = def.attr_float("bias", 1.0f);
-    const int64_t n = x->dims[0], c = x->dims[1], inner = Product(x->dims, 2, x->rank());
-    // The window of channel ch is [ch - floor((size-1)/2), ch + ceil((size-1)/2)].
-    const int64_t before = (size - 1) / 2, after = size - 1 - before;
-    Doubles v = ReadDoubles(*x), y(v.size());
-    for (int64_t b = 0; b < n; ++b) {
-      for (int64_t ch = 0; ch < c; ++ch) {
-        int64_t lo = std::max<int64_t>(0, ch - before), hi = std::min(c - 1, ch + after);
-        for (int64_t i = 0; i < inner; ++i) {
-          double sum = 0;
-          for (int64_t k = lo; k <= hi; ++k) {
-            double e = v[static_cast<size_t>((b * c + k) * inner + i)];
-            sum += e * e;
-          }
-          size_t at = static_cast<size_t>((b * c + ch) * inner + i);
-          y[at] = v[at] / std::pow(bias + alpha / static_cast<double>(size) * sum, beta);
+// LRN: each element over the sum of squares of a window of `size` channels around it.
+Status RunLrn(const NodeDef& def, KernelContext& ctx) {
+  const TensorView* x = ctx.input(0);
+  const int64_t size = def.attr_int("size");
+  const double alpha = def.attr_float("alpha"), beta = def.attr_float("beta"),
+               bias = def.attr_float("bias");
+  const int64_t n = x->dims[0], c = x->dims[1], inner = Product(x->dims, 2, x->rank());
+  // The window of channel ch is [ch - floor((size-1)/2), ch + ceil((size-1)/2)].
+  const int64_t before = (size - 1) / 2, after = size - 1 - before;
+  Doubles v = ReadDoubles(*x), y(v.size());
+  for (int64_t b = 0; b < n; ++b) {
+    for (int64_t ch = 0; ch < c; ++ch) {
+      int64_t lo = std::max<int64_t>(0, ch - before), hi = std::min(c - 1, ch + after);
+      for (int64_t i = 0; i < inner; ++i) {
+        double sum = 0;
+        for (int64_t k = lo; k <= hi; ++k) {
+          double e = v[static_cast<size_t>((b * c + k) * inner + i)];
+          sum += e * e;
         }
+        size_t at = static_cast<size_t>((b * c + ch) * inner + i);
+        y[at] = v[at] / std::pow(bias + alpha / static_cast<double>(size) * sum, beta);
       }
     }
-    return EmitOutput(def, ctx, 0, x->dims, y);
-  });
+  }
+  return EmitY(def, ctx, y);
 }
 
 // For each element of a tensor of `dims`, the index of its group when the `axes` are reduced.
@@ -376,16 +257,11 @@ std::vector<int64_t> ReducedGroups(const Dims& dims, const std::vector<bool>& re
 
 // MeanVarianceNormalization: (X - mean) / (sqrt(variance) + 1e-9) over `axes`.
 Status RunMeanVarianceNormalization(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
-  const std::vector<int64_t> axes = def.attr_ints("axes", {0, 2, 3});
+  const TensorView* x = ctx.input(0);
   std::vector<bool> reduced(x->rank(), false);
-  for (int64_t a : axes) {
-    std::optional<int64_t> axis = NormalizeAxis(a, static_cast<int64_t>(x->rank()));
-    if (!axis) {
-      return def.Fail(code::kInvalidParam, "attribute 'axes' has ", a,
-                      ", which is out of range for X ", DimsString(x->dims));
-    }
-    reduced[static_cast<size_t>(*axis)] = true;
+  for (int64_t a : def.attr_ints("axes")) {  // in range (the definition's rule)
+    reduced[static_cast<size_t>(NormalizeAxis(a, static_cast<int64_t>(x->rank())).value_or(0))] =
+        true;
   }
   int64_t groups = 0;
   std::vector<int64_t> group = ReducedGroups(x->dims, reduced, &groups);
@@ -405,41 +281,28 @@ Status RunMeanVarianceNormalization(const NodeDef& def, KernelContext& ctx) {
     size_t g = static_cast<size_t>(group[i]);
     v[i] = (v[i] - sum[g]) / (std::sqrt(sq[g] / count[g]) + 1e-9);
   }
-  return EmitOutput(def, ctx, 0, x->dims, v);
+  return EmitY(def, ctx, v);
 }
 
 // LpNormalization: x / ||x||_p along `axis` (p = 1 or 2); 0 where the norm is 0.
-Result<std::unique_ptr<Kernel>> PrepareLpNormalization(const NodeDef& def) {
-  KILN_RETURN_IF_ERROR(CheckFloatInputs(def, {0}), "");
-  int64_t p = def.attr_int("p", 2);
-  if (p != 1 && p != 2) {
-    return def.Fail(code::kInvalidParam, "attribute 'p' must be 1 or 2, got ", p);
+Status RunLpNormalization(const NodeDef& def, KernelContext& ctx) {
+  const TensorView* x = ctx.input(0);
+  const bool l1 = def.attr_int("p") == 1;
+  const size_t a = AxisOf(def, *x);
+  const int64_t outer = Product(x->dims, 0, a), n = x->dims[a];
+  const int64_t inner = Product(x->dims, a + 1, x->rank());
+  Doubles v = ReadDoubles(*x);
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t i = 0; i < inner; ++i) {
+      double* p = v.data() + o * n * inner + i;
+      double norm = 0;
+      for (int64_t k = 0; k < n; ++k)
+        norm += l1 ? std::fabs(p[k * inner]) : p[k * inner] * p[k * inner];
+      if (!l1) norm = std::sqrt(norm);
+      for (int64_t k = 0; k < n; ++k) p[k * inner] = norm == 0 ? 0 : p[k * inner] / norm;
+    }
   }
-  return MakeFunctionKernel(def, [](const NodeDef& def, KernelContext& ctx) -> Status {
-    KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
-    std::optional<int64_t> axis =
-        NormalizeAxis(def.attr_int("axis", -1), static_cast<int64_t>(x->rank()));
-    if (!axis) {
-      return def.Fail(code::kInvalidParam, "attribute 'axis' = ", def.attr_int("axis", -1),
-                      " is out of range for input ", DimsString(x->dims));
-    }
-    const bool l1 = def.attr_int("p", 2) == 1;
-    const size_t a = static_cast<size_t>(*axis);
-    const int64_t outer = Product(x->dims, 0, a), n = x->dims[a];
-    const int64_t inner = Product(x->dims, a + 1, x->rank());
-    Doubles v = ReadDoubles(*x);
-    for (int64_t o = 0; o < outer; ++o) {
-      for (int64_t i = 0; i < inner; ++i) {
-        double* p = v.data() + o * n * inner + i;
-        double norm = 0;
-        for (int64_t k = 0; k < n; ++k)
-          norm += l1 ? std::fabs(p[k * inner]) : p[k * inner] * p[k * inner];
-        if (!l1) norm = std::sqrt(norm);
-        for (int64_t k = 0; k < n; ++k) p[k * inner] = norm == 0 ? 0 : p[k * inner] / norm;
-      }
-    }
-    return EmitOutput(def, ctx, 0, x->dims, v);
-  });
+  return EmitY(def, ctx, v);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -450,15 +313,9 @@ Result<std::unique_ptr<Kernel>> PrepareLpNormalization(const NodeDef& def) {
 struct Rows {
   int64_t outer = 1, n = 1, inner = 1;
 };
-Result<Rows> SoftmaxRows(const NodeDef& def, const TensorView& x) {
+Rows SoftmaxRows(const NodeDef& def, const TensorView& x) {
   const bool flatten = def.opset < 13;
-  int64_t axis_attr = def.attr_int("axis", flatten ? 1 : -1);
-  std::optional<int64_t> axis = NormalizeAxis(axis_attr, static_cast<int64_t>(x.rank()));
-  if (!axis) {
-    return def.Fail(code::kInvalidParam, "attribute 'axis' = ", axis_attr,
-                    " is out of range for input ", DimsString(x.dims));
-  }
-  const size_t a = static_cast<size_t>(*axis);
+  const size_t a = AxisOf(def, x);
   Rows r;
   r.outer = Product(x.dims, 0, a);
   if (flatten) {
@@ -472,8 +329,8 @@ Result<Rows> SoftmaxRows(const NodeDef& def, const TensorView& x) {
 
 template <int kOp>  // 0: Softmax, 1: LogSoftmax, 2: Hardmax
 Status RunSoftmaxFamily(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(Rows r, SoftmaxRows(def, *x));
+  const TensorView* x = ctx.input(0);
+  const Rows r = SoftmaxRows(def, *x);
   Doubles v = ReadDoubles(*x);
   for (int64_t o = 0; o < r.outer && r.n > 0; ++o) {
     for (int64_t i = 0; i < r.inner; ++i) {
@@ -497,59 +354,20 @@ Status RunSoftmaxFamily(const NodeDef& def, KernelContext& ctx) {
       }
     }
   }
-  return EmitOutput(def, ctx, 0, x->dims, v);
-}
-
-template <int kOp>
-Result<std::unique_ptr<Kernel>> PrepareSoftmaxFamily(const NodeDef& def) {
-  KILN_RETURN_IF_ERROR(CheckFloatInputs(def, {0}), "");
-  return MakeFunctionKernel(def, RunSoftmaxFamily<kOp>);
+  return EmitY(def, ctx, v);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Losses: NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss.
 
-Result<std::unique_ptr<Kernel>> PrepareLoss(const NodeDef& def, RunFn run) {
-  KILN_RETURN_IF_ERROR(CheckFloatInputs(def, {0, 2}), "");
-  if (def.input_given(1) && def.input_types.size() > 1 && def.input_types[1] != DataType::kInt32 &&
-      def.input_types[1] != DataType::kInt64) {
-    return def.Fail(code::kInvalidParam, "input 1 (the class labels) is ",
-                    ir::Name(def.input_types[1]), "; int32 or int64 is required");
-  }
-  std::string reduction = def.attr_string("reduction", "mean");
-  if (reduction != "none" && reduction != "sum" && reduction != "mean") {
-    return def.Fail(code::kInvalidParam, "attribute 'reduction' must be none, sum or mean, got \"",
-                    reduction, "\"");
-  }
-  return MakeFunctionKernel(def, run);
-}
-
 // The loss of log-probabilities `logp` [N, C, d...] against `target` [N, d...] with optional
-// class weights; output 0 is the per-sample loss (reduction none) or its sum or weighted mean.
+// class weights [C]; output 0 is the per-sample loss (reduction none) or its sum or weighted mean.
 Status EmitNllLoss(const NodeDef& def, KernelContext& ctx, const Dims& dims, const Doubles& logp,
                    const TensorView& target, const TensorView* weight) {
-  if (dims.size() < 2) {
-    return def.Fail(code::kInvalidParam, "input 0 has shape ", DimsString(dims),
-                    "; rank >= 2 (N x C x ...) is required");
-  }
-  Dims want = dims;
-  want.erase(want.begin() + 1);
-  if (target.dims != want) {
-    return def.Fail(code::kInvalidParam, "the labels have shape ", DimsString(target.dims),
-                    " but input 0 has shape ", DimsString(dims), "; ", DimsString(want),
-                    " is required");
-  }
   const int64_t n = dims[0], c = dims[1], inner = Product(dims, 2, dims.size());
-  Doubles w;
-  if (weight) {
-    if (weight->dims != Dims{c}) {
-      return def.Fail(code::kInvalidParam, "the weights have shape ", DimsString(weight->dims),
-                      "; [", c, "] is required for input ", DimsString(dims));
-    }
-    w = ReadDoubles(*weight);
-  }
+  const Doubles w = weight ? ReadDoubles(*weight) : Doubles();
   const bool has_ignore = def.has_attr("ignore_index");
-  const int64_t ignore = def.attr_int("ignore_index", 0);
+  const int64_t ignore = def.attr_int("ignore_index");
   const std::vector<int64_t> labels = ReadInts(target);
   Doubles loss(labels.size());
   double loss_sum = 0, weight_sum = 0;
@@ -568,27 +386,25 @@ Status EmitNllLoss(const NodeDef& def, KernelContext& ctx, const Dims& dims, con
       weight_sum += wt;
     }
   }
-  const std::string reduction = def.attr_string("reduction", "mean");
-  if (reduction == "none") return EmitOutput(def, ctx, 0, target.dims, loss);
+  const std::string reduction = def.attr_string("reduction");
+  if (reduction == "none") return EmitY(def, ctx, loss);
   double total = reduction == "sum" ? loss_sum : loss_sum / weight_sum;
-  return EmitOutput(def, ctx, 0, {}, {total});
+  return EmitY(def, ctx, {total});
+}
+
+const TensorView* WeightInput(KernelContext& ctx) {
+  return ctx.num_inputs() > 2 ? ctx.input(2) : nullptr;
 }
 
 Status RunNegativeLogLikelihoodLoss(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* target, RequiredInput(def, ctx, 1));
-  return EmitNllLoss(def, ctx, x->dims, ReadDoubles(*x), *target, ctx.input(2));
+  const TensorView* x = ctx.input(0);
+  return EmitNllLoss(def, ctx, x->dims, ReadDoubles(*x), *ctx.input(1), WeightInput(ctx));
 }
 
 // SoftmaxCrossEntropyLoss: the NLL loss of LogSoftmax(scores) over the class axis 1; output 1
 // (optional) is that log-probability tensor.
 Status RunSoftmaxCrossEntropyLoss(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* target, RequiredInput(def, ctx, 1));
-  if (x->rank() < 2) {
-    return def.Fail(code::kInvalidParam, "the scores have shape ", DimsString(x->dims),
-                    "; rank >= 2 (N x C x ...) is required");
-  }
+  const TensorView* x = ctx.input(0);
   const int64_t n = x->dims[0], c = x->dims[1], inner = Product(x->dims, 2, x->rank());
   Doubles v = ReadDoubles(*x);
   for (int64_t b = 0; b < n && c > 0; ++b) {
@@ -600,36 +416,27 @@ Status RunSoftmaxCrossEntropyLoss(const NodeDef& def, KernelContext& ctx) {
       for (int64_t k = 0; k < c; ++k) p[k * inner] = p[k * inner] - max - std::log(sum);
     }
   }
-  KILN_RETURN_IF_ERROR(EmitNllLoss(def, ctx, x->dims, v, *target, ctx.input(2)), "");
-  return EmitOutput(def, ctx, 1, x->dims, v);
+  KILN_RETURN_IF_ERROR(EmitNllLoss(def, ctx, x->dims, v, *ctx.input(1), WeightInput(ctx)), "");
+  return EmitOptional(def, ctx, 1, v);
 }
 
 }  // namespace
 
 void RegisterNnKernels(KernelRegistry& r) {
-  // A kernel whose only Prepare check is that its inputs and outputs are floating point.
-  auto floats = [&r](const char* op, RunFn run) {
-    r.Register(kReferenceBackend, "", op,
-               [run](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
-                 KILN_RETURN_IF_ERROR(CheckFloatInputs(def, {0, 1, 2}), "");
-                 return MakeFunctionKernel(def, run);
-               });
-  };
-  r.Register(kReferenceBackend, "", "BatchNormalization", PrepareBatchNormalization);
-  floats("InstanceNormalization", RunInstanceNormalization);
-  r.Register(kReferenceBackend, "", "GroupNormalization", PrepareGroupNormalization);
-  r.Register(kReferenceBackend, "", "LayerNormalization", PrepareAxisNormalization);
-  r.Register(kReferenceBackend, "", "RMSNormalization", PrepareAxisNormalization);
-  r.Register(kReferenceBackend, "", "LRN", PrepareLrn);
-  floats("MeanVarianceNormalization", RunMeanVarianceNormalization);
-  r.Register(kReferenceBackend, "", "LpNormalization", PrepareLpNormalization);
-  r.Register(kReferenceBackend, "", "Softmax", PrepareSoftmaxFamily<0>);
-  r.Register(kReferenceBackend, "", "LogSoftmax", PrepareSoftmaxFamily<1>);
-  r.Register(kReferenceBackend, "", "Hardmax", PrepareSoftmaxFamily<2>);
-  r.Register(kReferenceBackend, "", "NegativeLogLikelihoodLoss",
-             [](const NodeDef& def) { return PrepareLoss(def, RunNegativeLogLikelihoodLoss); });
-  r.Register(kReferenceBackend, "", "SoftmaxCrossEntropyLoss",
-             [](const NodeDef& def) { return PrepareLoss(def, RunSoftmaxCrossEntropyLoss); });
+  // Every op here is floating point (its definition's rule), so Prepare has nothing to refuse.
+  RegisterStateless(r, "BatchNormalization", RunBatchNormalization);
+  RegisterStateless(r, "InstanceNormalization", RunInstanceNormalization);
+  RegisterStateless(r, "GroupNormalization", RunGroupNormalization);
+  RegisterStateless(r, "LayerNormalization", RunLayerNormalization);
+  RegisterStateless(r, "RMSNormalization", RunRmsNormalization);
+  RegisterStateless(r, "LRN", RunLrn);
+  RegisterStateless(r, "MeanVarianceNormalization", RunMeanVarianceNormalization);
+  RegisterStateless(r, "LpNormalization", RunLpNormalization);
+  RegisterStateless(r, "Softmax", RunSoftmaxFamily<0>);
+  RegisterStateless(r, "LogSoftmax", RunSoftmaxFamily<1>);
+  RegisterStateless(r, "Hardmax", RunSoftmaxFamily<2>);
+  RegisterStateless(r, "NegativeLogLikelihoodLoss", RunNegativeLogLikelihoodLoss);
+  RegisterStateless(r, "SoftmaxCrossEntropyLoss", RunSoftmaxCrossEntropyLoss);
   RegisterNnMatmulKernels(r);
   RegisterNnRecurrentKernels(r);
 }

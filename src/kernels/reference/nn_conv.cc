@@ -5,8 +5,9 @@
 // global pools, over any number of spatial dims (up to kMaxSpatial). Plain loops: a
 // convolution accumulates, per output plane, one kernel tap at a time over the rows of output
 // positions that tap reads inside the input, so padding is skipped by bounds, never tested per
-// element. Sums run in double. The attributes and the window they give over an input come
-// from kernels/attrs.h, which the CPU backend's kernels share.
+// element. Sums run in double. The attributes come from kernels/attrs.h, which the CPU backend's
+// kernels share, and the window they give over an input from the op definitions (ir/ops/nn.h):
+// the node, its inputs and the bound outputs fit it.
 #include "kernels/reference/nn_conv.h"
 
 #include <algorithm>
@@ -16,7 +17,6 @@
 #include <limits>
 #include <string>
 #include <type_traits>
-#include <variant>
 #include <vector>
 
 #include "kernels/reference/families.h"
@@ -111,49 +111,20 @@ struct ConvInputs {
   const TensorView* b = nullptr;
 };
 
-Result<ConvInputs> ReadConvInputs(const NodeDef& def, const KernelContext& ctx) {
-  ConvInputs in{ctx.input(0), ctx.input(1), ctx.num_inputs() > 2 ? ctx.input(2) : nullptr};
-  if (in.x == nullptr || in.w == nullptr) {
-    return def.Fail(code::kInvalidParam, "inputs X and W are required");
-  }
-  if (in.x->rank() < 3 || in.w->rank() != in.x->rank()) {
-    return def.Fail(code::kInvalidParam, "X ", DimsString(in.x->dims), " and W ",
-                    DimsString(in.w->dims), " must both be N x C x spatial dims of one rank");
-  }
-  if (in.w->dtype != in.x->dtype || (in.b && in.b->dtype != in.x->dtype)) {
-    return def.Fail(code::kInvalidParam, "X, W and B must share one type; X is ",
-                    ir::Name(in.x->dtype), ", W ", ir::Name(in.w->dtype));
-  }
-  return in;
-}
-
-// kernel_shape, when given, must be W's spatial dims.
-Result<Dims> ConvKernelDims(const NodeDef& def, const WindowAttrs& a, const TensorView& w) {
-  Dims k(w.dims.begin() + 2, w.dims.end());
-  if (!a.kernel_shape.empty() && a.kernel_shape != k) {
-    return def.Fail(code::kInvalidParam, "attribute 'kernel_shape' = ", DimsString(a.kernel_shape),
-                    " does not match W ", DimsString(w.dims));
-  }
-  for (int64_t d : k) {
-    if (d < 1) return def.Fail(code::kInvalidParam, "W ", DimsString(w.dims), " has a zero dim");
-  }
-  return k;
-}
-
-Status CheckBias(const NodeDef& def, const TensorView* b, int64_t m) {
-  if (b == nullptr || (b->rank() == 1 && b->dims[0] == m)) return Status::Ok();
-  return def.Fail(code::kInvalidParam, "B ", DimsString(b->dims), " must be [", m,
-                  "], one value per output channel");
+ConvInputs ReadConvInputs(const KernelContext& ctx) {
+  return {ctx.input(0), ctx.input(1), ctx.num_inputs() > 2 ? ctx.input(2) : nullptr};
 }
 
 // Spatial dims of a tensor of rank >= 2.
 Dims Spatial(const Dims& d) { return Dims(d.begin() + 2, d.end()); }
 
-Status CheckFloat(const NodeDef& def) {
-  DataType t = def.input_types.empty() ? DataType::kUndefined : def.input_types[0];
-  if (DispatchFloat(t, [](auto) {})) return Status::Ok();
-  return def.Fail(code::kFeatureUnsupported, "input type ", ir::Name(t),
-                  " is not supported; a floating-point type is required");
+// The window of `a` over spatial dims `in` with kernel dims `kernel`: the op definition has
+// checked that it fits, so an error here means a caller skipped the definition.
+Result<Window> WindowOver(const NodeDef& def, const WindowAttrs& a, const Dims& in,
+                          const Dims& kernel) {
+  Result<Window> w = ir::ResolveWindow(a, in, kernel);
+  if (!w.ok()) return def.Fail(w.status().code(), w.status().message());
+  return w;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -212,11 +183,6 @@ class ConvKernel final : public Kernel {
 // ---------------------------------------------------------------------------------------------
 // ConvTranspose.
 
-Result<ConvTransposeAttrs> PrepareConvTranspose(const NodeDef& def) {
-  KILN_RETURN_IF_ERROR(CheckFloat(def), "");
-  return ReadConvTransposeAttrs(def);
-}
-
 template <typename T>
 void ConvTransposeCompute(const ConvInputs& in, const Window& w, int64_t group, TensorView& y,
                           KernelContext& ctx) {
@@ -257,21 +223,11 @@ void ConvTransposeCompute(const ConvInputs& in, const Window& w, int64_t group, 
   });
 }
 
-Status RunConvTranspose(const NodeDef& def, const ConvTransposeAttrs& a, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(ConvInputs in, ReadConvInputs(def, ctx));
-  const Dims &xd = in.x->dims, &wd = in.w->dims;
-  if (xd[1] != wd[0] || wd[0] % a.group != 0) {
-    return def.Fail(code::kInvalidParam, "X ", DimsString(xd), " and W ", DimsString(wd),
-                    " do not fit: W.shape[0] must be X's ", xd[1],
-                    " channels and a multiple of group ", a.group);
-  }
-  const int64_t m = wd[1] * a.group;
-  KILN_RETURN_IF_ERROR(CheckBias(def, in.b, m), "");
-  KILN_ASSIGN_OR_RETURN(Dims kernel, ConvKernelDims(def, a.window, *in.w));
-  KILN_ASSIGN_OR_RETURN(Window w, ResolveTransposedWindow(def, a, Spatial(xd), kernel));
-  Dims ydims = {xd[0], m};
-  ydims.insert(ydims.end(), w.out.begin(), w.out.end());
-  KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, ydims));
+Status RunConvTranspose(const NodeDef& def, const ConvAttrs& a, KernelContext& ctx) {
+  const ConvInputs in = ReadConvInputs(ctx);
+  KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(Window w,
+                        WindowOver(def, a.window, Spatial(in.x->dims), Spatial(in.w->dims)));
   DispatchFloat(in.x->dtype, [&](auto tag) {
     ConvTransposeCompute<typename decltype(tag)::type>(in, w, a.group, *y, ctx);
   });
@@ -280,30 +236,16 @@ Status RunConvTranspose(const NodeDef& def, const ConvTransposeAttrs& a, KernelC
 
 class ConvTransposeKernel final : public Kernel {
  public:
-  ConvTransposeKernel(const NodeDef& def, ConvTransposeAttrs attrs)
-      : def_(def), attrs_(std::move(attrs)) {}
+  ConvTransposeKernel(const NodeDef& def, ConvAttrs attrs) : def_(def), attrs_(std::move(attrs)) {}
   Status Run(KernelContext& ctx) const override { return RunConvTranspose(def_, attrs_, ctx); }
 
  private:
   NodeDef def_;
-  ConvTransposeAttrs attrs_;
+  ConvAttrs attrs_;
 };
 
 // ---------------------------------------------------------------------------------------------
 // Pools.
-
-Result<PoolAttrs> PreparePool(const NodeDef& def, PoolKind kind) {
-  DataType t = def.input_types.empty() ? DataType::kUndefined : def.input_types[0];
-  if (kind == PoolKind::kMax) {
-    if (!DispatchNumeric(t, [](auto) {})) {
-      return def.Fail(code::kFeatureUnsupported, "input type ", ir::Name(t),
-                      " is not supported; a numeric type is required");
-    }
-  } else {
-    KILN_RETURN_IF_ERROR(CheckFloat(def), "");
-  }
-  return ReadPoolAttrs(def, kind);
-}
 
 // One output position's window: for each dim the range [lo, hi) of kernel indices that land
 // inside the input, the input position of kernel index 0, and how many window positions lie
@@ -419,29 +361,15 @@ void PoolCompute(const PoolAttrs& a, const Window& w, const TensorView& x, Tenso
 
 Status RunPool(const NodeDef& def, const PoolAttrs& a, KernelContext& ctx) {
   const TensorView* x = ctx.input(0);
-  if (x == nullptr) return def.Fail(code::kInvalidParam, "input X is required");
-  if (x->rank() < 3) {
-    return def.Fail(code::kInvalidParam, "X ", DimsString(x->dims),
-                    " must be N x C x spatial dims");
-  }
+  KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
+  // MaxPool's optional Indices (int64, Y's dims).
+  TensorView* iv = a.kind == PoolKind::kMax && ctx.num_outputs() > 1 ? ctx.output(1) : nullptr;
+  int64_t* indices = iv ? iv->as<int64_t>() : nullptr;
   KILN_ASSIGN_OR_RETURN(Window w,
-                        ResolveWindow(def, a.window, Spatial(x->dims), a.window.kernel_shape));
-  Dims ydims = {x->dims[0], x->dims[1]};
-  ydims.insert(ydims.end(), w.out.begin(), w.out.end());
-  KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, ydims));
-  int64_t* indices = nullptr;
-  if (a.kind == PoolKind::kMax && ctx.num_outputs() > 1 && ctx.output_wanted(1)) {
-    KILN_ASSIGN_OR_RETURN(TensorView * iv, ctx.Output(1, ydims));
-    if (iv->dtype != DataType::kInt64) {
-      return def.Fail(code::kInvalidParam, "output Indices must be int64, not ",
-                      ir::Name(iv->dtype));
-    }
-    indices = iv->as<int64_t>();
-  }
-  bool ok = DispatchNumeric(x->dtype, [&](auto tag) {
+                        WindowOver(def, a.window, Spatial(x->dims), a.window.kernel_shape));
+  DispatchNumeric(x->dtype, [&](auto tag) {
     PoolCompute<typename decltype(tag)::type>(a, w, *x, *y, indices, ctx);
   });
-  if (!ok) return def.Fail(code::kInvalidParam, "X has unsupported type ", ir::Name(x->dtype));
   return Status::Ok();
 }
 
@@ -501,19 +429,10 @@ class GlobalPoolKernel final : public Kernel {
   GlobalPoolKernel(const NodeDef& def, GlobalPoolAttrs attrs) : def_(def), attrs_(attrs) {}
   Status Run(KernelContext& ctx) const override {
     const TensorView* x = ctx.input(0);
-    if (x == nullptr) return def_.Fail(code::kInvalidParam, "input X is required");
-    if (x->rank() < 3) {
-      return def_.Fail(code::kInvalidParam, "X ", DimsString(x->dims),
-                       " must be N x C x spatial dims");
-    }
-    Dims ydims(x->rank(), 1);
-    ydims[0] = x->dims[0];
-    ydims[1] = x->dims[1];
-    KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, ydims));
-    bool ok = DispatchFloat(x->dtype, [&](auto tag) {
+    KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def_, ctx, 0));
+    DispatchFloat(x->dtype, [&](auto tag) {
       GlobalPoolCompute<typename decltype(tag)::type>(attrs_.kind, attrs_.p, *x, *y, ctx);
     });
-    if (!ok) return def_.Fail(code::kInvalidParam, "X has unsupported type ", ir::Name(x->dtype));
     return Status::Ok();
   }
 
@@ -524,62 +443,22 @@ class GlobalPoolKernel final : public Kernel {
 
 KernelFactory PoolFactory(PoolKind kind) {
   return [kind](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
-    KILN_ASSIGN_OR_RETURN(PoolAttrs a, PreparePool(def, kind));
-    return std::unique_ptr<Kernel>(std::make_unique<PoolKernel>(def, std::move(a)));
+    return std::unique_ptr<Kernel>(std::make_unique<PoolKernel>(def, ReadPoolAttrs(def, kind)));
   };
 }
 
 KernelFactory GlobalPoolFactory(PoolKind kind) {
   return [kind](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
-    KILN_RETURN_IF_ERROR(CheckFloat(def), "");
-    GlobalPoolAttrs a{kind, 2};
-    if (kind == PoolKind::kLp) {
-      a.p = def.attr_int("p", 2);
-      if (a.p < 1) return def.Fail(code::kInvalidParam, "attribute 'p' must be >= 1, got ", a.p);
-    }
+    const GlobalPoolAttrs a{kind, kind == PoolKind::kLp ? def.attr_int("p") : 2};
     return std::unique_ptr<Kernel>(std::make_unique<GlobalPoolKernel>(def, a));
   };
 }
 
 }  // namespace
 
-Result<ConvAttrs> PrepareConv(const NodeDef& def) {
-  KILN_RETURN_IF_ERROR(CheckFloat(def), "");
-  return ReadConvAttrs(def);
-}
-
-Result<ConvLayout> ReadConvLayout(const NodeDef& def) {
-  ConvLayout layout;
-  struct Flag {
-    const char* name;
-    bool* out;
-    bool present;
-    const Dims* dims;  // planned dims; empty when unknown
-  };
-  const Dims* x = def.input_dims.size() > 0 ? &def.input_dims[0] : nullptr;
-  const Dims* z = def.input_dims.size() > 3 ? &def.input_dims[3] : nullptr;
-  const Dims* y = def.output_dims.size() > 0 ? &def.output_dims[0] : nullptr;
-  for (const Flag& f : {Flag{"kiln_x_nhwc", &layout.x, def.input_given(0), x},
-                        Flag{"kiln_y_nhwc", &layout.y, def.num_outputs() > 0, y},
-                        Flag{"kiln_z_nhwc", &layout.z, def.input_given(3), z}}) {
-    auto it = def.attrs.find(f.name);
-    if (it == def.attrs.end()) continue;
-    const int64_t* v = std::get_if<int64_t>(&it->second);
-    if (v == nullptr || (*v != 0 && *v != 1)) {
-      return def.Fail(code::kInvalidParam, "attribute '", f.name, "' must be the int 0 or 1");
-    }
-    if (*v == 0) continue;
-    if (!f.present) {
-      return def.Fail(code::kInvalidParam, "attribute '", f.name,
-                      "' is set but its tensor is absent");
-    }
-    if (f.dims != nullptr && !f.dims->empty() && f.dims->size() != 4) {  // empty: unknown
-      return def.Fail(code::kInvalidParam, "attribute '", f.name, "' needs a rank-4 tensor, got ",
-                      DimsString(*f.dims));
-    }
-    *f.out = true;
-  }
-  return layout;
+ConvLayout ReadConvLayout(const NodeDef& def) {
+  return {def.attr_int("kiln_x_nhwc") == 1, def.attr_int("kiln_y_nhwc") == 1,
+          def.attr_int("kiln_z_nhwc") == 1};
 }
 
 void TransposeChannels(const void* src, void* dst, const Dims& nchw, size_t elem_size, bool to_nhwc,
@@ -618,19 +497,10 @@ void TransposeChannels(const void* src, void* dst, const Dims& nchw, size_t elem
 }
 
 Result<TensorView*> RunConv(const NodeDef& def, const ConvAttrs& a, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(ConvInputs in, ReadConvInputs(def, ctx));
-  const Dims &xd = in.x->dims, &wd = in.w->dims;
-  if (xd[1] != wd[1] * a.group || wd[0] % a.group != 0) {
-    return def.Fail(code::kInvalidParam, "X ", DimsString(xd), " and W ", DimsString(wd),
-                    " do not fit group ", a.group,
-                    ": X's channels must be W.shape[1] * group and W.shape[0] a multiple of group");
-  }
-  KILN_RETURN_IF_ERROR(CheckBias(def, in.b, wd[0]), "");
-  KILN_ASSIGN_OR_RETURN(Dims kernel, ConvKernelDims(def, a.window, *in.w));
-  KILN_ASSIGN_OR_RETURN(Window w, ResolveWindow(def, a.window, Spatial(xd), kernel));
-  Dims ydims = {xd[0], wd[0]};
-  ydims.insert(ydims.end(), w.out.begin(), w.out.end());
-  KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, ydims));
+  const ConvInputs in = ReadConvInputs(ctx);
+  KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(Window w,
+                        WindowOver(def, a.window, Spatial(in.x->dims), Spatial(in.w->dims)));
   DispatchFloat(in.x->dtype, [&](auto tag) {
     ConvCompute<typename decltype(tag)::type>(in, w, a.group, *y, ctx);
   });
@@ -638,17 +508,15 @@ Result<TensorView*> RunConv(const NodeDef& def, const ConvAttrs& a, KernelContex
 }
 
 void RegisterNnConvKernels(KernelRegistry& r) {
-  r.Register(kReferenceBackend, "", "Conv",
-             [](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
-               KILN_ASSIGN_OR_RETURN(ConvAttrs a, PrepareConv(def));
-               return std::unique_ptr<Kernel>(std::make_unique<ConvKernel>(def, std::move(a)));
-             });
   r.Register(
-      kReferenceBackend, "", "ConvTranspose",
-      [](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
-        KILN_ASSIGN_OR_RETURN(ConvTransposeAttrs a, PrepareConvTranspose(def));
-        return std::unique_ptr<Kernel>(std::make_unique<ConvTransposeKernel>(def, std::move(a)));
+      kReferenceBackend, "", "Conv", [](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
+        return std::unique_ptr<Kernel>(std::make_unique<ConvKernel>(def, ReadConvAttrs(def)));
       });
+  r.Register(kReferenceBackend, "", "ConvTranspose",
+             [](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
+               return std::unique_ptr<Kernel>(
+                   std::make_unique<ConvTransposeKernel>(def, ReadConvAttrs(def)));
+             });
   r.Register(kReferenceBackend, "", "MaxPool", PoolFactory(PoolKind::kMax));
   r.Register(kReferenceBackend, "", "AveragePool", PoolFactory(PoolKind::kAverage));
   r.Register(kReferenceBackend, "", "LpPool", PoolFactory(PoolKind::kLp));

@@ -9,11 +9,6 @@
 
 namespace kiln::kernels {
 
-// Reads Conv's attributes (attrs.h) from `def` (a Conv or FusedConv node). kInvalidParam naming
-// the node for attributes that break Conv's rules; kFeatureUnsupported when input 0 is not a
-// float type.
-Result<ConvAttrs> PrepareConv(const NodeDef& def);
-
 // The channels_last layout flags of a FusedConv (kiln_x_nhwc, kiln_y_nhwc, kiln_z_nhwc; see
 // src/compiler/passes/README.md): whether X (input 0), Y (output 0) and the residual Z (input
 // 3) are stored NHWC. Their dims stay N, C, H, W; only the order of the elements changes.
@@ -22,10 +17,9 @@ struct ConvLayout {
   bool any() const { return x || y || z; }
 };
 
-// Reads the layout flags of `def` (all false for a node without them, e.g. a Conv).
-// kInvalidParam naming the node for a flag that is not the int 0 or 1, or that is set on a
-// tensor that is absent or whose planned rank (when known) is not 4.
-Result<ConvLayout> ReadConvLayout(const NodeDef& def);
+// Reads the layout flags of `def` (all false for a node without them, e.g. a Conv); FusedConv's
+// definition has checked them (a set flag's tensor is present and rank 4).
+ConvLayout ReadConvLayout(const NodeDef& def);
 
 // Copies the rank-4 tensor `src` of logical dims `nchw` (N, C, H, W; elements of `elem_size`
 // bytes: 1, 2, 4 or 8) into `dst` (not overlapping `src`), from NCHW into NHWC order when
@@ -33,8 +27,8 @@ Result<ConvLayout> ReadConvLayout(const NodeDef& def);
 void TransposeChannels(const void* src, void* dst, const Dims& nchw, size_t elem_size, bool to_nhwc,
                        KernelContext& ctx);
 
-// Y = Conv(X, W, B) over inputs 0-2 of `ctx`: binds output 0, writes it and returns it.
-// kInvalidParam naming the node when the inputs do not fit together. Thread-safe.
+// Y = Conv(X, W, B) over inputs 0-2 of `ctx` into its bound output 0, which it returns.
+// Thread-safe.
 Result<TensorView*> RunConv(const NodeDef& def, const ConvAttrs& attrs, KernelContext& ctx);
 
 }  // namespace kiln::kernels

@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "ir/ops/nn.h"
 #include "kernels/reference/common.h"
 #include "kernels/reference/families.h"
 #include "kernels/util.h"
@@ -32,25 +33,6 @@ void StoreAcc(T* p, int64_t i, AccT<T> v) {
   } else {
     p[i] = static_cast<T>(v);  // modulo 2^bits
   }
-}
-
-// Prepare check: every given input has one numeric (not bool) type Kiln stores.
-Status CheckNumericInputs(const NodeDef& def) {
-  for (size_t i = 0; i < def.num_inputs(); ++i) {
-    if (!def.input_given(i) || i >= def.input_types.size()) continue;
-    DataType t = def.input_types[i];
-    if (!ir::IsFloat(t) && !ir::IsInteger(t)) {
-      return def.Fail(code::kFeatureUnsupported, "input ", i, " is ", ir::Name(t),
-                      "; only numeric types are supported");
-    }
-  }
-  return Status::Ok();
-}
-
-Status SameType(const NodeDef& def, const TensorView& a, const TensorView& b) {
-  if (a.dtype == b.dtype) return Status::Ok();
-  return def.Fail(code::kInvalidParam, "inputs have types ", ir::Name(a.dtype), " and ",
-                  ir::Name(b.dtype), "; they must be the same");
 }
 
 // The product of a[m x k] and b[k x n], where element (i, j) of a is a[i * a_row + j * a_col]
@@ -81,33 +63,19 @@ void MatMulBlock(const T* a, int64_t a_row, int64_t a_col, const T* b, int64_t b
 // MatMul: numpy.matmul (1-D operands promoted to matrices, batch dims broadcast).
 
 Status RunMatMul(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* a, RequiredInput(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* b, RequiredInput(def, ctx, 1));
-  KILN_RETURN_IF_ERROR(SameType(def, *a, *b), "");
-  if (a->rank() == 0 || b->rank() == 0) {
-    return def.Fail(code::kInvalidParam, "inputs must have rank >= 1, got ", DimsString(a->dims),
-                    " and ", DimsString(b->dims));
-  }
+  const TensorView* a = ctx.input(0);
+  const TensorView* b = ctx.input(1);
+  KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
   Dims ad = a->dims, bd = b->dims;
   if (ad.size() == 1) ad.insert(ad.begin(), 1);
   if (bd.size() == 1) bd.push_back(1);
   const int64_t m = ad[ad.size() - 2], k = ad.back(), n = bd.back();
-  if (bd[bd.size() - 2] != k) {
-    return def.Fail(code::kInvalidParam, "A ", DimsString(a->dims), " and B ", DimsString(b->dims),
-                    " disagree on the inner dim (", k, " vs ", bd[bd.size() - 2], ")");
-  }
-  Dims a_batch(ad.begin(), ad.end() - 2), b_batch(bd.begin(), bd.end() - 2);
-  std::optional<Dims> batch = BroadcastDims({&a_batch, &b_batch});
-  if (!batch) {
-    return def.Fail(code::kInvalidParam, "the batch dims of A ", DimsString(a->dims), " and B ",
-                    DimsString(b->dims), " cannot be broadcast together");
-  }
-  Dims out = *batch;
-  if (a->rank() > 1) out.push_back(m);
-  if (b->rank() > 1) out.push_back(n);
-  KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, out));
-  const std::vector<int64_t> ai = BroadcastIndex(a_batch, *batch);
-  const std::vector<int64_t> bi = BroadcastIndex(b_batch, *batch);
+  // Y's leading dims are A's and B's batch dims broadcast together.
+  const Dims a_batch(ad.begin(), ad.end() - 2), b_batch(bd.begin(), bd.end() - 2);
+  const Dims batch(y->dims.begin(),
+                   y->dims.end() - (a->rank() > 1 ? 1 : 0) - (b->rank() > 1 ? 1 : 0));
+  const std::vector<int64_t> ai = BroadcastIndex(a_batch, batch);
+  const std::vector<int64_t> bi = BroadcastIndex(b_batch, batch);
   bool ok = DispatchNumeric(a->dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     std::vector<AccT<T>> acc;
@@ -138,38 +106,15 @@ T SaturatingCast(double v) {
 }
 
 Status RunGemm(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* a, RequiredInput(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* b, RequiredInput(def, ctx, 1));
-  const TensorView* c = ctx.input(2);
-  KILN_RETURN_IF_ERROR(SameType(def, *a, *b), "");
-  if (c) KILN_RETURN_IF_ERROR(SameType(def, *a, *c), "");
-  if (a->rank() != 2 || b->rank() != 2) {
-    return def.Fail(code::kInvalidParam, "A ", DimsString(a->dims), " and B ", DimsString(b->dims),
-                    " must be matrices");
-  }
-  const bool ta = def.attr_int("transA", 0) != 0, tb = def.attr_int("transB", 0) != 0;
-  const int64_t m = a->dims[ta], k = a->dims[!ta], n = b->dims[!tb];
-  if (b->dims[tb] != k) {
-    return def.Fail(code::kInvalidParam, "A ", DimsString(a->dims), " (transA=", ta, ") and B ",
-                    DimsString(b->dims), " (transB=", tb, ") disagree on K (", k, " vs ",
-                    b->dims[tb], ")");
-  }
-  const Dims out{m, n};
-  std::vector<int64_t> ci;
-  if (c) {
-    bool ok = c->rank() <= 2;
-    for (size_t i = 0; ok && i < c->rank(); ++i) {
-      int64_t d = c->dims[c->rank() - 1 - i];
-      ok = d == 1 || d == out[1 - i];
-    }
-    if (!ok) {
-      return def.Fail(code::kInvalidParam, "C has shape ", DimsString(c->dims),
-                      ", which does not broadcast to [M,N] = ", DimsString(out));
-    }
-    ci = BroadcastIndex(c->dims, out);
-  }
-  KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, out));
-  const double alpha = def.attr_float("alpha", 1.0f), beta = def.attr_float("beta", 1.0f);
+  const TensorView* a = ctx.input(0);
+  const TensorView* b = ctx.input(1);
+  const TensorView* c = ctx.num_inputs() > 2 ? ctx.input(2) : nullptr;
+  KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
+  const bool ta = def.attr_int("transA") != 0, tb = def.attr_int("transB") != 0;
+  // Y is [M, N]; C broadcasts to it (the definition's rule).
+  const int64_t m = y->dims[0], k = a->dims[!ta], n = y->dims[1];
+  const std::vector<int64_t> ci = c ? BroadcastIndex(c->dims, y->dims) : std::vector<int64_t>();
+  const double alpha = def.attr_float("alpha"), beta = def.attr_float("beta");
   bool ok = DispatchNumeric(a->dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     std::vector<AccT<T>> acc;
@@ -218,97 +163,38 @@ int LabelOf(char c) {
   return std::islower(static_cast<unsigned char>(c)) ? c - 'a' : 26 + (c - 'A');
 }
 
-Result<EinsumTerm> ParseTerm(const NodeDef& def, std::string_view text) {
-  EinsumTerm t;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (std::isalpha(static_cast<unsigned char>(text[i]))) {
-      t.labels.push_back(LabelOf(text[i]));
-    } else if (text.substr(i, 3) == "..." && t.ellipsis < 0) {
-      t.ellipsis = static_cast<int>(t.labels.size());
-      i += 2;
-    } else {
-      return def.Fail(code::kInvalidParam, "einsum term \"", text, "\" has an unexpected '",
-                      text[i], "'");
-    }
-  }
-  return t;
+// The equation's term (ir/ops/nn.h) with its letters as label numbers.
+EinsumTerm Labelled(const ir::EinsumTerm& t) {
+  EinsumTerm out;
+  for (char c : t.labels) out.labels.push_back(LabelOf(c));
+  out.ellipsis = t.ellipsis;
+  return out;
 }
 
 class EinsumKernel final : public Kernel {
  public:
+  // The equation as the definition parsed and checked it (its output term made explicit).
   static Result<std::unique_ptr<Kernel>> Prepare(const NodeDef& def) {
-    KILN_RETURN_IF_ERROR(CheckNumericInputs(def), "");
-    if (!def.has_attr("equation")) {
-      return def.Fail(code::kInvalidParam, "attribute 'equation' is required");
-    }
-    std::string eq = def.attr_string("equation", "");
-    eq.erase(std::remove_if(eq.begin(), eq.end(), [](unsigned char c) { return std::isspace(c); }),
-             eq.end());
+    Result<ir::EinsumEquation> eq = ir::ParseEinsum(def.attr_string("equation"));
+    if (!eq.ok()) return def.Fail(eq.status().code(), eq.status().message());
     auto k = std::unique_ptr<EinsumKernel>(new EinsumKernel(def));
-    const size_t arrow = eq.find("->");
-    std::string_view lhs = std::string_view(eq).substr(0, arrow);
-    while (true) {
-      size_t comma = lhs.find(',');
-      KILN_ASSIGN_OR_RETURN(EinsumTerm term, ParseTerm(def, lhs.substr(0, comma)));
-      k->inputs_.push_back(std::move(term));
-      if (comma == std::string_view::npos) break;
-      lhs.remove_prefix(comma + 1);
-    }
-    if (k->inputs_.size() != def.num_inputs()) {
-      return def.Fail(code::kInvalidParam, "equation \"", eq, "\" has ", k->inputs_.size(),
-                      " operand terms but the node has ", def.num_inputs(), " inputs");
-    }
-    std::vector<int> uses(kEllipsis, 0);
-    bool any_ellipsis = false;
-    for (const EinsumTerm& t : k->inputs_) {
-      for (int l : t.labels) ++uses[static_cast<size_t>(l)];
-      any_ellipsis |= t.ellipsis >= 0;
-    }
-    if (arrow != std::string::npos) {
-      KILN_ASSIGN_OR_RETURN(k->output_, ParseTerm(def, std::string_view(eq).substr(arrow + 2)));
-      std::vector<bool> seen(kEllipsis, false);
-      for (int l : k->output_.labels) {
-        char c = static_cast<char>(l < 26 ? 'a' + l : 'A' + (l - 26));
-        if (uses[static_cast<size_t>(l)] == 0) {
-          return def.Fail(code::kInvalidParam, "einsum output label '", c,
-                          "' does not appear in any input");
-        }
-        if (seen[static_cast<size_t>(l)]) {
-          return def.Fail(code::kInvalidParam, "einsum output label '", c, "' repeats");
-        }
-        seen[static_cast<size_t>(l)] = true;
-      }
-    } else {
-      // Implicit output: "..." first, then the labels used once, in ASCII order (capitals first).
-      if (any_ellipsis) k->output_.ellipsis = 0;
-      for (int l = 26; l < kEllipsis; ++l) {
-        if (uses[static_cast<size_t>(l)] == 1) k->output_.labels.push_back(l);
-      }
-      for (int l = 0; l < 26; ++l) {
-        if (uses[static_cast<size_t>(l)] == 1) k->output_.labels.push_back(l);
-      }
-    }
+    for (const ir::EinsumTerm& t : eq->inputs) k->inputs_.push_back(Labelled(t));
+    k->output_ = Labelled(eq->output);
     return std::unique_ptr<Kernel>(std::move(k));
   }
 
   Status Run(KernelContext& ctx) const override {
+    // The operands fit the equation (the definition's rules: ranks, label sizes that agree
+    // or broadcast).
     const size_t num = inputs_.size();
     std::vector<const TensorView*> ops(num);
-    for (size_t i = 0; i < num; ++i) {
-      KILN_ASSIGN_OR_RETURN(ops[i], RequiredInput(def_, ctx, i));
-      KILN_RETURN_IF_ERROR(SameType(def_, *ops[0], *ops[i]), "");
-    }
+    for (size_t i = 0; i < num; ++i) ops[i] = ctx.input(i);
+    KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def_, ctx, 0));
     // The rank "..." stands for: the largest over the operands (right-aligned, broadcast).
     size_t ell_rank = 0;
     for (size_t i = 0; i < num; ++i) {
       const EinsumTerm& t = inputs_[i];
-      const size_t n = t.labels.size(), r = ops[i]->rank();
-      if (t.ellipsis >= 0 ? r < n : r != n) {
-        return def_.Fail(code::kInvalidParam, "einsum operand ", i, " has shape ",
-                         DimsString(ops[i]->dims), " but its term has ", n, " labels",
-                         t.ellipsis >= 0 ? " and \"...\"" : "");
-      }
-      if (t.ellipsis >= 0) ell_rank = std::max(ell_rank, r - n);
+      if (t.ellipsis >= 0) ell_rank = std::max(ell_rank, ops[i]->rank() - t.labels.size());
     }
     // Each operand dim's label; the size of every label.
     const size_t num_labels = kEllipsis + ell_rank;
@@ -326,18 +212,9 @@ class EinsumKernel final : public Kernel {
         dim_labels[i].push_back(label);
       }
       for (size_t d = 0; d < r; ++d) {
-        const int64_t dim = ops[i]->dims[d];
+        // Across operands a dim of 1 broadcasts: a label's size is its largest.
         int64_t& s = size[static_cast<size_t>(dim_labels[i][d])];
-        // A label repeated within one operand (a diagonal) needs equal dims; across operands a
-        // dim of 1 broadcasts.
-        bool repeated = std::find(dim_labels[i].begin(), dim_labels[i].begin() + d,
-                                  dim_labels[i][d]) != dim_labels[i].begin() + d;
-        if (s < 0 || (s == 1 && !repeated)) {
-          s = dim;
-        } else if (dim != s && (dim != 1 || repeated)) {
-          return def_.Fail(code::kInvalidParam, "einsum operand ", i, " ", DimsString(ops[i]->dims),
-                           ": dim ", d, " is ", dim, " but its label has size ", s, " elsewhere");
-        }
+        if (s < 0 || s == 1) s = ops[i]->dims[d];
       }
     }
     // Loop order: the output labels (row-major output), then the contracted ones.
@@ -348,8 +225,6 @@ class EinsumKernel final : public Kernel {
       }
       if (j < output_.labels.size()) order.push_back(output_.labels[j]);
     }
-    Dims out;
-    for (int l : order) out.push_back(size[static_cast<size_t>(l)]);
     const size_t num_out = order.size();
     for (size_t l = 0; l < num_labels; ++l) {
       if (size[l] >= 0 && std::find(order.begin(), order.end(), static_cast<int>(l)) == order.end())
@@ -369,7 +244,6 @@ class EinsumKernel final : public Kernel {
     Dims sizes;
     for (int l : order) sizes.push_back(size[static_cast<size_t>(l)]);
     const int64_t inner = Product(sizes, num_out, sizes.size());
-    KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, out));
     const int64_t outer = y->num_elements();
     bool ok = DispatchNumeric(ops[0]->dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -415,29 +289,12 @@ class EinsumKernel final : public Kernel {
 // ---------------------------------------------------------------------------------------------
 // Flatten: [prod(dims before axis), prod(dims from axis)].
 
+// The elements move unchanged (or not at all, when Y shares X's memory).
 Status RunFlatten(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
-  const int64_t rank = static_cast<int64_t>(x->rank());
-  int64_t axis = def.attr_int("axis", 1);
-  if (axis < -rank || axis > rank) {
-    return def.Fail(code::kInvalidParam, "attribute 'axis' = ", axis, " is out of range [", -rank,
-                    ", ", rank, "] for input ", DimsString(x->dims));
-  }
-  const size_t split = static_cast<size_t>(axis < 0 ? axis + rank : axis);
-  TensorView flat = *x;
-  flat.dims = {Product(x->dims, 0, split), Product(x->dims, split, x->rank())};
-  return CopyToOutput(ctx, 0, flat);
-}
-
-Result<std::unique_ptr<Kernel>> PrepareFlatten(const NodeDef& def) {
-  if (!def.input_types.empty() && def.input_types[0] == DataType::kString) {
-    return def.Fail(code::kFeatureUnsupported, "string tensors are not supported");
-  }
-  const int64_t axis = def.attr_int("axis", 1);
-  if (axis < 0 && def.opset < 11) {
-    return def.Fail(code::kInvalidParam, "a negative axis (", axis, ") needs opset 11");
-  }
-  return MakeFunctionKernel(def, RunFlatten);
+  const TensorView* x = ctx.input(0);
+  KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
+  if (y->data != x->data && x->bytes() != 0) std::memmove(y->data, x->data, x->bytes());
+  return Status::Ok();
 }
 
 }  // namespace nn_matmul
@@ -445,16 +302,11 @@ Result<std::unique_ptr<Kernel>> PrepareFlatten(const NodeDef& def) {
 
 void RegisterNnMatmulKernels(KernelRegistry& r) {
   using namespace nn_matmul;  // NOLINT: this file's kernels
-  auto numeric = [](RunFn run) {
-    return [run](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
-      KILN_RETURN_IF_ERROR(CheckNumericInputs(def), "");
-      return MakeFunctionKernel(def, run);
-    };
-  };
-  r.Register(kReferenceBackend, "", "MatMul", numeric(RunMatMul));
-  r.Register(kReferenceBackend, "", "Gemm", numeric(RunGemm));
+  // The products take the numeric types their definitions allow; Flatten any but strings.
+  RegisterStateless(r, "MatMul", RunMatMul);
+  RegisterStateless(r, "Gemm", RunGemm);
   r.Register(kReferenceBackend, "", "Einsum", EinsumKernel::Prepare);
-  r.Register(kReferenceBackend, "", "Flatten", PrepareFlatten);
+  RegisterStateless(r, "Flatten", RunFlatten);
 }
 
 }  // namespace kiln::kernels

@@ -101,49 +101,17 @@ enum class Cell { kRnn = 1, kGru = 3, kLstm = 4 };
 
 class RecurrentKernel final : public Kernel {
  public:
+  // The node's attributes, as its definition has checked them (direction, layout, clip > 0,
+  // the activations' names and count).
   static Result<std::unique_ptr<Kernel>> Prepare(const NodeDef& def, Cell cell) {
     auto k = std::unique_ptr<RecurrentKernel>(new RecurrentKernel(def, cell));
-    for (size_t i = 0; i < def.input_types.size(); ++i) {
-      if (!def.input_given(i) || i == 4) continue;
-      if (!ir::IsFloat(def.input_types[i])) {
-        return def.Fail(code::kFeatureUnsupported, "input ", i, " is ",
-                        ir::Name(def.input_types[i]), "; only floating-point types are supported");
-      }
-    }
-    if (def.input_given(4) && def.input_types.size() > 4 && !ir::IsInteger(def.input_types[4])) {
-      return def.Fail(code::kInvalidParam, "sequence_lens is ", ir::Name(def.input_types[4]),
-                      "; int32 is required");
-    }
-    const std::string dir = def.attr_string("direction", "forward");
-    if (dir == "forward" || dir == "reverse") {
-      k->num_dirs_ = 1;
-      k->reverse_ = dir == "reverse";
-    } else if (dir == "bidirectional") {
-      k->num_dirs_ = 2;
-    } else {
-      return def.Fail(code::kInvalidParam,
-                      "attribute 'direction' must be forward, reverse or bidirectional, got \"",
-                      dir, "\"");
-    }
-    if (def.opset >= 14) k->layout_ = def.attr_int("layout", 0);
-    if (k->layout_ != 0 && k->layout_ != 1) {
-      return def.Fail(code::kInvalidParam, "attribute 'layout' must be 0 or 1, got ", k->layout_);
-    }
-    if (def.has_attr("hidden_size")) {
-      k->hidden_attr_ = def.attr_int("hidden_size", 0);
-      if (k->hidden_attr_ < 1) {
-        return def.Fail(code::kInvalidParam, "attribute 'hidden_size' must be >= 1, got ",
-                        k->hidden_attr_);
-      }
-    }
-    if (def.has_attr("clip")) {
-      k->clip_ = def.attr_float("clip", 0);
-      if (!(*k->clip_ > 0)) {
-        return def.Fail(code::kInvalidParam, "attribute 'clip' must be positive, got ", *k->clip_);
-      }
-    }
-    k->linear_before_reset_ = cell == Cell::kGru && def.attr_int("linear_before_reset", 0) != 0;
-    k->input_forget_ = cell == Cell::kLstm && def.attr_int("input_forget", 0) != 0;
+    const std::string dir = def.attr_string("direction");
+    k->num_dirs_ = dir == "bidirectional" ? 2 : 1;
+    k->reverse_ = dir == "reverse";
+    k->layout_ = def.attr_int("layout");  // 0 before opset 14, which has no layout
+    if (def.has_attr("clip")) k->clip_ = def.attr_float("clip");
+    k->linear_before_reset_ = cell == Cell::kGru && def.attr_int("linear_before_reset") != 0;
+    k->input_forget_ = cell == Cell::kLstm && def.attr_int("input_forget") != 0;
     KILN_RETURN_IF_ERROR(k->ReadActivations(), "");
     return std::unique_ptr<Kernel>(std::move(k));
   }
@@ -163,15 +131,15 @@ class RecurrentKernel final : public Kernel {
       const size_t row = cell_ == Cell::kRnn ? 0 : cell_ == Cell::kGru ? 1 : 2;
       names.assign(dflt[row], dflt[row] + per);
     }
-    if (names.size() != per && names.size() != per * static_cast<size_t>(num_dirs_)) {
-      return def_.Fail(code::kInvalidParam, "attribute 'activations' has ", names.size(),
-                       " names; ", per * static_cast<size_t>(num_dirs_), " are required");
-    }
-    // One direction's list serves both directions of a bidirectional op.
-    if (names.size() < per * static_cast<size_t>(num_dirs_)) {
+    // `per` or 2 * `per` names (the definition's rule): one direction's list serves both
+    // directions of a bidirectional op, and a second list is unused with one direction (RNN's
+    // default names two).
+    const size_t want = per * static_cast<size_t>(num_dirs_);
+    if (names.size() < want) {
       const std::vector<std::string> one = names;
       names.insert(names.end(), one.begin(), one.end());
     }
+    names.resize(want);
     const std::vector<float> alphas = def_.attr_floats("activation_alpha");
     const std::vector<float> betas = def_.attr_floats("activation_beta");
     size_t next_alpha = 0, next_beta = 0;
@@ -183,9 +151,7 @@ class RecurrentKernel final : public Kernel {
       for (const ActSpec& s : kActSpecs) {
         if (lower == s.name) spec = &s;
       }
-      if (!spec) {
-        return def_.Fail(code::kInvalidParam, "unknown activation \"", name, "\"");
-      }
+      if (!spec) return def_.Fail(code::kInvalidParam, "unknown activation \"", name, "\"");
       Activation a{spec->kind, spec->alpha, spec->beta};
       if (spec->takes_alpha && next_alpha < alphas.size()) a.alpha = alphas[next_alpha++];
       if (spec->takes_beta && next_beta < betas.size()) a.beta = betas[next_beta++];
@@ -201,55 +167,29 @@ class RecurrentKernel final : public Kernel {
   int num_dirs_ = 1;
   bool reverse_ = false;
   int64_t layout_ = 0;
-  int64_t hidden_attr_ = -1;
   std::optional<double> clip_;
   bool linear_before_reset_ = false;
   bool input_forget_ = false;
   std::vector<Activation> acts_;  // ActsPerDirection() per direction
 };
 
-// `t` must have dims `want`.
-Status CheckDims(const NodeDef& def, const char* name, const TensorView& t, const Dims& want) {
-  if (t.dims == want) return Status::Ok();
-  return def.Fail(code::kInvalidParam, name, " has shape ", DimsString(t.dims), "; ",
-                  DimsString(want), " is required");
-}
-
 Status RecurrentKernel::Run(KernelContext& ctx) const {
   const NodeDef& def = def_;
+  // The inputs have the dims the definition requires: X [seq, batch, input] (batch first under
+  // layout 1), W [dirs, gates * hidden, input], R [dirs, gates * hidden, hidden], ...
+  auto input = [&](size_t i) { return i < ctx.num_inputs() ? ctx.input(i) : nullptr; };
   const TensorView* x = ctx.input(0);
   const TensorView* w = ctx.input(1);
   const TensorView* r = ctx.input(2);
-  if (!x || !w || !r) return def.Fail(code::kInvalidParam, "inputs X, W and R are required");
   const bool lstm = cell_ == Cell::kLstm;
-  const TensorView* bias = ctx.input(3);
-  const TensorView* lens_in = ctx.input(4);
-  const TensorView* h0_in = ctx.input(5);
-  const TensorView* c0_in = lstm ? ctx.input(6) : nullptr;
-  const TensorView* p_in = lstm ? ctx.input(7) : nullptr;
-  if (x->rank() != 3) {
-    return def.Fail(code::kInvalidParam, "X has shape ", DimsString(x->dims),
-                    "; rank 3 is required");
-  }
-  if (r->rank() != 3) {
-    return def.Fail(code::kInvalidParam, "R has shape ", DimsString(r->dims),
-                    "; rank 3 is required");
-  }
+  const TensorView* bias = input(3);
+  const TensorView* lens_in = input(4);
+  const TensorView* h0_in = input(5);
+  const TensorView* c0_in = lstm ? input(6) : nullptr;
+  const TensorView* p_in = lstm ? input(7) : nullptr;
   const int64_t seq = x->dims[layout_ ? 1 : 0], batch = x->dims[layout_ ? 0 : 1];
   const int64_t in = x->dims[2], hid = r->dims[2], dirs = num_dirs_;
   const int64_t g = static_cast<int64_t>(cell_), gh = g * hid;
-  if (hidden_attr_ >= 0 && hidden_attr_ != hid) {
-    return def.Fail(code::kInvalidParam, "R has shape ", DimsString(r->dims),
-                    " but attribute 'hidden_size' is ", hidden_attr_);
-  }
-  KILN_RETURN_IF_ERROR(CheckDims(def, "W", *w, {dirs, gh, in}), "");
-  KILN_RETURN_IF_ERROR(CheckDims(def, "R", *r, {dirs, gh, hid}), "");
-  const Dims state = layout_ ? Dims{batch, dirs, hid} : Dims{dirs, batch, hid};
-  if (bias) KILN_RETURN_IF_ERROR(CheckDims(def, "B", *bias, {dirs, 2 * gh}), "");
-  if (lens_in) KILN_RETURN_IF_ERROR(CheckDims(def, "sequence_lens", *lens_in, {batch}), "");
-  if (h0_in) KILN_RETURN_IF_ERROR(CheckDims(def, "initial_h", *h0_in, state), "");
-  if (c0_in) KILN_RETURN_IF_ERROR(CheckDims(def, "initial_c", *c0_in, state), "");
-  if (p_in) KILN_RETURN_IF_ERROR(CheckDims(def, "P", *p_in, {dirs, 3 * hid}), "");
 
   std::vector<int64_t> lens(static_cast<size_t>(batch), seq);
   if (lens_in) lens = ReadInts(*lens_in);
@@ -358,10 +298,11 @@ Status RecurrentKernel::Run(KernelContext& ctx) const {
       }
     }
   }
+  // Every output is optional: Y, Y_h and (LSTM) Y_c where the graph uses them.
   const Doubles* results[] = {&y, &yh, &yc};
-  const Dims y_dims = layout_ ? Dims{batch, seq, dirs, hid} : Dims{seq, dirs, batch, hid};
-  for (size_t i = 0; i < (lstm ? 3u : 2u); ++i) {
-    KILN_RETURN_IF_ERROR(EmitOutput(def, ctx, i, i == 0 ? y_dims : state, *results[i]), "");
+  for (size_t i = 0; i < (lstm ? 3u : 2u) && i < ctx.num_outputs(); ++i) {
+    if (TensorView* out = ctx.output(i))
+      KILN_RETURN_IF_ERROR(WriteDoubles(def, *out, *results[i]), "");
   }
   return Status::Ok();
 }

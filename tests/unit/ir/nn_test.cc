@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/ops/nn.h"
 #include "tests/unit/ir/test_util.h"
 
 namespace kiln::ir {
@@ -983,6 +984,185 @@ TEST(RnnInferenceTest, DirectionMustBeKnown) {
   OneNode n("RNN", {F32({7, 2, 10}), F32({1, 20, 10}), F32({1, 20, 20})}, 1);
   n.node->set_attr("direction", std::string("sideways"));
   ExpectFailure(n, code::kInvalidParam, "\"sideways\"");
+}
+
+TEST(RnnInferenceTest, ClipAndActivationsAreChecked) {
+  auto rnn = [](const char* op, int64_t gates) {
+    return OneNode(op, {F32({7, 2, 10}), F32({1, gates * 5, 10}), F32({1, gates * 5, 5})}, 1);
+  };
+  OneNode clip = rnn("RNN", 1);
+  clip.node->set_attr("clip", -1.0f);
+  ExpectFailure(clip, code::kInvalidParam, "attribute 'clip' must be positive, got -1");
+
+  OneNode name = rnn("RNN", 1);
+  name.node->set_attr("activations", std::vector<std::string>{"Tanh", "Swoosh"});
+  ExpectFailure(name, code::kInvalidParam, "unknown function \"Swoosh\"");
+
+  // An LSTM cell takes 3 functions per direction.
+  OneNode count = rnn("LSTM", 4);
+  count.node->set_attr("activations", std::vector<std::string>{"Sigmoid", "Tanh"});
+  ExpectFailure(count, code::kInvalidParam, "'activations' has 2 names; 3 per direction");
+
+  // Names are case-insensitive; one direction's set may be given twice (RNN's default is).
+  OneNode ok = rnn("GRU", 3);
+  ok.node->set_attr("activations",
+                    std::vector<std::string>{"sigmoid", "TANH", "HardSigmoid", "Relu"});
+  EXPECT_TRUE(ok.Infer().ok());
+}
+
+// ---------------------------------------------------------------------------------------------
+// What moved out of the kernels: the definitions check it once.
+
+TEST(PoolInferenceTest, LpPoolsNeedAPositiveP) {
+  OneNode pool("LpPool", {F32({1, 1, 4, 4})}, 1);
+  pool.node->set_attr("kernel_shape", Ints{2, 2});
+  pool.node->set_attr("p", int64_t{0});
+  ExpectFailure(pool, code::kInvalidParam, "attribute 'p' must be >= 1, got 0");
+  OneNode global("GlobalLpPool", {F32({1, 1, 4, 4})}, 1);
+  global.node->set_attr("p", int64_t{-2});
+  ExpectFailure(global, code::kInvalidParam, "attribute 'p' must be >= 1, got -2");
+}
+
+TEST(ConvInferenceTest, MoreThanEightSpatialDimsAreUnsupported) {
+  OneNode n("Conv",
+            {F32({1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}), F32({1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1})}, 1);
+  ExpectFailure(n, code::kFeatureUnsupported, "9 spatial dims");
+}
+
+TEST(ConvInferenceTest, ConvTransposeOutputShapeMustFit) {
+  OneNode negative("ConvTranspose", {F32({1, 1, 3, 3}), F32({1, 1, 3, 3})}, 1);
+  negative.node->set_attr("output_shape", Ints{5, -1});
+  ExpectFailure(negative, code::kInvalidParam, "has a negative size");
+  OneNode length("ConvTranspose", {F32({1, 1, 3, 3}), F32({1, 1, 3, 3})}, 1);
+  length.node->set_attr("output_shape", Ints{1, 5, 5});
+  ExpectFailure(length, code::kInvalidParam, "needs 2 spatial sizes");
+  // All dims, as some exporters write them, are fine: the spatial ones count.
+  OneNode all("ConvTranspose", {F32({1, 1, 3, 3}), F32({1, 1, 3, 3})}, 1);
+  all.node->set_attr("output_shape", Ints{1, 1, 6, 7});
+  ASSERT_TRUE(all.Infer().ok());
+  EXPECT_EQ(OutShape(all), "[1,1,6,7]");
+}
+
+TEST(EinsumInferenceTest, ADiagonalNeedsEqualSizes) {
+  // Across operands a size of 1 broadcasts; within one operand (a diagonal) it does not.
+  OneNode n("Einsum", {F32({1, 3})}, 1, 12);
+  n.node->set_attr("equation", std::string("ii->i"));
+  ExpectFailure(n, code::kInvalidParam, "repeats label 'i' over dims of 1 and 3");
+  OneNode across("Einsum", {F32({1, 3}), F32({3, 3})}, 1, 12);
+  across.node->set_attr("equation", std::string("ij,ij->ij"));
+  ASSERT_TRUE(across.Infer().ok());
+  EXPECT_EQ(OutShape(across), "[3,3]");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Attribute declarations: the defaults every reader relies on.
+
+TEST(NnAttributeTest, DefaultsAreFilledInAsTheNodesOpsetHasThem) {
+  OneNode softmax11("Softmax", {F32({2, 3})}, 1, 11);
+  ASSERT_TRUE(softmax11.Infer().ok());
+  EXPECT_EQ(softmax11.node->attr_int("axis"), 1);
+  OneNode softmax13("Softmax", {F32({2, 3})}, 1, 13);
+  ASSERT_TRUE(softmax13.Infer().ok());
+  EXPECT_EQ(softmax13.node->attr_int("axis"), -1);
+
+  const std::vector<TensorType> bn = {F32({1, 2, 3}), F32({2}), F32({2}), F32({2}), F32({2})};
+  OneNode bn7("BatchNormalization", bn, 1, 7);
+  ASSERT_TRUE(bn7.Infer().ok());
+  EXPECT_EQ(bn7.node->attr_int("spatial"), 1);
+  EXPECT_FALSE(bn7.node->has_attr("training_mode"));
+  EXPECT_FLOAT_EQ(bn7.node->attr_float("epsilon"), 1e-5f);
+  OneNode bn14("BatchNormalization", bn, 1, 14);
+  ASSERT_TRUE(bn14.Infer().ok());
+  EXPECT_FALSE(bn14.node->has_attr("spatial"));
+  EXPECT_EQ(bn14.node->attr_int("training_mode"), 0);
+  EXPECT_FLOAT_EQ(bn14.node->attr_float("momentum"), 0.9f);
+
+  OneNode pool8("MaxPool", {F32({1, 1, 4, 4})}, 1, 8);
+  pool8.node->set_attr("kernel_shape", Ints{2, 2});
+  ASSERT_TRUE(pool8.Infer().ok());
+  EXPECT_EQ(pool8.node->attr_string("auto_pad"), "NOTSET");
+  EXPECT_EQ(pool8.node->attr_int("storage_order"), 0);
+  EXPECT_FALSE(pool8.node->has_attr("ceil_mode"));
+  EXPECT_FALSE(pool8.node->has_attr("pads"));  // optional: absent stays absent
+
+  OneNode rnn("RNN", {F32({7, 2, 10}), F32({1, 5, 10}), F32({1, 5, 5})}, 1, 14);
+  ASSERT_TRUE(rnn.Infer().ok());
+  EXPECT_EQ(rnn.node->attr_strings("activations"), (std::vector<std::string>{"Tanh", "Tanh"}));
+  EXPECT_EQ(rnn.node->attr_string("direction"), "forward");
+  EXPECT_EQ(rnn.node->attr_int("layout"), 0);
+  OneNode lstm("LSTM", {F32({7, 2, 10}), F32({1, 20, 10}), F32({1, 20, 5})}, 1, 7);
+  ASSERT_TRUE(lstm.Infer().ok());
+  EXPECT_FALSE(lstm.node->has_attr("activations"));  // the spec names them, with no default
+  EXPECT_FALSE(lstm.node->has_attr("layout"));       // from opset 14
+
+  OneNode mvn("MeanVarianceNormalization", {F32({1, 2, 3, 4})}, 1, 13);
+  ASSERT_TRUE(mvn.Infer().ok());
+  EXPECT_EQ(mvn.node->attr_ints("axes"), (Ints{0, 2, 3}));
+}
+
+TEST(NnAttributeTest, AnAttributeOfTheWrongKindIsRefused) {
+  // LpPool's p is a float in opset 1 only; from 2 it is an int.
+  OneNode n("LpPool", {F32({1, 1, 4, 4})}, 1);
+  n.node->set_attr("kernel_shape", Ints{2, 2});
+  n.node->set_attr("p", 2.0f);
+  ExpectFailure(n, code::kInvalidParam, "attribute 'p' is a float; LpPool takes a int");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The window, written once for the shape functions and the kernels.
+
+TEST(WindowTest, SameSplitsThePaddingWithTheOddOneAtTheEndOrTheStart) {
+  WindowAttrs a;
+  a.strides = {2};
+  a.auto_pad = AutoPad::kSameUpper;
+  // out = ceil(7 / 2) = 4; total = (4 - 1) * 2 + 4 - 7 = 3.
+  Result<WindowDim> upper = ResolveWindowDim(a, 0, 1, 7, 4);
+  ASSERT_TRUE(upper.ok());
+  EXPECT_EQ(upper->out, 4);
+  EXPECT_EQ(upper->pad_begin, 1);
+  EXPECT_EQ(upper->pad_end, 2);
+  a.auto_pad = AutoPad::kSameLower;
+  Result<WindowDim> lower = ResolveWindowDim(a, 0, 1, 7, 4);
+  ASSERT_TRUE(lower.ok());
+  EXPECT_EQ(lower->pad_begin, 2);
+  EXPECT_EQ(lower->pad_end, 1);
+}
+
+TEST(WindowTest, CeilModeAndExplicitPads) {
+  WindowAttrs a;
+  a.strides = {2};
+  a.pads = {1, 0};
+  // span = 6 + 1 - 3 = 4: floor 4 / 2 + 1 = 3, and ceil the same.
+  Result<WindowDim> d = ResolveWindowDim(a, 0, 1, 6, 3);
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d->out, 3);
+  EXPECT_EQ(d->pad_begin, 1);
+  a.pads = {0, 0};
+  a.ceil_mode = true;
+  // span = 6 - 3 = 3: ceil(3 / 2) + 1 = 3 (floor would give 2).
+  EXPECT_EQ(ResolveWindowDim(a, 0, 1, 6, 3)->out, 3);
+  Result<WindowDim> wide = ResolveWindowDim(a, 0, 1, 2, 5);
+  ASSERT_FALSE(wide.ok());
+  EXPECT_NE(wide.status().message().find("window extent 5 exceeds the padded input size 2"),
+            std::string::npos);
+}
+
+TEST(WindowTest, TransposedOutputShapeSetsThePads) {
+  WindowAttrs a;
+  a.transposed = true;
+  a.strides = {2};
+  // The full result: (3 - 1) * 2 + 3 = 7; output_shape 8 leaves a total padding of -1, split
+  // with floor division (NOTSET puts the larger half first).
+  a.output_shape = {8};
+  Result<Window> w = ResolveWindow(a, {3}, {3});
+  ASSERT_TRUE(w.ok());
+  EXPECT_EQ(w->out, (std::vector<int64_t>{8}));
+  EXPECT_EQ(w->pad_begin, (std::vector<int64_t>{0}));
+  EXPECT_EQ(w->pad_end, (std::vector<int64_t>{-1}));
+  // Without output_shape the pads shrink the full result.
+  a.output_shape.clear();
+  a.pads = {1, 1};
+  EXPECT_EQ(ResolveWindow(a, {3}, {3})->out, (std::vector<int64_t>{5}));
 }
 
 TEST(NnRegistryTest, EveryNnOpIsRegisteredInTheNnFamily) {

@@ -178,8 +178,10 @@ Status DnnlKernel::PrepareFirstPlan() {
       continue;
     }
     const Dims& d = def_.input_dims[i];
-    // A dim known only at run time: the plan is built on the first run.
-    if (std::any_of(d.begin(), d.end(), [](int64_t v) { return v < 0; })) return Status::Ok();
+    // A rank or a dim known only at run time: the plan is built on the first run.
+    if (!def_.input_ranked(i) || std::any_of(d.begin(), d.end(), [](int64_t v) { return v < 0; })) {
+      return Status::Ok();
+    }
     dims.push_back(&d);
   }
   std::optional<Dims> key = Key(dims);

@@ -92,8 +92,8 @@ class SoftmaxKernel final : public DnnlKernel {
     if (in.empty() || in[0] == nullptr) return std::nullopt;
     const Dims& x = *in[0];
     const bool flatten = def_.opset < 13;
-    auto axis = kernels::NormalizeAxis(def_.attr_int("axis", flatten ? 1 : -1),
-                                       static_cast<int64_t>(x.size()));
+    // The axis is in range (the definition's rule).
+    auto axis = kernels::NormalizeAxis(def_.attr_int("axis"), static_cast<int64_t>(x.size()));
     if (!axis) return std::nullopt;
     const size_t a = static_cast<size_t>(*axis);
     const int64_t outer = kernels::Product(x, 0, a);
@@ -137,7 +137,7 @@ class SoftmaxKernel final : public DnnlKernel {
   Status Execute(const Plan& base, KernelContext& ctx) const override {
     const auto& p = static_cast<const SoftmaxPlan&>(base);
     const TensorView* x = ctx.input(0);
-    KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, x->dims));
+    KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
     if (p.strided) {
       if (p.outer * p.n * p.inner == 0) return Status::Ok();
       // Work items: (outer index, block of kBlock columns).
@@ -187,12 +187,12 @@ class NormKernel final : public DnnlKernel {
     KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
     KILN_ASSIGN_OR_RETURN(auto reference, ReferenceKernel(registry, def));
     if (kind == NormKind::kBatch) {
-      if (def.opset >= 14 && def.attr_int("training_mode", 0) != 0) {
+      if (def.attr_int("training_mode") != 0) {
         return def.Fail(code::kFeatureUnsupported,
                         "the onednn batch normalisation runs inference only (training_mode=1)");
       }
       for (size_t i = 1; i < def.num_outputs(); ++i) {
-        if (def.output_types[i] != DataType::kUndefined) {
+        if (def.output_used(i)) {
           return def.Fail(code::kFeatureUnsupported,
                           "the onednn batch normalisation writes output Y only");
         }
@@ -205,9 +205,7 @@ class NormKernel final : public DnnlKernel {
 
  private:
   NormKernel(const NodeDef& def, std::unique_ptr<Kernel> reference, NormKind kind)
-      : DnnlKernel(def, std::move(reference)),
-        kind_(kind),
-        epsilon_(def.attr_float("epsilon", 1e-5f)) {}
+      : DnnlKernel(def, std::move(reference)), kind_(kind), epsilon_(def.attr_float("epsilon")) {}
 
   // LayerNormalization's Mean and InvStdDev outputs are the reference kernel's to write.
   bool Takes(const KernelContext& ctx) const override {
@@ -231,18 +229,13 @@ class NormKernel final : public DnnlKernel {
     return true;
   }
 
-  // Batch: [N, C, spatial]; layer: [rows, normalised] plus whether B is given.
+  // Batch: [N, C, spatial]; layer: [rows, normalised] plus whether B is given. The inputs fit
+  // (the definition's rules: X is N x C x ..., the batch statistics [C], the axis in range).
   std::optional<Dims> Key(const std::vector<const Dims*>& in) const override {
     if (in.empty() || in[0] == nullptr) return std::nullopt;
     const Dims& x = *in[0];
-    if (kind_ == NormKind::kBatch) {
-      if (x.size() < 2 || in.size() < 5) return std::nullopt;
-      for (size_t i = 1; i < 5; ++i) {
-        if (in[i] == nullptr || in[i]->size() != 1 || (*in[i])[0] != x[1]) return std::nullopt;
-      }
-      return Dims{x[0], x[1], kernels::Product(x, 2, x.size())};
-    }
-    auto axis = kernels::NormalizeAxis(def_.attr_int("axis", -1), static_cast<int64_t>(x.size()));
+    if (kind_ == NormKind::kBatch) return Dims{x[0], x[1], kernels::Product(x, 2, x.size())};
+    auto axis = kernels::NormalizeAxis(def_.attr_int("axis"), static_cast<int64_t>(x.size()));
     if (!axis || in.size() < 2 || in[1] == nullptr) return std::nullopt;
     const size_t a = static_cast<size_t>(*axis);
     const Dims* b = in.size() > 2 ? in[2] : nullptr;
@@ -287,7 +280,7 @@ class NormKernel final : public DnnlKernel {
   Status Execute(const Plan& base, KernelContext& ctx) const override {
     const auto& p = static_cast<const NormPlan&>(base);
     const TensorView* x = ctx.input(0);
-    KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, x->dims));
+    KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
     auto param = [&](size_t i) { return Wrap(p.param_md, ctx.input(i)->data); };
     std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, Wrap(p.data_md, x->data)},
                                                   {DNNL_ARG_DST, Wrap(p.data_md, y->data)},
@@ -368,10 +361,10 @@ class ChannelNormKernel final : public DnnlKernel {
     KILN_ASSIGN_OR_RETURN(auto reference, ReferenceKernel(registry, def));
     kernels::GroupNormAttrs attrs;
     if (kind == ChannelNormKind::kGroup) {
-      KILN_ASSIGN_OR_RETURN(attrs, kernels::ReadGroupNormAttrs(def));
+      attrs = kernels::ReadGroupNormAttrs(def);
     } else {
       attrs.groups = 0;  // one per channel
-      attrs.epsilon = def.attr_float("epsilon", 1e-5f);
+      attrs.epsilon = def.attr_float("epsilon");
       attrs.per_channel = true;
     }
     auto k = std::unique_ptr<ChannelNormKernel>(
@@ -385,22 +378,15 @@ class ChannelNormKernel final : public DnnlKernel {
                     kernels::GroupNormAttrs attrs)
       : DnnlKernel(def, std::move(reference)), kind_(kind), attrs_(attrs) {}
 
-  // [N, C, groups, spatial] when X is N x C x ... (rank >= 3 for InstanceNormalization), C
-  // splits into the groups and scale and B are 1-D with one value per channel (per group for
+  // [N, C, groups, spatial]. The inputs fit (the definition's rules: X is N x C x ..., C splits
+  // into the groups, scale and B hold one value per channel, or per group for
   // GroupNormalization before opset 21).
   std::optional<Dims> Key(const std::vector<const Dims*>& in) const override {
-    if (in.size() < 3 || in[0] == nullptr || in[1] == nullptr || in[2] == nullptr) {
-      return std::nullopt;
-    }
+    if (in.empty() || in[0] == nullptr) return std::nullopt;
     const Dims& x = *in[0];
-    if (x.size() < (kind_ == ChannelNormKind::kInstance ? 3u : 2u)) return std::nullopt;
     const int64_t c = x[1];
     const int64_t groups = kind_ == ChannelNormKind::kInstance ? c : attrs_.groups;
-    if (groups < 1 || c % groups != 0) return std::nullopt;
-    const int64_t params = attrs_.per_channel ? c : groups;
-    for (size_t i = 1; i < 3; ++i) {
-      if (in[i]->size() != 1 || (*in[i])[0] != params) return std::nullopt;
-    }
+    if (groups < 1) return std::nullopt;  // no channels: the reference kernel's (nothing to do)
     return Dims{x[0], c, groups, kernels::Product(x, 2, x.size())};
   }
 
@@ -418,7 +404,7 @@ class ChannelNormKernel final : public DnnlKernel {
     constexpr int64_t kChunk = 16384, kGrain = 32768;
     const auto& p = static_cast<const ChannelNormPlan&>(base);
     const TensorView* xt = ctx.input(0);
-    KILN_ASSIGN_OR_RETURN(TensorView * yt, ctx.Output(0, xt->dims));
+    KILN_ASSIGN_OR_RETURN(TensorView * yt, kernels::BoundOutput(def_, ctx, 0));
     const float* x = xt->as<const float>();
     const float* scale = ctx.input(1)->as<const float>();
     const float* bias = ctx.input(2)->as<const float>();

@@ -31,18 +31,18 @@ namespace {
 using kernels::ConvAttrs;
 using kernels::WindowAttrs;
 
-// A window sized to one input as oneDNN wants it: ONNX's (kernels::ResolveWindow, as the
-// reference kernel has it), with the pad after grown under ceil_mode to reach the last, partial
-// window; nullopt when the window does not fit the input (the reference kernel reports it).
+// A window sized to one input as oneDNN wants it: ONNX's (ir::ResolveWindow, as the op's
+// definition and the reference kernel have it), with the pad after grown under ceil_mode to
+// reach the last, partial window; nullopt when the window does not fit the input (a node the
+// definition refuses, never seen here).
 struct DnnlWindow {
   kernels::Window w;
   bool ceil_extra = false;  // ceil_mode padded beyond the explicit pads
 };
 
-std::optional<DnnlWindow> ResolveDnnlWindow(const NodeDef& def, const WindowAttrs& a,
-                                            const Dims& in, const Dims& kernel) {
-  if (kernel.size() != in.size()) return std::nullopt;
-  auto r = kernels::ResolveWindow(def, a, in, kernel);
+std::optional<DnnlWindow> ResolveDnnlWindow(const WindowAttrs& a, const Dims& in,
+                                            const Dims& kernel) {
+  auto r = ir::ResolveWindow(a, in, kernel);
   if (!r.ok()) return std::nullopt;
   DnnlWindow d{std::move(r).value()};
   kernels::Window& w = d.w;
@@ -69,7 +69,6 @@ dnnl::memory::dims Minus1(const Dims& d) {
 // Conv and FusedConv.
 
 struct ConvPlan final : Plan {
-  Dims y_dims;
   dnnl::convolution_forward conv;
   // The tensors as they are stored (plain NCHW, or NHWC where the node is marked).
   dnnl::memory::desc x_md, y_md, z_md, w_user_md;
@@ -86,7 +85,6 @@ class ConvKernel final : public DnnlKernel {
  public:
   static Result<std::unique_ptr<Kernel>> Make(const KernelRegistry& registry, const NodeDef& def) {
     KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
-    KILN_ASSIGN_OR_RETURN(ConvAttrs attrs, kernels::PrepareConv(def));
     ActivationAttrs act;
     if (def.domain == kKilnDomain) {
       KILN_ASSIGN_OR_RETURN(act, ReadDnnlActivation(def));
@@ -96,14 +94,11 @@ class ConvKernel final : public DnnlKernel {
       return def.Fail(code::kFeatureUnsupported, "W of rank ", rank,
                       ": the onednn convolution takes 1 to 3 spatial dims");
     }
-    KILN_ASSIGN_OR_RETURN(kernels::ConvLayout layout, kernels::ReadConvLayout(def));
-    if (layout.any() && rank != 4) {
-      return def.Fail(code::kInvalidParam, "W of rank ", rank,
-                      ": NHWC layout flags need a 2-D convolution");
-    }
+    // A FusedConv's layout flags come with a 2-D convolution (its definition's rule).
+    const kernels::ConvLayout layout = kernels::ReadConvLayout(def);
     KILN_ASSIGN_OR_RETURN(auto reference, ReferenceKernel(registry, def));
-    auto k = std::unique_ptr<ConvKernel>(
-        new ConvKernel(def, std::move(reference), std::move(attrs), act, layout, def.constant(1)));
+    auto k = std::unique_ptr<ConvKernel>(new ConvKernel(
+        def, std::move(reference), kernels::ReadConvAttrs(def), act, layout, def.constant(1)));
     KILN_RETURN_IF_ERROR(k->PrepareFirstPlan(), "");
     return std::unique_ptr<Kernel>(std::move(k));
   }
@@ -118,18 +113,13 @@ class ConvKernel final : public DnnlKernel {
     if (w != nullptr) w_const_ = *w;
   }
 
-  // The output dims for X and W dims `x` and `w`, or nullopt when they do not fit (the
-  // reference kernel reports it).
+  // The destination's dims (Y's, from the window the definition sizes Y with) and the window
+  // for X and W dims `x` and `wd` (which fit: the definition's rules); nullopt for what oneDNN
+  // does not take here (more than 3 spatial dims, an empty Y).
   std::optional<std::pair<Dims, kernels::Window>> Shape(const Dims& x, const Dims& wd) const {
-    if (wd.size() < 3 || wd.size() > 5 || x.size() != wd.size() || x[1] != wd[1] * attrs_.group ||
-        wd[0] % attrs_.group != 0) {
-      return std::nullopt;
-    }
+    if (wd.size() < 3 || wd.size() > 5) return std::nullopt;
     const Dims kernel(wd.begin() + 2, wd.end());
-    if (!attrs_.window.kernel_shape.empty() && attrs_.window.kernel_shape != kernel) {
-      return std::nullopt;
-    }
-    auto w = ResolveDnnlWindow(def_, attrs_.window, Dims(x.begin() + 2, x.end()), kernel);
+    auto w = ResolveDnnlWindow(attrs_.window, Dims(x.begin() + 2, x.end()), kernel);
     if (!w) return std::nullopt;
     Dims y = {x[0], wd[0]};
     y.insert(y.end(), w->w.out.begin(), w->w.out.end());
@@ -143,16 +133,12 @@ class ConvKernel final : public DnnlKernel {
     const Dims& wd = *in[1];
     if (w_const_.data != nullptr && wd != w_const_.dims) return std::nullopt;
     const Dims* b = in.size() > 2 ? in[2] : nullptr;
-    if (b && (b->size() != 1 || (*b)[0] != wd[0])) return std::nullopt;
     auto shape = Shape(*in[0], wd);
     if (!shape) return std::nullopt;
     // A residual that broadcasts runs on the reference kernel: the sum post-op wants it whole.
+    // The layout is fixed per node, so it need not be part of the key.
     const Dims* z = in.size() > 3 ? in[3] : nullptr;
     if (z && *z != shape->first) return std::nullopt;
-    // NHWC tensors must be rank 4 (the reference kernel reports others). The layout is fixed
-    // per node, so it need not be part of the key.
-    if ((layout_.x || layout_.y) && in[0]->size() != 4) return std::nullopt;
-    if (layout_.z && z == nullptr) return std::nullopt;
     Dims key;
     AppendKey(key, in[0]);
     AppendKey(key, in[1]);
@@ -169,7 +155,6 @@ class ConvKernel final : public DnnlKernel {
     if (!shape) return def_.Fail(code::kFeatureUnsupported, "X does not fit W");
     const auto& [y, win] = *shape;
     auto plan = std::make_shared<ConvPlan>();
-    plan->y_dims = y;
     KILN_RETURN_IF_ERROR(Guard(def_, [&] { Create(x, wd, y, win, has_b, has_z, *plan); }), "");
     return std::shared_ptr<const Plan>(std::move(plan));
   }
@@ -235,7 +220,7 @@ class ConvKernel final : public DnnlKernel {
     const TensorView* w = ctx.input(1);
     const TensorView* b = ctx.num_inputs() > 2 ? ctx.input(2) : nullptr;
     const TensorView* z = ctx.num_inputs() > 3 ? ctx.input(3) : nullptr;
-    KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, p.y_dims));
+    KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
     // The residual is reordered straight into dst, except when dst is Y itself and Z shares
     // Y's buffer in another layout: then through a buffer of its own.
     const bool z_via_buffer = z != nullptr && p.reorder_z && !p.reorder_dst && z->data == y->data;
@@ -298,7 +283,6 @@ class ConvKernel final : public DnnlKernel {
 enum class PoolKind { kMax, kAverage, kGlobalMax, kGlobalAverage };
 
 struct PoolPlan final : Plan {
-  Dims y_dims;
   dnnl::memory::desc x_md, y_md, scratch_md;
   dnnl::pooling_forward pool;
 };
@@ -307,8 +291,7 @@ class PoolKernel final : public DnnlKernel {
  public:
   static Result<std::unique_ptr<Kernel>> Make(const KernelRegistry& registry, const NodeDef& def,
                                               PoolKind kind) {
-    if (kind == PoolKind::kMax && def.num_outputs() > 1 &&
-        def.output_types[1] != DataType::kUndefined) {
+    if (kind == PoolKind::kMax && def.output_used(1)) {
       return def.Fail(code::kFeatureUnsupported,
                       "the onednn max pool does not write the Indices output");
     }
@@ -338,10 +321,10 @@ class PoolKernel final : public DnnlKernel {
         include_pad_(include_pad) {}
 
   // The pool's attributes (kernels/attrs.h), declining what oneDNN's pooling cannot express
-  // (dilations, more than 3 spatial dims). Malformed attributes never get here: the reference
-  // kernel's Prepare, which runs first, rejects them.
+  // (dilations, more than 3 spatial dims). Malformed attributes never get here: the op's
+  // definition rejects them.
   static Result<kernels::PoolAttrs> ReadAttrs(const NodeDef& def, kernels::PoolKind kind) {
-    KILN_ASSIGN_OR_RETURN(kernels::PoolAttrs a, kernels::ReadPoolAttrs(def, kind));
+    kernels::PoolAttrs a = kernels::ReadPoolAttrs(def, kind);
     for (int64_t d : a.window.dilations) {
       if (d != 1) {
         return def.Fail(code::kFeatureUnsupported, "the onednn pool takes no dilations; got ",
@@ -369,7 +352,7 @@ class PoolKernel final : public DnnlKernel {
       w.pad_begin.assign(in.size(), 0);
       w.pad_end.assign(in.size(), 0);
     } else {
-      auto r = ResolveDnnlWindow(def_, window_, in, window_.kernel_shape);
+      auto r = ResolveDnnlWindow(window_, in, window_.kernel_shape);
       if (!r) return std::nullopt;
       // A window wholly in the padding has no value in oneDNN's max pool; count_include_pad
       // counts ONNX's explicit pads only, not the ceil_mode extension.
@@ -396,7 +379,6 @@ class PoolKernel final : public DnnlKernel {
     if (!shape) return def_.Fail(code::kFeatureUnsupported, "no onednn window");
     const auto& [y, win] = *shape;
     auto plan = std::make_shared<PoolPlan>();
-    plan->y_dims = y;
     plan->x_md = PlainDesc(x);
     plan->y_md = PlainDesc(y);
     const Dims kernel = global() ? Dims(x.begin() + 2, x.end()) : window_.kernel_shape;
@@ -421,7 +403,7 @@ class PoolKernel final : public DnnlKernel {
 
   Status Execute(const Plan& base, KernelContext& ctx) const override {
     const auto& p = static_cast<const PoolPlan&>(base);
-    KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, p.y_dims));
+    KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
     CallBuffers buf({p.scratch_md.get_size()});
     StreamRun run;
     run.Execute(

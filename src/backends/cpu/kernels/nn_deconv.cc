@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // oneDNN transposed convolution: ConvTranspose, float32, 1 to 3 spatial dims, any group,
-// stride, dilation, pads, auto_pad, output_padding and output_shape (the window as the
-// reference kernel resolves it, kernels::ResolveTransposedWindow), with bias.
+// stride, dilation, pads, auto_pad, output_padding and output_shape (the window as the op's
+// definition resolves it, ir::ResolveWindow), with bias.
 //
 // oneDNN's deconvolution maps input position i and kernel tap k to output position
 // i * stride + k * dilation - padding_l, as ONNX does with pad_begin; its destination size is
@@ -28,10 +28,9 @@
 namespace kiln::cpu {
 namespace {
 
-using kernels::ConvTransposeAttrs;
+using kernels::ConvAttrs;
 
 struct DeconvPlan final : Plan {
-  Dims y_dims;
   dnnl::deconvolution_forward deconv;
   dnnl::memory::desc x_md, y_md, w_user_md;  // the tensors as they are
   dnnl::memory::desc src_md, dst_md, w_md;   // as the primitive takes them
@@ -52,7 +51,7 @@ class DeconvKernel final : public DnnlKernel {
  public:
   static Result<std::unique_ptr<Kernel>> Make(const KernelRegistry& registry, const NodeDef& def) {
     KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
-    KILN_ASSIGN_OR_RETURN(ConvTransposeAttrs attrs, kernels::ReadConvTransposeAttrs(def));
+    ConvAttrs attrs = kernels::ReadConvAttrs(def);
     const size_t rank = def.input_dims.size() > 1 ? def.input_dims[1].size() : 0;
     if (rank < 3 || rank > 5) {
       return def.Fail(code::kFeatureUnsupported, "W of rank ", rank,
@@ -71,7 +70,7 @@ class DeconvKernel final : public DnnlKernel {
   }
 
  private:
-  DeconvKernel(const NodeDef& def, std::unique_ptr<Kernel> reference, ConvTransposeAttrs attrs,
+  DeconvKernel(const NodeDef& def, std::unique_ptr<Kernel> reference, ConvAttrs attrs,
                const TensorView* w)
       : DnnlKernel(def, std::move(reference)), attrs_(std::move(attrs)) {
     if (w != nullptr) w_const_ = *w;
@@ -85,20 +84,15 @@ class DeconvKernel final : public DnnlKernel {
     return group > 1 && wd.size() >= 2 && wd[0] == group && wd[1] == 1;
   }
 
-  // The geometry for X and W dims `x` and `wd`, or nullopt when they do not fit (the reference
-  // kernel reports it) or are depthwise.
+  // The geometry for X and W dims `x` and `wd` (which fit: the definition's rules), Y's dims
+  // from the window the definition sizes Y with; nullopt for what is left to the reference
+  // kernel (more than 3 spatial dims, depthwise, a window oneDNN cannot express, an empty Y).
   std::optional<DeconvShape> Shape(const Dims& x, const Dims& wd) const {
     const int64_t g = attrs_.group;
-    if (wd.size() < 3 || wd.size() > 5 || x.size() != wd.size() || x[1] != wd[0] ||
-        wd[0] % g != 0 || IsDepthwise(wd, g)) {
-      return std::nullopt;
-    }
+    if (wd.size() < 3 || wd.size() > 5 || IsDepthwise(wd, g)) return std::nullopt;
     const Dims kernel(wd.begin() + 2, wd.end());
-    if (!attrs_.window.kernel_shape.empty() && attrs_.window.kernel_shape != kernel) {
-      return std::nullopt;
-    }
     const Dims in(x.begin() + 2, x.end());
-    auto win = kernels::ResolveTransposedWindow(def_, attrs_, in, kernel);
+    auto win = ir::ResolveWindow(attrs_.window, in, kernel);
     if (!win.ok()) return std::nullopt;
     const kernels::Window& w = *win;
     DeconvShape s;
@@ -123,9 +117,7 @@ class DeconvKernel final : public DnnlKernel {
     if (in.size() < 2 || in[0] == nullptr || in[1] == nullptr) return std::nullopt;
     const Dims& wd = *in[1];
     if (w_const_.data != nullptr && wd != w_const_.dims) return std::nullopt;
-    if (wd.size() < 2) return std::nullopt;
     const Dims* b = in.size() > 2 ? in[2] : nullptr;
-    if (b && (b->size() != 1 || (*b)[0] != wd[1] * attrs_.group)) return std::nullopt;
     if (!Shape(*in[0], wd)) return std::nullopt;
     Dims key;
     AppendKey(key, in[0]);
@@ -141,7 +133,6 @@ class DeconvKernel final : public DnnlKernel {
     auto shape = Shape(x, wd);
     if (!shape) return def_.Fail(code::kFeatureUnsupported, "X does not fit W");
     auto plan = std::make_shared<DeconvPlan>();
-    plan->y_dims = shape->y;
     KILN_RETURN_IF_ERROR(Guard(def_, [&] { Create(x, wd, *shape, has_b, *plan); }), "");
     return std::shared_ptr<const Plan>(std::move(plan));
   }
@@ -225,7 +216,7 @@ class DeconvKernel final : public DnnlKernel {
     const TensorView* x = ctx.input(0);
     const TensorView* w = ctx.input(1);
     const TensorView* b = ctx.num_inputs() > 2 ? ctx.input(2) : nullptr;
-    KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, p.y_dims));
+    KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
     CallBuffers buf({p.reorder_src ? p.src_md.get_size() : 0,
                      p.reorder_dst ? p.dst_md.get_size() : 0, p.reorder_w ? p.w_md.get_size() : 0,
                      p.scratch_md.get_size()});
@@ -258,7 +249,7 @@ class DeconvKernel final : public DnnlKernel {
     return Status::Ok();
   }
 
-  ConvTransposeAttrs attrs_;
+  ConvAttrs attrs_;
   TensorView w_const_;  // constant W (valid for the kernel's lifetime), or data == null
   mutable PackedWeights packed_;
 };

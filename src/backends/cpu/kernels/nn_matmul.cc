@@ -18,15 +18,14 @@ namespace {
 enum class ProductKind { kMatMul, kGemm, kFusedMatMul, kFusedGemm };
 
 // The geometry of one product: A, B and the destination as oneDNN sees them (equal ranks, batch
-// dims broadcast), the output as ONNX has it, and the third input as a binary post-op operand.
+// dims broadcast; the destination has Y's elements), and the third input as a binary post-op
+// operand.
 struct Geometry {
-  Dims a, a_strides, b, b_strides, dst;  // dst: the padded output, same elements as y
-  Dims y;
+  Dims a, a_strides, b, b_strides, dst;
   Dims addend;  // C or the bias padded to dst's rank; empty when there is none
 };
 
 struct ProductPlan final : Plan {
-  Dims y_dims;
   dnnl::matmul matmul;
   dnnl::memory::desc a_md, b_md, dst_md, addend_md, scratch_md;
   const void* weights = nullptr;  // constant B in b_md, when B is constant
@@ -57,39 +56,32 @@ class ProductKernel final : public DnnlKernel {
         act_(act),
         gemm_(kind == ProductKind::kGemm || kind == ProductKind::kFusedGemm) {
     if (gemm_) {
-      trans_a_ = def.attr_int("transA", 0) != 0;
-      trans_b_ = def.attr_int("transB", 0) != 0;
-      alpha_ = def.attr_float("alpha", 1.0f);
-      beta_ = def.attr_float("beta", 1.0f);
+      trans_a_ = def.attr_int("transA") != 0;
+      trans_b_ = def.attr_int("transB") != 0;
+      alpha_ = def.attr_float("alpha");
+      beta_ = def.attr_float("beta");
     }
     if (b_const != nullptr) b_const_ = *b_const;
   }
 
-  // The product's geometry for these input dims; nullopt when they do not fit (the reference
-  // kernel reports it) or take a form the post-ops cannot.
+  // The product's geometry for these input dims, which fit (the definition's rules); nullopt for
+  // a form oneDNN's matmul and post-ops do not take here.
   std::optional<Geometry> Shape(const Dims& ad, const Dims& bd, const Dims* cd) const {
     Geometry g;
     if (gemm_) {
-      if (ad.size() != 2 || bd.size() != 2) return std::nullopt;
       const int64_t m = ad[trans_a_ ? 1 : 0], k = ad[trans_a_ ? 0 : 1];
       const int64_t n = bd[trans_b_ ? 0 : 1];
-      if (bd[trans_b_ ? 1 : 0] != k) return std::nullopt;
       g.a = {m, k};
       g.a_strides = trans_a_ ? Dims{1, m} : Dims{k, 1};
       g.b = {k, n};
       g.b_strides = trans_b_ ? Dims{1, k} : Dims{n, 1};
-      g.dst = g.y = {m, n};
-      if (cd != nullptr && beta_ != 0.0f) {
-        if (cd->size() > 2) return std::nullopt;
+      g.dst = {m, n};
+      if (cd != nullptr && beta_ != 0.0f) {  // C broadcasts to [M, N]
         g.addend = *cd;
         while (g.addend.size() < 2) g.addend.insert(g.addend.begin(), 1);
-        for (size_t i = 0; i < 2; ++i) {
-          if (g.addend[i] != 1 && g.addend[i] != g.dst[i]) return std::nullopt;
-        }
       }
       return g;
     }
-    if (ad.empty() || bd.empty()) return std::nullopt;
     Dims a = ad, b = bd;
     if (a.size() == 1) a.insert(a.begin(), 1);
     if (b.size() == 1) b.push_back(1);
@@ -97,25 +89,16 @@ class ProductKernel final : public DnnlKernel {
     if (rank > DNNL_MAX_NDIMS) return std::nullopt;
     a.insert(a.begin(), rank - a.size(), 1);
     b.insert(b.begin(), rank - b.size(), 1);
-    const int64_t m = a[rank - 2], k = a[rank - 1], n = b[rank - 1];
-    if (b[rank - 2] != k) return std::nullopt;
+    const int64_t m = a[rank - 2], n = b[rank - 1];
     g.dst.assign(rank, 0);
-    for (size_t i = 0; i + 2 < rank; ++i) {
-      if (a[i] != b[i] && a[i] != 1 && b[i] != 1) return std::nullopt;
-      g.dst[i] = std::max(a[i], b[i]);
-    }
+    for (size_t i = 0; i + 2 < rank; ++i) g.dst[i] = std::max(a[i], b[i]);  // they broadcast
     g.dst[rank - 2] = m;
     g.dst[rank - 1] = n;
-    g.y.assign(g.dst.begin(), g.dst.end() - 2);
-    if (ad.size() > 1) g.y.push_back(m);
-    if (bd.size() > 1) g.y.push_back(n);
     g.a_strides = kernels::Strides(a);
     g.b_strides = kernels::Strides(b);
     g.a = std::move(a);
     g.b = std::move(b);
-    if (cd != nullptr) {  // FusedMatMul's bias: 1-D, along the output's last dim
-      const int64_t last = g.y.empty() ? 1 : g.y.back();
-      if (cd->size() != 1 || ((*cd)[0] != last && (*cd)[0] != 1)) return std::nullopt;
+    if (cd != nullptr) {  // FusedMatMul's bias: 1-D, one value or one per output column
       // With a 1-D B the output's last dim is M, not N: the reference kernel takes that.
       if (bd.size() == 1 && (*cd)[0] != 1) return std::nullopt;
       g.addend.assign(rank, 1);
@@ -142,7 +125,6 @@ class ProductKernel final : public DnnlKernel {
     auto g = Shape(*dims[0], *dims[1], dims[2] ? &*dims[2] : nullptr);
     if (!g) return def_.Fail(code::kFeatureUnsupported, "no onednn geometry");
     auto plan = std::make_shared<ProductPlan>();
-    plan->y_dims = g->y;
     KILN_RETURN_IF_ERROR(Guard(def_, [&] { Create(*g, *plan); }), "");
     return std::shared_ptr<const Plan>(std::move(plan));
   }
@@ -194,7 +176,7 @@ class ProductKernel final : public DnnlKernel {
 
   Status Execute(const Plan& base, KernelContext& ctx) const override {
     const auto& p = static_cast<const ProductPlan&>(base);
-    KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, p.y_dims));
+    KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
     CallBuffers buf({p.scratch_md.get_size()});
     const void* b = p.weights != nullptr ? p.weights : ctx.input(1)->data;
     std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, Wrap(p.a_md, ctx.input(0)->data)},
