@@ -237,10 +237,23 @@ class Node {
   }
 
  private:
+  // Runs a prepared kernel as the executor does: the op's shape function on the actual inputs
+  // gives the outputs' dims (and reports a node or inputs that break the op's rules), the
+  // context binds them, then the kernel runs.
   Result<std::vector<HostTensor>> RunOn(Result<std::unique_ptr<kernels::Kernel>> k,
                                         int* parallel_calls) const {
     if (!k.ok()) return k.status();
-    TestContext ctx(inputs_, def().output_types);
+    const NodeDef d = def();
+    NodeDef applied = d;
+    KILN_RETURN_IF_ERROR(kernels::ApplyDefinition(applied), "");
+    std::vector<kernels::TensorView> views;
+    for (const HostTensor* t : inputs_) views.push_back(t ? t->view() : kernels::TensorView{});
+    std::vector<const kernels::TensorView*> ins;
+    for (size_t i = 0; i < views.size(); ++i) ins.push_back(inputs_[i] ? &views[i] : nullptr);
+    std::vector<Dims> dims;
+    std::vector<bool> known;
+    KILN_RETURN_IF_ERROR(kernels::InferOutputDims(applied, ins, &dims, &known), "");
+    TestContext ctx(inputs_, d.output_types, &d);
     KILN_RETURN_IF_ERROR((*k)->Run(ctx), "");
     if (parallel_calls != nullptr) *parallel_calls = ctx.parallel_calls();
     return ctx.outputs();
