@@ -149,6 +149,8 @@ class Node {
     d.output_types = outputs_.empty() ? std::vector<DataType>{def_.input_types[0]} : outputs_;
     d.output_dims.assign(d.output_types.size(), Dims{});
     d.output_rank_known.assign(d.output_types.size(), false);
+    // An output of undefined type is one the graph leaves out.
+    for (DataType t : d.output_types) d.has_output.push_back(t != DataType::kUndefined);
     return d;
   }
 
@@ -495,6 +497,16 @@ TEST(CpuSplitTest, EveryOpsetsWayOfGivingTheSplit) {
   Node big("Split", 13);
   big.In(Random(DataType::kFloat32, {1, 384, 80, 80}, 1)).Int("axis", 1);
   big.Outputs({DataType::kFloat32, DataType::kFloat32}).Check();
+  // Outputs the graph leaves out are skipped; the others still take their own parts.
+  for (int opset : {11, 13, 18}) {
+    SCOPED_TRACE(opset);
+    Node unused("Split", opset);
+    unused.In(Random(DataType::kInt32, {7, 9000}, 2)).Int("axis", 1);
+    if (opset == 11) unused.Ints("split", {3000, 1000, 5000});
+    if (opset == 13) unused.In(I64({3000, 1000, 5000}));
+    if (opset == 18) unused.Int("num_outputs", 3);
+    unused.Outputs({DataType::kUndefined, DataType::kInt32, DataType::kInt32}).Check();
+  }
 }
 
 TEST(CpuSplitTest, BadSplitIsAnError) {

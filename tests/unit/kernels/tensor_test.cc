@@ -225,6 +225,18 @@ TEST(TensorKernelSplitTest, SplitsEquallyOrBySizes) {
   EXPECT_EQ(Values<float>(Out(attr, 1)), (std::vector<float>{3, 7}));
 }
 
+TEST(TensorKernelSplitTest, AnOutputTheGraphLeavesOutIsSkipped) {
+  // The outputs the graph uses are bound; the one it leaves out still takes its part of x.
+  HostTensor x = F32({6}, {0, 1, 2, 3, 4, 5});
+  HostTensor sizes = I64({3}, {1, 2, 3});
+  auto by = RunOp("Split", {&x, &sizes}, {kF32, DataType::kUndefined, kF32});
+  EXPECT_EQ(Values<float>(Out(by, 0)), (std::vector<float>{0}));
+  EXPECT_EQ(Values<float>(Out(by, 2)), (std::vector<float>{3, 4, 5}));
+  auto even = RunOp("Split", {&x}, {DataType::kUndefined, kF32, kF32});
+  EXPECT_EQ(Values<float>(Out(even, 1)), (std::vector<float>{2, 3}));
+  EXPECT_EQ(Values<float>(Out(even, 2)), (std::vector<float>{4, 5}));
+}
+
 TEST(TensorKernelSplitTest, NumOutputsLeavesASmallerLastChunk) {
   HostTensor x = F32({5}, {0, 1, 2, 3, 4});
   auto r = RunOp("Split", {&x}, {kF32, kF32, kF32}, {{"num_outputs", Int(3)}}, 18);

@@ -225,7 +225,7 @@ Status RequireMovable(const NodeDef& def) {
     }
   }
   for (size_t i = 0; i < def.num_outputs(); ++i) {
-    if (!movable(def.output_types[i])) {
+    if (def.output_used(i) && !movable(def.output_types[i])) {
       return def.Fail(code::kFeatureUnsupported, "output ", i, " of type ",
                       ir::Name(def.output_types[i]), " is not supported");
     }
