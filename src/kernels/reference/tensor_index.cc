@@ -5,7 +5,9 @@
 // GatherND, ScatterND, ScatterElements, OneHot, NonZero, TopK, NonMaxSuppression, Pad,
 // CenterCropPad, Resize, Upsample (registered from RegisterTensorKernels in tensor.cc). Data is
 // moved in element-sized chunks, so every element type takes one path; interpolation computes
-// in double.
+// in double. The ops' definitions (ir/ops/tensor.cc) check the nodes and give the output dims
+// (TopK's k, OneHot's depth, Pad's and Resize's sizes are the bound dims); the kernels check
+// only index values, and the data-dependent NonZero and NonMaxSuppression bind their outputs.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -294,8 +296,8 @@ bool Before(C a, C b, bool largest) {
   return largest ? a > b : a < b;
 }
 
-// TopK's outputs hold k (the bound dim) of the axis's values, always sorted (which `sorted` = 0
-// allows too).
+// TopK compares numbers (ONNX allows no other type); its outputs hold k (the bound dim) of the
+// axis's values, always sorted (which `sorted` = 0 allows too).
 Status CheckTopK(const NodeDef& def) {
   if (def.input_given(0) && !DispatchNumeric(def.input_types[0], [](auto) {})) {
     return def.Fail(kUnsupported, "type ", Name(def.input_types[0]));
