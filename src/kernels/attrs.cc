@@ -5,6 +5,7 @@
 #include "kernels/attrs.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
@@ -69,59 +70,41 @@ GroupNormAttrs ReadGroupNormAttrs(const NodeDef& def) {
 }
 
 Result<SliceWindow> ResolveSlice(const NodeDef& def, KernelContext& ctx, const Dims& x_dims) {
-  std::vector<int64_t> starts, ends, steps;
+  std::vector<int64_t> starts, steps;
   std::optional<std::vector<int64_t>> axes;
   if (def.opset < 10) {
     starts = def.attr_ints("starts");
-    ends = def.attr_ints("ends");
     if (def.has_attr("axes")) axes = def.attr_ints("axes");
   } else {
     KILN_ASSIGN_OR_RETURN(const TensorView* s, RequiredInput(def, ctx, 1));
-    KILN_ASSIGN_OR_RETURN(const TensorView* e, RequiredInput(def, ctx, 2));
     starts = ReadInts(*s);
-    ends = ReadInts(*e);
     if (ctx.input(3) != nullptr) axes = ReadInts(*ctx.input(3));
     if (ctx.input(4) != nullptr) steps = ReadInts(*ctx.input(4));
   }
   const size_t n = starts.size();
-  if (!axes) {
-    axes.emplace();
-    for (size_t i = 0; i < n; ++i) axes->push_back(static_cast<int64_t>(i));
+  const int64_t rank = static_cast<int64_t>(x_dims.size());
+  if ((axes && axes->size() != n) || (!steps.empty() && steps.size() != n)) {
+    return def.Fail(code::kInvalidParam, "starts ", DimsString(starts), ", axes and steps differ ",
+                    "in length");
   }
-  if (steps.empty() && (def.opset < 10 || ctx.input(4) == nullptr)) steps.assign(n, 1);
-  if (ends.size() != n || axes->size() != n || steps.size() != n) {
-    return def.Fail(code::kInvalidParam, "starts ", DimsString(starts), ", ends ", DimsString(ends),
-                    ", axes ", DimsString(*axes), " and steps ", DimsString(steps),
-                    " must have the same length");
-  }
-  KILN_ASSIGN_OR_RETURN(std::vector<int64_t> norm,
-                        CheckedAxes(def, *axes, static_cast<int64_t>(x_dims.size())));
-  Dims dims = x_dims, first(x_dims.size(), 0), step(x_dims.size(), 1);
+  SliceWindow w{Dims(x_dims.size(), 0), Dims(x_dims.size(), 1)};
   for (size_t k = 0; k < n; ++k) {
-    const size_t a = static_cast<size_t>(norm[k]);
-    const int64_t dim = x_dims[a], st = steps[k];
-    if (st == 0) return def.Fail(code::kInvalidParam, "steps ", DimsString(steps), " has a 0");
-    int64_t b = starts[k], e = ends[k];
+    const int64_t axis = axes ? (*axes)[k] : static_cast<int64_t>(k);
+    const std::optional<int64_t> a = NormalizeAxis(axis, rank);
+    if (!a) return def.Fail(code::kInvalidParam, "axis ", axis, " is out of range");
+    const size_t at = static_cast<size_t>(*a);
+    const int64_t dim = x_dims[at], st = steps.empty() ? 1 : steps[k];
+    int64_t b = starts[k];
     if (b < 0) b += dim;
-    if (e < 0) e += dim;
-    if (st > 0) {
-      b = std::clamp<int64_t>(b, 0, dim);
-      e = std::clamp<int64_t>(e, 0, dim);
-      dims[a] = e > b ? (e - b - 1) / st + 1 : 0;
-    } else {
-      b = std::clamp<int64_t>(b, 0, std::max<int64_t>(dim - 1, 0));
-      e = std::clamp<int64_t>(e, -1, dim - 1);
-      const uint64_t mag = 0 - static_cast<uint64_t>(st);
-      dims[a] =
-          dim > 0 && b > e ? static_cast<int64_t>(static_cast<uint64_t>(b - e - 1) / mag) + 1 : 0;
-    }
-    first[a] = b;
-    step[a] = st;
+    // Clamped as ONNX clamps starts; a reversed slice starts at the last element at most.
+    w.first[at] = std::clamp<int64_t>(b, 0, st > 0 ? dim : std::max<int64_t>(dim - 1, 0));
+    w.step[at] = st;
   }
-  return SliceWindow{std::move(dims), std::move(first), std::move(step)};
+  return w;
 }
 
-Result<PadWindow> ResolvePad(const NodeDef& def, KernelContext& ctx, const TensorView& x) {
+Result<PadWindow> ResolvePad(const NodeDef& def, KernelContext& ctx, const TensorView& x,
+                             const Dims& out_dims) {
   const int64_t r = static_cast<int64_t>(x.rank());
   const size_t es = ElemSize(x);
   std::vector<int64_t> pads;
@@ -129,16 +112,12 @@ Result<PadWindow> ResolvePad(const NodeDef& def, KernelContext& ctx, const Tenso
   std::vector<int64_t> axes;
   for (int64_t i = 0; i < r; ++i) axes.push_back(i);
   if (def.opset < 11) {
-    pads = def.attr_ints("pads", def.attr_ints("paddings"));
-    StoreDouble(TensorView{x.dtype, {1}, fill.data()}, 0, def.attr_float("value", 0));
+    pads = def.attr_ints("pads");
+    StoreDouble(TensorView{x.dtype, {1}, fill.data()}, 0, def.attr_float("value"));
   } else {
     KILN_ASSIGN_OR_RETURN(const TensorView* p, RequiredInput(def, ctx, 1));
     pads = ReadInts(*p);
-    if (const TensorView* c = ctx.input(2); !Omitted(c)) {
-      if (c->dtype != x.dtype)
-        return def.Fail(code::kInvalidParam, "constant_value differs in type from data");
-      std::memcpy(fill.data(), c->data, es);
-    }
+    if (const TensorView* c = ctx.input(2); !Omitted(c)) std::memcpy(fill.data(), c->data, es);
     if (const TensorView* a = ctx.input(3); def.opset >= 18 && a != nullptr) {
       KILN_ASSIGN_OR_RETURN(axes, CheckedAxes(def, ReadInts(*a), r));
     }
@@ -148,30 +127,7 @@ Result<PadWindow> ResolvePad(const NodeDef& def, KernelContext& ctx, const Tenso
     return def.Fail(code::kInvalidParam, "pads ", DimsString(pads), " must have ", 2 * na,
                     " entries for input ", DimsString(x.dims));
   }
-  const std::string mode = def.attr_string("mode", "constant");
-  Dims dims = x.dims;
-  // Per padded axis: negative pads crop first, to [lo, lo + len); pb elements go before it.
-  std::vector<int64_t> lo(na), len(na), pb(na);
-  for (size_t k = 0; k < na; ++k) {
-    const size_t a = static_cast<size_t>(axes[k]);
-    const int64_t dim = x.dims[a], b = pads[k], e = pads[k + na];
-    int64_t out_dim = 0;
-    if (b < -dim || e < -dim || b + e < -dim ||
-        __builtin_add_overflow(dim, std::max<int64_t>(b, 0), &out_dim) ||
-        __builtin_add_overflow(out_dim, std::max<int64_t>(e, 0), &out_dim)) {
-      return def.Fail(code::kInvalidParam, "pads ", DimsString(pads), " do not fit axis ", a,
-                      " of ", DimsString(x.dims));
-    }
-    lo[k] = std::max<int64_t>(-b, 0);
-    len[k] = dim - lo[k] - std::max<int64_t>(-e, 0);
-    pb[k] = std::max<int64_t>(b, 0);
-    dims[a] = pb[k] + len[k] + std::max<int64_t>(e, 0);
-    // Reflect, edge and wrap read from what the crop kept: something must be left.
-    if (mode != "constant" && len[k] == 0 && dims[a] > 0) {
-      return def.Fail(code::kInvalidParam, "cannot ", mode, "-pad the empty axis ", a, " of ",
-                      DimsString(x.dims));
-    }
-  }
+  const std::string mode = def.attr_string("mode");
   // Per axis, the input position each output position reads (-1: the fill value).
   std::vector<std::vector<int64_t>> map(x.dims.size());
   for (size_t a = 0; a < map.size(); ++a) {
@@ -179,10 +135,18 @@ Result<PadWindow> ResolvePad(const NodeDef& def, KernelContext& ctx, const Tenso
   }
   for (size_t k = 0; k < na; ++k) {
     const size_t a = static_cast<size_t>(axes[k]);
-    const int64_t n = len[k];
-    map[a].assign(static_cast<size_t>(dims[a]), -1);
-    for (int64_t o = 0; o < dims[a]; ++o) {
-      int64_t j = o - pb[k];
+    const int64_t dim = x.dims[a], b = pads[k], e = pads[k + na], out = out_dims[a];
+    // Negative pads crop first, to [lo, lo + n); pb elements go before it.
+    const int64_t lo = std::max<int64_t>(-b, 0), pb = std::max<int64_t>(b, 0);
+    const int64_t n = dim - lo - std::max<int64_t>(-e, 0);
+    // Reflect, edge and wrap read from what the crop kept: something must be left.
+    if (lo > dim || n < 0 || (mode != "constant" && n == 0 && out > 0)) {
+      return def.Fail(code::kInvalidParam, "pads ", DimsString(pads), " do not fit axis ", a,
+                      " of ", DimsString(x.dims));
+    }
+    map[a].assign(static_cast<size_t>(out), -1);
+    for (int64_t o = 0; o < out; ++o) {
+      int64_t j = o - pb;
       if (j < 0 || j >= n) {
         if (mode == "constant") continue;
         if (mode == "edge") {
@@ -197,65 +161,22 @@ Result<PadWindow> ResolvePad(const NodeDef& def, KernelContext& ctx, const Tenso
           if (j >= n) j = period - j;
         }
       }
-      map[a][static_cast<size_t>(o)] = lo[k] + j;
+      map[a][static_cast<size_t>(o)] = lo + j;
     }
   }
-  return PadWindow{std::move(dims), std::move(map), std::move(fill)};
+  return PadWindow{std::move(map), std::move(fill)};
 }
 
-Result<std::vector<int64_t>> SplitSizes(const NodeDef& def, KernelContext& ctx, int64_t dim) {
+std::vector<int64_t> SplitSizes(const NodeDef& def, KernelContext& ctx, int64_t dim) {
   const int64_t n = static_cast<int64_t>(ctx.num_outputs());
-  std::optional<std::vector<int64_t>> split;
-  if (def.opset >= 13) {
-    if (!Omitted(ctx.input(1))) split = ReadInts(*ctx.input(1));
-  } else if (def.has_attr("split")) {
-    split = def.attr_ints("split");
-  }
-  if (split) {
-    int64_t sum = 0;
-    for (int64_t s : *split) {
-      if (s < 0 || s > dim) {
-        return def.Fail(code::kInvalidParam, "split ", DimsString(*split),
-                        " does not fit an axis of ", dim);
-      }
-      sum += s;
-    }
-    if (static_cast<int64_t>(split->size()) != n || sum != dim) {
-      return def.Fail(code::kInvalidParam, "split ", DimsString(*split),
-                      " does not cut an axis of ", dim, " into ", n, " outputs");
-    }
-    return *split;
-  }
-  if (n < 1) return def.Fail(code::kInvalidParam, "has no outputs");
+  if (def.opset >= 13 && !Omitted(ctx.input(1))) return ReadInts(*ctx.input(1));
+  if (def.opset < 13 && def.has_attr("split")) return def.attr_ints("split");
+  if (n < 1) return {};
   const bool uneven = def.opset >= 18 && def.has_attr("num_outputs");
-  if (uneven && def.attr_int("num_outputs", 0) != n) {
-    return def.Fail(code::kInvalidParam, "num_outputs is ", def.attr_int("num_outputs", 0),
-                    " but the node has ", n, " outputs");
-  }
   const int64_t chunk = uneven ? (dim + n - 1) / n : dim / n;
-  const int64_t last = dim - chunk * (n - 1);
-  if ((!uneven && dim % n != 0) || last < 0) {
-    return def.Fail(code::kInvalidParam, "cannot split an axis of ", dim, " into ", n, " outputs");
-  }
   std::vector<int64_t> sizes(static_cast<size_t>(n), chunk);
-  sizes.back() = last;
+  sizes.back() = dim - chunk * (n - 1);
   return sizes;
-}
-
-Result<Dims> TileDims(const NodeDef& def, const TensorView& repeats, const Dims& x_dims) {
-  const std::vector<int64_t> reps = ReadInts(repeats);
-  if (reps.size() != x_dims.size()) {
-    return def.Fail(code::kInvalidParam, "repeats ", DimsString(reps), " does not fit input ",
-                    DimsString(x_dims));
-  }
-  Dims dims = x_dims;
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (reps[i] < 0 || __builtin_mul_overflow(dims[i], reps[i], &dims[i])) {
-      return def.Fail(code::kInvalidParam, "repeats ", DimsString(reps), " do not fit input ",
-                      DimsString(x_dims));
-    }
-  }
-  return dims;
 }
 
 }  // namespace kiln::kernels

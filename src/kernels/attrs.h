@@ -79,36 +79,35 @@ struct ActivationAttrs {
 Result<ActivationAttrs> ReadActivation(const NodeDef& def);
 
 // ---------------------------------------------------------------------------------------------
-// Slice.
+// Slice, Split, Pad: what the node does to its input, read from attributes in old opsets and
+// from inputs in new ones. The node's definition (ir/ops/tensor.cc) checked them and gave the
+// output dims the executor bound; these only turn the values into positions in the input, and
+// fail (kInvalidParam, naming the node) only where a value would address outside it.
 
-// What a Slice node takes from an input of `x_dims`: its output dims and, per input axis, the
-// first index read and the step (1 on axes it does not slice). starts/ends/axes/steps are
-// attributes before opset 10 and inputs 1-4 from it on, clamped as ONNX specifies; kInvalidParam
-// for lengths that differ, a bad or repeated axis or a zero step.
+// What a Slice node reads from an input of `x_dims`: per input axis, the first index read and
+// the step (0 and 1 on axes it does not slice). starts/axes/steps are attributes before opset 10
+// and inputs 1, 3 and 4 from it on, clamped as ONNX specifies; the count per axis is the bound
+// output's dim.
 struct SliceWindow {
-  Dims dims, first, step;
+  Dims first, step;
 };
 Result<SliceWindow> ResolveSlice(const NodeDef& def, KernelContext& ctx, const Dims& x_dims);
 
 // Split: the sizes a Split node cuts an axis of size `dim` into (the `split` attribute before
 // opset 13, input 1 from it on, else equal parts — the last one smaller with opset 18's
-// num_outputs); kInvalidParam when they do not fit.
-Result<std::vector<int64_t>> SplitSizes(const NodeDef& def, KernelContext& ctx, int64_t dim);
+// num_outputs), for outputs the graph leaves out (the others' sizes are their bound dims).
+std::vector<int64_t> SplitSizes(const NodeDef& def, KernelContext& ctx, int64_t dim);
 
-// Tile: the output dims of tiling `x_dims` by the `repeats` input; kInvalidParam when the count
-// differs from the rank, a repeat is negative or a dim overflows.
-Result<Dims> TileDims(const NodeDef& def, const TensorView& repeats, const Dims& x_dims);
-
-// Pad: what a Pad node does to an input `x` (pads and the constant value as attributes before
-// opset 11 and inputs from it on, `axes` from opset 18, every mode): the output dims and, per
+// Pad: what a Pad node does to an input `x` padded to `out_dims` (pads and the constant value
+// as attributes before opset 11 and inputs from it on, `axes` from opset 18, every mode): per
 // axis, the input position each output position reads (-1: `fill`, the constant value's
-// bytes). kInvalidParam for pads that do not fit, or that leave reflect/edge/wrap nothing.
+// bytes).
 struct PadWindow {
-  Dims dims;
   std::vector<std::vector<int64_t>> map;
   std::vector<uint8_t> fill;
 };
-Result<PadWindow> ResolvePad(const NodeDef& def, KernelContext& ctx, const TensorView& x);
+Result<PadWindow> ResolvePad(const NodeDef& def, KernelContext& ctx, const TensorView& x,
+                             const Dims& out_dims);
 
 // ---------------------------------------------------------------------------------------------
 // Normalisations.

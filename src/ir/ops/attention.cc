@@ -48,7 +48,7 @@ Status CheckSameType(InferenceContext& ctx, size_t i, size_t like, const char* n
 
 // An int attribute that must be 0 or 1.
 Result<bool> FlagAttr(InferenceContext& ctx, const char* name) {
-  int64_t v = ctx.attr_int(name, 0);
+  int64_t v = ctx.attr_int(name);
   if (v != 0 && v != 1) return ctx.Fail("attribute '", name, "' must be 0 or 1, got ", v);
   return v == 1;
 }
@@ -56,7 +56,7 @@ Result<bool> FlagAttr(InferenceContext& ctx, const char* name) {
 // An optional int attribute that must be >= 1 when present; 0 when absent.
 Result<int64_t> HeadsAttr(InferenceContext& ctx, const char* name) {
   if (!ctx.has_attr(name)) return int64_t{0};
-  int64_t v = ctx.attr_int(name, 0);
+  int64_t v = ctx.attr_int(name);
   if (v < 1) return ctx.Fail("attribute '", name, "' must be >= 1, got ", v);
   return v;
 }
@@ -205,22 +205,22 @@ Status CheckMask(InferenceContext& ctx, const AttentionDims& d, const Dim& total
 Status CheckAttentionAttrs(InferenceContext& ctx) {
   const InferenceContext& n = ctx;
   KILN_RETURN_IF_ERROR(FlagAttr(ctx, "is_causal").status(), "");
-  int64_t mode = n.attr_int("qk_matmul_output_mode", 0);
+  int64_t mode = n.attr_int("qk_matmul_output_mode");
   if (mode < 0 || mode > 3) {
     return ctx.Fail("attribute 'qk_matmul_output_mode' must be 0, 1, 2 or 3, got ", mode);
   }
   if (n.has_attr("softmax_precision")) {
-    int64_t p = n.attr_int("softmax_precision", 0);
+    int64_t p = n.attr_int("softmax_precision");
     DataType t = FromOnnx(static_cast<int32_t>(p));
     if (!IsFloat(t)) {
       return ctx.Fail("attribute 'softmax_precision' = ", p,
                       " must name float, float16, bfloat16 or double");
     }
   }
-  if (n.has_attr("scale") && !(n.attr_float("scale", 0.f) >= 0.f)) {
-    return ctx.Fail("attribute 'scale' = ", n.attr_float("scale", 0.f), " must be >= 0");
+  if (n.has_attr("scale") && !(n.attr_float("scale") >= 0.f)) {
+    return ctx.Fail("attribute 'scale' = ", n.attr_float("scale"), " must be >= 0");
   }
-  float softcap = n.attr_float("softcap", 0.f);
+  float softcap = n.attr_float("softcap");
   if (!(softcap >= 0.f)) return ctx.Fail("attribute 'softcap' = ", softcap, " must be >= 0");
   return Status::Ok();
 }
@@ -295,7 +295,7 @@ Status RotaryEmbedding(InferenceContext& ctx) {
   }
   KILN_RETURN_IF_ERROR(FlagAttr(ctx, "interleaved").status(), "");
   const InferenceContext& n = ctx;
-  int64_t rot = n.attr_int("rotary_embedding_dim", 0);
+  int64_t rot = n.attr_int("rotary_embedding_dim");
   if (rot < 0) return ctx.Fail("attribute 'rotary_embedding_dim' must be >= 0, got ", rot);
   KILN_ASSIGN_OR_RETURN(int64_t num_heads, HeadsAttr(ctx, "num_heads"));
   ctx.set_output(0, ctx.input_type(0));
@@ -355,8 +355,17 @@ Status RotaryEmbedding(InferenceContext& ctx) {
 
 void RegisterAttentionOps(OpRegistry& r) {
   constexpr const char* kFamily = "attention";
-  r.Register(MakeSchema("Attention", 23, 3, 7, 1, 4, kFamily, Attention));
-  r.Register(MakeSchema("RotaryEmbedding", 23, 3, 4, 1, 1, kFamily, RotaryEmbedding));
+  // The head counts (needed only for 3-D inputs), the scale (1 / sqrt(head size)) and the
+  // softmax precision (the input's type) default to what the inputs give: declared without a
+  // default.
+  r.Register(MakeSchema("Attention", 23, 3, 7, 1, 4, kFamily, Attention)
+                 .Attrs({Attr("is_causal", 0), OptionalAttr("kv_num_heads", AttrKind::kInt),
+                         OptionalAttr("q_num_heads", AttrKind::kInt),
+                         Attr("qk_matmul_output_mode", 0), OptionalAttr("scale", AttrKind::kFloat),
+                         Attr("softcap", 0.0), OptionalAttr("softmax_precision", AttrKind::kInt)}));
+  r.Register(MakeSchema("RotaryEmbedding", 23, 3, 4, 1, 1, kFamily, RotaryEmbedding)
+                 .Attrs({Attr("interleaved", 0), OptionalAttr("num_heads", AttrKind::kInt),
+                         Attr("rotary_embedding_dim", 0)}));
 }
 
 }  // namespace kiln::ir

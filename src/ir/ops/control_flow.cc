@@ -172,11 +172,8 @@ Status Loop(InferenceContext& ctx) {
 Status Scan(InferenceContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const Graph* body, GraphAttr(ctx, "body"));
   const InferenceContext& node = ctx;
-  if (!node.has_attr("num_scan_inputs")) {
-    return ctx.Fail("attribute 'num_scan_inputs' is required");
-  }
   const int64_t n_inputs = static_cast<int64_t>(ctx.num_inputs());
-  const int64_t m = node.attr_int("num_scan_inputs", 0);
+  const int64_t m = node.attr_int("num_scan_inputs");
   if (m < 1 || m > n_inputs) {
     return ctx.Fail("attribute 'num_scan_inputs' is ", m, "; it must lie in [1, ", n_inputs,
                     "] for a node with ", n_inputs, " input(s)");
@@ -200,17 +197,25 @@ Status Scan(InferenceContext& ctx) {
     return ctx.Fail("body has ", body->outputs().size(), " output(s); it needs ", n_out,
                     " (one per output of the node)");
   }
-  std::vector<int64_t> in_axes = node.attr_ints("scan_input_axes", std::vector<int64_t>(n_scan_in));
-  std::vector<int64_t> out_axes =
-      node.attr_ints("scan_output_axes", std::vector<int64_t>(n_scan_out));
-  if (in_axes.size() != n_scan_in) {
-    return ctx.Fail("attribute 'scan_input_axes' has ", in_axes.size(), " entries for ", n_scan_in,
-                    " scan input(s)");
+  // Each list has one entry per scan input or output, all 0 when absent.
+  std::vector<int64_t> lists[4];
+  const char* names[4] = {"scan_input_axes", "scan_input_directions", "scan_output_axes",
+                          "scan_output_directions"};
+  for (size_t l = 0; l < 4; ++l) {
+    const size_t n = l < 2 ? n_scan_in : n_scan_out;
+    lists[l] = node.has_attr(names[l]) ? node.attr_ints(names[l]) : std::vector<int64_t>(n);
+    if (lists[l].size() != n) {
+      return ctx.Fail("attribute '", names[l], "' has ", lists[l].size(), " entries for ", n,
+                      l < 2 ? " scan input(s)" : " scan output(s)");
+    }
+    for (int64_t v : lists[l]) {
+      if ((l == 1 || l == 3) && v != 0 && v != 1) {
+        return ctx.Fail("attribute '", names[l], "' has entry ", v, "; directions are 0 or 1");
+      }
+    }
   }
-  if (out_axes.size() != n_scan_out) {
-    return ctx.Fail("attribute 'scan_output_axes' has ", out_axes.size(), " entries for ",
-                    n_scan_out, " scan output(s)");
-  }
+  const std::vector<int64_t>& in_axes = lists[0];
+  const std::vector<int64_t>& out_axes = lists[2];
 
   // Every scan input has the same length along its scan axis.
   Dim length = Dim::Unknown();
@@ -263,11 +268,28 @@ Status Scan(InferenceContext& ctx) {
 
 void RegisterControlFlowOps(OpRegistry& r) {
   constexpr const char* kFamily = "control_flow";
-  r.Register(MakeSchema("If", 1, 1, 1, 1, -1, kFamily, If).Traits(kTraitDataDependentShape));
+  // The bodies are required, but a loaded node keeps them apart from its attributes
+  // (kernels::NodeDef::graphs), where a required declaration would not find them: they are
+  // declared optional (their kind is still checked) and the shape functions (GraphAttr) and the
+  // kernels' Prepare require them.
+  r.Register(MakeSchema("If", 1, 1, 1, 1, -1, kFamily, If)
+                 .Attrs({OptionalAttr("then_branch", AttrKind::kGraph),
+                         OptionalAttr("else_branch", AttrKind::kGraph)})
+                 .Traits(kTraitDataDependentShape));
   // M and cond are both optional and may be omitted ahead of the carried values.
-  r.Register(MakeSchema("Loop", 1, 0, -1, 1, -1, kFamily, Loop).Traits(kTraitDataDependentShape));
+  r.Register(MakeSchema("Loop", 1, 0, -1, 1, -1, kFamily, Loop)
+                 .Attrs({OptionalAttr("body", AttrKind::kGraph)})
+                 .Traits(kTraitDataDependentShape));
   // Scan-8 had a batch axis and a sequence_lens input; Kiln starts at the batch-free Scan-9.
-  r.Register(MakeSchema("Scan", 9, 1, -1, 1, -1, kFamily, Scan).Traits(kTraitDataDependentShape));
+  // The axes and directions lists have one entry per scan input or output (all 0 when absent).
+  r.Register(MakeSchema("Scan", 9, 1, -1, 1, -1, kFamily, Scan)
+                 .Attrs({OptionalAttr("body", AttrKind::kGraph),
+                         RequiredAttr("num_scan_inputs", AttrKind::kInt),
+                         OptionalAttr("scan_input_axes", AttrKind::kInts),
+                         OptionalAttr("scan_input_directions", AttrKind::kInts),
+                         OptionalAttr("scan_output_axes", AttrKind::kInts),
+                         OptionalAttr("scan_output_directions", AttrKind::kInts)})
+                 .Traits(kTraitDataDependentShape));
 }
 
 }  // namespace kiln::ir

@@ -33,21 +33,20 @@ Status GridSample(InferenceContext& ctx) {
     return ctx.Fail("grid is ", Name(g), "; float16, float32 or float64",
                     ctx.opset() >= 22 ? " or bfloat16" : "", " is required");
   }
-  const InferenceContext& n = ctx;
   const bool old = ctx.opset() < 20;
-  std::string mode = n.attr_string("mode", old ? "bilinear" : "linear");
+  std::string mode = ctx.attr_string("mode");
   const char* linear = old ? "bilinear" : "linear";
   const char* cubic = old ? "bicubic" : "cubic";
   if (mode != linear && mode != cubic && mode != "nearest") {
     return ctx.Fail("attribute 'mode' must be ", linear, ", nearest or ", cubic, " at opset ",
                     ctx.opset(), ", got \"", mode, "\"");
   }
-  std::string pad = n.attr_string("padding_mode", "zeros");
+  std::string pad = ctx.attr_string("padding_mode");
   if (pad != "zeros" && pad != "border" && pad != "reflection") {
     return ctx.Fail("attribute 'padding_mode' must be zeros, border or reflection, got \"", pad,
                     "\"");
   }
-  int64_t align = n.attr_int("align_corners", 0);
+  int64_t align = ctx.attr_int("align_corners");
   if (align != 0 && align != 1) {
     return ctx.Fail("attribute 'align_corners' must be 0 or 1, got ", align);
   }
@@ -79,7 +78,16 @@ Status GridSample(InferenceContext& ctx) {
   }
   std::vector<Dim> out = {x[0].known() ? x[0] : grid[0], x[1]};
   for (size_t i = 1; i + 1 < rank; ++i) out.push_back(grid[i]);
-  ctx.set_output(0, ctx.input_dtype(0), Shape(std::move(out)));
+  Shape y(std::move(out));
+  // Sampling reads X: an empty spatial axis leaves nothing to sample for a non-empty output.
+  for (size_t i = 2; i < rank; ++i) {
+    auto n = y.NumElements();
+    if (x[i].known() && x[i].value == 0 && n && *n > 0) {
+      return ctx.Fail("X has shape ", x.ToString(),
+                      "; an empty spatial axis has nothing to sample");
+    }
+  }
+  ctx.set_output(0, ctx.input_dtype(0), std::move(y));
   return Status::Ok();
 }
 
@@ -91,7 +99,7 @@ Status AffineGrid(InferenceContext& ctx) {
   if (ctx.input_dtype(1) != DataType::kInt64) {
     return ctx.Fail("size is ", Name(ctx.input_dtype(1)), "; int64 is required");
   }
-  int64_t align = ctx.attr_int("align_corners", 0);
+  int64_t align = ctx.attr_int("align_corners");
   if (align != 0 && align != 1) {
     return ctx.Fail("attribute 'align_corners' must be 0 or 1, got ", align);
   }
@@ -217,7 +225,7 @@ Status Col2Im(InferenceContext& ctx) {
     int64_t k = 1;
     for (int64_t b : *block) {
       if (b < 1) return ctx.Fail("block_shape = ", IntsStr(*block), " has a value < 1");
-      k *= b;
+      if (__builtin_mul_overflow(k, b, &k)) return ctx.Fail("prod(block_shape) overflows");
     }
     if (x.rank_known() && x[1].known()) {
       if (x[1].value % k != 0) {
@@ -227,20 +235,33 @@ Status Col2Im(InferenceContext& ctx) {
       out[1] = Dim::Known(x[1].value / k);
     }
   }
-  if (image && block && x.rank_known() && x[2].known()) {
-    std::vector<int64_t> dil = node.attr_ints("dilations", std::vector<int64_t>(n, 1));
-    std::vector<int64_t> str = node.attr_ints("strides", std::vector<int64_t>(n, 1));
-    std::vector<int64_t> pads = node.attr_ints("pads", std::vector<int64_t>(2 * n, 0));
+  if (image && block) {
+    // Absent, they are all 1 (dilations, strides) or 0 (pads): their length is the rank's.
+    auto ints = [&](const char* name, size_t len, int64_t dflt) {
+      return node.has_attr(name) ? node.attr_ints(name) : std::vector<int64_t>(len, dflt);
+    };
+    const size_t un = static_cast<size_t>(n);
+    std::vector<int64_t> dil = ints("dilations", un, 1);
+    std::vector<int64_t> str = ints("strides", un, 1);
+    std::vector<int64_t> pads = ints("pads", 2 * un, 0);
+    // Bounding every value keeps the block arithmetic (here and in the kernel) from overflowing.
+    constexpr int64_t kMax = int64_t{1} << 31;
     int64_t blocks = 1;
-    for (int64_t i = 0; i < n; ++i) {
-      int64_t span = (*image)[i] + pads[i] + pads[i + n] - dil[i] * ((*block)[i] - 1) - 1;
+    for (size_t i = 0; i < un; ++i) {
+      if ((*image)[i] > kMax || (*block)[i] > kMax || dil[i] > kMax || str[i] > kMax ||
+          pads[i] > kMax || pads[i + un] > kMax) {
+        return ctx.Fail("a size, dilation, stride or pad exceeds 2^31");
+      }
+      int64_t span = (*image)[i] + pads[i] + pads[i + un] - dil[i] * ((*block)[i] - 1) - 1;
       if (span < 0) {
         return ctx.Fail("the dilated block ", IntsStr(*block), " does not fit the padded image ",
                         IntsStr(*image));
       }
-      blocks *= span / str[i] + 1;
+      if (__builtin_mul_overflow(blocks, span / str[i] + 1, &blocks)) {
+        return ctx.Fail("the block count overflows");
+      }
     }
-    if (blocks != x[2].value) {
+    if (x.rank_known() && x[2].known() && blocks != x[2].value) {
       return ctx.Fail("input has shape ", x.ToString(), "; image_shape ", IntsStr(*image),
                       " and block_shape ", IntsStr(*block), " make ", blocks, " blocks");
     }
@@ -253,9 +274,18 @@ Status Col2Im(InferenceContext& ctx) {
 
 void RegisterSamplingOps(OpRegistry& r) {
   constexpr const char* kFamily = "sampling";
-  r.Register(MakeSchema("GridSample", 16, 2, 2, 1, 1, kFamily, GridSample));
-  r.Register(MakeSchema("AffineGrid", 20, 2, 2, 1, 1, kFamily, AffineGrid));
-  r.Register(MakeSchema("Col2Im", 18, 3, 3, 1, 1, kFamily, Col2Im));
+  // GridSample's modes were renamed at opset 20 (bilinear -> linear, bicubic -> cubic).
+  r.Register(MakeSchema("GridSample", 16, 2, 2, 1, 1, kFamily, GridSample)
+                 .Attrs({Attr("mode", "bilinear").Until(19), Attr("mode", "linear").Since(20),
+                         Attr("padding_mode", "zeros"), Attr("align_corners", 0)}));
+  r.Register(MakeSchema("AffineGrid", 20, 2, 2, 1, 1, kFamily, AffineGrid)
+                 .Attrs({Attr("align_corners", 0)}));
+  // Col2Im's window attributes default to one entry per spatial axis (1s, pads 0s), a length
+  // only the inputs tell: declared without a default.
+  r.Register(
+      MakeSchema("Col2Im", 18, 3, 3, 1, 1, kFamily, Col2Im)
+          .Attrs({OptionalAttr("dilations", AttrKind::kInts), OptionalAttr("pads", AttrKind::kInts),
+                  OptionalAttr("strides", AttrKind::kInts)}));
 }
 
 }  // namespace kiln::ir

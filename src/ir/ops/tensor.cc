@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -122,10 +123,10 @@ Status CheckScalar(const InferenceContext& ctx, size_t i, const char* what) {
   return Status::Ok();
 }
 
-// Fails unless string attribute `attr` (default `dflt`) is one of `allowed`.
-Status CheckOneOf(const InferenceContext& ctx, const char* attr, const char* dflt,
+// Fails unless string attribute `attr` is one of `allowed`.
+Status CheckOneOf(const InferenceContext& ctx, const char* attr,
                   const std::vector<std::string>& allowed) {
-  std::string v = ctx.attr_string(attr, dflt);
+  std::string v = ctx.attr_string(attr);
   if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return Status::Ok();
   return ctx.Fail("attribute '", attr, "' is \"", v, "\"; opset ", ctx.opset(), " allows ",
                   Join(allowed));
@@ -138,8 +139,8 @@ Result<int64_t> Axis(const InferenceContext& ctx, int64_t axis, int64_t rank,
   return *a;
 }
 
-Result<int64_t> AxisAttr(const InferenceContext& ctx, int64_t dflt, int64_t rank) {
-  return Axis(ctx, ctx.attr_int("axis", dflt), rank);
+Result<int64_t> AxisAttr(const InferenceContext& ctx, int64_t rank) {
+  return Axis(ctx, ctx.attr_int("axis"), rank);
 }
 
 // Normalised, duplicate-free axes.
@@ -156,9 +157,13 @@ Result<std::vector<int64_t>> NormalizeAxes(const InferenceContext& ctx,
   return out;
 }
 
-Dim MulDim(const Dim& d, int64_t f) {
-  if (f == 1) return d;
-  return d.known() ? Dim::Known(d.value * f) : Dim::Unknown();
+// d * f for f >= 0; fails when the product overflows (no tensor has such a dim).
+Result<Dim> MulDim(const InferenceContext& ctx, const Dim& d, int64_t f) {
+  if (f == 1 || !d.known()) return f == 1 ? d : Dim::Unknown();
+  int64_t v = 0;
+  if (__builtin_mul_overflow(d.value, f, &v))
+    return ctx.Fail("a dim of ", d.value, " times ", f, " overflows");
+  return Dim::Known(v);
 }
 
 Result<Dim> DivDim(const InferenceContext& ctx, const Dim& d, int64_t f, const char* what) {
@@ -207,7 +212,11 @@ Result<Dim> InferredDim(const InferenceContext& ctx, const Shape& in,
                         const std::vector<Dim>& others, const std::vector<int64_t>& target) {
   if (!in.rank_known()) return Dim::Unknown();
   DimProduct num = Product(in.dims()), den = Product(others);
-  if (num.opaque || den.opaque || den.known == 0) return Dim::Unknown();
+  if (den.known == 0) {  // x * 0 = n has no single answer (numpy refuses it too)
+    return ctx.Fail("cannot reshape ", in.ToString(), " to ", IntsStr(target),
+                    ": the -1 is ambiguous beside a dim of 0");
+  }
+  if (num.opaque || den.opaque) return Dim::Unknown();
   for (const std::string& s : den.symbols) {
     auto it = std::find(num.symbols.begin(), num.symbols.end(), s);
     if (it == num.symbols.end()) return Dim::Unknown();
@@ -262,9 +271,9 @@ Result<Shape> ReshapeTarget(const InferenceContext& ctx, const Shape& in,
   }
   Shape out(std::move(dims));
   auto n_in = in.NumElements(), n_out = out.NumElements();
-  if (n_in && n_out && *n_in != *n_out) {
+  if (n_in && out.IsStatic() && (!n_out || *n_in != *n_out)) {  // !n_out: the count overflows
     return ctx.Fail("cannot reshape ", in.ToString(), " (", *n_in, " elements) to ",
-                    IntsStr(target), " (", *n_out, " elements)");
+                    IntsStr(target));
   }
   return out;
 }
@@ -276,7 +285,7 @@ Status Reshape(InferenceContext& ctx) {
     return SetLikeInput(ctx,
                         shape.length ? UnknownDims(static_cast<size_t>(*shape.length)) : Shape());
   }
-  bool allow_zero = ctx.opset() >= 14 && ctx.attr_int("allowzero", 0) == 1;
+  bool allow_zero = ctx.opset() >= 14 && ctx.attr_int("allowzero") == 1;
   KILN_ASSIGN_OR_RETURN(Shape out,
                         ReshapeTarget(ctx, ctx.input_shape(0), *shape.values, allow_zero));
   return SetLikeInput(ctx, std::move(out));
@@ -396,15 +405,19 @@ Status Tile(InferenceContext& ctx) {
   for (size_t i = 0; i < dims.size(); ++i) {
     int64_t r = (*reps.values)[i];
     if (r < 0) return ctx.Fail("repeats ", IntsStr(*reps.values), " has a negative entry");
-    dims[i] = r == 0 ? Dim::Known(0) : MulDim(dims[i], r);
+    if (r == 0) {
+      dims[i] = Dim::Known(0);
+    } else {
+      KILN_ASSIGN_OR_RETURN(dims[i], MulDim(ctx, dims[i], r));
+    }
   }
   return SetLikeInput(ctx, Shape(std::move(dims)));
 }
 
 Result<int64_t> BlockSize(const InferenceContext& ctx) {
-  if (!ctx.has_attr("blocksize")) return ctx.Fail("attribute 'blocksize' is required");
-  int64_t b = ctx.attr_int("blocksize", 0);
-  if (b < 1) return ctx.Fail("blocksize must be >= 1, got ", b);
+  int64_t b = ctx.attr_int("blocksize");
+  // Bounded so that b * b and the output dims cannot overflow.
+  if (b < 1 || b > (int64_t{1} << 31)) return ctx.Fail("blocksize must be in [1, 2^31], got ", b);
   return b;
 }
 
@@ -415,12 +428,14 @@ Status CheckRank4(const InferenceContext& ctx, const Shape& in) {
 
 Status DepthToSpace(InferenceContext& ctx) {
   KILN_ASSIGN_OR_RETURN(int64_t b, BlockSize(ctx));
-  if (ctx.opset() >= 11) KILN_RETURN_IF_ERROR((CheckOneOf(ctx, "mode", "DCR", {"DCR", "CRD"})), "");
+  if (ctx.opset() >= 11) KILN_RETURN_IF_ERROR((CheckOneOf(ctx, "mode", {"DCR", "CRD"})), "");
   const Shape& in = ctx.input_shape(0);
   if (!in.rank_known()) return SetLikeInput(ctx, UnknownDims(4));
   KILN_RETURN_IF_ERROR(CheckRank4(ctx, in), "");
   KILN_ASSIGN_OR_RETURN(Dim c, DivDim(ctx, in[1], b * b, "channels"));
-  return SetLikeInput(ctx, Shape({in[0], c, MulDim(in[2], b), MulDim(in[3], b)}));
+  KILN_ASSIGN_OR_RETURN(Dim h, MulDim(ctx, in[2], b));
+  KILN_ASSIGN_OR_RETURN(Dim w, MulDim(ctx, in[3], b));
+  return SetLikeInput(ctx, Shape({in[0], c, h, w}));
 }
 
 Status SpaceToDepth(InferenceContext& ctx) {
@@ -430,7 +445,8 @@ Status SpaceToDepth(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(CheckRank4(ctx, in), "");
   KILN_ASSIGN_OR_RETURN(Dim h, DivDim(ctx, in[2], b, "height"));
   KILN_ASSIGN_OR_RETURN(Dim w, DivDim(ctx, in[3], b, "width"));
-  return SetLikeInput(ctx, Shape({in[0], MulDim(in[1], b * b), h, w}));
+  KILN_ASSIGN_OR_RETURN(Dim c, MulDim(ctx, in[1], b * b));
+  return SetLikeInput(ctx, Shape({in[0], c, h, w}));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -471,12 +487,11 @@ Result<std::optional<size_t>> ConcatRankSource(const InferenceContext& ctx) {
 }
 
 Status Concat(InferenceContext& ctx) {
-  if (!ctx.has_attr("axis")) return ctx.Fail("attribute 'axis' is required");
   KILN_RETURN_IF_ERROR(CheckSameDtype(ctx, 0, ctx.num_inputs()), "");
   KILN_ASSIGN_OR_RETURN(std::optional<size_t> src, ConcatRankSource(ctx));
   if (!src) return SetLikeInput(ctx, Shape());
   const Shape& first = ctx.input_shape(*src);
-  KILN_ASSIGN_OR_RETURN(int64_t axis, AxisAttr(ctx, 0, Rank(first)));
+  KILN_ASSIGN_OR_RETURN(int64_t axis, AxisAttr(ctx, Rank(first)));
   std::vector<Dim> dims = first.dims(), parts;
   bool all_ranked = true;
   for (size_t i = 0; i < ctx.num_inputs(); ++i) {
@@ -535,9 +550,11 @@ Result<std::vector<Dim>> ExplicitSplit(const InferenceContext& ctx, const Dim& d
 Result<std::vector<Dim>> SplitDims(const InferenceContext& ctx, const Dim& dim) {
   int64_t n = static_cast<int64_t>(ctx.num_outputs());
   IntList split = Versioned(ctx, "split", 13, 1);
+  // An empty 'split' input is ONNX's other way of leaving it out.
+  if (ctx.opset() >= 13 && split.length == 0) split = IntList{};
   if (ctx.opset() >= 18 && ctx.has_attr("num_outputs")) {
     if (split.present) return ctx.Fail("'split' and 'num_outputs' are both given; give one");
-    int64_t num = ctx.attr_int("num_outputs", 0);
+    int64_t num = ctx.attr_int("num_outputs");
     if (num != n) return ctx.Fail("num_outputs is ", num, " but the node has ", n, " outputs");
     return ChunkDims(ctx, dim, n, /*smaller_last=*/true);
   }
@@ -553,7 +570,7 @@ Status Split(InferenceContext& ctx) {
     for (size_t i = 0; i < ctx.num_outputs(); ++i) ctx.set_output(i, ctx.input_dtype(0), Shape());
     return Status::Ok();
   }
-  KILN_ASSIGN_OR_RETURN(int64_t axis, AxisAttr(ctx, 0, Rank(in)));
+  KILN_ASSIGN_OR_RETURN(int64_t axis, AxisAttr(ctx, Rank(in)));
   KILN_ASSIGN_OR_RETURN(std::vector<Dim> parts, SplitDims(ctx, in[static_cast<size_t>(axis)]));
   for (size_t i = 0; i < parts.size(); ++i) {
     std::vector<Dim> dims = in.dims();
@@ -652,7 +669,7 @@ Status Gather(InferenceContext& ctx) {
   const Shape& data = ctx.input_shape(0);
   const Shape& idx = ctx.input_shape(1);
   if (!data.rank_known() || !idx.rank_known()) return SetLikeInput(ctx, Shape());
-  KILN_ASSIGN_OR_RETURN(int64_t axis, AxisAttr(ctx, 0, Rank(data)));
+  KILN_ASSIGN_OR_RETURN(int64_t axis, AxisAttr(ctx, Rank(data)));
   std::vector<Dim> dims(data.dims().begin(), data.dims().begin() + axis);
   dims.insert(dims.end(), idx.dims().begin(), idx.dims().end());
   dims.insert(dims.end(), data.dims().begin() + axis + 1, data.dims().end());
@@ -671,12 +688,31 @@ Status CheckSameRank(const InferenceContext& ctx, size_t count) {
   return Status::Ok();
 }
 
+// GatherElements / ScatterElements: indices no larger than data on every axis but `axis` (the
+// indices address data's elements there one for one).
+Status CheckElementsIndices(const InferenceContext& ctx, int64_t axis) {
+  const Shape& data = ctx.input_shape(0);
+  const Shape& idx = ctx.input_shape(1);
+  if (!data.rank_known() || !idx.rank_known()) return Status::Ok();
+  for (size_t d = 0; d < idx.rank(); ++d) {
+    if (static_cast<int64_t>(d) != axis && idx[d].known() && data[d].known() &&
+        idx[d].value > data[d].value) {
+      return ctx.Fail("indices ", idx.ToString(), " exceed data ", data.ToString(), " at dim ", d,
+                      "; only axis ", axis, " may be larger");
+    }
+  }
+  return Status::Ok();
+}
+
 Status GatherElements(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(CheckIndices(ctx, 1), "");
   KILN_RETURN_IF_ERROR(CheckSameRank(ctx, 2), "");
   const Shape& data = ctx.input_shape(0);
   const Shape& idx = ctx.input_shape(1);
-  if (data.rank_known()) KILN_RETURN_IF_ERROR(AxisAttr(ctx, 0, Rank(data)).status(), "");
+  if (data.rank_known()) {
+    KILN_ASSIGN_OR_RETURN(int64_t axis, AxisAttr(ctx, Rank(data)));
+    KILN_RETURN_IF_ERROR(CheckElementsIndices(ctx, axis), "");
+  }
   if (idx.rank_known()) return SetLikeInput(ctx, idx);
   return SetLikeInput(ctx, data.rank_known() ? UnknownDims(data.rank()) : Shape());
 }
@@ -685,7 +721,7 @@ Status GatherNd(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(CheckIndices(ctx, 1), "");
   const Shape& data = ctx.input_shape(0);
   const Shape& idx = ctx.input_shape(1);
-  int64_t b = ctx.opset() >= 12 ? ctx.attr_int("batch_dims", 0) : 0;
+  int64_t b = ctx.opset() >= 12 ? ctx.attr_int("batch_dims") : 0;
   if (!data.rank_known() || !idx.rank_known()) return SetLikeInput(ctx, Shape());
   int64_t r = Rank(data), q = Rank(idx);
   if (b < 0 || b >= std::min(r, q)) {
@@ -715,9 +751,8 @@ Status CheckScatter(const InferenceContext& ctx) {
     return ctx.Fail("updates are ", Name(ctx.input_dtype(2)), " but data is ",
                     Name(ctx.input_dtype(0)), "; they must have the same type");
   }
-  if (ctx.opset() >= 18)
-    return CheckOneOf(ctx, "reduction", "none", {"none", "add", "mul", "max", "min"});
-  if (ctx.opset() >= 16) return CheckOneOf(ctx, "reduction", "none", {"none", "add", "mul"});
+  if (ctx.opset() >= 18) return CheckOneOf(ctx, "reduction", {"none", "add", "mul", "max", "min"});
+  if (ctx.opset() >= 16) return CheckOneOf(ctx, "reduction", {"none", "add", "mul"});
   return Status::Ok();
 }
 
@@ -726,13 +761,21 @@ Status ScatterNd(InferenceContext& ctx) {
   const Shape& data = ctx.input_shape(0);
   const Shape& idx = ctx.input_shape(1);
   const Shape& upd = ctx.input_shape(2);
-  if (data.rank_known() && idx.rank_known() && upd.rank_known() && idx.rank() > 0 &&
-      idx[idx.rank() - 1].known()) {
+  if (idx.rank_known() && idx.rank() == 0) {
+    return ctx.Fail("indices must have rank >= 1, got ", idx.ToString());
+  }
+  if (data.rank_known() && idx.rank_known() && upd.rank_known() && idx[idx.rank() - 1].known()) {
+    // updates = indices.shape[:-1] + data.shape[k:]
     int64_t k = idx[idx.rank() - 1].value;
-    int64_t want = Rank(idx) - 1 + Rank(data) - k;
-    if (k > Rank(data) || Rank(upd) != want) {
+    bool fits = k <= Rank(data) && Rank(upd) == Rank(idx) - 1 + Rank(data) - k;
+    for (size_t i = 0; fits && i < upd.rank(); ++i) {
+      Dim want = i + 1 < idx.rank() ? idx[i] : data[i + 1 - idx.rank() + static_cast<size_t>(k)];
+      fits = MergeDim(want, upd[i]);
+    }
+    if (!fits) {
       return ctx.Fail("updates ", upd.ToString(), " do not fit data ", data.ToString(),
-                      " and indices ", idx.ToString(), " (updates of rank ", want, " expected)");
+                      " and indices ", idx.ToString(),
+                      " (updates must be indices.shape[:-1] + data.shape[k:])");
     }
   }
   return InferSameAsInput(ctx);
@@ -742,7 +785,21 @@ Status ScatterElements(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(CheckScatter(ctx), "");
   KILN_RETURN_IF_ERROR(CheckSameRank(ctx, 3), "");
   const Shape& data = ctx.input_shape(0);
-  if (data.rank_known()) KILN_RETURN_IF_ERROR(AxisAttr(ctx, 0, Rank(data)).status(), "");
+  if (data.rank_known()) {
+    KILN_ASSIGN_OR_RETURN(int64_t axis, AxisAttr(ctx, Rank(data)));
+    KILN_RETURN_IF_ERROR(CheckElementsIndices(ctx, axis), "");
+  }
+  const Shape& idx = ctx.input_shape(1);
+  const Shape& upd = ctx.input_shape(2);
+  if (idx.rank_known() && upd.rank_known()) {  // one update per index (ranks already agree)
+    for (size_t d = 0; d < idx.rank(); ++d) {
+      Dim i = idx[d];
+      if (!MergeDim(i, upd[d])) {
+        return ctx.Fail("updates ", upd.ToString(), " must have the shape of indices ",
+                        idx.ToString());
+      }
+    }
+  }
   return InferSameAsInput(ctx);
 }
 
@@ -754,7 +811,9 @@ Status OneHot(InferenceContext& ctx) {
   Dim depth;
   if (const Tensor* t = ctx.input_constant(1)) {
     std::vector<double> v = t->AsDoubles();
-    if (v.size() != 1 || v[0] < 1) return ctx.Fail("depth must be one value >= 1");
+    if (v.size() != 1 || !(v[0] >= 1 && v[0] < 9.0e18)) {
+      return ctx.Fail("depth must be one value >= 1");
+    }
     depth = Dim::Known(static_cast<int64_t>(v[0]));
   }
   const Shape& idx = ctx.input_shape(0);
@@ -763,7 +822,7 @@ Status OneHot(InferenceContext& ctx) {
     ctx.set_output(0, dtype, Shape());
     return Status::Ok();
   }
-  KILN_ASSIGN_OR_RETURN(int64_t axis, AxisAttr(ctx, -1, Rank(idx) + 1));
+  KILN_ASSIGN_OR_RETURN(int64_t axis, AxisAttr(ctx, Rank(idx) + 1));
   std::vector<Dim> dims = idx.dims();
   dims.insert(dims.begin() + axis, depth);
   ctx.set_output(0, dtype, Shape(std::move(dims)));
@@ -780,10 +839,7 @@ Status NonZero(InferenceContext& ctx) {
 
 // TopK's k: the attribute before opset 10, the input from it on; nullopt when not constant.
 Result<std::optional<int64_t>> TopKValue(const InferenceContext& ctx) {
-  if (ctx.opset() < 10) {
-    if (!ctx.has_attr("k")) return ctx.Fail("attribute 'k' is required");
-    return std::optional<int64_t>(ctx.attr_int("k", 0));
-  }
+  if (ctx.opset() < 10) return std::optional<int64_t>(ctx.attr_int("k"));
   if (!ctx.has_input(1)) return ctx.Fail("input 'K' is required");
   KILN_RETURN_IF_ERROR(CheckIntInput(ctx, 1, "K"), "");
   auto v = ctx.input_ints(1);
@@ -798,7 +854,7 @@ Status TopK(InferenceContext& ctx) {
   const Shape& in = ctx.input_shape(0);
   Shape out;
   if (in.rank_known()) {
-    KILN_ASSIGN_OR_RETURN(int64_t axis, AxisAttr(ctx, -1, Rank(in)));
+    KILN_ASSIGN_OR_RETURN(int64_t axis, AxisAttr(ctx, Rank(in)));
     out = in;
     Dim& d = out[static_cast<size_t>(axis)];
     if (k && d.known() && *k > d.value) {
@@ -814,15 +870,15 @@ Status TopK(InferenceContext& ctx) {
 
 // ArgMax, ArgMin.
 Status ArgReduce(InferenceContext& ctx) {
-  int64_t last = ctx.attr_int("select_last_index", 0);
+  int64_t last = ctx.attr_int("select_last_index");
   if (last != 0 && last != 1) return ctx.Fail("select_last_index must be 0 or 1, got ", last);
-  bool keep = ctx.attr_int("keepdims", 1) != 0;
+  bool keep = ctx.attr_int("keepdims") != 0;
   const Shape& in = ctx.input_shape(0);
   if (!in.rank_known()) {
     ctx.set_output(0, DataType::kInt64, Shape());
     return Status::Ok();
   }
-  KILN_ASSIGN_OR_RETURN(int64_t axis, AxisAttr(ctx, 0, Rank(in)));
+  KILN_ASSIGN_OR_RETURN(int64_t axis, AxisAttr(ctx, Rank(in)));
   std::vector<Dim> dims = in.dims();
   if (keep) {
     dims[static_cast<size_t>(axis)] = Dim::Known(1);
@@ -834,7 +890,7 @@ Status ArgReduce(InferenceContext& ctx) {
 }
 
 Status NonMaxSuppression(InferenceContext& ctx) {
-  int64_t cpb = ctx.attr_int("center_point_box", 0);
+  int64_t cpb = ctx.attr_int("center_point_box");
   if (cpb != 0 && cpb != 1) return ctx.Fail("center_point_box must be 0 or 1, got ", cpb);
   const Shape& boxes = ctx.input_shape(0);
   const Shape& scores = ctx.input_shape(1);
@@ -844,6 +900,14 @@ Status NonMaxSuppression(InferenceContext& ctx) {
   if (scores.rank_known() && scores.rank() != 3) {
     return ctx.Fail("scores must be [batches, classes, boxes], got ", scores.ToString());
   }
+  if (boxes.rank_known() && scores.rank_known()) {
+    Dim batches = boxes[0], count = boxes[1];
+    if (!MergeDim(batches, scores[0]) || !MergeDim(count, scores[2])) {
+      return ctx.Fail("scores ", scores.ToString(), " do not fit boxes ", boxes.ToString(),
+                      " (batches and box counts must agree)");
+    }
+  }
+  KILN_RETURN_IF_ERROR(CheckSameDtype(ctx, 0, 2), "");
   ctx.set_output(0, DataType::kInt64, Shape({Dim::Unknown(), Dim::Known(3)}));
   return Status::Ok();
 }
@@ -860,8 +924,8 @@ Status ShapeOp(InferenceContext& ctx) {
   int64_t r = Rank(in);
   auto clamp = [r](int64_t v) { return std::clamp<int64_t>(v < 0 ? v + r : v, 0, r); };
   bool sliced = ctx.opset() >= 15;
-  int64_t start = sliced ? clamp(ctx.attr_int("start", 0)) : 0;
-  int64_t end = sliced ? clamp(ctx.attr_int("end", r)) : r;
+  int64_t start = sliced ? clamp(ctx.attr_int("start")) : 0;
+  int64_t end = sliced && ctx.has_attr("end") ? clamp(ctx.attr_int("end")) : r;
   ctx.set_output(0, DataType::kInt64, Shape::Of({std::max<int64_t>(end - start, 0)}));
   return Status::Ok();
 }
@@ -875,6 +939,10 @@ Status ConstantValue(InferenceContext& ctx, const Tensor* t) {
   if (t == nullptr) return ctx.Fail("attribute 'value' must be a tensor");
   if (t->dtype() == DataType::kString || t->dtype() == DataType::kUndefined) {
     return ctx.Unsupported("a Constant of type ", Name(t->dtype()), " is not supported");
+  }
+  if (t->bytes() != static_cast<size_t>(t->num_elements()) * SizeOf(t->dtype())) {
+    return ctx.Fail("attribute 'value' holds ", t->bytes(), " bytes for ", Name(t->dtype()), " ",
+                    t->shape().ToString());
   }
   ctx.set_output(0, t->dtype(), t->shape());
   return Status::Ok();
@@ -912,8 +980,9 @@ Status ConstantOfShape(InferenceContext& ctx) {
   DataType dtype = DataType::kFloat32;
   if (ctx.has_attr("value")) {
     const Tensor* v = ctx.attr_tensor("value");
-    if (v == nullptr || v->num_elements() != 1) {
-      return ctx.Fail("attribute 'value' must be a one-element tensor");
+    if (v == nullptr || v->num_elements() != 1 || SizeOf(v->dtype()) == 0 ||
+        v->bytes() != SizeOf(v->dtype())) {
+      return ctx.Fail("attribute 'value' must be a one-element numeric or bool tensor");
     }
     dtype = v->dtype();
   }
@@ -935,32 +1004,65 @@ Status ConstantOfShape(InferenceContext& ctx) {
   return Status::Ok();
 }
 
-// ceil(a / b) for b != 0, without overflow for the operands Range can produce.
-int64_t CeilDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a > 0) == (b > 0))) ? q + 1 : q;
+// The one integer of a constant scalar, wide enough for every integer type (uint64 included).
+__int128 WideInt(const Tensor& t) {
+  const uint8_t* p = t.raw();
+  auto get = [p](auto v) {
+    std::memcpy(&v, p, sizeof v);
+    return static_cast<__int128>(v);
+  };
+  switch (t.dtype()) {
+    case DataType::kInt8:
+      return get(int8_t{});
+    case DataType::kUint8:
+      return get(uint8_t{});
+    case DataType::kInt16:
+      return get(int16_t{});
+    case DataType::kUint16:
+      return get(uint16_t{});
+    case DataType::kInt32:
+      return get(int32_t{});
+    case DataType::kUint32:
+      return get(uint32_t{});
+    case DataType::kUint64:
+      return get(uint64_t{});
+    default:
+      return get(int64_t{});
+  }
 }
 
-// max(ceil((limit - start) / delta), 0) from constant inputs.
+// The one value of a constant float scalar, as the kernel widens it (bfloat16 included).
+double WideFloat(const Tensor& t) {
+  if (t.dtype() != DataType::kBFloat16) return t.AsDoubles().at(0);
+  uint16_t b = 0;
+  std::memcpy(&b, t.raw(), sizeof b);
+  uint32_t bits = static_cast<uint32_t>(b) << 16;
+  float f = 0;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+// max(ceil((limit - start) / delta), 0) from constant inputs, computed as the kernel computes
+// the values (integers in 128 bits, floats in double).
 Result<Dim> RangeLength(const InferenceContext& ctx) {
-  if (IsInteger(ctx.input_dtype(0))) {
-    int64_t s = ctx.input_ints(0)->at(0), l = ctx.input_ints(1)->at(0);
-    int64_t d = ctx.input_ints(2)->at(0);
-    int64_t diff = 0;
+  const Tensor& st = *ctx.input_constant(0);
+  const Tensor& lt = *ctx.input_constant(1);
+  const Tensor& dt = *ctx.input_constant(2);
+  if (IsInteger(st.dtype())) {
+    const __int128 s = WideInt(st), l = WideInt(lt), d = WideInt(dt);
     if (d == 0) return ctx.Fail("delta is 0");
-    if (__builtin_sub_overflow(l, s, &diff) || (d == -1 && diff == kInt64Min)) {
-      return Dim::Unknown();
-    }
-    return Dim::Known(std::max<int64_t>(CeilDiv(diff, d), 0));
+    const __int128 diff = l - s;
+    __int128 q = diff / d;
+    if (diff % d != 0 && ((diff > 0) == (d > 0))) ++q;
+    if (q > kInt64Max) return ctx.Fail("the range has more than 2^63 elements");
+    return Dim::Known(static_cast<int64_t>(std::max<__int128>(q, 0)));
   }
-  std::vector<double> sv = ctx.input_constant(0)->AsDoubles();
-  std::vector<double> lv = ctx.input_constant(1)->AsDoubles();
-  std::vector<double> dv = ctx.input_constant(2)->AsDoubles();
-  if (sv.size() != 1 || lv.size() != 1 || dv.size() != 1) return Dim::Unknown();  // e.g. bfloat16
-  double s = sv[0], l = lv[0], d = dv[0];
+  const double s = WideFloat(st), l = WideFloat(lt), d = WideFloat(dt);
   if (d == 0) return ctx.Fail("delta is 0");
-  double n = std::ceil((l - s) / d);
-  if (!(n < 9.0e18)) return Dim::Unknown();  // also NaN
+  const double n = std::ceil((l - s) / d);
+  if (!(n < 9.0e18))
+    return ctx.Fail("the range from ", s, " to ", l, " by ", d,
+                    " has no finite length");  // also NaN
   return Dim::Known(std::max<int64_t>(static_cast<int64_t>(n), 0));
 }
 
@@ -987,7 +1089,7 @@ Status EyeLike(InferenceContext& ctx) {
   }
   DataType dtype = ctx.input_dtype(0);
   if (ctx.has_attr("dtype")) {
-    int64_t to = ctx.attr_int("dtype", 0);
+    int64_t to = ctx.attr_int("dtype");
     dtype = FromOnnx(static_cast<int32_t>(to));
     if (dtype == DataType::kUndefined || dtype == DataType::kString) {
       return ctx.Unsupported("attribute 'dtype' = ", to, " names a type Kiln does not support");
@@ -1034,7 +1136,7 @@ Status Compress(InferenceContext& ctx) {
   const Shape& in = ctx.input_shape(0);
   if (!ctx.has_attr("axis")) return SetLikeInput(ctx, Shape({kept}));
   if (!in.rank_known()) return SetLikeInput(ctx, Shape());
-  KILN_ASSIGN_OR_RETURN(int64_t axis, AxisAttr(ctx, 0, Rank(in)));
+  KILN_ASSIGN_OR_RETURN(int64_t axis, AxisAttr(ctx, Rank(in)));
   const Dim& d = in[static_cast<size_t>(axis)];
   if (const Tensor* t = ctx.input_constant(1); t && d.known() && t->num_elements() > d.value) {
     return ctx.Fail("condition has ", t->num_elements(), " entries but axis ", axis, " of ",
@@ -1046,7 +1148,7 @@ Status Compress(InferenceContext& ctx) {
 }
 
 Status ReverseSequence(InferenceContext& ctx) {
-  const int64_t b = ctx.attr_int("batch_axis", 1), t = ctx.attr_int("time_axis", 0);
+  const int64_t b = ctx.attr_int("batch_axis"), t = ctx.attr_int("time_axis");
   if ((b != 0 && b != 1) || (t != 0 && t != 1) || b == t) {
     return ctx.Fail("batch_axis ", b, " and time_axis ", t, " must be 0 and 1 (one each)");
   }
@@ -1104,12 +1206,26 @@ Status CenterCropPad(InferenceContext& ctx) {
 Status CheckPadMode(const InferenceContext& ctx) {
   std::vector<std::string> modes = {"constant", "reflect", "edge"};
   if (ctx.opset() >= 19) modes.push_back("wrap");
-  return CheckOneOf(ctx, "mode", "constant", modes);
+  return CheckOneOf(ctx, "mode", modes);
 }
 
-Dim PaddedDim(const Dim& d, int64_t total) {
-  if (total == 0) return d;
-  return d.known() ? Dim::Known(d.value + total) : Dim::Unknown();
+// An axis of `d` padded by `b` before and `e` after (negative pads crop): fails when the crops
+// exceed the axis, the size overflows, or reflect/edge/wrap would pad from nothing.
+Result<Dim> PaddedDim(const InferenceContext& ctx, const Dim& d, int64_t b, int64_t e,
+                      const std::string& mode) {
+  int64_t total = 0;
+  if (__builtin_add_overflow(b, e, &total)) return ctx.Fail("pads ", b, " and ", e, " overflow");
+  if (!d.known()) return total == 0 ? d : Dim::Unknown();
+  int64_t out = 0;
+  if (b < -d.value || e < -d.value || __builtin_add_overflow(d.value, total, &out) || out < 0) {
+    return ctx.Fail("pads ", b, " and ", e, " do not fit an axis of ", d.value);
+  }
+  const int64_t kept = d.value - std::max<int64_t>(-b, 0) - std::max<int64_t>(-e, 0);
+  if (mode != "constant" && kept <= 0 && out > 0) {
+    return ctx.Fail("cannot ", mode, "-pad an axis of ", d.value, " cropped to nothing by pads ", b,
+                    " and ", e);
+  }
+  return Dim::Known(out);
 }
 
 Status CheckPadInputs(const InferenceContext& ctx) {
@@ -1137,6 +1253,7 @@ Status Pad(InferenceContext& ctx) {
     KILN_ASSIGN_OR_RETURN(ax, NormalizeAxes(ctx, *axes.values, Rank(in)));
   }
   size_t n = ax.size();
+  const std::string mode = ctx.attr_string("mode");
   if (pads.length && *pads.length != static_cast<int64_t>(2 * n)) {
     return ctx.Fail("pads has ", *pads.length, " entries; ", 2 * n, " (begin and end for each of ",
                     n, " axes) are required for input ", in.ToString());
@@ -1148,12 +1265,7 @@ Status Pad(InferenceContext& ctx) {
       d = Dim::Unknown();
       continue;
     }
-    int64_t total = (*pads.values)[k] + (*pads.values)[k + n];
-    if (d.known() && d.value + total < 0) {
-      return ctx.Fail("pads ", IntsStr(*pads.values), " remove more than axis ", ax[k], " of ",
-                      in.ToString(), " holds");
-    }
-    d = PaddedDim(d, total);
+    KILN_ASSIGN_OR_RETURN(d, PaddedDim(ctx, d, (*pads.values)[k], (*pads.values)[k + n], mode));
   }
   return SetLikeInput(ctx, Shape(std::move(dims)));
 }
@@ -1164,19 +1276,18 @@ Status Pad(InferenceContext& ctx) {
 Status CheckResizeModes(const InferenceContext& ctx) {
   std::vector<std::string> modes = {"nearest", "linear"};
   if (ctx.opset() >= 11) modes.push_back("cubic");
-  KILN_RETURN_IF_ERROR(CheckOneOf(ctx, "mode", "nearest", modes), "");
+  KILN_RETURN_IF_ERROR(CheckOneOf(ctx, "mode", modes), "");
   if (ctx.opset() < 11) return Status::Ok();
   std::vector<std::string> ctms = {"half_pixel", "pytorch_half_pixel", "align_corners",
                                    "asymmetric", "tf_crop_and_resize"};
   if (ctx.opset() < 13) ctms.push_back("tf_half_pixel_for_nn");
   if (ctx.opset() >= 19) ctms.push_back("half_pixel_symmetric");
-  KILN_RETURN_IF_ERROR(CheckOneOf(ctx, "coordinate_transformation_mode", "half_pixel", ctms), "");
-  KILN_RETURN_IF_ERROR((CheckOneOf(ctx, "nearest_mode", "round_prefer_floor",
+  KILN_RETURN_IF_ERROR(CheckOneOf(ctx, "coordinate_transformation_mode", ctms), "");
+  KILN_RETURN_IF_ERROR((CheckOneOf(ctx, "nearest_mode",
                                    {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"})),
                        "");
   if (ctx.opset() < 18) return Status::Ok();
-  return CheckOneOf(ctx, "keep_aspect_ratio_policy", "stretch",
-                    {"stretch", "not_larger", "not_smaller"});
+  return CheckOneOf(ctx, "keep_aspect_ratio_policy", {"stretch", "not_larger", "not_smaller"});
 }
 
 // Whether optional input i is given: kNo when omitted or empty (ONNX's other way of leaving
@@ -1190,11 +1301,13 @@ Given GivenNonEmpty(const InferenceContext& ctx, size_t i) {
   return *n != 0 ? Given::kYes : Given::kNo;
 }
 
-Dim ScaledDim(const Dim& d, float scale) {
+Result<Dim> ScaledDim(const InferenceContext& ctx, const Dim& d, float scale) {
   if (scale == 1.0f) return d;
   if (!d.known()) return Dim::Unknown();
   // In float, as ONNX's shape inference and onnxruntime compute it.
-  return Dim::Known(static_cast<int64_t>(std::floor(static_cast<float>(d.value) * scale)));
+  const float v = std::floor(static_cast<float>(d.value) * scale);
+  if (!(v < 9.0e18f)) return ctx.Fail("a dim of ", d.value, " scaled by ", scale, " overflows");
+  return Dim::Known(static_cast<int64_t>(v));
 }
 
 Result<Shape> ScaledShape(const InferenceContext& ctx, const Shape& in,
@@ -1205,9 +1318,11 @@ Result<Shape> ScaledShape(const InferenceContext& ctx, const Shape& in,
   }
   std::vector<Dim> dims = in.dims();
   for (size_t k = 0; k < axes.size(); ++k) {
-    if (!(scales[k] > 0)) return ctx.Fail("scales[", k, "] = ", scales[k], "; it must be > 0");
+    if (!(scales[k] > 0) || !std::isfinite(scales[k])) {
+      return ctx.Fail("scales[", k, "] = ", scales[k], "; it must be finite and > 0");
+    }
     Dim& d = dims[static_cast<size_t>(axes[k])];
-    d = ScaledDim(d, static_cast<float>(scales[k]));
+    KILN_ASSIGN_OR_RETURN(d, ScaledDim(ctx, d, static_cast<float>(scales[k])));
   }
   return Shape(std::move(dims));
 }
@@ -1218,8 +1333,9 @@ std::optional<std::vector<int64_t>> KeepAspect(const Shape& in, const std::vecto
   float scale = larger ? 0.0f : std::numeric_limits<float>::max();
   for (size_t k = 0; k < axes.size(); ++k) {
     const Dim& d = in[static_cast<size_t>(axes[k])];
-    if (!d.known() || d.value == 0) return std::nullopt;
-    float s = static_cast<float>(sizes[k]) / static_cast<float>(d.value);
+    if (!d.known()) return std::nullopt;
+    // An empty axis (resized to 0, SizedShape checks) keeps scale 1, as the kernel has it.
+    float s = d.value == 0 ? 1.0f : static_cast<float>(sizes[k]) / static_cast<float>(d.value);
     scale = larger ? std::max(scale, s) : std::min(scale, s);
   }
   std::vector<int64_t> out;
@@ -1236,10 +1352,15 @@ Result<Shape> SizedShape(const InferenceContext& ctx, const Shape& in,
     return ctx.Fail("sizes ", IntsStr(sizes), " has ", sizes.size(), " entries but ", axes.size(),
                     " axes of input ", in.ToString(), " are resized");
   }
-  for (int64_t s : sizes) {
-    if (s < 0) return ctx.Fail("sizes ", IntsStr(sizes), " has a negative entry");
+  for (size_t k = 0; k < sizes.size(); ++k) {
+    if (sizes[k] < 0) return ctx.Fail("sizes ", IntsStr(sizes), " has a negative entry");
+    const Dim& d = in[static_cast<size_t>(axes[k])];
+    if (sizes[k] > 0 && d.known() && d.value == 0) {
+      return ctx.Fail("sizes ", IntsStr(sizes), " cannot resize the empty axis ", axes[k], " of ",
+                      in.ToString());
+    }
   }
-  std::string policy = ctx.attr_string("keep_aspect_ratio_policy", "stretch");
+  std::string policy = ctx.attr_string("keep_aspect_ratio_policy");
   std::optional<std::vector<int64_t>> out = sizes;
   if (ctx.opset() >= 18 && policy != "stretch") {
     out = KeepAspect(in, axes, sizes, policy == "not_smaller");
@@ -1279,6 +1400,13 @@ Status Resize(InferenceContext& ctx) {
   if (ctx.opset() >= 18 && ctx.has_attr("axes")) {
     KILN_ASSIGN_OR_RETURN(axes, NormalizeAxes(ctx, ctx.attr_ints("axes"), Rank(in)));
   }
+  if (ctx.opset() >= 11 &&
+      ctx.attr_string("coordinate_transformation_mode") == "tf_crop_and_resize") {
+    auto n = ctx.has_input(1) ? ctx.input_shape(1).NumElements() : std::optional<int64_t>(0);
+    if (n && *n != static_cast<int64_t>(2 * axes.size())) {
+      return ctx.Fail("tf_crop_and_resize needs a roi of ", 2 * axes.size(), " values, got ", *n);
+    }
+  }
   const Tensor* values = ctx.input_constant(has_sizes ? 3 : scales_at);
   Shape out = in;
   if (values == nullptr) {
@@ -1295,7 +1423,6 @@ Status Resize(InferenceContext& ctx) {
 Result<std::optional<std::vector<double>>> UpsampleScales(const InferenceContext& ctx) {
   using Scales = std::optional<std::vector<double>>;
   if (ctx.opset() < 9) {
-    if (!ctx.has_attr("scales")) return ctx.Fail("attribute 'scales' is required");
     std::vector<float> f = ctx.attr_floats("scales");
     return Scales(std::vector<double>(f.begin(), f.end()));
   }
@@ -1308,7 +1435,7 @@ Status Upsample(InferenceContext& ctx) {
   if (ctx.opset() >= 10) {
     return ctx.Unsupported("Upsample is deprecated from opset 10; use Resize");
   }
-  KILN_RETURN_IF_ERROR((CheckOneOf(ctx, "mode", "nearest", {"nearest", "linear"})), "");
+  KILN_RETURN_IF_ERROR((CheckOneOf(ctx, "mode", {"nearest", "linear"})), "");
   KILN_ASSIGN_OR_RETURN(auto scales, UpsampleScales(ctx));
   const Shape& in = ctx.input_shape(0);
   if (!in.rank_known()) return SetLikeInput(ctx, Shape());
@@ -1324,53 +1451,116 @@ Status Upsample(InferenceContext& ctx) {
 
 void RegisterTensorOps(OpRegistry& r) {
   constexpr const char* kFamily = "tensor";
-  // Reshaping. Reshape takes its shape as an input from opset 5; Concat's axis is required from
-  // opset 4; Split's sizes are an attribute from opset 2; Tile takes repeats from opset 6.
-  r.Register(MakeSchema("Reshape", 5, 2, 2, 1, 1, kFamily, Reshape).Traits(kTraitInPlace));
-  r.Register(MakeSchema("Transpose", 1, 1, 1, 1, 1, kFamily, Transpose));
-  r.Register(MakeSchema("Squeeze", 1, 1, 2, 1, 1, kFamily, Squeeze).Traits(kTraitInPlace));
-  r.Register(MakeSchema("Unsqueeze", 1, 1, 2, 1, 1, kFamily, Unsqueeze).Traits(kTraitInPlace));
+  using K = AttrKind;
+  // Reshaping. Reshape takes its shape as an input from opset 5; Squeeze and Unsqueeze take
+  // their axes as an input from opset 13; Tile takes repeats from opset 6. Transpose's perm and
+  // Squeeze's axes default to something that depends on the input's rank, so they are declared
+  // without a default (the shape function and the kernels read their absence).
+  r.Register(MakeSchema("Reshape", 5, 2, 2, 1, 1, kFamily, Reshape)
+                 .Attrs({Attr("allowzero", 0).Since(14)})
+                 .Traits(kTraitInPlace));
+  r.Register(MakeSchema("Transpose", 1, 1, 1, 1, 1, kFamily, Transpose)
+                 .Attrs({OptionalAttr("perm", K::kInts)}));
+  r.Register(MakeSchema("Squeeze", 1, 1, 2, 1, 1, kFamily, Squeeze)
+                 .Attrs({OptionalAttr("axes", K::kInts).Until(12)})
+                 .Traits(kTraitInPlace));
+  r.Register(MakeSchema("Unsqueeze", 1, 1, 2, 1, 1, kFamily, Unsqueeze)
+                 .Attrs({RequiredAttr("axes", K::kInts).Until(12)})
+                 .Traits(kTraitInPlace));
   r.Register(MakeSchema("Expand", 8, 2, 2, 1, 1, kFamily, Expand));
   r.Register(MakeSchema("Tile", 6, 2, 2, 1, 1, kFamily, Tile));
-  r.Register(MakeSchema("DepthToSpace", 1, 1, 1, 1, 1, kFamily, DepthToSpace));
-  r.Register(MakeSchema("SpaceToDepth", 1, 1, 1, 1, 1, kFamily, SpaceToDepth));
-  // Joining and slicing.
-  r.Register(MakeSchema("Concat", 4, 1, -1, 1, 1, kFamily, Concat));
-  r.Register(MakeSchema("Split", 2, 1, 2, 1, -1, kFamily, Split));
-  r.Register(MakeSchema("Slice", 1, 1, 5, 1, 1, kFamily, Slice));
+  r.Register(MakeSchema("DepthToSpace", 1, 1, 1, 1, 1, kFamily, DepthToSpace)
+                 .Attrs({RequiredAttr("blocksize", K::kInt), Attr("mode", "DCR").Since(11)}));
+  r.Register(MakeSchema("SpaceToDepth", 1, 1, 1, 1, 1, kFamily, SpaceToDepth)
+                 .Attrs({RequiredAttr("blocksize", K::kInt)}));
+  // Joining and slicing. Concat's axis is required from opset 4; Split's sizes are an
+  // attribute from opset 2 and an input from 13, where an even split may instead be uneven
+  // (num_outputs, opset 18); Slice's starts/ends/axes are attributes before opset 10.
   r.Register(
-      MakeSchema("Compress", 9, 2, 2, 1, 1, kFamily, Compress).Traits(kTraitDataDependentShape));
-  r.Register(MakeSchema("ReverseSequence", 10, 2, 2, 1, 1, kFamily, ReverseSequence));
-  // Indexing.
-  r.Register(MakeSchema("Gather", 1, 2, 2, 1, 1, kFamily, Gather));
-  r.Register(MakeSchema("GatherElements", 11, 2, 2, 1, 1, kFamily, GatherElements));
-  r.Register(MakeSchema("GatherND", 11, 2, 2, 1, 1, kFamily, GatherNd));
-  r.Register(MakeSchema("ScatterND", 11, 3, 3, 1, 1, kFamily, ScatterNd));
-  r.Register(MakeSchema("ScatterElements", 11, 3, 3, 1, 1, kFamily, ScatterElements));
-  r.Register(MakeSchema("OneHot", 9, 3, 3, 1, 1, kFamily, OneHot));
+      MakeSchema("Concat", 4, 1, -1, 1, 1, kFamily, Concat).Attrs({RequiredAttr("axis", K::kInt)}));
+  r.Register(MakeSchema("Split", 2, 1, 2, 1, -1, kFamily, Split)
+                 .Attrs({Attr("axis", 0), OptionalAttr("split", K::kInts).Until(12),
+                         OptionalAttr("num_outputs", K::kInt).Since(18)}));
+  r.Register(MakeSchema("Slice", 1, 1, 5, 1, 1, kFamily, Slice)
+                 .Attrs({RequiredAttr("starts", K::kInts).Until(9),
+                         RequiredAttr("ends", K::kInts).Until(9),
+                         OptionalAttr("axes", K::kInts).Until(9)}));
+  // Without an axis Compress selects from the flattened input.
+  r.Register(MakeSchema("Compress", 9, 2, 2, 1, 1, kFamily, Compress)
+                 .Attrs({OptionalAttr("axis", K::kInt)})
+                 .Traits(kTraitDataDependentShape));
+  r.Register(MakeSchema("ReverseSequence", 10, 2, 2, 1, 1, kFamily, ReverseSequence)
+                 .Attrs({Attr("batch_axis", 1), Attr("time_axis", 0)}));
+  // Indexing. TopK's k is an attribute before opset 10; largest and sorted arrive at 11.
+  r.Register(MakeSchema("Gather", 1, 2, 2, 1, 1, kFamily, Gather).Attrs({Attr("axis", 0)}));
+  r.Register(MakeSchema("GatherElements", 11, 2, 2, 1, 1, kFamily, GatherElements)
+                 .Attrs({Attr("axis", 0)}));
+  r.Register(MakeSchema("GatherND", 11, 2, 2, 1, 1, kFamily, GatherNd)
+                 .Attrs({Attr("batch_dims", 0).Since(12)}));
+  r.Register(MakeSchema("ScatterND", 11, 3, 3, 1, 1, kFamily, ScatterNd)
+                 .Attrs({Attr("reduction", "none").Since(16)}));
+  r.Register(MakeSchema("ScatterElements", 11, 3, 3, 1, 1, kFamily, ScatterElements)
+                 .Attrs({Attr("axis", 0), Attr("reduction", "none").Since(16)}));
+  r.Register(MakeSchema("OneHot", 9, 3, 3, 1, 1, kFamily, OneHot).Attrs({Attr("axis", -1)}));
   r.Register(
       MakeSchema("NonZero", 9, 1, 1, 1, 1, kFamily, NonZero).Traits(kTraitDataDependentShape));
-  r.Register(MakeSchema("TopK", 1, 1, 2, 2, 2, kFamily, TopK));
-  r.Register(MakeSchema("ArgMax", 1, 1, 1, 1, 1, kFamily, ArgReduce));
-  r.Register(MakeSchema("ArgMin", 1, 1, 1, 1, 1, kFamily, ArgReduce));
+  r.Register(MakeSchema("TopK", 1, 1, 2, 2, 2, kFamily, TopK)
+                 .Attrs({Attr("axis", -1), RequiredAttr("k", K::kInt).Until(9),
+                         Attr("largest", 1).Since(11), Attr("sorted", 1).Since(11)}));
+  for (const char* op : {"ArgMax", "ArgMin"}) {
+    r.Register(
+        MakeSchema(op, 1, 1, 1, 1, 1, kFamily, ArgReduce)
+            .Attrs({Attr("axis", 0), Attr("keepdims", 1), Attr("select_last_index", 0).Since(12)}));
+  }
   r.Register(MakeSchema("NonMaxSuppression", 10, 2, 5, 1, 1, kFamily, NonMaxSuppression)
+                 .Attrs({Attr("center_point_box", 0)})
                  .Traits(kTraitDataDependentShape));
-  // Generators and shape queries.
-  r.Register(MakeSchema("Shape", 1, 1, 1, 1, 1, kFamily, ShapeOp).Traits(kTraitReadsShapeOnly));
+  // Generators and shape queries. Shape's end defaults to the rank (opset 15); EyeLike's dtype
+  // to its input's; ConstantOfShape's value to a float 0. Constant takes exactly one of its
+  // value attributes (sparse_value never reaches the IR: the importer refuses sparse tensors).
+  r.Register(MakeSchema("Shape", 1, 1, 1, 1, 1, kFamily, ShapeOp)
+                 .Attrs({Attr("start", 0).Since(15), OptionalAttr("end", K::kInt).Since(15)})
+                 .Traits(kTraitReadsShapeOnly));
   r.Register(MakeSchema("Size", 1, 1, 1, 1, 1, kFamily, Size).Traits(kTraitReadsShapeOnly));
-  r.Register(MakeSchema("Constant", 1, 0, 0, 1, 1, kFamily, Constant));
-  r.Register(MakeSchema("ConstantOfShape", 9, 1, 1, 1, 1, kFamily, ConstantOfShape));
-  r.Register(MakeSchema("Range", 11, 3, 3, 1, 1, kFamily, Range));
-  r.Register(MakeSchema("EyeLike", 9, 1, 1, 1, 1, kFamily, EyeLike));
-  r.Register(MakeSchema("CumSum", 11, 2, 2, 1, 1, kFamily, CumSum));
-  r.Register(MakeSchema("CumProd", 26, 2, 2, 1, 1, kFamily, CumSum));
-  r.Register(MakeSchema("Trilu", 14, 1, 2, 1, 1, kFamily, Trilu));
-  // Resampling. Pad takes pads as an attribute from opset 2 (opset 1 called it paddings);
-  // Upsample gained multi-dim scales at opset 7 and was deprecated at 10.
-  r.Register(MakeSchema("Pad", 2, 1, 4, 1, 1, kFamily, Pad));
-  r.Register(MakeSchema("CenterCropPad", 18, 2, 2, 1, 1, kFamily, CenterCropPad));
-  r.Register(MakeSchema("Resize", 10, 1, 4, 1, 1, kFamily, Resize));
-  r.Register(MakeSchema("Upsample", 7, 1, 2, 1, 1, kFamily, Upsample));
+  r.Register(MakeSchema("Constant", 1, 0, 0, 1, 1, kFamily, Constant)
+                 .Attrs({OptionalAttr("value", K::kTensor),
+                         OptionalAttr("value_float", K::kFloat).Since(12),
+                         OptionalAttr("value_floats", K::kFloats).Since(12),
+                         OptionalAttr("value_int", K::kInt).Since(12),
+                         OptionalAttr("value_ints", K::kInts).Since(12),
+                         OptionalAttr("value_string", K::kString).Since(12),
+                         OptionalAttr("value_strings", K::kStrings).Since(12)}));
+  r.Register(MakeSchema("ConstantOfShape", 9, 1, 1, 1, 1, kFamily, ConstantOfShape)
+                 .Attrs({OptionalAttr("value", K::kTensor)}));
+  r.Register(
+      MakeSchema("Range", 11, 3, 3, 1, 1, kFamily, Range).Attrs({Attr("stash_type", 1).Since(27)}));
+  r.Register(MakeSchema("EyeLike", 9, 1, 1, 1, 1, kFamily, EyeLike)
+                 .Attrs({OptionalAttr("dtype", K::kInt), Attr("k", 0)}));
+  r.Register(MakeSchema("CumSum", 11, 2, 2, 1, 1, kFamily, CumSum)
+                 .Attrs({Attr("exclusive", 0), Attr("reverse", 0)}));
+  r.Register(MakeSchema("CumProd", 26, 2, 2, 1, 1, kFamily, CumSum)
+                 .Attrs({Attr("exclusive", 0), Attr("reverse", 0)}));
+  r.Register(MakeSchema("Trilu", 14, 1, 2, 1, 1, kFamily, Trilu).Attrs({Attr("upper", 1)}));
+  // Resampling. Pad takes pads (and the constant value) as attributes from opset 2 to 10
+  // (opset 1 called them paddings) and as inputs from 11; Resize gained its coordinate modes
+  // at opset 11 and axes, antialias and keep_aspect_ratio_policy at 18; Upsample gained
+  // multi-dim scales at opset 7, took them as an input at 9 and was deprecated at 10.
+  r.Register(MakeSchema("Pad", 2, 1, 4, 1, 1, kFamily, Pad)
+                 .Attrs({Attr("mode", "constant"), RequiredAttr("pads", K::kInts).Until(10),
+                         Attr("value", 0.0).Until(10)}));
+  r.Register(MakeSchema("CenterCropPad", 18, 2, 2, 1, 1, kFamily, CenterCropPad)
+                 .Attrs({OptionalAttr("axes", K::kInts)}));
+  r.Register(
+      MakeSchema("Resize", 10, 1, 4, 1, 1, kFamily, Resize)
+          .Attrs({Attr("mode", "nearest"),
+                  Attr("coordinate_transformation_mode", "half_pixel").Since(11),
+                  Attr("cubic_coeff_a", -0.75).Since(11), Attr("exclude_outside", 0).Since(11),
+                  Attr("extrapolation_value", 0.0).Since(11),
+                  Attr("nearest_mode", "round_prefer_floor").Since(11),
+                  Attr("antialias", 0).Since(18), OptionalAttr("axes", K::kInts).Since(18),
+                  Attr("keep_aspect_ratio_policy", "stretch").Since(18)}));
+  r.Register(MakeSchema("Upsample", 7, 1, 2, 1, 1, kFamily, Upsample)
+                 .Attrs({Attr("mode", "nearest"), RequiredAttr("scales", K::kFloats).Until(8)}));
 }
 
 }  // namespace kiln::ir

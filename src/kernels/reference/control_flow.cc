@@ -3,7 +3,11 @@
 //
 // Reference kernels of If, Loop and Scan. The bodies run through KernelContext::RunGraph; these
 // kernels hold the iteration logic: conditions, trip counts, loop-carried values and the
-// slicing and stacking of scan inputs and outputs.
+// slicing and stacking of scan inputs and outputs. Their outputs' dims are the bodies'
+// (ir::kTraitDataDependentShape): the kernels bind them (KernelContext::DynamicOutput). A
+// loaded node keeps its bodies apart from its attributes and its shape function does not run
+// at load, so Prepare keeps the checks of the node the kernels rely on (the bodies are there,
+// Scan's counts and lists fit); what the bodies produce is checked as they run.
 #include <cstring>
 #include <optional>
 #include <string>
@@ -43,7 +47,7 @@ Status EmitOutput(const NodeDef& def, KernelContext& ctx, size_t i, const Tensor
     return def.Fail(code::kInvalidParam, "output ", i, " is ", ir::Name(def.output_types[i]),
                     " but the body produced ", ir::Name(src.dtype));
   }
-  KILN_ASSIGN_OR_RETURN(TensorView * out, ctx.Output(i, src.dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, ctx.DynamicOutput(i, src.dims));
   if (out->dtype != src.dtype) {
     return def.Fail(code::kInvalidParam, "output ", i, " is ", ir::Name(out->dtype),
                     " but the body produced ", ir::Name(src.dtype));
@@ -105,7 +109,7 @@ Status EmitStacked(const NodeDef& def, KernelContext& ctx, size_t output, const 
     return def.Fail(code::kInvalidParam, "output ", output, " is ",
                     ir::Name(def.output_types[output]), " but the body produced ", ir::Name(dtype));
   }
-  KILN_ASSIGN_OR_RETURN(TensorView * out, ctx.Output(output, dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, ctx.DynamicOutput(output, dims));
   if (len == 0) return Status::Ok();
   if (out->dtype != dtype) {
     return def.Fail(code::kInvalidParam, "output ", output, " is ", ir::Name(out->dtype),
@@ -243,7 +247,7 @@ Result<std::unique_ptr<Kernel>> MakeLoop(const NodeDef& def) {
 // `check` is set.
 Result<std::vector<int64_t>> ScanAttr(const NodeDef& def, const char* name, size_t n, bool check,
                                       int64_t lo = 0, int64_t hi = 1) {
-  std::vector<int64_t> v = def.attr_ints(name, std::vector<int64_t>(n, 0));
+  std::vector<int64_t> v = def.has_attr(name) ? def.attr_ints(name) : std::vector<int64_t>(n, 0);
   if (v.size() != n) {
     return def.Fail(code::kInvalidParam, "attribute '", name, "' has ", v.size(),
                     " entries; it needs ", n);
@@ -382,7 +386,7 @@ Result<std::unique_ptr<Kernel>> MakeScan(const NodeDef& def) {
   }
   if (def.graph("body") < 0)
     return def.Fail(code::kInvalidParam, "graph attribute 'body' is missing");
-  const int64_t m = def.attr_int("num_scan_inputs", 0);
+  const int64_t m = def.attr_int("num_scan_inputs");
   const int64_t n_in = static_cast<int64_t>(def.num_inputs());
   if (m < 1 || m > n_in) {
     return def.Fail(code::kInvalidParam, "attribute 'num_scan_inputs' is ", m,

@@ -1,7 +1,9 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// Reference kernels of the sampling family: GridSample, AffineGrid and Col2Im.
+// Reference kernels of the sampling family: GridSample, AffineGrid and Col2Im. Their
+// definitions (ir/ops/sampling.cc) check the nodes and give the output dims; the kernels write
+// into the bound outputs.
 //
 // GridSample follows ONNX's reference implementation: sampling coordinates are computed in the
 // grid's precision (float unless the grid is float64), interpolation in double; integer
@@ -122,26 +124,19 @@ int64_t TapIndex(int64_t i, const Axis& a, GridPad pad) {
 }
 
 template <typename T>
-Status RunGridSampleTyped(const NodeDef& def, KernelContext& ctx, const GridAttrs& at) {
-  const TensorView* x = ctx.input(0);
-  const TensorView* grid = ctx.input(1);
+void RunGridSampleTyped(const TensorView* x, const TensorView* grid, TensorView* out,
+                        const GridAttrs& at) {
   const size_t r = x->rank() - 2;
   const int64_t N = x->dims[0], C = x->dims[1];
-  Dims out_dims = {N, C};
-  out_dims.insert(out_dims.end(), grid->dims.begin() + 1, grid->dims.end() - 1);
-  KILN_ASSIGN_OR_RETURN(TensorView * out, ctx.Output(0, out_dims));
-  const int64_t out_n = NumElements(out_dims);
-  if (out_n == 0) return Status::Ok();
+  const int64_t out_n = out->num_elements();
+  if (out_n == 0) return;
 
+  // The definition checked that no spatial axis of X is empty when there is output to sample.
   std::vector<Axis> axes(r);
   int64_t in_size = 1;
   for (size_t i = 0; i < r; ++i) {
     Axis& a = axes[i];
     a.size = x->dims[i + 2];
-    if (a.size == 0) {
-      return def.Fail(code::kInvalidParam, "X ", DimsString(x->dims),
-                      " has an empty spatial dim; there is nothing to sample");
-    }
     a.lo = at.align ? 0.0 : -0.5;
     a.hi = at.align ? static_cast<double>(a.size - 1) : static_cast<double>(a.size) - 0.5;
     in_size *= a.size;
@@ -235,72 +230,26 @@ Status RunGridSampleTyped(const NodeDef& def, KernelContext& ctx, const GridAttr
       }
     }
   }
-  return Status::Ok();
 }
 
 Status RunGridSample(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   KILN_ASSIGN_OR_RETURN(const TensorView* grid, RequiredInput(def, ctx, 1));
-  const size_t rank = x->rank();
-  const bool ok = rank >= 3 && (def.opset >= 20 || rank == 4) && grid->rank() == rank &&
-                  grid->dims[rank - 1] == static_cast<int64_t>(rank - 2) &&
-                  grid->dims[0] == x->dims[0];
-  if (!ok) {
-    return def.Fail(code::kInvalidParam, "X ", DimsString(x->dims), " and grid ",
-                    DimsString(grid->dims), " must be [N, C, D1..Dr] and [N, O1..Or, r]",
-                    def.opset < 20 ? " with r = 2" : "");
-  }
-  if (!ir::IsFloat(grid->dtype)) {
-    return def.Fail(code::kInvalidParam, "grid must be floating point");
-  }
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
   GridAttrs at;
-  const std::string mode = def.attr_string("mode", def.opset < 20 ? "bilinear" : "linear");
+  const std::string mode = def.attr_string("mode");
   at.mode = mode == "nearest"                      ? GridMode::kNearest
             : mode == "cubic" || mode == "bicubic" ? GridMode::kCubic
                                                    : GridMode::kLinear;
-  const std::string pad = def.attr_string("padding_mode", "zeros");
+  const std::string pad = def.attr_string("padding_mode");
   at.pad = pad == "border"       ? GridPad::kBorder
            : pad == "reflection" ? GridPad::kReflection
                                  : GridPad::kZeros;
-  at.align = def.attr_int("align_corners", 0) == 1;
-  Status st = Status::Ok();
-  if (!DispatchAny(x->dtype, [&](auto tag) {
-        st = RunGridSampleTyped<typename decltype(tag)::type>(def, ctx, at);
-      })) {
-    return def.Fail(code::kFeatureUnsupported, "X of type ", ir::Name(x->dtype),
-                    " is not supported");
-  }
-  return st;
-}
-
-Result<std::unique_ptr<Kernel>> PrepareGridSample(const NodeDef& def) {
-  if (def.input_given(0)) {
-    DataType t = def.input_types[0];
-    if (t == DataType::kString || t == DataType::kUndefined) {
-      return def.Fail(code::kFeatureUnsupported, "X of type ", ir::Name(t), " is not supported");
-    }
-  }
-  if (def.input_given(1) && !ir::IsFloat(def.input_types[1])) {
-    return def.Fail(code::kInvalidParam, "grid is ", ir::Name(def.input_types[1]),
-                    "; a floating-point type is required");
-  }
-  const bool old = def.opset < 20;
-  const std::string mode = def.attr_string("mode", old ? "bilinear" : "linear");
-  if (mode != "nearest" && mode != (old ? "bilinear" : "linear") &&
-      mode != (old ? "bicubic" : "cubic")) {
-    return def.Fail(code::kInvalidParam, "attribute 'mode' = \"", mode,
-                    "\" is not a GridSample mode at opset ", def.opset);
-  }
-  const std::string pad = def.attr_string("padding_mode", "zeros");
-  if (pad != "zeros" && pad != "border" && pad != "reflection") {
-    return def.Fail(code::kInvalidParam, "attribute 'padding_mode' = \"", pad,
-                    "\" must be zeros, border or reflection");
-  }
-  int64_t align = def.attr_int("align_corners", 0);
-  if (align != 0 && align != 1) {
-    return def.Fail(code::kInvalidParam, "attribute 'align_corners' must be 0 or 1, got ", align);
-  }
-  return MakeFunctionKernel(def, RunGridSample);
+  at.align = def.attr_int("align_corners") == 1;
+  DispatchAny(x->dtype, [&](auto tag) {
+    RunGridSampleTyped<typename decltype(tag)::type>(x, grid, out, at);
+  });
+  return Status::Ok();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -315,28 +264,15 @@ double GridCoordinate(int64_t i, int64_t n, bool align) {
 
 Status RunAffineGrid(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* theta, RequiredInput(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* size_in, RequiredInput(def, ctx, 1));
-  const std::vector<int64_t> size = ReadInts(*size_in);
-  const bool align = def.attr_int("align_corners", 0) == 1;
-  const size_t spatial = size.size() == 4 ? 2 : 3;
-  bool ok = size_in->rank() == 1 && (size.size() == 4 || size.size() == 5) &&
-            std::all_of(size.begin(), size.end(), [](int64_t v) { return v >= 0; });
-  if (ok) {
-    const int64_t s = static_cast<int64_t>(spatial);
-    ok = theta->dims == Dims{size[0], s, s + 1};
-  }
-  if (!ok) {
-    return def.Fail(code::kInvalidParam, "theta ", DimsString(theta->dims), " and size ",
-                    DimsString(Dims(size.begin(), size.end())),
-                    " must be [N,2,3] with [N,C,H,W] or [N,3,4] with [N,C,D,H,W]");
-  }
-  const int64_t N = size[0];
-  const int64_t D = spatial == 3 ? size[2] : 1;
-  const int64_t H = size[size.size() - 2], W = size[size.size() - 1];
-  Dims out_dims = spatial == 3 ? Dims{N, D, H, W, 3} : Dims{N, H, W, 2};
-  KILN_ASSIGN_OR_RETURN(TensorView * y, ctx.Output(0, out_dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
+  const bool align = def.attr_int("align_corners") == 1;
+  // The grid is [N, H, W, 2] or [N, D, H, W, 3] (the size input gave its dims).
+  const size_t spatial = y->rank() - 2;
+  const int64_t N = y->dims[0];
+  const int64_t D = spatial == 3 ? y->dims[1] : 1;
+  const int64_t H = y->dims[spatial - 1], W = y->dims[spatial];
   const Doubles th = ReadDoubles(*theta);
-  Doubles out(static_cast<size_t>(NumElements(out_dims)));
+  Doubles out(static_cast<size_t>(y->num_elements()));
   const size_t cols = spatial + 1;
   size_t o = 0;
   for (int64_t n = 0; n < N; ++n) {
@@ -357,93 +293,44 @@ Status RunAffineGrid(const NodeDef& def, KernelContext& ctx) {
       }
     }
   }
-  bool stored = DispatchFloat(y->dtype, [&](auto tag) {
+  DispatchFloat(y->dtype, [&](auto tag) {  // the definition: theta, hence the grid, is a float
     using T = typename decltype(tag)::type;
     for (size_t i = 0; i < out.size(); ++i) StoreValue(y->as<T>(), static_cast<int64_t>(i), out[i]);
   });
-  if (!stored) {
-    return def.Fail(code::kFeatureUnsupported, "grid of type ", ir::Name(y->dtype),
-                    " is not supported");
-  }
   return Status::Ok();
-}
-
-Result<std::unique_ptr<Kernel>> PrepareAffineGrid(const NodeDef& def) {
-  if (def.input_given(0) && !ir::IsFloat(def.input_types[0])) {
-    return def.Fail(code::kFeatureUnsupported, "theta of type ", ir::Name(def.input_types[0]),
-                    " is not supported; a floating-point type is required");
-  }
-  if (def.input_given(1) && def.input_types[1] != DataType::kInt64) {
-    return def.Fail(code::kInvalidParam, "size must be int64");
-  }
-  int64_t align = def.attr_int("align_corners", 0);
-  if (align != 0 && align != 1) {
-    return def.Fail(code::kInvalidParam, "attribute 'align_corners' must be 0 or 1, got ", align);
-  }
-  return MakeFunctionKernel(def, RunAffineGrid);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Col2Im.
 
-// The validated geometry of one Col2Im run.
+// The geometry of one Col2Im run (the definition checked it, bounds included).
 struct Col2ImShape {
   std::vector<int64_t> image, block, dilations, strides, pads, blocks;
   int64_t batch = 0, channels = 0, kernel = 1, length = 1;
 };
 
-Result<Col2ImShape> Col2ImGeometry(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* image_t, RequiredInput(def, ctx, 1));
-  KILN_ASSIGN_OR_RETURN(const TensorView* block_t, RequiredInput(def, ctx, 2));
+Col2ImShape Col2ImGeometry(const NodeDef& def, const TensorView& x, const TensorView& image,
+                           const TensorView& block) {
   Col2ImShape s;
-  s.image = ReadInts(*image_t);
-  s.block = ReadInts(*block_t);
+  s.image = ReadInts(image);
+  s.block = ReadInts(block);
   const size_t n = s.image.size();
-  auto fail = [&](const std::string& why) {
-    return def.Fail(code::kInvalidParam, why, " (input ", DimsString(x->dims), ", image_shape ",
-                    DimsString(Dims(s.image.begin(), s.image.end())), ", block_shape ",
-                    DimsString(Dims(s.block.begin(), s.block.end())), ")");
+  // Absent, dilations and strides are all 1 and pads 0, one per spatial axis.
+  auto ints = [&](const char* name, size_t len, int64_t dflt) {
+    return def.has_attr(name) ? def.attr_ints(name) : std::vector<int64_t>(len, dflt);
   };
-  if (x->rank() != 3) return fail("input must have rank 3 [N, C * prod(block_shape), L]");
-  if (n == 0 || s.block.size() != n || image_t->rank() != 1 || block_t->rank() != 1) {
-    return fail("image_shape and block_shape must be 1-D with the same, non-zero length");
-  }
-  s.dilations = def.attr_ints("dilations", std::vector<int64_t>(n, 1));
-  s.strides = def.attr_ints("strides", std::vector<int64_t>(n, 1));
-  s.pads = def.attr_ints("pads", std::vector<int64_t>(2 * n, 0));
-  if (s.dilations.size() != n || s.strides.size() != n || s.pads.size() != 2 * n) {
-    return fail("the attributes 'dilations', 'strides' and 'pads' need " + std::to_string(n) +
-                ", " + std::to_string(n) + " and " + std::to_string(2 * n) + " values");
-  }
-  // Bounding every value keeps the block arithmetic below from overflowing.
-  constexpr int64_t kMax = int64_t{1} << 31;
+  s.dilations = ints("dilations", n, 1);
+  s.strides = ints("strides", n, 1);
+  s.pads = ints("pads", 2 * n, 0);
   for (size_t i = 0; i < n; ++i) {
-    if (s.image[i] < 1 || s.block[i] < 1 || s.dilations[i] < 1 || s.strides[i] < 1 ||
-        s.pads[i] < 0 || s.pads[i + n] < 0) {
-      return fail("sizes, dilations and strides must be >= 1 and pads >= 0");
-    }
-    if (s.image[i] > kMax || s.block[i] > kMax || s.dilations[i] > kMax || s.strides[i] > kMax ||
-        s.pads[i] > kMax || s.pads[i + n] > kMax) {
-      return fail("a size, dilation, stride or pad exceeds 2^31");
-    }
     const int64_t span =
         s.image[i] + s.pads[i] + s.pads[i + n] - s.dilations[i] * (s.block[i] - 1) - 1;
-    if (span < 0) return fail("a dilated block does not fit the padded image");
     s.blocks.push_back(span / s.strides[i] + 1);
-    if (__builtin_mul_overflow(s.kernel, s.block[i], &s.kernel) ||
-        __builtin_mul_overflow(s.length, s.blocks.back(), &s.length)) {
-      return fail("the block count overflows");
-    }
+    s.kernel *= s.block[i];
+    s.length *= s.blocks.back();
   }
-  if (x->dims[1] % s.kernel != 0) {
-    return fail("input dim 1 is not a multiple of prod(block_shape) = " + std::to_string(s.kernel));
-  }
-  if (x->dims[2] != s.length) {
-    return fail("input dim 2 must be the number of blocks, " + std::to_string(s.length));
-  }
-  s.batch = x->dims[0];
-  s.channels = x->dims[1] / s.kernel;
+  s.batch = x.dims[0];
+  s.channels = x.dims[1] / s.kernel;
   return s;
 }
 
@@ -504,42 +391,23 @@ void Col2ImTyped(const Col2ImShape& s, const TensorView& x, TensorView& out) {
 }
 
 Status RunCol2Im(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(Col2ImShape s, Col2ImGeometry(def, ctx));
-  Dims out_dims = {s.batch, s.channels};
-  out_dims.insert(out_dims.end(), s.image.begin(), s.image.end());
-  KILN_ASSIGN_OR_RETURN(TensorView * out, ctx.Output(0, out_dims));
-  const TensorView* x = ctx.input(0);
-  if (!DispatchAny(x->dtype,
-                   [&](auto tag) { Col2ImTyped<typename decltype(tag)::type>(s, *x, *out); })) {
-    return def.Fail(code::kFeatureUnsupported, "input of type ", ir::Name(x->dtype),
-                    " is not supported");
-  }
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(const TensorView* image, RequiredInput(def, ctx, 1));
+  KILN_ASSIGN_OR_RETURN(const TensorView* block, RequiredInput(def, ctx, 2));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
+  const Col2ImShape s = Col2ImGeometry(def, *x, *image, *block);
+  DispatchAny(x->dtype, [&](auto tag) { Col2ImTyped<typename decltype(tag)::type>(s, *x, *out); });
   return Status::Ok();
-}
-
-Result<std::unique_ptr<Kernel>> PrepareCol2Im(const NodeDef& def) {
-  if (def.input_given(0)) {
-    DataType t = def.input_types[0];
-    if (t == DataType::kString || t == DataType::kUndefined) {
-      return def.Fail(code::kFeatureUnsupported, "input of type ", ir::Name(t),
-                      " is not supported");
-    }
-  }
-  for (size_t i = 1; i <= 2; ++i) {
-    if (def.input_given(i) && def.input_types[i] != DataType::kInt64) {
-      return def.Fail(code::kInvalidParam, i == 1 ? "image_shape" : "block_shape",
-                      " must be int64");
-    }
-  }
-  return MakeFunctionKernel(def, RunCol2Im);
 }
 
 }  // namespace
 
+// Their definitions (ir/ops/sampling.cc) check the nodes (types included: X and the input of
+// any type but string) and give the output dims; Prepare refuses string tensors.
 void RegisterSamplingKernels(KernelRegistry& r) {
-  r.Register(kReferenceBackend, "", "GridSample", PrepareGridSample);
-  r.Register(kReferenceBackend, "", "AffineGrid", PrepareAffineGrid);
-  r.Register(kReferenceBackend, "", "Col2Im", PrepareCol2Im);
+  RegisterStateless(r, "GridSample", RunGridSample);
+  RegisterStateless(r, "AffineGrid", RunAffineGrid);
+  RegisterStateless(r, "Col2Im", RunCol2Im);
 }
 
 }  // namespace kiln::kernels

@@ -5,7 +5,9 @@
 // GatherND, ScatterND, ScatterElements, OneHot, NonZero, TopK, NonMaxSuppression, Pad,
 // CenterCropPad, Resize, Upsample (registered from RegisterTensorKernels in tensor.cc). Data is
 // moved in element-sized chunks, so every element type takes one path; interpolation computes
-// in double.
+// in double. The ops' definitions (ir/ops/tensor.cc) check the nodes and give the output dims
+// (TopK's k, OneHot's depth, Pad's and Resize's sizes are the bound dims); the kernels check
+// only index values, and the data-dependent NonZero and NonMaxSuppression bind their outputs.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -41,12 +43,16 @@ Status BadIndex(const NodeDef& def, int64_t v, int64_t n, const Dims& data) {
                   DimsString(data));
 }
 
+// `axis` (the definition checked it against `rank`) made non-negative.
+size_t AxisOf(int64_t axis, size_t rank) {
+  return static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(rank) : axis);
+}
+
 Status RunGather(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   KILN_ASSIGN_OR_RETURN(const TensorView* it, RequiredInput(def, ctx, 1));
-  KILN_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(def, def.attr_int("axis", 0),
-                                                  static_cast<int64_t>(x->rank()), x->dims));
-  const size_t a = static_cast<size_t>(axis);
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
+  const size_t a = AxisOf(def.attr_int("axis"), x->rank());
   const int64_t n = x->dims[a];
   std::vector<int64_t> idx = ReadInts(*it);
   for (int64_t& v : idx) {
@@ -54,10 +60,6 @@ Status RunGather(const NodeDef& def, KernelContext& ctx) {
     if (!w) return BadIndex(def, v, n, x->dims);
     v = *w;
   }
-  Dims dims(x->dims.begin(), x->dims.begin() + axis);
-  dims.insert(dims.end(), it->dims.begin(), it->dims.end());
-  dims.insert(dims.end(), x->dims.begin() + axis + 1, x->dims.end());
-  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
   const size_t chunk = static_cast<size_t>(Product(x->dims, a + 1, x->rank())) * ElemSize(*x);
   const int64_t outer = Product(x->dims, 0, a), m = static_cast<int64_t>(idx.size());
   for (int64_t o = 0; o < outer && chunk > 0; ++o) {
@@ -68,22 +70,6 @@ Status RunGather(const NodeDef& def, KernelContext& ctx) {
     }
   }
   return Status::Ok();
-}
-
-// For GatherElements / ScatterElements: indices of data's rank, no larger than data on every
-// axis but `axis`; returns the normalised axis.
-Result<int64_t> ElementsAxis(const NodeDef& def, const TensorView& data, const TensorView& idx) {
-  const int64_t r = static_cast<int64_t>(data.rank());
-  KILN_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(def, def.attr_int("axis", 0), r, data.dims));
-  bool ok = idx.rank() == data.rank();
-  for (size_t d = 0; ok && d < idx.rank(); ++d) {
-    ok = static_cast<int64_t>(d) == axis || idx.dims[d] <= data.dims[d];
-  }
-  if (!ok) {
-    return def.Fail(kBad, "indices ", DimsString(idx.dims), " do not fit data ",
-                    DimsString(data.dims), " on axes other than ", axis);
-  }
-  return axis;
 }
 
 // For each element of `idx` (row-major), the flat offset into `data` it addresses along `axis`.
@@ -110,9 +96,9 @@ Result<std::vector<int64_t>> ElementOffsets(const NodeDef& def, const TensorView
 Status RunGatherElements(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   KILN_ASSIGN_OR_RETURN(const TensorView* it, RequiredInput(def, ctx, 1));
-  KILN_ASSIGN_OR_RETURN(int64_t axis, ElementsAxis(def, *x, *it));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
+  const int64_t axis = static_cast<int64_t>(AxisOf(def.attr_int("axis"), x->rank()));
   KILN_ASSIGN_OR_RETURN(std::vector<int64_t> offs, ElementOffsets(def, *x, *it, axis));
-  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, it->dims));
   const size_t es = ElemSize(*x);
   for (size_t i = 0; i < offs.size(); ++i) CopyElem(*out, static_cast<int64_t>(i), *x, offs[i], es);
   return Status::Ok();
@@ -124,20 +110,11 @@ struct NdIndex {
   int64_t slice = 1;             // elements per slice
 };
 
+// The definition checked that the index tuples (idx's last dim, k) fit data after `b` batch
+// dims; the index values are checked here.
 Result<NdIndex> NdOffsets(const NodeDef& def, const TensorView& data, const TensorView& idx,
                           int64_t b) {
-  const int64_t r = static_cast<int64_t>(data.rank()), q = static_cast<int64_t>(idx.rank());
-  if (q < 1 || b < 0 || b >= std::min(r, q)) {
-    return def.Fail(kBad, "batch_dims ", b, " does not fit data ", DimsString(data.dims),
-                    " and indices ", DimsString(idx.dims));
-  }
   const int64_t k = idx.dims.back();
-  bool ok = k >= 1 && k <= r - b;
-  for (size_t d = 0; ok && d < static_cast<size_t>(b); ++d) ok = data.dims[d] == idx.dims[d];
-  if (!ok) {
-    return def.Fail(kBad, "indices ", DimsString(idx.dims), " do not fit data ",
-                    DimsString(data.dims), " with batch_dims ", b);
-  }
   const std::vector<int64_t> v = ReadInts(idx);
   const Dims strides = Strides(data.dims);
   NdIndex out;
@@ -162,11 +139,9 @@ Result<NdIndex> NdOffsets(const NodeDef& def, const TensorView& data, const Tens
 Status RunGatherNd(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   KILN_ASSIGN_OR_RETURN(const TensorView* it, RequiredInput(def, ctx, 1));
-  const int64_t b = def.opset >= 12 ? def.attr_int("batch_dims", 0) : 0;
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
+  const int64_t b = def.opset >= 12 ? def.attr_int("batch_dims") : 0;
   KILN_ASSIGN_OR_RETURN(NdIndex nd, NdOffsets(def, *x, *it, b));
-  Dims dims(it->dims.begin(), it->dims.end() - 1);
-  dims.insert(dims.end(), x->dims.begin() + b + it->dims.back(), x->dims.end());
-  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
   const size_t chunk = static_cast<size_t>(nd.slice) * ElemSize(*x);
   for (size_t t = 0; t < nd.offsets.size() && chunk > 0; ++t) {
     std::memcpy(Bytes(*out) + t * chunk,
@@ -177,18 +152,16 @@ Status RunGatherNd(const NodeDef& def, KernelContext& ctx) {
 
 enum class Reduction { kNone, kAdd, kMul, kMax, kMin };
 
-Result<Reduction> GetReduction(const NodeDef& def) {
+// The reduction (from opset 16; the definition checked it is one of the opset's).
+Reduction GetReduction(const NodeDef& def) {
   if (def.opset < 16) return Reduction::kNone;
-  const std::string r = def.attr_string("reduction", "none");
-  if (r == "none") return Reduction::kNone;
+  const std::string r = def.attr_string("reduction");
   if (r == "add") return Reduction::kAdd;
   if (r == "mul") return Reduction::kMul;
-  if (def.opset >= 18 && r == "max") return Reduction::kMax;
-  if (def.opset >= 18 && r == "min") return Reduction::kMin;
-  return def.Fail(kUnsupported, "reduction \"", r, "\" is not supported at opset ", def.opset);
+  if (r == "max") return Reduction::kMax;
+  if (r == "min") return Reduction::kMin;
+  return Reduction::kNone;
 }
-
-Status CheckScatter(const NodeDef& def) { return GetReduction(def).status(); }
 
 // d[i] = s[j] combined with d[i] by `red`.
 template <typename T>
@@ -222,9 +195,8 @@ void Combine(T* d, int64_t i, const T* s, int64_t j, Reduction red) {
 // out = data, then updates[u] combined into out[dst(u)] for every update element in order.
 Status Scatter(const NodeDef& def, KernelContext& ctx, const TensorView& data,
                const TensorView& upd, const std::vector<int64_t>& dst_of_update) {
-  KILN_ASSIGN_OR_RETURN(Reduction red, GetReduction(def));
-  if (upd.dtype != data.dtype) return def.Fail(kBad, "updates and data differ in type");
-  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, data.dims));
+  const Reduction red = GetReduction(def);
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
   if (out->data != data.data && data.bytes() != 0) std::memcpy(out->data, data.data, data.bytes());
   DispatchAny(data.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -239,16 +211,6 @@ Status RunScatterNd(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   KILN_ASSIGN_OR_RETURN(const TensorView* it, RequiredInput(def, ctx, 1));
   KILN_ASSIGN_OR_RETURN(const TensorView* up, RequiredInput(def, ctx, 2));
-  if (it->rank() == 0 || it->dims.back() > static_cast<int64_t>(x->rank())) {
-    return def.Fail(kBad, "indices ", DimsString(it->dims), " do not fit data ",
-                    DimsString(x->dims));
-  }
-  Dims want(it->dims.begin(), it->dims.end() - 1);
-  want.insert(want.end(), x->dims.begin() + it->dims.back(), x->dims.end());
-  if (up->dims != want) {
-    return def.Fail(kBad, "updates ", DimsString(up->dims), " must be ", DimsString(want),
-                    " for data ", DimsString(x->dims), " and indices ", DimsString(it->dims));
-  }
   std::vector<int64_t> dst;
   if (it->dims.back() == 0) {  // every index tuple addresses the whole of data
     for (int64_t t = 0; t < Product(it->dims, 0, it->rank() - 1); ++t) {
@@ -267,39 +229,22 @@ Status RunScatterElements(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   KILN_ASSIGN_OR_RETURN(const TensorView* it, RequiredInput(def, ctx, 1));
   KILN_ASSIGN_OR_RETURN(const TensorView* up, RequiredInput(def, ctx, 2));
-  KILN_ASSIGN_OR_RETURN(int64_t axis, ElementsAxis(def, *x, *it));
-  if (up->dims != it->dims) {
-    return def.Fail(kBad, "updates ", DimsString(up->dims), " must have the shape of indices ",
-                    DimsString(it->dims));
-  }
+  const int64_t axis = static_cast<int64_t>(AxisOf(def.attr_int("axis"), x->rank()));
   KILN_ASSIGN_OR_RETURN(std::vector<int64_t> offs, ElementOffsets(def, *x, *it, axis));
   return Scatter(def, ctx, *x, *up, offs);
 }
 
 Status RunOneHot(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* it, RequiredInput(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* dt, RequiredInput(def, ctx, 1));
   KILN_ASSIGN_OR_RETURN(const TensorView* vt, RequiredInput(def, ctx, 2));
-  if (dt->num_elements() != 1) return def.Fail(kBad, "depth must hold one value");
-  const double depth_value = ReadDoubles(*dt)[0];
-  if (!(depth_value >= 1 && depth_value < 9.0e18)) {
-    return def.Fail(kBad, "depth ", depth_value, " must be >= 1");
-  }
-  const int64_t depth = static_cast<int64_t>(depth_value);
-  if (vt->num_elements() != 2) {
-    return def.Fail(kBad, "values must be [off, on], got shape ", DimsString(vt->dims));
-  }
-  const int64_t r = static_cast<int64_t>(it->rank());
-  auto axis = NormalizeAxis(def.attr_int("axis", -1), r + 1);
-  if (!axis) return def.Fail(kBad, "axis ", def.attr_int("axis", -1), " is out of range");
-  Dims dims = it->dims;
-  dims.insert(dims.begin() + *axis, depth);
-  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
-  if (out->dtype != vt->dtype) return def.Fail(kBad, "the output type differs from values'");
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
+  // The new axis holds `depth` (input 1) positions; values is [off, on] of the output's type.
+  const size_t axis = AxisOf(def.attr_int("axis"), it->rank() + 1);
+  const int64_t depth = out->dims[axis];
   const std::vector<double> idx = ReadDoubles(*it);
   const size_t es = ElemSize(*vt);
-  const int64_t outer = Product(it->dims, 0, static_cast<size_t>(*axis));
-  const int64_t inner = Product(it->dims, static_cast<size_t>(*axis), it->rank());
+  const int64_t outer = Product(it->dims, 0, axis);
+  const int64_t inner = Product(it->dims, axis, it->rank());
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t d = 0; d < depth; ++d) {
       for (int64_t i = 0; i < inner; ++i) {
@@ -325,7 +270,7 @@ Status RunNonZero(const NodeDef& def, KernelContext& ctx) {
     }
   });
   const int64_t n = static_cast<int64_t>(hits.size()), r = static_cast<int64_t>(dims.size());
-  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, {r, n}));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, ctx.DynamicOutput(0, {r, n}));
   const Dims strides = Strides(dims);
   for (int64_t j = 0; j < n; ++j) {
     int64_t rest = hits[static_cast<size_t>(j)];
@@ -351,28 +296,24 @@ bool Before(C a, C b, bool largest) {
   return largest ? a > b : a < b;
 }
 
+// TopK compares numbers (ONNX allows no other type); its outputs hold k (the bound dim) of the
+// axis's values, always sorted (which `sorted` = 0 allows too).
+Status CheckTopK(const NodeDef& def) {
+  if (def.input_given(0) && !DispatchNumeric(def.input_types[0], [](auto) {})) {
+    return def.Fail(kUnsupported, "type ", Name(def.input_types[0]));
+  }
+  return Status::Ok();
+}
+
 Status RunTopK(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
-  int64_t k = def.attr_int("k", 0);
-  if (def.opset >= 10) {
-    KILN_ASSIGN_OR_RETURN(const TensorView* kt, RequiredInput(def, ctx, 1));
-    KILN_ASSIGN_OR_RETURN(k, ScalarInt(def, *kt, "K"));
-  }
-  KILN_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(def, def.attr_int("axis", -1),
-                                                  static_cast<int64_t>(x->rank()), x->dims));
-  const size_t a = static_cast<size_t>(axis);
-  const int64_t n = x->dims[a];
-  if (k < 0 || k > n) {
-    return def.Fail(kBad, "k = ", k, " is outside [0, ", n, "] for axis ", axis, " of input ",
-                    DimsString(x->dims));
-  }
-  const bool largest = def.opset < 11 || def.attr_int("largest", 1) != 0;
-  Dims dims = x->dims;
-  dims[a] = k;
-  KILN_ASSIGN_OR_RETURN(TensorView * values, CheckedOutput(def, ctx, 0, dims));
-  KILN_ASSIGN_OR_RETURN(TensorView * indices, CheckedOutput(def, ctx, 1, dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * values, BoundOutput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(TensorView * indices, BoundOutput(def, ctx, 1));
+  const size_t a = AxisOf(def.attr_int("axis"), x->rank());
+  const int64_t n = x->dims[a], k = values->dims[a];
+  const bool largest = def.opset < 11 || def.attr_int("largest") != 0;
   const int64_t outer = Product(x->dims, 0, a), inner = Product(x->dims, a + 1, x->rank());
-  const bool ok = DispatchNumeric(x->dtype, [&](auto tag) {
+  DispatchNumeric(x->dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* in = x->as<const T>();
     std::vector<int64_t> order(static_cast<size_t>(n));
@@ -391,7 +332,6 @@ Status RunTopK(const NodeDef& def, KernelContext& ctx) {
       }
     }
   });
-  if (!ok) return def.Fail(kUnsupported, "type ", Name(x->dtype));
   return Status::Ok();
 }
 
@@ -428,8 +368,11 @@ bool Suppresses(const C* a, const C* b, bool center, C iou_threshold) {
   return inter / uni > iou_threshold;
 }
 
+// NonMaxSuppression's output count depends on the scores (kTraitDataDependentShape): it binds
+// its output itself, and as its shape function does not run on a loaded node, the checks its
+// addressing relies on stay here.
 Status CheckNms(const NodeDef& def) {
-  const int64_t c = def.attr_int("center_point_box", 0);
+  const int64_t c = def.attr_int("center_point_box");
   if (c != 0 && c != 1) return def.Fail(kBad, "center_point_box must be 0 or 1, got ", c);
   return Status::Ok();
 }
@@ -452,7 +395,7 @@ Status RunNms(const NodeDef& def, KernelContext& ctx) {
     score_min = ReadDoubles(*ctx.input(4))[0];
     has_score_min = true;
   }
-  const bool center = def.attr_int("center_point_box", 0) == 1;
+  const bool center = def.attr_int("center_point_box") == 1;
   const int64_t batches = boxes->dims[0], classes = scores->dims[1], nb = boxes->dims[1];
   std::vector<int64_t> selected;  // (batch, class, box) triples
   const bool ok = DispatchFloat(boxes->dtype, [&](auto tag) {
@@ -490,7 +433,7 @@ Status RunNms(const NodeDef& def, KernelContext& ctx) {
   });
   if (!ok) return def.Fail(kUnsupported, "type ", Name(boxes->dtype));
   const int64_t n = static_cast<int64_t>(selected.size() / 3);
-  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, {n, 3}));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, ctx.DynamicOutput(0, {n, 3}));
   if (!selected.empty()) std::memcpy(out->data, selected.data(), selected.size() * 8);
   return Status::Ok();
 }
@@ -533,50 +476,24 @@ std::vector<std::vector<int64_t>> IdentityMaps(const Dims& dims) {
   return map;
 }
 
-Status CheckPad(const NodeDef& def) {
-  const std::string mode = def.attr_string("mode", "constant");
-  if (mode == "constant" || mode == "reflect" || mode == "edge" ||
-      (mode == "wrap" && def.opset >= 19)) {
-    return Status::Ok();
-  }
-  return def.Fail(kUnsupported, "mode \"", mode, "\" is not supported at opset ", def.opset);
-}
-
 Status RunPad(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(PadWindow w, ResolvePad(def, ctx, *x));
-  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, w.dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
   if (out->num_elements() == 0) return Status::Ok();
-  Remap(*x, w.map, w.dims, w.fill, *out);
+  KILN_ASSIGN_OR_RETURN(PadWindow w, ResolvePad(def, ctx, *x, out->dims));
+  Remap(*x, w.map, out->dims, w.fill, *out);
   return Status::Ok();
 }
 
 Status RunCenterCropPad(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* s, RequiredInput(def, ctx, 1));
-  const int64_t r = static_cast<int64_t>(x->rank());
-  std::vector<int64_t> axes;
-  if (def.has_attr("axes")) {
-    KILN_ASSIGN_OR_RETURN(axes, CheckedAxes(def, def.attr_ints("axes"), r));
-  } else {
-    for (int64_t i = 0; i < r; ++i) axes.push_back(i);
-  }
-  const std::vector<int64_t> shape = ReadInts(*s);
-  if (shape.size() != axes.size()) {
-    return def.Fail(kBad, "shape ", DimsString(shape), " must have one entry for each of ",
-                    axes.size(), " axes of input ", DimsString(x->dims));
-  }
-  Dims dims = x->dims;
-  for (size_t k = 0; k < axes.size(); ++k) {
-    if (shape[k] < 0) return def.Fail(kBad, "shape ", DimsString(shape), " has a negative entry");
-    dims[static_cast<size_t>(axes[k])] = shape[k];
-  }
-  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
   if (out->num_elements() == 0) return Status::Ok();
+  // Every axis whose size changes is cropped or padded to the bound size (input 1 gave it).
   auto map = IdentityMaps(x->dims);
-  for (size_t k = 0; k < axes.size(); ++k) {
-    const size_t a = static_cast<size_t>(axes[k]);
-    const int64_t dim = x->dims[a], want = shape[k];
+  for (size_t a = 0; a < x->rank(); ++a) {
+    const int64_t dim = x->dims[a], want = out->dims[a];
+    if (want == dim) continue;
     // Crop keeps the centre (an odd extra element goes from the end); pad centres the input
     // the same way.
     const int64_t shift = want < dim ? (dim - want) / 2 : -((want - dim) / 2);
@@ -586,7 +503,7 @@ Status RunCenterCropPad(const NodeDef& def, KernelContext& ctx) {
       if (src >= 0 && src < dim) map[a][static_cast<size_t>(o)] = src;
     }
   }
-  Remap(*x, map, dims, std::vector<uint8_t>(ElemSize(*x), 0), *out);
+  Remap(*x, map, out->dims, std::vector<uint8_t>(ElemSize(*x), 0), *out);
   return Status::Ok();
 }
 
@@ -717,10 +634,12 @@ AxisTaps PlanAxis(const ResizeMode& m, int64_t in, int64_t out, double scale, do
   return p;
 }
 
-// What to resize: output dims, per-axis scales and rois.
+using Doubles = std::vector<double>;
+
+// What to resize: output dims (the bound output's), per-axis scales and rois.
 struct ResizePlan {
   Dims out;
-  std::vector<double> scale, roi_start, roi_end;
+  Doubles scale, roi_start, roi_end;
 };
 
 // Nearest: copies elements (any type); extrapolated positions get the extrapolation value.
@@ -794,82 +713,32 @@ void ResizeInterpolate(const ResizeMode& m, const TensorView& x, const ResizePla
   });
 }
 
-Status RunResample(const NodeDef& def, KernelContext& ctx, const ResizeMode& m, const TensorView& x,
-                   ResizePlan plan) {
-  for (size_t d = 0; d < x.rank(); ++d) {
-    if (plan.out[d] < 0 || (plan.out[d] > 0 && x.dims[d] == 0)) {
-      return def.Fail(kBad, "cannot resize axis ", d, " of ", DimsString(x.dims), " to ",
-                      plan.out[d]);
-    }
-  }
-  if (m.mode != "nearest" && !IsFloat(x.dtype) && !IsInteger(x.dtype)) {
-    return def.Fail(kUnsupported, m.mode, " resize of ", Name(x.dtype));
-  }
-  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, plan.out));
-  if (out->num_elements() == 0) return Status::Ok();
-  if (m.mode == "nearest") return ResizeNearest(m, x, plan, *out);
-  ResizeInterpolate(m, x, plan, *out);
+Status RunResample(const ResizeMode& m, const TensorView& x, const ResizePlan& plan,
+                   const TensorView& out) {
+  if (out.num_elements() == 0) return Status::Ok();
+  if (m.mode == "nearest") return ResizeNearest(m, x, plan, out);
+  ResizeInterpolate(m, x, plan, out);
   return Status::Ok();
 }
 
-// floor(dim * scale) in float, as the shape inference computes it.
-// -1 when it does not fit int64.
-int64_t ScaledDim(int64_t dim, double scale) {
-  const float v = std::floor(static_cast<float>(dim) * static_cast<float>(scale));
-  return v >= 0 && v < 9.0e18f ? static_cast<int64_t>(v) : -1;
-}
-
-Result<ResizePlan> ScalesPlan(const NodeDef& def, const TensorView& x,
-                              const std::vector<double>& scales, double min_scale) {
-  if (scales.size() != x.rank()) {
-    return def.Fail(kBad, "scales has ", scales.size(), " entries for input ", DimsString(x.dims));
-  }
-  ResizePlan plan;
-  for (size_t d = 0; d < x.rank(); ++d) {
-    if (!(scales[d] > 0) || scales[d] < min_scale || !std::isfinite(scales[d])) {
-      return def.Fail(kBad, "scale ", scales[d], " is out of range");
-    }
-    plan.out.push_back(ScaledDim(x.dims[d], scales[d]));
-    plan.scale.push_back(scales[d]);
-  }
-  plan.roi_start.assign(x.rank(), 0);
-  plan.roi_end.assign(x.rank(), 1);
-  return plan;
-}
-
+// Linear and cubic resizes interpolate numbers; nearest moves any element.
 Status CheckResize(const NodeDef& def) {
-  const bool v10 = def.op_type == "Upsample" || def.opset < 11;
-  if (def.op_type == "Upsample" && def.opset >= 10) {
-    return def.Fail(kUnsupported, "Upsample is deprecated from opset 10; use Resize");
+  const DataType t = def.input_given(0) ? def.input_types[0] : DataType::kUndefined;
+  if (def.attr_string("mode") != "nearest" && !IsFloat(t) && !IsInteger(t)) {
+    return def.Fail(kUnsupported, def.attr_string("mode"), " resize of ", Name(t));
   }
-  auto one_of = [&](const char* attr, const char* dflt, std::vector<std::string> allowed) {
-    const std::string v = def.attr_string(attr, dflt);
-    if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return Status::Ok();
-    return def.Fail(kUnsupported, attr, " \"", v, "\" is not supported at opset ", def.opset);
-  };
-  if (v10) return one_of("mode", "nearest", {"nearest", "linear"});
-  KILN_RETURN_IF_ERROR(one_of("mode", "nearest", {"nearest", "linear", "cubic"}), "");
-  std::vector<std::string> ctms = {"half_pixel", "pytorch_half_pixel", "align_corners",
-                                   "asymmetric", "tf_crop_and_resize"};
-  if (def.opset < 13) ctms.push_back("tf_half_pixel_for_nn");
-  if (def.opset >= 19) ctms.push_back("half_pixel_symmetric");
-  KILN_RETURN_IF_ERROR(one_of("coordinate_transformation_mode", "half_pixel", ctms), "");
-  KILN_RETURN_IF_ERROR(one_of("nearest_mode", "round_prefer_floor",
-                              {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"}),
-                       "");
-  if (def.opset < 18) return Status::Ok();
-  return one_of("keep_aspect_ratio_policy", "stretch", {"stretch", "not_larger", "not_smaller"});
+  return Status::Ok();
 }
 
 // Opset-10 Resize and Upsample: asymmetric coordinates, nearest rounding down (up when
-// downscaling), output dims floor(dim * scale).
-Status RunResizeV10(const NodeDef& def, KernelContext& ctx, std::vector<double> scales,
-                    double min_scale) {
+// downscaling), every axis scaled by `scales` to the bound output's dims.
+Status RunResizeV10(const NodeDef& def, KernelContext& ctx, std::vector<double> scales) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
   ResizeMode m;
-  m.mode = def.attr_string("mode", "nearest");
-  KILN_ASSIGN_OR_RETURN(ResizePlan plan, ScalesPlan(def, *x, scales, min_scale));
-  return RunResample(def, ctx, m, *x, std::move(plan));
+  m.mode = def.attr_string("mode");
+  ResizePlan plan{out->dims, std::move(scales), Doubles(x->rank(), 0.0), Doubles(x->rank(), 1.0)};
+  return RunResample(m, *x, plan, *out);
 }
 
 Status RunUpsample(const NodeDef& def, KernelContext& ctx) {
@@ -880,98 +749,67 @@ Status RunUpsample(const NodeDef& def, KernelContext& ctx) {
     KILN_ASSIGN_OR_RETURN(const TensorView* s, RequiredInput(def, ctx, 1));
     scales = ReadDoubles(*s);
   }
-  return RunResizeV10(def, ctx, std::move(scales), 1.0);
+  return RunResizeV10(def, ctx, std::move(scales));
 }
 
 Status RunResize(const NodeDef& def, KernelContext& ctx) {
   if (def.opset < 11) {
     KILN_ASSIGN_OR_RETURN(const TensorView* s, RequiredInput(def, ctx, 1));
-    return RunResizeV10(def, ctx, ReadDoubles(*s), 0.0);
+    return RunResizeV10(def, ctx, ReadDoubles(*s));
   }
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
   ResizeMode m;
-  m.mode = def.attr_string("mode", "nearest");
-  m.transform = def.attr_string("coordinate_transformation_mode", "half_pixel");
-  m.nearest = def.attr_string("nearest_mode", "round_prefer_floor");
-  m.cubic_a = def.attr_float("cubic_coeff_a", -0.75f);
-  m.exclude_outside = def.attr_int("exclude_outside", 0) != 0;
-  m.extrapolation = def.attr_float("extrapolation_value", 0);
-  m.antialias = def.opset >= 18 && def.attr_int("antialias", 0) != 0;
-  const int64_t r = static_cast<int64_t>(x->rank());
-  std::vector<int64_t> axes;
+  m.mode = def.attr_string("mode");
+  m.transform = def.attr_string("coordinate_transformation_mode");
+  m.nearest = def.attr_string("nearest_mode");
+  m.cubic_a = def.attr_float("cubic_coeff_a");
+  m.exclude_outside = def.attr_int("exclude_outside") != 0;
+  m.extrapolation = def.attr_float("extrapolation_value");
+  m.antialias = def.opset >= 18 && def.attr_int("antialias") != 0;
+  const size_t r = x->rank();
+  std::vector<size_t> axes;  // the resized axes (the definition checked them)
   if (def.opset >= 18 && def.has_attr("axes")) {
-    KILN_ASSIGN_OR_RETURN(axes, CheckedAxes(def, def.attr_ints("axes"), r));
+    for (int64_t a : def.attr_ints("axes")) axes.push_back(AxisOf(a, r));
   } else {
-    for (int64_t i = 0; i < r; ++i) axes.push_back(i);
+    for (size_t i = 0; i < r; ++i) axes.push_back(i);
   }
   const size_t na = axes.size();
   const TensorView* roi = ctx.input(1);
   const TensorView* scales = ctx.input(2);
-  const TensorView* sizes = ctx.input(3);
-  if (Omitted(scales) == Omitted(sizes)) {
-    return def.Fail(kBad, "give exactly one of 'scales' and 'sizes' (the other omitted or empty)");
-  }
-  // Every axis starts as identity; the listed axes take the given values.
-  std::vector<double> scale(x->rank(), 1.0);
-  ResizePlan plan;
-  plan.out = x->dims;
-  plan.roi_start.assign(x->rank(), 0);
-  plan.roi_end.assign(x->rank(), 1);
-  if (m.transform == "tf_crop_and_resize") {
-    if (Omitted(roi) || roi->num_elements() != static_cast<int64_t>(2 * na)) {
-      return def.Fail(kBad, "tf_crop_and_resize needs a roi of ", 2 * na, " values");
-    }
+  // Every axis starts as identity; the listed axes take the given values. The output dims are
+  // the bound output's; the scales the coordinates use are the given ones, or with sizes the
+  // ratio of output to input (one ratio for every axis under keep_aspect_ratio_policy).
+  ResizePlan plan{out->dims, Doubles(r, 1.0), Doubles(r, 0.0), Doubles(r, 1.0)};
+  if (m.transform == "tf_crop_and_resize") {  // the definition checked roi's 2 * na values
     const std::vector<double> v = ReadDoubles(*roi);
     for (size_t k = 0; k < na; ++k) {
-      plan.roi_start[static_cast<size_t>(axes[k])] = v[k];
-      plan.roi_end[static_cast<size_t>(axes[k])] = v[k + na];
+      plan.roi_start[axes[k]] = v[k];
+      plan.roi_end[axes[k]] = v[k + na];
     }
   }
   if (!Omitted(scales)) {
     const std::vector<double> s = ReadDoubles(*scales);
-    if (s.size() != na) {
-      return def.Fail(kBad, "scales has ", s.size(), " entries for ", na, " axes of input ",
-                      DimsString(x->dims));
-    }
-    for (size_t k = 0; k < na; ++k) {
-      const size_t a = static_cast<size_t>(axes[k]);
-      if (!(s[k] > 0) || !std::isfinite(s[k])) {
-        return def.Fail(kBad, "scale ", s[k], " must be > 0");
-      }
-      scale[a] = s[k];
-      plan.out[a] = ScaledDim(x->dims[a], s[k]);
-    }
+    for (size_t k = 0; k < na; ++k) plan.scale[axes[k]] = s[k];
   } else {
-    const std::vector<int64_t> s = ReadInts(*sizes);
-    if (s.size() != na) {
-      return def.Fail(kBad, "sizes ", DimsString(s), " has ", s.size(), " entries for ", na,
-                      " axes of input ", DimsString(x->dims));
-    }
-    for (size_t k = 0; k < na; ++k) {
-      const size_t a = static_cast<size_t>(axes[k]);
-      if (s[k] < 0 || (s[k] > 0 && x->dims[a] == 0)) {
-        return def.Fail(kBad, "cannot resize axis ", a, " of ", DimsString(x->dims), " to ", s[k]);
-      }
-      plan.out[a] = s[k];
-      scale[a] = x->dims[a] == 0 ? 1.0 : static_cast<double>(s[k]) / x->dims[a];
+    for (size_t a : axes) {
+      plan.scale[a] = x->dims[a] == 0 ? 1.0 : static_cast<double>(out->dims[a]) / x->dims[a];
     }
     const std::string policy =
-        def.opset >= 18 ? def.attr_string("keep_aspect_ratio_policy", "stretch") : "stretch";
+        def.opset >= 18 ? def.attr_string("keep_aspect_ratio_policy") : std::string("stretch");
     if (policy != "stretch" && na > 0) {
+      // The one scale is the ratio the sizes asked for, not the rounded output's.
+      const std::vector<int64_t> sizes = ReadInts(*ctx.input(3));
       double one = policy == "not_larger" ? std::numeric_limits<double>::max() : 0;
-      for (int64_t a : axes) {
-        const double v = scale[static_cast<size_t>(a)];
+      for (size_t k = 0; k < na; ++k) {
+        const size_t a = axes[k];
+        const double v = x->dims[a] == 0 ? 1.0 : static_cast<double>(sizes[k]) / x->dims[a];
         one = policy == "not_larger" ? std::min(one, v) : std::max(one, v);
       }
-      for (int64_t a : axes) {
-        const size_t i = static_cast<size_t>(a);
-        scale[i] = one;
-        plan.out[i] = static_cast<int64_t>(one * static_cast<double>(x->dims[i]) + 0.5);
-      }
+      for (size_t a : axes) plan.scale[a] = one;
     }
   }
-  plan.scale = scale;
-  return RunResample(def, ctx, m, *x, std::move(plan));
+  return RunResample(m, *x, plan, *out);
 }
 
 }  // namespace
@@ -980,13 +818,13 @@ void RegisterTensorIndexKernels(KernelRegistry& r) {
   RegisterStateless(r, "Gather", RunGather);
   RegisterStateless(r, "GatherElements", RunGatherElements);
   RegisterStateless(r, "GatherND", RunGatherNd);
-  RegisterStateless(r, "ScatterND", RunScatterNd, CheckScatter);
-  RegisterStateless(r, "ScatterElements", RunScatterElements, CheckScatter);
+  RegisterStateless(r, "ScatterND", RunScatterNd);
+  RegisterStateless(r, "ScatterElements", RunScatterElements);
   RegisterStateless(r, "OneHot", RunOneHot);
   RegisterStateless(r, "NonZero", RunNonZero);
-  RegisterStateless(r, "TopK", RunTopK);
+  RegisterStateless(r, "TopK", RunTopK, CheckTopK);
   RegisterStateless(r, "NonMaxSuppression", RunNms, CheckNms);
-  RegisterStateless(r, "Pad", RunPad, CheckPad);
+  RegisterStateless(r, "Pad", RunPad);
   RegisterStateless(r, "CenterCropPad", RunCenterCropPad);
   RegisterStateless(r, "Resize", RunResize, CheckResize);
   RegisterStateless(r, "Upsample", RunUpsample, CheckResize);

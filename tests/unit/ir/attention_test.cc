@@ -123,6 +123,21 @@ TEST(AttentionInferenceTest, AttributeValuesAreChecked) {
   ExpectFailure(causal, code::kInvalidParam, "is_causal");
 }
 
+TEST(AttentionInferenceTest, DeclaredDefaultsAreFilledInAndInputDependentOnesLeftOut) {
+  std::vector<TensorType> in = {F32({1, 1, 2, 8}), F32({1, 1, 2, 8}), F32({1, 1, 2, 8})};
+  OneNode n("Attention", in, 1, 23);
+  ASSERT_TRUE(n.Infer().ok()) << n.Infer().message();
+  EXPECT_EQ(n.node->attr_int("is_causal"), 0);
+  EXPECT_EQ(n.node->attr_int("qk_matmul_output_mode"), 0);
+  EXPECT_FLOAT_EQ(n.node->attr_float("softcap"), 0.0f);
+  // 1 / sqrt(head size) and the input's type: what the inputs give, so no default is stored.
+  EXPECT_FALSE(n.node->has_attr("scale"));
+  EXPECT_FALSE(n.node->has_attr("softmax_precision"));
+  OneNode kind("Attention", in, 1, 23);
+  kind.node->set_attr("scale", int64_t{1});
+  ExpectFailure(kind, code::kInvalidParam, "attribute 'scale' is a int; Attention takes a float");
+}
+
 TEST(AttentionInferenceTest, UnknownSequenceLengthsStayUnknown) {
   TensorType k = {DataType::kFloat32,
                   Shape({Dim::Known(1), Dim::Known(2), Dim::Symbol("kv"), Dim::Known(8)})};

@@ -307,7 +307,8 @@ TEST(ControlFlowInferenceTest, IfNeedsBothBranchGraphs) {
   OneNode not_a_graph("If", {Bool({})}, 1, /*opset=*/13);
   not_a_graph.node->set_attr("then_branch", Body({}, {F32({2})}));
   not_a_graph.node->set_attr("else_branch", int64_t{0});
-  ExpectInvalid(not_a_graph.Infer(), "must be a graph, got int");
+  // The op's definition declares the branches' kind: the node is refused before inference.
+  ExpectInvalid(not_a_graph.Infer(), "'else_branch' is a int; If takes a graph");
 }
 
 TEST(ControlFlowInferenceTest, IfConditionMustBeOneBool) {
@@ -389,6 +390,25 @@ TEST(ControlFlowInferenceTest, ScanInputsMustAgreeOnTheSequenceLength) {
   n.node->set_attr("scan_input_axes", std::vector<int64_t>{0, 1});
   n.node->set_attr("body", Body({F32({3}), F32({3})}, {F32({2})}));
   ExpectInvalid(n.Infer(), "same length");
+}
+
+TEST(ControlFlowInferenceTest, ScanDirectionsHaveOneZeroOrOnePerScanValue) {
+  auto make = [](const char* attr, std::vector<int64_t> v) {
+    auto n = std::make_unique<OneNode>("Scan", std::vector<TensorType>{F32({3}), F32({5, 3})}, 2,
+                                       /*opset=*/16);
+    n->node->set_attr("num_scan_inputs", int64_t{1});
+    n->node->set_attr("body", Body({F32({3}), F32({3})}, {F32({3}), F32({3})}));
+    n->node->set_attr(attr, std::move(v));
+    return n;
+  };
+  EXPECT_TRUE(make("scan_input_directions", {1})->Infer().ok());
+  ExpectInvalid(make("scan_input_directions", {2})->Infer(), "directions are 0 or 1");
+  ExpectInvalid(make("scan_output_directions", {0, 1})->Infer(),
+                "'scan_output_directions' has 2 entries for 1 scan output(s)");
+  // num_scan_inputs is declared required.
+  OneNode none("Scan", {F32({3}), F32({5, 3})}, 2, /*opset=*/16);
+  none.node->set_attr("body", Body({F32({3}), F32({3})}, {F32({3}), F32({3})}));
+  ExpectInvalid(none.Infer(), "attribute 'num_scan_inputs' is required");
 }
 
 }  // namespace

@@ -140,5 +140,38 @@ TEST(SamplingInferenceTest, Col2ImChecksBlocksAndAttributes) {
   ExpectFailure(rank, code::kInvalidParam, "rank 3");
 }
 
+TEST(SamplingInferenceTest, Col2ImBoundsItsGeometry) {
+  // Values past 2^31 would overflow the block arithmetic.
+  OneNode big("Col2Im", {F32({1, 1, 1}), I64({1}), I64({1})}, 1, 18,
+              {std::nullopt, Ints({int64_t{1} << 40}), Ints({1})});
+  ExpectFailure(big, code::kInvalidParam, "exceeds 2^31");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Declared attributes.
+
+TEST(SamplingInferenceTest, DefaultsFollowTheOpset) {
+  OneNode v16("GridSample", {F32({1, 1, 3, 2}), F32({1, 2, 4, 2})}, 1, 16);
+  ASSERT_TRUE(v16.Infer().ok());
+  EXPECT_EQ(v16.node->attr_string("mode"), "bilinear");
+  EXPECT_EQ(v16.node->attr_string("padding_mode"), "zeros");
+  EXPECT_EQ(v16.node->attr_int("align_corners"), 0);
+  OneNode v20("GridSample", {F32({1, 1, 3, 2}), F32({1, 2, 4, 2})}, 1, 20);
+  ASSERT_TRUE(v20.Infer().ok());
+  EXPECT_EQ(v20.node->attr_string("mode"), "linear");
+  // Col2Im's window attributes have one entry per spatial axis: no default is filled in.
+  OneNode col("Col2Im", {F32({1, 9, 9}), I64({2}), I64({2})}, 1, 18,
+              {std::nullopt, Ints({5, 5}), Ints({3, 3})});
+  ASSERT_TRUE(col.Infer().ok()) << col.Infer().message();
+  EXPECT_FALSE(col.node->has_attr("strides"));
+}
+
+TEST(SamplingInferenceTest, GridSampleNeedsSomethingToSample) {
+  OneNode empty("GridSample", {F32({1, 1, 0, 2}), F32({1, 2, 4, 2})}, 1, 16);
+  ExpectFailure(empty, code::kInvalidParam, "an empty spatial axis has nothing to sample");
+  OneNode nothing("GridSample", {F32({1, 1, 0, 2}), F32({1, 0, 4, 2})}, 1, 16);
+  EXPECT_TRUE(nothing.Infer().ok());  // an empty output reads nothing
+}
+
 }  // namespace
 }  // namespace kiln::ir

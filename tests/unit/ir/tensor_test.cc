@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -129,6 +130,20 @@ TEST(ReshapeInferenceTest, StaticElementCountMismatchIsRejected) {
   EXPECT_TRUE(FailsWith(indivisible, "not divisible by 5"));
 }
 
+TEST(ReshapeInferenceTest, MinusOneBesideAZeroIsAmbiguous) {
+  // [0, -1] of an empty input: any size fits the -1, so no shape is defined (numpy refuses it).
+  OneNode n("Reshape", {F32({0, 3}), I64({2})}, 1, 14, {kNone, Ints({0, -1})});
+  EXPECT_TRUE(FailsWith(n, "the -1 is ambiguous beside a dim of 0"));
+  OneNode sym("Reshape", {F32Sym("N,3"), I64({3})}, 1, 14, {kNone, Ints({-1, 0, 2})});
+  SetInt(sym, "allowzero", 1);
+  EXPECT_TRUE(FailsWith(sym, "both 0 and -1"));
+}
+
+TEST(ReshapeInferenceTest, AnElementCountThatOverflowsIsRejected) {
+  OneNode n("Reshape", {F32({2, 3}), I64({3})}, 1, 13, {kNone, Ints({kMax, kMax, 2})});
+  EXPECT_TRUE(FailsWith(n, "cannot reshape [2,3]"));
+}
+
 TEST(ReshapeInferenceTest, ComputedShapeOfKnownLengthGivesOnlyTheRank) {
   OneNode n("Reshape", {F32({2, 3, 4}), I64({3})}, 1);
   EXPECT_EQ(InferShape(n), "[?,?,?]");
@@ -237,6 +252,14 @@ TEST(SplitInferenceTest, SizesMustSumToTheAxis) {
   EXPECT_TRUE(FailsWith(n, "sums to 5"));
 }
 
+TEST(SplitInferenceTest, AnEmptySplitInputSplitsEqually) {
+  // An empty 'split' is ONNX's other way of leaving it out, as the kernels read it.
+  OneNode n("Split", {F32({6, 2}), I64({0})}, 2, 13, {kNone, Ints({})});
+  ASSERT_TRUE(n.Infer().ok());
+  EXPECT_EQ(n.out(0).shape.ToString(), "[3,2]");
+  EXPECT_EQ(n.out(1).shape.ToString(), "[3,2]");
+}
+
 // --- Slice ----------------------------------------------------------------------------------
 
 TEST(SliceInferenceTest, NegativeStartsWithInt64MaxEndsCountFromTheBack) {
@@ -332,6 +355,18 @@ TEST(GatherInferenceTest, GatherElementsTakesTheIndicesShape) {
   EXPECT_TRUE(FailsWith(rank, "rank of data"));
 }
 
+TEST(GatherInferenceTest, ElementsIndicesFitDataOffTheAxis) {
+  OneNode fits("GatherElements", {F32({3, 4}), I64({5, 2})}, 1, 13);
+  EXPECT_EQ(InferShape(fits), "[5,2]");  // axis 0 may be longer
+  OneNode wide("GatherElements", {F32({3, 4}), I64({2, 5})}, 1, 13);
+  EXPECT_TRUE(FailsWith(wide, "indices [2,5] exceed data [3,4] at dim 1"));
+  OneNode scatter("ScatterElements", {F32({3, 4}), I64({2, 5}), F32({2, 5})}, 1, 13);
+  SetInt(scatter, "axis", 1);
+  EXPECT_EQ(InferShape(scatter), "[3,4]");
+  OneNode upd("ScatterElements", {F32({3, 4}), I64({2, 2}), F32({2, 3})}, 1, 13);
+  EXPECT_TRUE(FailsWith(upd, "updates [2,3] must have the shape of indices [2,2]"));
+}
+
 TEST(GatherInferenceTest, GatherNdDropsTheIndexedDims) {
   OneNode n("GatherND", {F32({4, 5, 6}), I64({3, 1})}, 1, 13);
   EXPECT_EQ(InferShape(n), "[3,5,6]");
@@ -346,7 +381,14 @@ TEST(GatherInferenceTest, ScatterNdKeepsTheDataShapeAndChecksUpdates) {
   OneNode n("ScatterND", {F32({4, 5, 6}), I64({2, 1}), F32({2, 5, 6})}, 1, 16);
   EXPECT_EQ(InferShape(n), "[4,5,6]");
   OneNode bad("ScatterND", {F32({4, 5, 6}), I64({2, 1}), F32({2, 5})}, 1, 16);
-  EXPECT_TRUE(FailsWith(bad, "rank 3 expected"));
+  EXPECT_TRUE(FailsWith(bad, "updates must be indices.shape[:-1] + data.shape[k:]"));
+  // The dims must agree too, not only the rank: one update slice [5,6] per index tuple.
+  OneNode dims("ScatterND", {F32({4, 5, 6}), I64({2, 1}), F32({2, 5, 7})}, 1, 16);
+  EXPECT_TRUE(FailsWith(dims, "do not fit data [4,5,6]"));
+  OneNode tuples("ScatterND", {F32({4, 5, 6}), I64({2, 1}), F32({3, 5, 6})}, 1, 16);
+  EXPECT_TRUE(FailsWith(tuples, "do not fit data [4,5,6]"));
+  OneNode scalar("ScatterND", {F32({4}), I64({}), F32({})}, 1, 16);
+  EXPECT_TRUE(FailsWith(scalar, "indices must have rank >= 1"));
 }
 
 TEST(GatherInferenceTest, ScatterElementsChecksRanksAndReductions) {
@@ -447,6 +489,17 @@ TEST(ShapeOpsInferenceTest, TileMultipliesEachDim) {
   EXPECT_TRUE(FailsWith(bad, "repeats has 1 entries"));
 }
 
+TEST(ShapeOpsInferenceTest, TileAndDepthToSpaceRejectDimsThatOverflow) {
+  OneNode tile("Tile", {F32({2, 3}), I64({2})}, 1, 13, {kNone, Ints({kMax, 1})});
+  EXPECT_TRUE(FailsWith(tile, "overflows"));
+  OneNode d2s("DepthToSpace", {F32({1, 4, kMax / 2 + 1, 1})}, 1, 13);
+  SetInt(d2s, "blocksize", 2);
+  EXPECT_TRUE(FailsWith(d2s, "overflows"));
+  OneNode huge("DepthToSpace", {F32({1, 4, 2, 2})}, 1, 13);
+  SetInt(huge, "blocksize", int64_t{1} << 40);
+  EXPECT_TRUE(FailsWith(huge, "blocksize must be in [1, 2^31]"));
+}
+
 TEST(ShapeOpsInferenceTest, ConstantOfShapeTakesTheValueType) {
   OneNode n("ConstantOfShape", {I64({2})}, 1, 13, {Ints({2, 3})});
   n.node->set_attr("value", Tensor::FromVector(DataType::kInt32, {1}, std::vector<int32_t>{7}));
@@ -457,6 +510,16 @@ TEST(ShapeOpsInferenceTest, ConstantOfShapeTakesTheValueType) {
   EXPECT_EQ(dflt.out().dtype, DataType::kFloat32);
   OneNode neg("ConstantOfShape", {I64({1})}, 1, 13, {Ints({-5})});
   EXPECT_TRUE(FailsWith(neg, "negative"));
+}
+
+TEST(ShapeOpsInferenceTest, ConstantOfShapeValueMustBeOneNumber) {
+  OneNode two("ConstantOfShape", {I64({1})}, 1, 13, {Ints({5})});
+  two.node->set_attr("value",
+                     Tensor::FromVector(DataType::kInt32, {2}, std::vector<int32_t>{1, 2}));
+  EXPECT_TRUE(FailsWith(two, "one-element numeric or bool tensor"));
+  OneNode ints("ConstantOfShape", {I64({1})}, 1, 13, {Ints({5})});
+  SetInts(ints, "value", {1});  // ints, not a tensor: refused by the declared kind
+  EXPECT_TRUE(FailsWith(ints, "attribute 'value' is a ints; ConstantOfShape takes a tensor"));
 }
 
 TEST(ShapeOpsInferenceTest, ConstantTakesItsValueAttribute) {
@@ -506,6 +569,24 @@ TEST(ShapeOpsInferenceTest, RangeRejectsZeroDeltaAndNonScalars) {
   EXPECT_TRUE(FailsWith(zero, "delta is 0"));
   OneNode vec("Range", {I64({1}), I64({}), I64({})}, 1, 13);
   EXPECT_TRUE(FailsWith(vec, "'start' must be a scalar"));
+}
+
+TEST(ShapeOpsInferenceTest, RangeLengthMatchesTheKernelsArithmetic) {
+  // limit - start overflows int64; the kernel computes it in 128 bits, so does the length.
+  OneNode wide("Range", {I64({}), I64({}), I64({})}, 1, 13,
+               {ScalarI64(kMin), ScalarI64(kMax), ScalarI64(kMax)});
+  EXPECT_EQ(InferShape(wide), "[3]");  // kMin, -1, kMax - 1
+  OneNode inf("Range", {F32({}), F32({}), F32({})}, 1, 13,
+              {ScalarF32(0), ScalarF32(std::numeric_limits<float>::infinity()), ScalarF32(1)});
+  EXPECT_TRUE(FailsWith(inf, "has no finite length"));
+  uint16_t bf[3] = {0x0000, 0x4120, 0x4000};  // bfloat16 0, 10, 2
+  std::vector<std::optional<Tensor>> consts;
+  for (uint16_t b : bf) {
+    consts.push_back(Tensor::FromVector(DataType::kBFloat16, {}, std::vector<uint16_t>{b}));
+  }
+  TensorType t{DataType::kBFloat16, Shape::Scalar()};
+  OneNode bf16("Range", {t, t, t}, 1, 13, consts);
+  EXPECT_EQ(InferShape(bf16), "[5]");
 }
 
 TEST(ShapeOpsInferenceTest, NonZeroIsInt64RankByUnknown) {
@@ -655,6 +736,23 @@ TEST(TopKInferenceTest, NonMaxSuppressionSelectsInt64Triples) {
   EXPECT_TRUE(FailsWith(bad, "boxes must be"));
 }
 
+TEST(TopKInferenceTest, NonMaxSuppressionScoresFitTheBoxes) {
+  OneNode batches("NonMaxSuppression", {F32({2, 6, 4}), F32({1, 2, 6})}, 1, 11);
+  EXPECT_TRUE(FailsWith(batches, "batches and box counts must agree"));
+  OneNode count("NonMaxSuppression", {F32({1, 6, 4}), F32({1, 2, 5})}, 1, 11);
+  EXPECT_TRUE(FailsWith(count, "batches and box counts must agree"));
+  OneNode types("NonMaxSuppression", {F32({1, 6, 4}), T(DataType::kFloat64, {1, 2, 6})}, 1, 11);
+  EXPECT_TRUE(FailsWith(types, "must have the same type"));
+}
+
+TEST(TopKInferenceTest, OneHotDepthMustBeAFiniteCount) {
+  OneNode nan("OneHot", {I64({3}), F32({}), F32({2})}, 1, 11,
+              {kNone, ScalarF32(std::nanf("")), kNone});
+  EXPECT_TRUE(FailsWith(nan, "depth must be one value >= 1"));
+  OneNode ok("OneHot", {I64({3}), F32({}), F32({2})}, 1, 11, {kNone, ScalarF32(4), kNone});
+  EXPECT_EQ(InferShape(ok), "[3,4]");
+}
+
 // --- Pad, Resize, Upsample ------------------------------------------------------------------
 
 TEST(PadResizeInferenceTest, Opset2PadsComeFromTheAttribute) {
@@ -681,9 +779,23 @@ TEST(PadResizeInferenceTest, NegativePadsCropButNotPastZero) {
   OneNode crop("Pad", {F32({5}), I64({2})}, 1, 13, {kNone, Ints({-1, -2})});
   EXPECT_EQ(InferShape(crop), "[2]");
   OneNode over("Pad", {F32({5}), I64({2})}, 1, 13, {kNone, Ints({-3, -3})});
-  EXPECT_TRUE(FailsWith(over, "remove more than axis 0"));
+  EXPECT_TRUE(FailsWith(over, "pads -3 and -3 do not fit an axis of 5"));
+  OneNode begin("Pad", {F32({5}), I64({2})}, 1, 13, {kNone, Ints({-6, 4})});
+  EXPECT_TRUE(FailsWith(begin, "pads -6 and 4 do not fit an axis of 5"));
+  OneNode huge("Pad", {F32({5}), I64({2})}, 1, 13, {kNone, Ints({kMax, 1})});
+  EXPECT_TRUE(FailsWith(huge, "overflow"));
   OneNode count("Pad", {F32({5, 5}), I64({2})}, 1, 13, {kNone, Ints({1, 1})});
   EXPECT_TRUE(FailsWith(count, "pads has 2 entries; 4"));
+}
+
+TEST(PadResizeInferenceTest, ReflectEdgeAndWrapNeedSomethingLeftToCopy) {
+  for (const char* mode : {"reflect", "edge", "wrap"}) {
+    OneNode gone("Pad", {F32({2}), I64({2})}, 1, 19, {kNone, Ints({-2, 3})});
+    SetStr(gone, "mode", mode);
+    EXPECT_TRUE(FailsWith(gone, "cropped to nothing")) << mode;
+  }
+  OneNode constant("Pad", {F32({2}), I64({2})}, 1, 19, {kNone, Ints({-2, 3})});
+  EXPECT_EQ(InferShape(constant), "[3]");
 }
 
 TEST(PadResizeInferenceTest, WrapModeNeedsOpset19) {
@@ -744,6 +856,26 @@ TEST(PadResizeInferenceTest, ResizeNeedsExactlyOneOfScalesAndSizes) {
   EXPECT_TRUE(FailsWith(neither, "exactly one of 'scales' and 'sizes'"));
 }
 
+TEST(PadResizeInferenceTest, ResizeRejectsWhatNoOutputHas) {
+  OneNode inf("Resize", {F32({1, 1, 2, 2}), F32({0}), F32({4})}, 1, 13,
+              {kNone, kNone, Floats({1, 1, std::numeric_limits<float>::infinity(), 1})});
+  Omit(inf, 1);
+  EXPECT_TRUE(FailsWith(inf, "must be finite and > 0"));
+  OneNode huge("Resize", {F32({1, 1, 2, 2}), F32({0}), F32({4})}, 1, 13,
+               {kNone, kNone, Floats({1, 1, 1e30f, 1})});
+  Omit(huge, 1);
+  EXPECT_TRUE(FailsWith(huge, "overflows"));
+  OneNode empty("Resize", {F32({1, 1, 0, 2}), F32({0}), F32({0}), I64({4})}, 1, 13,
+                {kNone, kNone, kNone, Ints({1, 1, 3, 2})});
+  Omit(empty, 1);
+  Omit(empty, 2);
+  EXPECT_TRUE(FailsWith(empty, "cannot resize the empty axis 2"));
+  OneNode crop("Resize", {F32({1, 1, 2, 2}), F32({4}), F32({4})}, 1, 13,
+               {kNone, kNone, Floats({1, 1, 2, 2})});
+  SetStr(crop, "coordinate_transformation_mode", "tf_crop_and_resize");
+  EXPECT_TRUE(FailsWith(crop, "needs a roi of 8 values, got 4"));
+}
+
 TEST(PadResizeInferenceTest, ResizeWithComputedInputsKeepsOnlyTheRank) {
   // Scales of unknown length may be the empty placeholder, so the constant sizes decide.
   OneNode maybe("Resize", {F32({1, 3, 4, 4}), F32({0}), F32({-1}), I64({4})}, 1, 13,
@@ -791,6 +923,47 @@ TEST(PadResizeInferenceTest, UpsampleTakesScalesByOpsetAndIsGoneAt10) {
   EXPECT_TRUE(FailsWith(shrink, "scales must be >= 1"));
   OneNode gone("Upsample", {F32({1, 3, 4, 4}), F32({4})}, 1, 10, {kNone, Floats({1, 1, 2, 3})});
   EXPECT_TRUE(FailsWith(gone, "use Resize", code::kFeatureUnsupported));
+}
+
+// --- Declared attributes --------------------------------------------------------------------
+
+TEST(TensorAttributesTest, DefaultsAreFilledInByOpset) {
+  OneNode gather("Gather", {F32({3, 4}), I64({2})}, 1, 13);
+  ASSERT_TRUE(gather.Infer().ok());
+  EXPECT_EQ(gather.node->attr_int("axis"), 0);
+  OneNode v10("Resize", {F32({1, 3, 4, 4}), F32({4})}, 1, 10, {kNone, Floats({1, 1, 2, 2})});
+  ASSERT_TRUE(v10.Infer().ok());
+  EXPECT_EQ(v10.node->attr_string("mode"), "nearest");
+  EXPECT_FALSE(v10.node->has_attr("coordinate_transformation_mode"));  // opset 11 on
+  OneNode v11("Resize", {F32({1, 3, 4, 4}), F32({0}), F32({4})}, 1, 11,
+              {kNone, kNone, Floats({1, 1, 2, 2})});
+  Omit(v11, 1);
+  ASSERT_TRUE(v11.Infer().ok());
+  EXPECT_EQ(v11.node->attr_string("coordinate_transformation_mode"), "half_pixel");
+  EXPECT_FLOAT_EQ(v11.node->attr_float("cubic_coeff_a"), -0.75f);
+  EXPECT_FALSE(v11.node->has_attr("keep_aspect_ratio_policy"));  // opset 18 on
+  OneNode topk("TopK", {F32({3, 5}), I64({1})}, 2, 11, {kNone, Ints({2})});
+  ASSERT_TRUE(topk.Infer().ok());
+  EXPECT_EQ(topk.node->attr_int("axis"), -1);
+  EXPECT_EQ(topk.node->attr_int("largest"), 1);
+  // Attributes whose default depends on the input stay absent.
+  OneNode t("Transpose", {F32({2, 3})}, 1, 13);
+  ASSERT_TRUE(t.Infer().ok());
+  EXPECT_FALSE(t.node->has_attr("perm"));
+}
+
+TEST(TensorAttributesTest, RequiredAttributesAndKindsAreChecked) {
+  OneNode concat("Concat", {F32({2}), F32({3})}, 1, 13);
+  EXPECT_TRUE(FailsWith(concat, "attribute 'axis' is required"));
+  OneNode d2s("DepthToSpace", {F32({1, 4, 2, 2})}, 1, 13);
+  EXPECT_TRUE(FailsWith(d2s, "attribute 'blocksize' is required"));
+  OneNode topk("TopK", {F32({3, 5})}, 2, 1);
+  EXPECT_TRUE(FailsWith(topk, "attribute 'k' is required"));
+  OneNode pad("Pad", {F32({5})}, 1, 2);
+  EXPECT_TRUE(FailsWith(pad, "attribute 'pads' is required"));
+  OneNode kind("Gather", {F32({3, 4}), I64({2})}, 1, 13);
+  SetStr(kind, "axis", "0");
+  EXPECT_TRUE(FailsWith(kind, "attribute 'axis' is a string; Gather takes a int"));
 }
 
 // --- Registry -------------------------------------------------------------------------------

@@ -12,8 +12,8 @@
 // reference/tensor_index.cc keeps them private). Prepare declines cubic, antialias,
 // tf_crop_and_resize, exclude_outside with linear, keep_aspect_ratio_policy other than
 // stretch, and linear of other types; a run the fast paths do not take (a linear resize of a
-// leading axis, rank < 2, an empty tensor, bad scales or sizes) goes to the reference kernel
-// prepared with it, which also reports the errors.
+// leading axis, rank < 2, an empty tensor) goes to the reference kernel prepared with it. The
+// op's definition checked the node and gave the bound output's dims.
 //
 // Pad (every opset, every mode the reference has: constant, reflect, edge, wrap): per output
 // row, the interior is one memcpy and the borders are fills or element copies; trailing axes
@@ -24,7 +24,6 @@
 #include <cstring>
 #include <limits>
 #include <memory>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,11 +38,9 @@
 namespace kiln::cpu {
 namespace {
 
-using kernels::CheckedAxes;
-using kernels::CheckedOutput;
+using kernels::BoundOutput;
 using kernels::DataType;
 using kernels::Dims;
-using kernels::DimsString;
 using kernels::ElemSize;
 using kernels::Kernel;
 using kernels::KernelContext;
@@ -54,7 +51,6 @@ using kernels::Omitted;
 using kernels::PadWindow;
 using kernels::Product;
 using kernels::ReadDoubles;
-using kernels::ReadInts;
 using kernels::RequiredInput;
 using kernels::ResolvePad;
 using kernels::TensorView;
@@ -64,8 +60,6 @@ using tensor_internal::kGrainBytes;
 using tensor_internal::ParallelCopy;
 using tensor_internal::PrepareReference;
 using tensor_internal::RequireMovable;
-
-constexpr int kBad = code::kInvalidParam;
 
 // ---------------------------------------------------------------------------------------------
 // Vector leaves (float32 linear resize).
@@ -185,17 +179,11 @@ int64_t NearestIndex(const ResizeMode& m, int64_t y, double scale, int64_t in, i
   return std::clamp<int64_t>(base + (right ? 1 : 0), 0, in - 1);
 }
 
-// Output dims and per-axis scales, computed as the reference computes them.
+// Output dims (the bound output's) and per-axis scales, as the reference has them.
 struct ResizePlan {
   Dims out;
   std::vector<double> scale;
 };
-
-// floor(dim * scale) in float, as the shape inference computes it; -1 when it does not fit.
-int64_t ScaledDim(int64_t dim, double scale) {
-  const float v = std::floor(static_cast<float>(dim) * static_cast<float>(scale));
-  return v >= 0 && v < 9.0e18f ? static_cast<int64_t>(v) : -1;
-}
 
 class ResizeKernel final : public Kernel {
  public:
@@ -203,18 +191,18 @@ class ResizeKernel final : public Kernel {
     KILN_ASSIGN_OR_RETURN(auto reference, PrepareReference(registry, def));
     KILN_RETURN_IF_ERROR(RequireMovable(def), "");
     ResizeMode m;
-    const std::string mode = def.attr_string("mode", "nearest");
+    const std::string mode = def.attr_string("mode");
     if (mode != "nearest" && mode != "linear") {
       return def.Fail(code::kFeatureUnsupported, "mode \"", mode, "\" is left to the reference");
     }
     m.linear = mode == "linear";
     if (def.opset >= 11) {
-      m.transform = ParseTransform(def.attr_string("coordinate_transformation_mode", "half_pixel"));
-      m.nearest = ParseNearest(def.attr_string("nearest_mode", "round_prefer_floor"));
-      const bool antialias = def.opset >= 18 && def.attr_int("antialias", 0) != 0;
-      const bool exclude = m.linear && def.attr_int("exclude_outside", 0) != 0;
+      m.transform = ParseTransform(def.attr_string("coordinate_transformation_mode"));
+      m.nearest = ParseNearest(def.attr_string("nearest_mode"));
+      const bool antialias = def.opset >= 18 && def.attr_int("antialias") != 0;
+      const bool exclude = m.linear && def.attr_int("exclude_outside") != 0;
       const bool policy =
-          def.opset >= 18 && def.attr_string("keep_aspect_ratio_policy", "stretch") != "stretch";
+          def.opset >= 18 && def.attr_string("keep_aspect_ratio_policy") != "stretch";
       if (m.transform == Transform::kTfCropAndResize || antialias || exclude || policy) {
         return def.Fail(code::kFeatureUnsupported,
                         "tf_crop_and_resize, antialias, exclude_outside and "
@@ -229,15 +217,14 @@ class ResizeKernel final : public Kernel {
   }
 
   Status Run(KernelContext& ctx) const override {
-    const TensorView* x = ctx.input(0);
-    std::optional<ResizePlan> plan;
-    if (x != nullptr) plan = Plan(*x, ctx);
-    if (!plan || !Takes(*x, *plan)) return reference_->Run(ctx);
-    KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def_, ctx, 0, plan->out));
+    KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def_, ctx, 0));
+    KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def_, ctx, 0));
+    const ResizePlan plan = Plan(*x, *out, ctx);
+    if (!Takes(*x, plan)) return reference_->Run(ctx);
     if (m_.linear) {
-      Linear(ctx, *x, *plan, *out);
+      Linear(ctx, *x, plan, *out);
     } else {
-      NearestResize(ctx, *x, *plan, *out);
+      NearestResize(ctx, *x, plan, *out);
     }
     return Status::Ok();
   }
@@ -246,61 +233,39 @@ class ResizeKernel final : public Kernel {
   ResizeKernel(const NodeDef& def, std::unique_ptr<Kernel> reference, const ResizeMode& m)
       : def_(def), reference_(std::move(reference)), m_(m) {}
 
-  // The output dims and scales of this run, or nullopt when the inputs are ones the reference
-  // kernel rejects (it runs them and reports the error).
-  std::optional<ResizePlan> Plan(const TensorView& x, KernelContext& ctx) const {
+  // The output dims (the bound output's) and scales of this run: the given scales, or with
+  // sizes the ratio of output to input (keep_aspect_ratio_policy is left to the reference).
+  ResizePlan Plan(const TensorView& x, const TensorView& out, KernelContext& ctx) const {
     const size_t r = x.rank();
     ResizePlan plan;
-    plan.out = x.dims;
+    plan.out = out.dims;
     plan.scale.assign(r, 1.0);
     if (def_.opset < 11) {  // scales only, every axis
-      const TensorView* s = ctx.input(1);
-      if (s == nullptr) return std::nullopt;
-      const std::vector<double> scales = ReadDoubles(*s);
-      if (scales.size() != r) return std::nullopt;
-      for (size_t d = 0; d < r; ++d) {
-        if (!(scales[d] > 0) || !std::isfinite(scales[d])) return std::nullopt;
-        plan.out[d] = ScaledDim(x.dims[d], scales[d]);
-        plan.scale[d] = scales[d];
-      }
+      plan.scale = ReadDoubles(*ctx.input(1));
       return plan;
     }
-    std::vector<int64_t> axes;
+    std::vector<size_t> axes;  // the resized axes (the definition checked them)
     if (def_.opset >= 18 && def_.has_attr("axes")) {
-      auto checked = CheckedAxes(def_, def_.attr_ints("axes"), static_cast<int64_t>(r));
-      if (!checked.ok()) return std::nullopt;
-      axes = std::move(checked).value();
-    } else {
-      for (size_t i = 0; i < r; ++i) axes.push_back(static_cast<int64_t>(i));
-    }
-    const size_t na = axes.size();
-    const TensorView* scales = ctx.input(2);
-    const TensorView* sizes = ctx.input(3);
-    if (Omitted(scales) == Omitted(sizes)) return std::nullopt;
-    if (!Omitted(scales)) {
-      const std::vector<double> s = ReadDoubles(*scales);
-      if (s.size() != na) return std::nullopt;
-      for (size_t k = 0; k < na; ++k) {
-        const size_t a = static_cast<size_t>(axes[k]);
-        if (!(s[k] > 0) || !std::isfinite(s[k])) return std::nullopt;
-        plan.scale[a] = s[k];
-        plan.out[a] = ScaledDim(x.dims[a], s[k]);
+      for (int64_t a : def_.attr_ints("axes")) {
+        axes.push_back(static_cast<size_t>(a < 0 ? a + static_cast<int64_t>(r) : a));
       }
     } else {
-      const std::vector<int64_t> s = ReadInts(*sizes);
-      if (s.size() != na) return std::nullopt;
-      for (size_t k = 0; k < na; ++k) {
-        const size_t a = static_cast<size_t>(axes[k]);
-        if (s[k] < 0 || (s[k] > 0 && x.dims[a] == 0)) return std::nullopt;
-        plan.out[a] = s[k];
-        plan.scale[a] = x.dims[a] == 0 ? 1.0 : static_cast<double>(s[k]) / x.dims[a];
+      for (size_t i = 0; i < r; ++i) axes.push_back(i);
+    }
+    const TensorView* scales = ctx.input(2);
+    if (!Omitted(scales)) {
+      const std::vector<double> s = ReadDoubles(*scales);
+      for (size_t k = 0; k < axes.size(); ++k) plan.scale[axes[k]] = s[k];
+    } else {
+      for (size_t a : axes) {
+        plan.scale[a] = x.dims[a] == 0 ? 1.0 : static_cast<double>(out.dims[a]) / x.dims[a];
       }
     }
     return plan;
   }
 
-  // Whether the fast paths take this run: rank >= 2, nothing empty, valid output dims, and for
-  // linear a float32 input with only the last two axes resized.
+  // Whether the fast paths take this run: rank >= 2, nothing empty, and for linear a float32
+  // input with only the last two axes resized.
   bool Takes(const TensorView& x, const ResizePlan& plan) const {
     const size_t r = x.rank();
     if (r < 2 || x.num_elements() == 0) return false;
@@ -461,13 +426,13 @@ struct Segment {
 
 Status RunPad(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(PadWindow w, ResolvePad(def, ctx, *x));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
+  if (out->num_elements() == 0) return Status::Ok();
+  KILN_ASSIGN_OR_RETURN(PadWindow w, ResolvePad(def, ctx, *x, out->dims));
   const size_t es = ElemSize(*x);
-  const Dims& dims = w.dims;
+  const Dims& dims = out->dims;
   const std::vector<std::vector<int64_t>>& map = w.map;
   const std::vector<uint8_t>& fill = w.fill;
-  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
-  if (out->num_elements() == 0) return Status::Ok();
   // The last axis that is not copied as is; the ones after it make up one block (`blk`
   // elements) of the row along it.
   auto identity = [&](size_t a) {

@@ -3,10 +3,12 @@
 //
 // The CPU backend's data-movement kernels: Transpose, Concat, Split, Slice, Gather, Expand,
 // Tile, DepthToSpace and SpaceToDepth for every 1, 2, 4 or 8-byte element type, and the
-// building blocks of tensor_internal.h they and resize_pad.cc share. Each kernel checks its
-// inputs exactly as the reference kernel (kernels/reference/tensor.cc, tensor_index.cc) does,
-// with the same error codes, then moves whole contiguous runs (memcpy) where the layout allows,
-// blocks the 2-D transposes for the cache, and splits the work with KernelContext::ParallelFor.
+// building blocks of tensor_internal.h they and resize_pad.cc share. The ops' definitions
+// (ir/ops/tensor.cc) check the nodes and give the bound outputs' dims; each kernel checks only
+// the input values the reference kernel (kernels/reference/tensor.cc, tensor_index.cc) checks
+// (Gather's indices), with the same error codes, then moves whole contiguous runs (memcpy) where
+// the layout allows, blocks the 2-D transposes for the cache, and splits the work with
+// KernelContext::ParallelFor.
 // Reshape, Squeeze, Unsqueeze and Flatten stay with the reference kernels: they are one memmove.
 #include <algorithm>
 #include <cstdint>
@@ -223,7 +225,7 @@ Status RequireMovable(const NodeDef& def) {
     }
   }
   for (size_t i = 0; i < def.num_outputs(); ++i) {
-    if (!movable(def.output_types[i])) {
+    if (def.output_used(i) && !movable(def.output_types[i])) {
       return def.Fail(code::kFeatureUnsupported, "output ", i, " of type ",
                       ir::Name(def.output_types[i]), " is not supported");
     }
@@ -399,9 +401,7 @@ void Permute(KernelContext& ctx, const void* in, const Dims& in_dims,
 
 namespace {
 
-using kernels::CheckedAxes;
-using kernels::CheckedAxis;
-using kernels::CheckedOutput;
+using kernels::BoundOutput;
 using kernels::DataType;
 using kernels::Dims;
 using kernels::DimsString;
@@ -411,7 +411,6 @@ using kernels::KernelContext;
 using kernels::KernelRegistry;
 using kernels::NodeDef;
 using kernels::NumElements;
-using kernels::Omitted;
 using kernels::Product;
 using kernels::ReadInts;
 using kernels::RequiredInput;
@@ -420,7 +419,6 @@ using kernels::RunFn;
 using kernels::SliceWindow;
 using kernels::SplitSizes;
 using kernels::TensorView;
-using kernels::TileDims;
 using tensor_internal::CopyStrided;
 using tensor_internal::GatherIndexed;
 using tensor_internal::kGrainBytes;
@@ -433,32 +431,28 @@ constexpr int kBad = code::kInvalidParam;
 // ---------------------------------------------------------------------------------------------
 // Transpose, DepthToSpace, SpaceToDepth.
 
+// `axis` (the definition checked it against `rank`) made non-negative.
+size_t AxisOf(int64_t axis, size_t rank) {
+  return static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(rank) : axis);
+}
+
 Status RunTranspose(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
   std::vector<int64_t> perm = def.attr_ints("perm");
-  if (!def.has_attr("perm")) {
+  if (!def.has_attr("perm")) {  // reverses the axes
     for (size_t i = x->rank(); i-- > 0;) perm.push_back(static_cast<int64_t>(i));
   }
-  if (perm.size() != x->rank()) {
-    return def.Fail(kBad, "perm ", DimsString(perm), " does not fit input ", DimsString(x->dims));
-  }
-  Dims dims;
-  for (int64_t p : perm) dims.push_back(x->dims[static_cast<size_t>(p)]);
-  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
   Permute(ctx, x->data, x->dims, perm, out->data, ElemSize(*x));
   return Status::Ok();
 }
 
 Status RunDepthToSpace(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
-  const int64_t b = def.attr_int("blocksize", 1);
-  if (x->rank() != 4 || x->dims[1] % (b * b) != 0) {
-    return def.Fail(kBad, "input ", DimsString(x->dims), " must be 4-D with channels divisible by ",
-                    b * b);
-  }
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
+  const int64_t b = def.attr_int("blocksize");
   const int64_t n = x->dims[0], c = x->dims[1] / (b * b), h = x->dims[2], w = x->dims[3];
-  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, {n, c, h * b, w * b}));
-  if (def.opset >= 11 && def.attr_string("mode", "DCR") == "CRD") {
+  if (def.opset >= 11 && def.attr_string("mode") == "CRD") {
     Permute(ctx, x->data, {n, c, b, b, h, w}, {0, 1, 4, 2, 5, 3}, out->data, ElemSize(*x));
   } else {
     Permute(ctx, x->data, {n, b, b, c, h, w}, {0, 3, 4, 1, 5, 2}, out->data, ElemSize(*x));
@@ -468,13 +462,9 @@ Status RunDepthToSpace(const NodeDef& def, KernelContext& ctx) {
 
 Status RunSpaceToDepth(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
-  const int64_t b = def.attr_int("blocksize", 1);
-  if (x->rank() != 4 || x->dims[2] % b != 0 || x->dims[3] % b != 0) {
-    return def.Fail(kBad, "input ", DimsString(x->dims),
-                    " must be 4-D with height and width divisible by ", b);
-  }
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
+  const int64_t b = def.attr_int("blocksize");
   const int64_t n = x->dims[0], c = x->dims[1], h = x->dims[2] / b, w = x->dims[3] / b;
-  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, {n, c * b * b, h, w}));
   Permute(ctx, x->data, {n, c, h, b, w, b}, {0, 3, 5, 1, 2, 4}, out->data, ElemSize(*x));
   return Status::Ok();
 }
@@ -482,7 +472,8 @@ Status RunSpaceToDepth(const NodeDef& def, KernelContext& ctx) {
 // ---------------------------------------------------------------------------------------------
 // Concat and Split.
 
-// One input's (Concat) or output's (Split) part of each row of the joined tensor.
+// One input's (Concat) or output's (Split) part of each row of the joined tensor; a Split
+// output the graph leaves out has no data (its part is skipped).
 struct Part {
   uint8_t* data;
   int64_t row_bytes;
@@ -508,11 +499,13 @@ void CopyParts(KernelContext& ctx, uint8_t* joined, const std::vector<Part>& par
     while (pos < stop) {
       const int64_t off = c - start[i];
       const int64_t n = std::min(stop - pos, parts[i].row_bytes - off);
-      uint8_t* part = parts[i].data + static_cast<size_t>(o * parts[i].row_bytes + off);
-      if (into_joined) {
-        std::memcpy(joined + pos, part, static_cast<size_t>(n));
-      } else {
-        std::memcpy(part, joined + pos, static_cast<size_t>(n));
+      if (parts[i].data != nullptr) {
+        uint8_t* part = parts[i].data + static_cast<size_t>(o * parts[i].row_bytes + off);
+        if (into_joined) {
+          std::memcpy(joined + pos, part, static_cast<size_t>(n));
+        } else {
+          std::memcpy(part, joined + pos, static_cast<size_t>(n));
+        }
       }
       pos += n;
       c += n;
@@ -532,33 +525,14 @@ void CopyParts(KernelContext& ctx, uint8_t* joined, const std::vector<Part>& par
 }
 
 Status RunConcat(const NodeDef& def, KernelContext& ctx) {
-  if (ctx.num_inputs() == 0) return def.Fail(kBad, "has no inputs");
-  std::vector<const TensorView*> ins;
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
+  const Dims& dims = out->dims;
+  const size_t a = AxisOf(def.attr_int("axis"), dims.size());
+  const int64_t es = static_cast<int64_t>(ElemSize(*out));
+  const int64_t outer = Product(dims, 0, a), inner = Product(dims, a + 1, dims.size());
+  std::vector<Part> parts;
   for (size_t i = 0; i < ctx.num_inputs(); ++i) {
     KILN_ASSIGN_OR_RETURN(const TensorView* t, RequiredInput(def, ctx, i));
-    ins.push_back(t);
-  }
-  const Dims& first = ins[0]->dims;
-  const int64_t r = static_cast<int64_t>(first.size());
-  KILN_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(def, def.attr_int("axis", 0), r, first));
-  const size_t a = static_cast<size_t>(axis);
-  Dims dims = first;
-  dims[a] = 0;
-  for (size_t i = 0; i < ins.size(); ++i) {
-    const Dims& d = ins[i]->dims;
-    bool ok = d.size() == first.size();
-    for (size_t k = 0; ok && k < d.size(); ++k) ok = k == a || d[k] == first[k];
-    if (!ok || ins[i]->dtype != ins[0]->dtype) {
-      return def.Fail(kBad, "input ", i, " ", DimsString(d), " does not fit input 0 ",
-                      DimsString(first), " (only axis ", axis, " may differ)");
-    }
-    dims[a] += d[a];
-  }
-  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
-  const int64_t es = static_cast<int64_t>(ElemSize(*out));
-  const int64_t outer = Product(first, 0, a), inner = Product(first, a + 1, first.size());
-  std::vector<Part> parts;
-  for (const TensorView* t : ins) {
     parts.push_back({static_cast<uint8_t*>(t->data), t->dims[a] * inner * es});
   }
   CopyParts(ctx, static_cast<uint8_t*>(out->data), parts, outer, /*into_joined=*/true);
@@ -567,18 +541,17 @@ Status RunConcat(const NodeDef& def, KernelContext& ctx) {
 
 Status RunSplit(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
-  const int64_t r = static_cast<int64_t>(x->rank());
-  KILN_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(def, def.attr_int("axis", 0), r, x->dims));
-  const size_t a = static_cast<size_t>(axis);
-  KILN_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, SplitSizes(def, ctx, x->dims[a]));
+  const size_t a = AxisOf(def.attr_int("axis"), x->rank());
   const int64_t es = static_cast<int64_t>(ElemSize(*x));
   const int64_t outer = Product(x->dims, 0, a), inner = Product(x->dims, a + 1, x->dims.size());
+  std::vector<int64_t> sizes;  // only when the graph leaves an output out
   std::vector<Part> parts;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    Dims dims = x->dims;
-    dims[a] = sizes[i];
-    KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, i, dims));
-    parts.push_back({static_cast<uint8_t*>(out->data), sizes[i] * inner * es});
+  for (size_t i = 0; i < ctx.num_outputs(); ++i) {
+    TensorView* out = ctx.output(i);
+    if (out == nullptr && sizes.empty()) sizes = SplitSizes(def, ctx, x->dims[a]);
+    const int64_t size = out != nullptr ? out->dims[a] : sizes[i];
+    parts.push_back(
+        {out != nullptr ? static_cast<uint8_t*>(out->data) : nullptr, size * inner * es});
   }
   CopyParts(ctx, static_cast<uint8_t*>(x->data), parts, outer, /*into_joined=*/false);
   return Status::Ok();
@@ -589,12 +562,12 @@ Status RunSplit(const NodeDef& def, KernelContext& ctx) {
 
 Status RunSlice(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
+  if (out->num_elements() == 0) return Status::Ok();
   KILN_ASSIGN_OR_RETURN(SliceWindow w, ResolveSlice(def, ctx, x->dims));
-  const Dims& dims = w.dims;
+  const Dims& dims = out->dims;
   const Dims& first = w.first;
   const Dims& step = w.step;
-  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
-  if (out->num_elements() == 0) return Status::Ok();
   const Dims in_strides = kernels::Strides(x->dims);
   Dims strides(dims.size());
   int64_t base = 0;
@@ -609,34 +582,24 @@ Status RunSlice(const NodeDef& def, KernelContext& ctx) {
 
 Status RunExpand(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* s, RequiredInput(def, ctx, 1));
-  const Dims shape = ReadInts(*s);
-  for (int64_t d : shape) {
-    if (d < 0) return def.Fail(kBad, "shape ", DimsString(shape), " has a negative dim");
-  }
-  auto dims = kernels::BroadcastDims({&x->dims, &shape});
-  if (!dims) {
-    return def.Fail(kBad, "input ", DimsString(x->dims), " cannot be expanded to ",
-                    DimsString(shape));
-  }
-  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, *dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
   if (out->num_elements() == 0) return Status::Ok();
+  const Dims& dims = out->dims;
   const Dims in_strides = kernels::Strides(x->dims);
-  const size_t lead = dims->size() - x->rank();
-  Dims strides(dims->size(), 0);
+  const size_t lead = dims.size() - x->rank();
+  Dims strides(dims.size(), 0);
   for (size_t i = 0; i < x->rank(); ++i) {
     if (x->dims[i] != 1) strides[lead + i] = in_strides[i];
   }
-  CopyStrided(ctx, x->data, out->data, ElemSize(*x), *dims, strides, 0);
+  CopyStrided(ctx, x->data, out->data, ElemSize(*x), dims, strides, 0);
   return Status::Ok();
 }
 
 Status RunTile(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(const TensorView* rt, RequiredInput(def, ctx, 1));
-  KILN_ASSIGN_OR_RETURN(Dims dims, TileDims(def, *rt, x->dims));
-  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
   if (out->num_elements() == 0) return Status::Ok();
+  const Dims& dims = out->dims;
   // Output axis i of size repeats * x dim is the pair (repeat, position): strides (0, in). The
   // output is not empty, so no x dim is 0.
   const Dims in_strides = kernels::Strides(x->dims);
@@ -655,9 +618,8 @@ Status RunTile(const NodeDef& def, KernelContext& ctx) {
 Status RunGather(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   KILN_ASSIGN_OR_RETURN(const TensorView* it, RequiredInput(def, ctx, 1));
-  KILN_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(def, def.attr_int("axis", 0),
-                                                  static_cast<int64_t>(x->rank()), x->dims));
-  const size_t a = static_cast<size_t>(axis);
+  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
+  const size_t a = AxisOf(def.attr_int("axis"), x->rank());
   const int64_t n = x->dims[a];
   std::vector<int64_t> idx = ReadInts(*it);
   for (int64_t& v : idx) {
@@ -667,10 +629,6 @@ Status RunGather(const NodeDef& def, KernelContext& ctx) {
     }
     if (v < 0) v += n;
   }
-  Dims dims(x->dims.begin(), x->dims.begin() + axis);
-  dims.insert(dims.end(), it->dims.begin(), it->dims.end());
-  dims.insert(dims.end(), x->dims.begin() + axis + 1, x->dims.end());
-  KILN_ASSIGN_OR_RETURN(TensorView * out, CheckedOutput(def, ctx, 0, dims));
   if (out->num_elements() == 0) return Status::Ok();
   const size_t es = ElemSize(*x);
   const int64_t inner = Product(x->dims, a + 1, x->rank());

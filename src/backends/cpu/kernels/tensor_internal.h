@@ -28,8 +28,8 @@ using kernels::NodeDef;
 inline constexpr int64_t kGrainBytes = 64 * 1024;
 
 // Prepare check of every data-movement kernel: kFeatureUnsupported (naming the node) unless
-// every given input and every output has 1, 2, 4 or 8-byte elements (strings and unknown types
-// are left to the reference kernel).
+// every given input and every output the graph uses has 1, 2, 4 or 8-byte elements (strings
+// and unknown types are left to the reference kernel).
 Status RequireMovable(const NodeDef& def);
 
 // The node's reference kernel, prepared now: its Prepare checks (attributes, types) are the
