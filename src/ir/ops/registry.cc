@@ -16,6 +16,7 @@ void RegisterQuantizeOps(OpRegistry& registry);
 void RegisterQLinearOps(OpRegistry& registry);
 void RegisterAttentionOps(OpRegistry& registry);
 void RegisterSamplingOps(OpRegistry& registry);
+void RegisterStateSpaceOps(OpRegistry& registry);
 
 void RegisterAllOps(OpRegistry& registry) {
   RegisterElementwiseOps(registry);
@@ -28,6 +29,7 @@ void RegisterAllOps(OpRegistry& registry) {
   RegisterQLinearOps(registry);
   RegisterAttentionOps(registry);
   RegisterSamplingOps(registry);
+  RegisterStateSpaceOps(registry);
 }
 
 }  // namespace kiln::ir
