@@ -99,6 +99,7 @@ void RegisterReferenceKernels(KernelRegistry& registry) {
   RegisterQLinearKernels(registry);
   RegisterAttentionKernels(registry);
   RegisterSamplingKernels(registry);
+  RegisterStateSpaceKernels(registry);
 }
 
 }  // namespace kiln::kernels

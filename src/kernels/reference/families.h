@@ -20,5 +20,6 @@ void RegisterQuantizeKernels(KernelRegistry& r);
 void RegisterQLinearKernels(KernelRegistry& r);
 void RegisterAttentionKernels(KernelRegistry& r);
 void RegisterSamplingKernels(KernelRegistry& r);
+void RegisterStateSpaceKernels(KernelRegistry& r);
 
 }  // namespace kiln::kernels
