@@ -94,8 +94,8 @@ Status RunLinearAttention(const NodeDef& def, KernelContext& ctx) {
       for (int64_t e = 0; e < dk * dv; ++e) s[e] = past != nullptr ? s0[p * dk * dv + e] : 0.0f;
       for (int64_t t = 0; t < seq; ++t) {
         const int64_t token = n * seq + t;  // row of the packed [B, T, ...] inputs
-        const float* kt = &k[(token * hkv + h) * dk];
-        const float* vin = &v[(token * hkv + h) * dv];
+        const float* kt = k.data() + (token * hkv + h) * dk;
+        const float* vin = v.data() + (token * hkv + h) * dv;
         if (gated) {
           for (int64_t d = 0; d < dk; ++d) {
             const float f =
@@ -118,7 +118,7 @@ Status RunLinearAttention(const NodeDef& def, KernelContext& ctx) {
         // The query heads h * group ... h * group + group - 1 read this head's state.
         for (int64_t j = 0; j < group; ++j) {
           const int64_t qh = h * group + j;
-          const float* qt = &q[(token * hq + qh) * dk];
+          const float* qt = q.data() + (token * hq + qh) * dk;
           for (int64_t m = 0; m < dv; ++m) {
             float o = 0.0f;
             for (int64_t d = 0; d < dk; ++d) o += qt[d] * s[d * dv + m];
@@ -151,7 +151,8 @@ Status RunCausalConvWithState(const NodeDef& def, KernelContext& ctx) {
   const int64_t batch = input.dims[0], channels = input.dims[1], len = input.dims[2];
   const int64_t kernel = weight.dims[2], carry = kernel - 1;
   const std::vector<float> x = ToFloats(&input), w = ToFloats(&weight);
-  const std::vector<float> bias = ToFloats(ctx.input(2)), s0 = ToFloats(past);
+  const TensorView* bias_in = ctx.input(2);
+  const std::vector<float> bias = ToFloats(bias_in), s0 = ToFloats(past);
 
   ctx.ParallelFor(batch * channels, 1, [&](int64_t begin, int64_t end) {
     std::vector<float> padded(static_cast<size_t>(carry + len));
@@ -159,9 +160,9 @@ Status RunCausalConvWithState(const NodeDef& def, KernelContext& ctx) {
       const int64_t c = p % channels;
       for (int64_t j = 0; j < carry; ++j) padded[j] = past != nullptr ? s0[p * carry + j] : 0.0f;
       for (int64_t l = 0; l < len; ++l) padded[carry + l] = x[p * len + l];
-      const float* wc = &w[c * kernel];
+      const float* wc = w.data() + c * kernel;
       for (int64_t l = 0; l < len; ++l) {
-        float acc = bias.empty() ? 0.0f : bias[c];
+        float acc = bias_in != nullptr ? bias[c] : 0.0f;
         for (int64_t j = 0; j < kernel; ++j) acc += wc[j] * padded[l + j];
         const float y = RoundTo(out->dtype, acc);
         StoreFloat(*out, p * len + l, silu ? y * (1.0f / (1.0f + std::exp(-y))) : y);
