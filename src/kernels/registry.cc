@@ -100,6 +100,7 @@ void RegisterReferenceKernels(KernelRegistry& registry) {
   RegisterAttentionKernels(registry);
   RegisterSamplingKernels(registry);
   RegisterSignalKernels(registry);
+  RegisterStateSpaceKernels(registry);
 }
 
 }  // namespace kiln::kernels

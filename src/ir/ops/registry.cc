@@ -17,6 +17,7 @@ void RegisterQLinearOps(OpRegistry& registry);
 void RegisterAttentionOps(OpRegistry& registry);
 void RegisterSamplingOps(OpRegistry& registry);
 void RegisterSignalOps(OpRegistry& registry);
+void RegisterStateSpaceOps(OpRegistry& registry);
 
 void RegisterAllOps(OpRegistry& registry) {
   RegisterElementwiseOps(registry);
@@ -30,6 +31,7 @@ void RegisterAllOps(OpRegistry& registry) {
   RegisterAttentionOps(registry);
   RegisterSamplingOps(registry);
   RegisterSignalOps(registry);
+  RegisterStateSpaceOps(registry);
 }
 
 }  // namespace kiln::ir

@@ -21,5 +21,6 @@ void RegisterQLinearKernels(KernelRegistry& r);
 void RegisterAttentionKernels(KernelRegistry& r);
 void RegisterSamplingKernels(KernelRegistry& r);
 void RegisterSignalKernels(KernelRegistry& r);  // DFT, STFT, windows, MelWeightMatrix
+void RegisterStateSpaceKernels(KernelRegistry& r);
 
 }  // namespace kiln::kernels
