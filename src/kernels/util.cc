@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "kernels/low_precision_elements.h"
+
 namespace kiln::kernels {
 
 Dims Strides(const Dims& dims) {
@@ -78,6 +80,12 @@ std::string DimsString(const Dims& dims) {
 
 std::vector<int64_t> ReadInts(const TensorView& t) {
   std::vector<int64_t> v(static_cast<size_t>(t.num_elements()));
+  if (ir::IsLowPrecision(t.dtype)) {
+    for (size_t i = 0; i < v.size(); ++i) {
+      v[i] = static_cast<int64_t>(LoadLowPrecision(t.dtype, t.data, static_cast<int64_t>(i)));
+    }
+    return v;
+  }
   DispatchAny(t.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (!kIsFloat<T>) {
@@ -93,6 +101,12 @@ std::vector<int64_t> ReadInts(const TensorView& t) {
 
 std::vector<double> ReadDoubles(const TensorView& t) {
   std::vector<double> v(static_cast<size_t>(t.num_elements()));
+  if (ir::IsLowPrecision(t.dtype)) {
+    for (size_t i = 0; i < v.size(); ++i) {
+      v[i] = LoadLowPrecision(t.dtype, t.data, static_cast<int64_t>(i));
+    }
+    return v;
+  }
   DispatchAny(t.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     for (size_t i = 0; i < v.size(); ++i) {

@@ -165,9 +165,9 @@ std::string DimsString(const Dims& dims);
 // when it is not bound: a caller that ran the kernel without applying its op's definition.
 // For an optional output the graph may leave out, read ctx.output(i) and skip it when null.
 Result<TensorView*> BoundOutput(const NodeDef& def, KernelContext& ctx, size_t i);
-// Reads an integer tensor (int32/int64/...) as int64s.
+// Reads an integer tensor (int32/int64/..., also the sub-byte ones) as int64s.
 std::vector<int64_t> ReadInts(const TensorView& t);
-// Reads a float/integer tensor as doubles.
+// Reads a float/integer tensor (of any type but string, the low-precision ones too) as doubles.
 std::vector<double> ReadDoubles(const TensorView& t);
 
 // Copies `src` into output `i` with the same dims (Identity-like kernels).

@@ -172,13 +172,26 @@ Result<DataType> ToAttr(const InferenceContext& ctx) {
   return t;
 }
 
+// Cast's and CastLike's 'round_mode' (opset 24), for E8M0 targets.
+Status CheckRoundMode(const InferenceContext& ctx) {
+  if (ctx.opset() < 24) return Status::Ok();
+  const std::string mode = ctx.attr_string("round_mode");
+  if (mode != "up" && mode != "down" && mode != "nearest") {
+    return ctx.Fail("attribute 'round_mode' must be \"up\", \"down\" or \"nearest\", got \"", mode,
+                    "\"");
+  }
+  return Status::Ok();
+}
+
 Status Cast(InferenceContext& ctx) {
   KILN_ASSIGN_OR_RETURN(DataType t, ToAttr(ctx));
+  KILN_RETURN_IF_ERROR(CheckRoundMode(ctx), "");
   ctx.set_output(0, t, ctx.input_shape(0));
   return Status::Ok();
 }
 
 Status CastLike(InferenceContext& ctx) {
+  KILN_RETURN_IF_ERROR(CheckRoundMode(ctx), "");
   ctx.set_output(0, ctx.input_dtype(1), ctx.input_shape(0));
   return Status::Ok();
 }
@@ -356,12 +369,15 @@ void RegisterElementwiseOps(OpRegistry& r) {
   r.Register(MakeSchema("Clip", 11, 1, 3, 1, 1, kFamily, Clip)
                  .Attrs({Attr("min", -kFloatMax).Until(10), Attr("max", kFloatMax).Until(10)})
                  .Traits(kActivation));
-  // 'saturate' and 'round_mode' only change float8 (and float4) results, which Kiln lacks.
+  // 'saturate' changes float8 and E8M0 results, 'round_mode' E8M0 ones. Cast and CastLike
+  // convert from and to every low-precision type.
   r.Register(MakeSchema("Cast", 6, 1, 1, 1, 1, kFamily, Cast)
                  .Attrs({RequiredAttr("to", AttrKind::kInt), Attr("saturate", 1).Since(19),
-                         Attr("round_mode", "up").Since(24)}));
+                         Attr("round_mode", "up").Since(24)})
+                 .Traits(kTraitLowPrecision));
   r.Register(MakeSchema("CastLike", 15, 2, 2, 1, 1, kFamily, CastLike)
-                 .Attrs({Attr("saturate", 1).Since(19), Attr("round_mode", "up").Since(24)}));
+                 .Attrs({Attr("saturate", 1).Since(19), Attr("round_mode", "up").Since(24)})
+                 .Traits(kTraitLowPrecision));
   r.Register(MakeSchema("BitCast", 26, 1, 1, 1, 1, kFamily, BitCast)
                  .Attrs({RequiredAttr("to", AttrKind::kInt)}));
   // Dropout-7 and -10 have a 'ratio' attribute (unused in inference); from opset 12 the ratio

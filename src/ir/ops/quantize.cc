@@ -5,8 +5,9 @@
 //
 // The scale and zero point select the granularity: one element (per tensor), a 1-D tensor as
 // long as x's `axis` (per axis, from opset 13), or, with block_size (opset 21), x's shape with
-// ceil(D / block_size) on `axis` (blocked). Kiln has the integer quantized types (uint8, int8,
-// and from opset 21 uint16, int16); the float8, 4-bit and 2-bit types are kFeatureUnsupported.
+// ceil(D / block_size) on `axis` (blocked). The quantized types: uint8 and int8; the float8
+// types from opset 19; uint16, int16, uint4 and int4 from 21; float4e2m1 from 23; uint2 and
+// int2 from 25 (kernels/low_precision.h converts the low-precision ones).
 #include <string>
 
 #include "ir/ops/infer_util.h"
@@ -14,29 +15,51 @@
 namespace kiln::ir {
 namespace {
 
-// ONNX TensorProto types 17..26: the float8 variants, uint4/int4, float4e2m1, float8e8m0 and
-// uint2/int2, which the quantize ops accept and Kiln does not have.
-bool IsNarrowOnnxType(int64_t onnx_type) { return onnx_type >= 17 && onnx_type <= 26; }
-
-// uint8 and int8, and from opset 21 uint16 and int16: the quantized types Kiln has.
+// The quantized types of opset `opset`.
 bool IsQuantizedType(DataType t, int opset) {
-  if (t == DataType::kUint8 || t == DataType::kInt8) return true;
-  return opset >= 21 && (t == DataType::kUint16 || t == DataType::kInt16);
+  switch (t) {
+    case DataType::kUint8:
+    case DataType::kInt8:
+      return true;
+    case DataType::kFloat8E4M3FN:
+    case DataType::kFloat8E4M3FNUZ:
+    case DataType::kFloat8E5M2:
+    case DataType::kFloat8E5M2FNUZ:
+      return opset >= 19;
+    case DataType::kUint16:
+    case DataType::kInt16:
+    case DataType::kUint4:
+    case DataType::kInt4:
+      return opset >= 21;
+    case DataType::kFloat4E2M1:
+      return opset >= 23;
+    case DataType::kUint2:
+    case DataType::kInt2:
+      return opset >= 25;
+    default:
+      return false;
+  }
+}
+
+// The names of the quantized types of `opset`, for messages.
+const char* QuantizedTypeNames(int opset) {
+  if (opset >= 25)
+    return "uint8, int8, float8, uint16, int16, uint4, int4, float4e2m1, uint2 or int2";
+  if (opset >= 23) return "uint8, int8, float8, uint16, int16, uint4, int4 or float4e2m1";
+  if (opset >= 21) return "uint8, int8, float8, uint16, int16, uint4 or int4";
+  if (opset >= 19) return "uint8, int8 or float8";
+  return "uint8 or int8";
 }
 
 bool IsFloatOutputType(DataType t) {
   return t == DataType::kFloat32 || t == DataType::kFloat16 || t == DataType::kBFloat16;
 }
 
-// The type an int attribute `name` names; kFeatureUnsupported for the types Kiln lacks,
-// kInvalidParam for numbers that are no type at all. kUndefined for 0 (the default: none).
+// The type an int attribute `name` names; kInvalidParam for numbers that are no type Kiln
+// knows. kUndefined for 0 (the default: none).
 Result<DataType> TypeAttr(const InferenceContext& ctx, const char* name) {
   const int64_t v = ctx.attr_int(name);
   if (v == 0) return DataType::kUndefined;
-  if (IsNarrowOnnxType(v)) {
-    return ctx.Unsupported("attribute '", name, "' = ", v,
-                           " names a float8, 4-bit or 2-bit type, which Kiln does not support");
-  }
   const DataType t =
       v > 0 && v < (int64_t{1} << 30) ? FromOnnx(static_cast<int32_t>(v)) : DataType::kUndefined;
   if (t == DataType::kUndefined) {
@@ -148,16 +171,16 @@ Status QuantizeLinear(InferenceContext& ctx) {
   if (ctx.has_input(2)) {
     out = ctx.input_dtype(2);
     if (!IsQuantizedType(out, opset)) {
-      return ctx.Fail("y_zero_point is ", Name(out), "; uint8 or int8",
-                      opset >= 21 ? ", uint16 or int16" : "", " is required");
+      return ctx.Fail("y_zero_point is ", Name(out), "; ", QuantizedTypeNames(opset),
+                      " is required");
     }
   }
   if (opset >= 21) {
     KILN_ASSIGN_OR_RETURN(DataType wanted, TypeAttr(ctx, "output_dtype"));
     if (wanted != DataType::kUndefined) {
       if (!IsQuantizedType(wanted, opset)) {
-        return ctx.Fail("output_dtype ", Name(wanted), " is not a quantized type; uint8, int8, ",
-                        "uint16 or int16 is required");
+        return ctx.Fail("output_dtype ", Name(wanted), " is not a quantized type; ",
+                        QuantizedTypeNames(opset), " is required");
       }
       if (ctx.has_input(2) && wanted != out) {
         return ctx.Fail("output_dtype ", Name(wanted), " does not match y_zero_point type ",
@@ -183,8 +206,7 @@ Status DequantizeLinear(InferenceContext& ctx) {
   const int opset = ctx.opset();
   const DataType x = ctx.input_dtype(0);
   if (!IsQuantizedType(x, opset) && x != DataType::kInt32) {
-    return ctx.Fail("x is ", Name(x), "; uint8, int8", opset >= 21 ? ", uint16, int16" : "",
-                    " or int32 is required");
+    return ctx.Fail("x is ", Name(x), "; ", QuantizedTypeNames(opset), " or int32 is required");
   }
   const DataType scale = ctx.input_dtype(1);
   if (opset < 19 ? scale != DataType::kFloat32 : !IsFloatOutputType(scale)) {
@@ -225,14 +247,16 @@ Status DynamicQuantizeLinear(InferenceContext& ctx) {
 
 void RegisterQuantizeOps(OpRegistry& r) {
   constexpr const char* kFamily = "quantize";
-  // 'saturate' only changes float8 results, which Kiln does not have.
+  // 'saturate' only changes float8 results.
   r.Register(MakeSchema("QuantizeLinear", 10, 2, 3, 1, 1, kFamily, QuantizeLinear)
                  .Attrs({Attr("axis", 1).Since(13), Attr("saturate", 1).Since(19),
                          Attr("block_size", 0).Since(21), Attr("output_dtype", 0).Since(21),
-                         Attr("precision", 0).Since(23)}));
+                         Attr("precision", 0).Since(23)})
+                 .Traits(kTraitLowPrecision));
   r.Register(MakeSchema("DequantizeLinear", 10, 2, 3, 1, 1, kFamily, DequantizeLinear)
                  .Attrs({Attr("axis", 1).Since(13), Attr("block_size", 0).Since(21),
-                         Attr("output_dtype", 0).Since(23)}));
+                         Attr("output_dtype", 0).Since(23)})
+                 .Traits(kTraitLowPrecision));
   r.Register(MakeSchema("DynamicQuantizeLinear", 11, 1, 1, 3, 3, kFamily, DynamicQuantizeLinear));
 }
 

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/low_precision_elements.h"
 #include "kernels/reference/families.h"
 #include "kernels/util.h"
 
@@ -846,10 +847,10 @@ Result<std::unique_ptr<Kernel>> PrepareClip(const NodeDef& def) {
 
 // ---------------------------------------------------------------------------------------------
 // Cast, CastLike and BitCast: the output's type is the bound output's (from attribute 'to' or
-// CastLike's second input, by the definition). 'saturate' and 'round_mode' only affect float8
-// targets, which Kiln does not have.
+// CastLike's second input, by the definition). 'saturate' and 'round_mode' only affect the
+// float8 and E8M0 targets (kernels/low_precision_elements.h).
 
-// Converts every element of `x` into `y` (same element count).
+// Converts every element of `x` into `y` (same element count), both of Kiln's full types.
 void ConvertElements(const TensorView& x, TensorView& y) {
   const int64_t n = x.num_elements();
   DispatchAny(x.dtype, [&](auto from_tag) {
@@ -863,10 +864,62 @@ void ConvertElements(const TensorView& x, TensorView& y) {
   });
 }
 
-Status RunCast(const NodeDef& def, KernelContext& ctx) {
+// The same where x or y is a low-precision type: every element passes through its exact value
+// (a double, or an int64 for integer sources, which keep all their bits for the sub-byte
+// integer targets), then is stored with Cast's rounding.
+void ConvertLowPrecisionElements(const TensorView& x, TensorView& y,
+                                 const LowPrecisionRounding& rounding) {
+  const int64_t n = x.num_elements();
+  if (ir::IsPacked(y.dtype) && y.bytes() != 0) std::memset(y.data, 0, y.bytes());  // padding
+  for (int64_t i = 0; i < n; ++i) {
+    double d = 0;
+    std::optional<int64_t> integer;
+    if (ir::IsLowPrecision(x.dtype)) {
+      d = LoadLowPrecision(x.dtype, x.data, i);
+    } else {
+      DispatchAny(x.dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const auto v = Load(x.as<const T>(), i);
+        d = static_cast<double>(v);
+        if constexpr (!kIsFloat<T>) integer = static_cast<int64_t>(v);
+      });
+    }
+    if (ir::IsLowPrecision(y.dtype)) {
+      if (integer) {
+        StoreLowPrecisionFromInt(y.dtype, y.data, i, *integer, rounding);
+      } else {
+        StoreLowPrecisionFromFloat(y.dtype, y.data, i, d, rounding);
+      }
+    } else {
+      DispatchAny(y.dtype, [&](auto tag) {
+        using To = typename decltype(tag)::type;
+        Store(y.as<To>(), i, Convert<To, double>(d));
+      });
+    }
+  }
+}
+
+Status RunCast(const NodeDef& def, const LowPrecisionRounding& rounding, KernelContext& ctx) {
+  const TensorView* x = ctx.input(0);
   KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
-  ConvertElements(*ctx.input(0), *y);
+  if (ir::IsLowPrecision(x->dtype) || ir::IsLowPrecision(y->dtype)) {
+    ConvertLowPrecisionElements(*x, *y, rounding);
+  } else {
+    ConvertElements(*x, *y);
+  }
   return Status::Ok();
+}
+
+Result<std::unique_ptr<Kernel>> PrepareCast(const NodeDef& def) {
+  LowPrecisionRounding rounding;
+  // 'saturate' came with opset 19 and 'round_mode' with 24, as their target types did; the
+  // definition accepts only the modes ParseE8M0RoundMode knows.
+  rounding.saturate = def.opset < 19 || def.attr_int("saturate") != 0;
+  if (def.opset >= 24) {
+    rounding.round_mode =
+        ParseE8M0RoundMode(def.attr_string("round_mode")).value_or(E8M0RoundMode::kUp);
+  }
+  return Bind(def, rounding, RunCast);
 }
 
 Status RunBitCast(const NodeDef& def, KernelContext& ctx) {
@@ -1011,11 +1064,8 @@ void RegisterElementwiseKernels(KernelRegistry& r) {
   Add(r, "PRelu", [](const NodeDef& def) { return Bind(def, 0, RunPRelu); });
   Add(r, "Where", [](const NodeDef& def) { return Bind(def, 0, RunWhere); });
   Add(r, "Clip", PrepareClip);
-  for (const char* op : {"Cast", "CastLike"}) {
-    Add(r, op, [](const NodeDef& def) {
-      return Result<std::unique_ptr<Kernel>>(MakeFunctionKernel(def, RunCast));
-    });
-  }
+  Add(r, "Cast", PrepareCast);
+  Add(r, "CastLike", PrepareCast);
   Add(r, "BitCast", [](const NodeDef& def) {
     return Result<std::unique_ptr<Kernel>>(MakeFunctionKernel(def, RunBitCast));
   });

@@ -1,22 +1,27 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// Reference kernels of QuantizeLinear, DequantizeLinear and DynamicQuantizeLinear (uint8, int8,
-// uint16, int16 quantized values; int32 for dequantization), per tensor, per axis and blocked.
+// Reference kernels of QuantizeLinear, DequantizeLinear and DynamicQuantizeLinear (every
+// quantized type of ir/ops/quantize.cc; int32 for dequantization), per tensor, per axis and
+// blocked.
 //
 // QuantizeLinear divides in the precision of the scale's type (or the opset-23 'precision'
-// attribute), rounds half to even, adds the zero point and saturates; NaN quantizes to the
-// type's lowest value, as the ONNX reference does. DequantizeLinear computes
+// attribute). To an integer type it rounds half to even, adds the zero point and saturates;
+// NaN quantizes to the type's lowest value, as the ONNX reference does. To a float8 or float4
+// type it adds the zero point and converts (rounding to nearest even; float8 saturating as the
+// 'saturate' attribute says, float4 always). DequantizeLinear computes
 // float(x - zero_point) * scale in float32 and rounds to the output type, as the ONNX
 // reference and ONNX Runtime do.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "kernels/low_precision_elements.h"
 #include "kernels/reference/families.h"
 #include "kernels/util.h"
 
@@ -152,9 +157,26 @@ double Saturate(double q, double zero_point, double lo, double hi) {
 
 // ---- QuantizeLinear ------------------------------------------------------------------------
 
+// Stores the quotient q (x / scale) with the zero point `zero_point` as element i of the
+// low-precision quantized type `t`.
+void StoreQuantizedLowPrecision(DataType t, void* data, int64_t i, double q, double zero_point,
+                                const LowPrecisionRounding& rounding) {
+  if (IsSubByteInt(t)) {
+    const SubByteInt kind = SubByteIntOf(t);
+    const int8_t v = QuantizeToSubByteInt(kind, q, static_cast<int32_t>(zero_point));
+    StoreLowPrecisionFromInt(t, data, i, v, rounding);
+  } else {
+    StoreLowPrecisionFromFloat(t, data, i, static_cast<float>(q) + static_cast<float>(zero_point),
+                               rounding);
+  }
+}
+
 class QuantizeKernel final : public Kernel {
  public:
-  QuantizeKernel(const NodeDef& def, DataType precision) : def_(def), precision_(precision) {}
+  QuantizeKernel(const NodeDef& def, DataType precision, bool saturate)
+      : def_(def), precision_(precision) {
+    rounding_.saturate = saturate;
+  }
 
   Status Run(KernelContext& ctx) const override {
     const TensorView* x = ctx.input(0);
@@ -164,8 +186,10 @@ class QuantizeKernel final : public Kernel {
     KILN_ASSIGN_OR_RETURN(ParamIndex index, ResolveParams(def_, *x, *scale, zp));
     const DataType precision = precision_ != DataType::kUndefined ? precision_ : scale->dtype;
     const std::vector<double> scales = ReadDoubles(*scale);
-    const std::vector<int64_t> zero_points =
-        zp != nullptr ? ReadInts(*zp) : std::vector<int64_t>(scales.size(), 0);
+    const std::vector<double> zero_points =
+        zp != nullptr ? ReadDoubles(*zp) : std::vector<double>(scales.size(), 0);
+    const bool low_precision = ir::IsLowPrecision(y->dtype);
+    if (low_precision && y->bytes() != 0) std::memset(y->data, 0, y->bytes());  // padding bits
     const auto [lo, hi] = QuantRange(y->dtype);
     const int64_t n = x->num_elements();
     DispatchNumeric(x->dtype, [&](auto tag) {
@@ -174,8 +198,11 @@ class QuantizeKernel final : public Kernel {
       for (int64_t i = 0; i < n; ++i) {
         const size_t p = static_cast<size_t>(index(i));
         const double q = Divide(static_cast<double>(Load(xs, i)), scales[p], precision);
-        StoreQuantized(y->dtype, y->data, i,
-                       Saturate(q, static_cast<double>(zero_points[p]), lo, hi));
+        if (low_precision) {
+          StoreQuantizedLowPrecision(y->dtype, y->data, i, q, zero_points[p], rounding_);
+        } else {
+          StoreQuantized(y->dtype, y->data, i, Saturate(q, zero_points[p], lo, hi));
+        }
       }
     });
     return Status::Ok();
@@ -184,6 +211,7 @@ class QuantizeKernel final : public Kernel {
  private:
   NodeDef def_;
   DataType precision_;  // kUndefined: the scale's type
+  LowPrecisionRounding rounding_;
 };
 
 Result<std::unique_ptr<Kernel>> MakeQuantize(const NodeDef& def) {
@@ -191,7 +219,8 @@ Result<std::unique_ptr<Kernel>> MakeQuantize(const NodeDef& def) {
   const int64_t p = def.opset >= 23 ? def.attr_int("precision") : 0;
   const DataType precision =
       p > 0 && p < 64 ? ir::FromOnnx(static_cast<int32_t>(p)) : DataType::kUndefined;
-  return std::unique_ptr<Kernel>(std::make_unique<QuantizeKernel>(def, precision));
+  const bool saturate = def.opset < 19 || def.attr_int("saturate") != 0;
+  return std::unique_ptr<Kernel>(std::make_unique<QuantizeKernel>(def, precision, saturate));
 }
 
 // ---- DequantizeLinear ----------------------------------------------------------------------
@@ -203,23 +232,29 @@ Status RunDequantize(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
   KILN_ASSIGN_OR_RETURN(ParamIndex index, ResolveParams(def, *x, *scale, zp));
   const std::vector<double> scales = ReadDoubles(*scale);
-  const std::vector<int64_t> zero_points =
-      zp != nullptr ? ReadInts(*zp) : std::vector<int64_t>(scales.size(), 0);
+  const std::vector<double> zero_points =
+      zp != nullptr ? ReadDoubles(*zp) : std::vector<double>(scales.size(), 0);
   const int64_t n = x->num_elements();
-  // x is an integer type; y float32, float16 or bfloat16 (the definition's).
-  DispatchNumeric(x->dtype, [&](auto x_tag) {
-    using X = typename decltype(x_tag)::type;
-    if constexpr (!kIsFloat<X>) {
-      const X* xs = x->as<const X>();
-      DispatchFloat(y->dtype, [&](auto y_tag) {
-        using T = typename decltype(y_tag)::type;
-        if constexpr (!std::is_same_v<T, double>) {
-          T* out = y->as<T>();
-          for (int64_t i = 0; i < n; ++i) {
-            const size_t p = static_cast<size_t>(index(i));
-            const float d = static_cast<float>(static_cast<int64_t>(xs[i]) - zero_points[p]);
-            Store(out, i, d * static_cast<float>(scales[p]));
-          }
+  // x is an integer or low-precision type (exact in a double); y float32, float16 or bfloat16
+  // (the definition's).
+  DispatchFloat(y->dtype, [&](auto y_tag) {
+    using T = typename decltype(y_tag)::type;
+    if constexpr (!std::is_same_v<T, double>) {
+      T* out = y->as<T>();
+      auto dequantize = [&](int64_t i, double v) {
+        const size_t p = static_cast<size_t>(index(i));
+        const float d = static_cast<float>(v - zero_points[p]);
+        Store(out, i, d * static_cast<float>(scales[p]));
+      };
+      if (ir::IsLowPrecision(x->dtype)) {
+        for (int64_t i = 0; i < n; ++i) dequantize(i, LoadLowPrecision(x->dtype, x->data, i));
+        return;
+      }
+      DispatchNumeric(x->dtype, [&](auto x_tag) {
+        using X = typename decltype(x_tag)::type;
+        if constexpr (!kIsFloat<X>) {
+          const X* xs = x->as<const X>();
+          for (int64_t i = 0; i < n; ++i) dequantize(i, static_cast<double>(xs[i]));
         }
       });
     }

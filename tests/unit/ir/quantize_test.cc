@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "test_util.h"
@@ -68,11 +69,27 @@ TEST(QuantizeInferenceTest, QuantizeOutputDtypeMustMatchTheZeroPoint) {
   ExpectCode(n.Infer(), code::kInvalidParam, "does not match");
 }
 
-TEST(QuantizeInferenceTest, Float8AndFourBitTypesAreUnsupported) {
-  for (int64_t type : {17, 19, 21, 22}) {
-    OneNode n("QuantizeLinear", {F32({4}), F32({})}, 1, /*opset=*/21);
-    n.node->set_attr("output_dtype", type);
-    ExpectCode(n.Infer(), code::kFeatureUnsupported, "output_dtype");
+TEST(QuantizeInferenceTest, LowPrecisionTypesFollowTheOpset) {
+  // {ONNX type, the first opset whose QuantizeLinear takes it}: float8 19, int4/uint4 21,
+  // float4e2m1 23, int2/uint2 25.
+  const std::pair<int64_t, int> types[] = {{17, 19}, {20, 19}, {21, 21}, {22, 21},
+                                           {23, 23}, {25, 25}, {26, 25}};
+  for (const auto& [type, since] : types) {
+    const DataType t = ir::FromOnnx(static_cast<int32_t>(type));
+    OneNode early("QuantizeLinear", {F32({4}), F32({}), T(t, {})}, 1, since - 1);
+    ExpectCode(early.Infer(), code::kInvalidParam, "y_zero_point");
+    OneNode late("QuantizeLinear", {F32({4}), F32({}), T(t, {})}, 1, since);
+    ASSERT_TRUE(late.Infer().ok()) << type;
+    EXPECT_EQ(late.out().dtype, t);
+    if (since >= 21) {
+      OneNode by_attr("QuantizeLinear", {F32({4}), F32({})}, 1, since);
+      by_attr.node->set_attr("output_dtype", type);
+      ASSERT_TRUE(by_attr.Infer().ok()) << type;
+      EXPECT_EQ(by_attr.out().dtype, t);
+    }
+    OneNode dq("DequantizeLinear", {T(t, {4}), F32({})}, 1, since);
+    ASSERT_TRUE(dq.Infer().ok()) << type;
+    EXPECT_EQ(dq.out().dtype, DataType::kFloat32);
   }
   OneNode not_quantized("QuantizeLinear", {F32({4}), F32({})}, 1, /*opset=*/21);
   not_quantized.node->set_attr("output_dtype", int64_t{1});  // float
