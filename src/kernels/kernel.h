@@ -154,4 +154,31 @@ using KernelFactory = std::function<Result<std::unique_ptr<Kernel>>(const NodeDe
 using RunFn = Status (*)(const NodeDef& def, KernelContext& ctx);
 std::unique_ptr<Kernel> MakeFunctionKernel(const NodeDef& def, RunFn fn);
 
+// A kernel from a plain function that fills scratch vectors each run (a list of its inputs'
+// pieces, an index): `State` (a KernelState) holds them per execution slot, so they keep their
+// capacity and only a slot's first run allocates. A run outside a slot gets a fresh State.
+template <typename State>
+using ScratchRunFn = Status (*)(const NodeDef& def, KernelContext& ctx, State& scratch);
+
+template <typename State>
+class ScratchKernel final : public Kernel {
+ public:
+  ScratchKernel(const NodeDef& def, ScratchRunFn<State> fn) : def_(def), fn_(fn) {}
+  Status Run(KernelContext& ctx) const override {
+    if (KernelState* s = ctx.state()) return fn_(def_, ctx, static_cast<State&>(*s));
+    State local;
+    return fn_(def_, ctx, local);
+  }
+  std::unique_ptr<KernelState> CreateState() const override { return std::make_unique<State>(); }
+
+ private:
+  NodeDef def_;
+  ScratchRunFn<State> fn_;
+};
+
+template <typename State>
+std::unique_ptr<Kernel> MakeScratchKernel(const NodeDef& def, ScratchRunFn<State> fn) {
+  return std::make_unique<ScratchKernel<State>>(def, fn);
+}
+
 }  // namespace kiln::kernels

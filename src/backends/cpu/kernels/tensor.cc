@@ -336,13 +336,15 @@ void CopyStrided(KernelContext& ctx, const void* in, void* out, size_t es, const
   });
 }
 
-void Permute(KernelContext& ctx, const void* in, const Dims& in_dims,
-             const std::vector<int64_t>& perm, void* out, size_t es) {
+PermutePlan PlanPermute(const Dims& in_dims, const std::vector<int64_t>& perm, size_t es) {
+  PermutePlan plan;
+  plan.in_dims = in_dims;
+  plan.es = es;
   // Keep the axes of size > 1 (an empty tensor has nothing to move).
   std::vector<int64_t> kept_at(in_dims.size(), -1);
   Dims kd;
   for (size_t i = 0; i < in_dims.size(); ++i) {
-    if (in_dims[i] == 0) return;
+    if (in_dims[i] == 0) return plan;  // kEmpty
     if (in_dims[i] == 1) continue;
     kept_at[i] = static_cast<int64_t>(kd.size());
     kd.push_back(in_dims[i]);
@@ -372,29 +374,57 @@ void Permute(KernelContext& ctx, const void* in, const Dims& in_dims,
     gd[j] = Product(kd, static_cast<size_t>(first), static_cast<size_t>(last) + 1);
     gp[by_first[j]] = static_cast<int64_t>(j);
   }
-  const size_t bytes = static_cast<size_t>(NumElements(kd)) * es;
-  if (r <= 1) return ParallelCopy(ctx, out, in, bytes);
+  plan.bytes = static_cast<size_t>(NumElements(kd)) * es;
+  if (r <= 1) {
+    plan.kind = PermutePlan::Kind::kCopy;
+    return plan;
+  }
   const Dims in_strides = kernels::Strides(gd);
-  Dims od(r), os(r);
+  plan.od.resize(r);
+  plan.os.resize(r);
   for (size_t k = 0; k < r; ++k) {
-    od[k] = gd[static_cast<size_t>(gp[k])];
-    os[k] = in_strides[static_cast<size_t>(gp[k])];
+    plan.od[k] = gd[static_cast<size_t>(gp[k])];
+    plan.os[k] = in_strides[static_cast<size_t>(gp[k])];
   }
   if (gp.back() == static_cast<int64_t>(r) - 1) {  // contiguous runs of the innermost axis
-    return CopyStrided(ctx, in, out, es, od, os, 0);
+    plan.kind = PermutePlan::Kind::kStrided;
+    return plan;
   }
-  const Dims out_strides = kernels::Strides(od);
+  const Dims out_strides = kernels::Strides(plan.od);
   const size_t q = static_cast<size_t>(
       std::find(gp.begin(), gp.end(), static_cast<int64_t>(r) - 1) - gp.begin());
-  Dims bd, bin, bout;
   for (size_t k = 0; k + 1 < r; ++k) {
     if (k == q) continue;
-    bd.push_back(od[k]);
-    bin.push_back(os[k]);
-    bout.push_back(out_strides[k]);
+    plan.bd.push_back(plan.od[k]);
+    plan.bin.push_back(plan.os[k]);
+    plan.bout.push_back(out_strides[k]);
   }
-  Transpose2D(ctx, static_cast<const uint8_t*>(in), static_cast<uint8_t*>(out), es, gd[r - 1],
-              od[r - 1], os[r - 1], out_strides[q], bd, bin, bout);
+  plan.kind = PermutePlan::Kind::kTranspose2D;
+  plan.na = gd[r - 1];
+  plan.nb = plan.od[r - 1];
+  plan.is = plan.os[r - 1];
+  plan.out_stride_a = out_strides[q];
+  return plan;
+}
+
+void RunPermute(KernelContext& ctx, const PermutePlan& plan, const void* in, void* out) {
+  switch (plan.kind) {
+    case PermutePlan::Kind::kEmpty:
+      return;
+    case PermutePlan::Kind::kCopy:
+      return ParallelCopy(ctx, out, in, plan.bytes);
+    case PermutePlan::Kind::kStrided:
+      return CopyStrided(ctx, in, out, plan.es, plan.od, plan.os, 0);
+    case PermutePlan::Kind::kTranspose2D:
+      return Transpose2D(ctx, static_cast<const uint8_t*>(in), static_cast<uint8_t*>(out), plan.es,
+                         plan.na, plan.nb, plan.is, plan.out_stride_a, plan.bd, plan.bin,
+                         plan.bout);
+  }
+}
+
+void Permute(KernelContext& ctx, const void* in, const Dims& in_dims,
+             const std::vector<int64_t>& perm, void* out, size_t es) {
+  RunPermute(ctx, PlanPermute(in_dims, perm, es), in, out);
 }
 
 }  // namespace tensor_internal
@@ -423,8 +453,11 @@ using tensor_internal::CopyStrided;
 using tensor_internal::GatherIndexed;
 using tensor_internal::kGrainBytes;
 using tensor_internal::Permute;
+using tensor_internal::PermutePlan;
+using tensor_internal::PlanPermute;
 using tensor_internal::PrepareReference;
 using tensor_internal::RequireMovable;
+using tensor_internal::RunPermute;
 
 constexpr int kBad = code::kInvalidParam;
 
@@ -436,38 +469,69 @@ size_t AxisOf(int64_t axis, size_t rank) {
   return static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(rank) : axis);
 }
 
-Status RunTranspose(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
-  std::vector<int64_t> perm = def.attr_ints("perm");
+// The permutation Transpose, DepthToSpace or SpaceToDepth applies to an input of `dims`: the
+// dims it views the input as and the axis order it writes.
+struct PermuteView {
+  Dims dims;
+  std::vector<int64_t> perm;
+};
+using ViewFn = PermuteView (*)(const NodeDef& def, const Dims& dims);
+
+PermuteView TransposeView(const NodeDef& def, const Dims& dims) {
+  PermuteView v{dims, def.attr_ints("perm")};
   if (!def.has_attr("perm")) {  // reverses the axes
-    for (size_t i = x->rank(); i-- > 0;) perm.push_back(static_cast<int64_t>(i));
+    for (size_t i = dims.size(); i-- > 0;) v.perm.push_back(static_cast<int64_t>(i));
   }
-  Permute(ctx, x->data, x->dims, perm, out->data, ElemSize(*x));
-  return Status::Ok();
+  return v;
 }
 
-Status RunDepthToSpace(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
+PermuteView DepthToSpaceView(const NodeDef& def, const Dims& dims) {
   const int64_t b = def.attr_int("blocksize");
-  const int64_t n = x->dims[0], c = x->dims[1] / (b * b), h = x->dims[2], w = x->dims[3];
+  const int64_t n = dims[0], c = dims[1] / (b * b), h = dims[2], w = dims[3];
   if (def.opset >= 11 && def.attr_string("mode") == "CRD") {
-    Permute(ctx, x->data, {n, c, b, b, h, w}, {0, 1, 4, 2, 5, 3}, out->data, ElemSize(*x));
-  } else {
-    Permute(ctx, x->data, {n, b, b, c, h, w}, {0, 3, 4, 1, 5, 2}, out->data, ElemSize(*x));
+    return {{n, c, b, b, h, w}, {0, 1, 4, 2, 5, 3}};
   }
-  return Status::Ok();
+  return {{n, b, b, c, h, w}, {0, 3, 4, 1, 5, 2}};
 }
 
-Status RunSpaceToDepth(const NodeDef& def, KernelContext& ctx) {
-  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
+PermuteView SpaceToDepthView(const NodeDef& def, const Dims& dims) {
   const int64_t b = def.attr_int("blocksize");
-  const int64_t n = x->dims[0], c = x->dims[1], h = x->dims[2] / b, w = x->dims[3] / b;
-  Permute(ctx, x->data, {n, c, h, b, w, b}, {0, 3, 5, 1, 2, 4}, out->data, ElemSize(*x));
-  return Status::Ok();
+  const int64_t n = dims[0], c = dims[1], h = dims[2] / b, w = dims[3] / b;
+  return {{n, c, h, b, w, b}, {0, 3, 5, 1, 2, 4}};
 }
+
+// Transpose, DepthToSpace and SpaceToDepth: the permutation planned at Prepare when the input
+// dims are known at load (a run then only moves data), else planned per run.
+class PermuteKernel final : public Kernel {
+ public:
+  PermuteKernel(const NodeDef& def, ViewFn view) : def_(def), view_(view) {
+    const Dims& dims = def.input_dims[0];
+    const bool known = def.input_ranked(0);
+    if (known && std::all_of(dims.begin(), dims.end(), [](int64_t d) { return d >= 0; })) {
+      in_dims_ = dims;
+      const PermuteView v = view_(def_, dims);
+      plan_ = PlanPermute(v.dims, v.perm, ir::SizeOf(def.input_types[0]));
+    }
+  }
+
+  Status Run(KernelContext& ctx) const override {
+    KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def_, ctx, 0));
+    KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def_, ctx, 0));
+    if (plan_ && x->dims == in_dims_) {
+      RunPermute(ctx, *plan_, x->data, out->data);
+    } else {
+      const PermuteView v = view_(def_, x->dims);
+      Permute(ctx, x->data, v.dims, v.perm, out->data, ElemSize(*x));
+    }
+    return Status::Ok();
+  }
+
+ private:
+  NodeDef def_;
+  ViewFn view_;
+  Dims in_dims_;                     // the dims plan_ is for
+  std::optional<PermutePlan> plan_;  // none when the input dims are known only at run time
+};
 
 // ---------------------------------------------------------------------------------------------
 // Concat and Split.
@@ -479,12 +543,21 @@ struct Part {
   int64_t row_bytes;
 };
 
-// Copies between `joined` (`outer` rows, each the parts' row_bytes side by side) and the parts:
-// into `joined` (Concat) or out of it (Split). Chunks are byte ranges of `joined`, so a few
-// large parts are split as well as many small rows.
-void CopyParts(KernelContext& ctx, uint8_t* joined, const std::vector<Part>& parts, int64_t outer,
+// What Concat and Split fill each run, kept per execution slot (kernels::MakeScratchKernel).
+struct PartsScratch final : kernels::KernelState {
+  std::vector<Part> parts;
+  std::vector<int64_t> start;  // CopyParts: each part's first byte in a row of `joined`
+  std::vector<int64_t> sizes;  // Split: the sizes when the graph leaves an output out
+};
+
+// Copies between `joined` (`outer` rows, each the parts' row_bytes side by side) and the parts
+// (s.parts): into `joined` (Concat) or out of it (Split). Chunks are byte ranges of `joined`,
+// so a few large parts are split as well as many small rows.
+void CopyParts(KernelContext& ctx, uint8_t* joined, PartsScratch& s, int64_t outer,
                bool into_joined) {
-  std::vector<int64_t> start(parts.size() + 1, 0);
+  const std::vector<Part>& parts = s.parts;
+  std::vector<int64_t>& start = s.start;
+  start.assign(parts.size() + 1, 0);
   for (size_t i = 0; i < parts.size(); ++i) start[i + 1] = start[i] + parts[i].row_bytes;
   const int64_t row = start.back(), total = outer * row;
   if (total == 0) return;
@@ -524,36 +597,36 @@ void CopyParts(KernelContext& ctx, uint8_t* joined, const std::vector<Part>& par
   });
 }
 
-Status RunConcat(const NodeDef& def, KernelContext& ctx) {
+Status RunConcat(const NodeDef& def, KernelContext& ctx, PartsScratch& s) {
   KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
   const Dims& dims = out->dims;
   const size_t a = AxisOf(def.attr_int("axis"), dims.size());
   const int64_t es = static_cast<int64_t>(ElemSize(*out));
   const int64_t outer = Product(dims, 0, a), inner = Product(dims, a + 1, dims.size());
-  std::vector<Part> parts;
+  s.parts.clear();
   for (size_t i = 0; i < ctx.num_inputs(); ++i) {
     KILN_ASSIGN_OR_RETURN(const TensorView* t, RequiredInput(def, ctx, i));
-    parts.push_back({static_cast<uint8_t*>(t->data), t->dims[a] * inner * es});
+    s.parts.push_back({static_cast<uint8_t*>(t->data), t->dims[a] * inner * es});
   }
-  CopyParts(ctx, static_cast<uint8_t*>(out->data), parts, outer, /*into_joined=*/true);
+  CopyParts(ctx, static_cast<uint8_t*>(out->data), s, outer, /*into_joined=*/true);
   return Status::Ok();
 }
 
-Status RunSplit(const NodeDef& def, KernelContext& ctx) {
+Status RunSplit(const NodeDef& def, KernelContext& ctx, PartsScratch& s) {
   KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
   const size_t a = AxisOf(def.attr_int("axis"), x->rank());
   const int64_t es = static_cast<int64_t>(ElemSize(*x));
   const int64_t outer = Product(x->dims, 0, a), inner = Product(x->dims, a + 1, x->dims.size());
-  std::vector<int64_t> sizes;  // only when the graph leaves an output out
-  std::vector<Part> parts;
+  s.sizes.clear();  // filled only when the graph leaves an output out
+  s.parts.clear();
   for (size_t i = 0; i < ctx.num_outputs(); ++i) {
     TensorView* out = ctx.output(i);
-    if (out == nullptr && sizes.empty()) sizes = SplitSizes(def, ctx, x->dims[a]);
-    const int64_t size = out != nullptr ? out->dims[a] : sizes[i];
-    parts.push_back(
+    if (out == nullptr && s.sizes.empty()) s.sizes = SplitSizes(def, ctx, x->dims[a]);
+    const int64_t size = out != nullptr ? out->dims[a] : s.sizes[i];
+    s.parts.push_back(
         {out != nullptr ? static_cast<uint8_t*>(out->data) : nullptr, size * inner * es});
   }
-  CopyParts(ctx, static_cast<uint8_t*>(x->data), parts, outer, /*into_joined=*/false);
+  CopyParts(ctx, static_cast<uint8_t*>(x->data), s, outer, /*into_joined=*/false);
   return Status::Ok();
 }
 
@@ -663,23 +736,44 @@ Status RunGather(const NodeDef& def, KernelContext& ctx) {
 // Registers `run` for `op` on the cpu backend. Prepare first prepares the reference kernel (so
 // attribute and type checks are exactly the reference's, with its error codes), then declines
 // element types other than 1, 2, 4 and 8 bytes.
-void RegisterMovement(KernelRegistry& registry, const char* op, RunFn run) {
+// Registers the cpu kernel `make(def)` of data-movement op `op`, for the nodes whose reference
+// kernel prepares (its checks are the ones the cpu kernel agrees with) and that RequireMovable
+// accepts.
+template <typename Make>
+void RegisterMovable(KernelRegistry& registry, const char* op, Make make) {
   registry.Register("cpu", "", op,
-                    [&registry, run](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
+                    [&registry, make](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
                       KILN_ASSIGN_OR_RETURN(auto reference, PrepareReference(registry, def));
                       KILN_RETURN_IF_ERROR(RequireMovable(def), "");
-                      return kernels::MakeFunctionKernel(def, run);
+                      return std::unique_ptr<Kernel>(make(def));
                     });
+}
+
+void RegisterMovement(KernelRegistry& registry, const char* op, RunFn run) {
+  RegisterMovable(registry, op,
+                  [run](const NodeDef& def) { return kernels::MakeFunctionKernel(def, run); });
+}
+
+void RegisterParts(KernelRegistry& registry, const char* op,
+                   kernels::ScratchRunFn<PartsScratch> run) {
+  RegisterMovable(registry, op,
+                  [run](const NodeDef& def) { return kernels::MakeScratchKernel(def, run); });
+}
+
+void RegisterPermute(KernelRegistry& registry, const char* op, ViewFn view) {
+  RegisterMovable(registry, op, [view](const NodeDef& def) {
+    return std::make_unique<PermuteKernel>(def, view);
+  });
 }
 
 }  // namespace
 
 void RegisterCpuTensorKernels(kernels::KernelRegistry& registry) {
-  RegisterMovement(registry, "Transpose", RunTranspose);
-  RegisterMovement(registry, "DepthToSpace", RunDepthToSpace);
-  RegisterMovement(registry, "SpaceToDepth", RunSpaceToDepth);
-  RegisterMovement(registry, "Concat", RunConcat);
-  RegisterMovement(registry, "Split", RunSplit);
+  RegisterPermute(registry, "Transpose", TransposeView);
+  RegisterPermute(registry, "DepthToSpace", DepthToSpaceView);
+  RegisterPermute(registry, "SpaceToDepth", SpaceToDepthView);
+  RegisterParts(registry, "Concat", RunConcat);
+  RegisterParts(registry, "Split", RunSplit);
   RegisterMovement(registry, "Slice", RunSlice);
   RegisterMovement(registry, "Expand", RunExpand);
   RegisterMovement(registry, "Tile", RunTile);

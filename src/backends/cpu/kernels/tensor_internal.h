@@ -62,4 +62,19 @@ void CopyStrided(KernelContext& ctx, const void* in, void* out, size_t es, const
 void Permute(KernelContext& ctx, const void* in, const Dims& in_dims,
              const std::vector<int64_t>& perm, void* out, size_t es);
 
+// Permute in two steps: the plan (what Permute works out from the dims, allocating) made once,
+// then any number of runs that only move data.
+struct PermutePlan {
+  enum class Kind { kEmpty, kCopy, kStrided, kTranspose2D } kind = Kind::kEmpty;
+  Dims in_dims;
+  size_t es = 0;
+  size_t bytes = 0;        // kCopy
+  Dims od, os;             // kStrided: the output dims and their input strides
+  int64_t na = 0, nb = 0;  // kTranspose2D: see Transpose2D
+  int64_t is = 0, out_stride_a = 0;
+  Dims bd, bin, bout;
+};
+PermutePlan PlanPermute(const Dims& in_dims, const std::vector<int64_t>& perm, size_t es);
+void RunPermute(KernelContext& ctx, const PermutePlan& plan, const void* in, void* out);
+
 }  // namespace kiln::cpu::tensor_internal
