@@ -60,11 +60,12 @@ AlignedBuffer::AlignedBuffer(size_t bytes)
     : data_(::operator new(AlignUp(std::max<size_t>(bytes, 1)), std::align_val_t(kAlign))),
       size_(bytes) {}
 
-CallBuffers::CallBuffers(const std::vector<size_t>& sizes) {
+void DnnlRun::Buffers(std::initializer_list<size_t> sizes) {
   thread_local Arena arena;
   size_t total = 0;
   for (size_t s : sizes) total += AlignUp(s);
   auto* base = static_cast<uint8_t*>(total == 0 ? nullptr : arena.Reserve(total));
+  pieces_.clear();
   size_t offset = 0;
   for (size_t s : sizes) {
     pieces_.push_back(s == 0 ? nullptr : base + offset);
@@ -72,11 +73,37 @@ CallBuffers::CallBuffers(const std::vector<size_t>& sizes) {
   }
 }
 
-void StreamRun::Execute(const dnnl::primitive& prim, std::unordered_map<int, dnnl::memory> args,
-                        const dnnl::memory::desc& scratch_md, void* scratch) {
-  if (scratch_md.get_size() != 0) args.emplace(DNNL_ARG_SCRATCHPAD, Wrap(scratch_md, scratch));
-  prim.execute(stream_, args);
+const dnnl::memory& DnnlRun::Memory(size_t slot, const dnnl::memory::desc& md, const void* data) {
+  Slot& s = slots_[slot];
+  if (s.mem && s.md == md) {
+    s.mem->set_data_handle(const_cast<void*>(data));
+  } else {
+    s.mem.emplace(Wrap(md, data));
+    s.md = md;
+  }
+  return *s.mem;
 }
+
+dnnl::stream& DnnlRun::Stream() {
+  if (!stream_) stream_.emplace(Engine());
+  return *stream_;
+}
+
+void DnnlRun::Execute(const dnnl::primitive& prim, std::initializer_list<Arg> args,
+                      const dnnl::memory::desc& scratch_md, void* scratch) {
+  args_.clear();
+  for (const Arg& a : args) {
+    if (a.mem != nullptr) args_.push_back({a.id, a.mem->get()});
+  }
+  if (scratch_md.get_size() != 0) {
+    args_.push_back({DNNL_ARG_SCRATCHPAD, Memory(kMaxMemories, scratch_md, scratch).get()});
+  }
+  dnnl::error::wrap_c_api(dnnl_primitive_execute(prim.get(), Stream().get(),
+                                                 static_cast<int>(args_.size()), args_.data()),
+                          "could not execute a primitive");
+}
+
+void DnnlRun::Wait() { Stream().wait(); }
 
 dnnl::primitive_attr UserScratchpadAttr() {
   dnnl::primitive_attr attr;
@@ -182,6 +209,10 @@ Status DnnlKernel::PrepareFirstPlan() {
     if (!def_.input_ranked(i) || std::any_of(d.begin(), d.end(), [](int64_t v) { return v < 0; })) {
       return Status::Ok();
     }
+    // Inputs Run would not take (not float32, empty): no first plan, decided per run.
+    if (def_.input_types[i] != DataType::kFloat32 || kernels::NumElements(d) == 0) {
+      return Status::Ok();
+    }
     dims.push_back(&d);
   }
   std::optional<Dims> key = Key(dims);
@@ -213,7 +244,30 @@ const Plan* DnnlKernel::FindPlan(const Dims& key, std::shared_ptr<const Plan>& h
   return hold.get();
 }
 
+bool DnnlKernel::RunsPlannedDims(const KernelContext& ctx) const {
+  if (!first_plan_ || ctx.num_inputs() != def_.num_inputs()) return false;
+  for (size_t i = 0; i < ctx.num_inputs(); ++i) {
+    const TensorView* t = ctx.input(i);
+    if ((t != nullptr) != def_.input_given(i)) return false;
+    if (t != nullptr && t->dims != def_.input_dims[i]) return false;
+  }
+  return true;
+}
+
+Status DnnlKernel::ExecuteGuarded(const Plan& plan, KernelContext& ctx) const {
+  DnnlRun* run = static_cast<DnnlRun*>(ctx.state());
+  std::optional<DnnlRun> local;
+  if (run == nullptr) run = &local.emplace();
+  try {
+    return Execute(plan, ctx, *run);
+  } catch (const dnnl::error& e) {
+    return def_.Fail(code::kInternalError, "onednn execution failed: ", e.what());
+  }
+}
+
 Status DnnlKernel::Run(KernelContext& ctx) const {
+  // The planned dims (every run of a static model): the plan built at Prepare, no key.
+  if (RunsPlannedDims(ctx) && Takes(ctx)) return ExecuteGuarded(*first_plan_, ctx);
   std::vector<const Dims*> dims(ctx.num_inputs(), nullptr);
   bool take = Takes(ctx);
   for (size_t i = 0; take && i < dims.size(); ++i) {
@@ -230,11 +284,7 @@ Status DnnlKernel::Run(KernelContext& ctx) const {
     g_reference_runs.fetch_add(1, std::memory_order_relaxed);
     return reference_->Run(ctx);
   }
-  try {
-    return Execute(*plan, ctx);
-  } catch (const dnnl::error& e) {
-    return def_.Fail(code::kInternalError, "onednn execution failed: ", e.what());
-  }
+  return ExecuteGuarded(*plan, ctx);
 }
 
 void AppendKey(Dims& key, const Dims* dims) {

@@ -6,18 +6,20 @@
 // one prepared plan (primitives + packed weights) per set of input dims and hands every run it
 // cannot take to the node's reference kernel.
 //
-// Threading: a primitive is immutable and shared by concurrent runs; every run makes its own
-// stream, memory objects and scratchpad (scratchpad_mode::user, carved from a thread-local
-// arena), so Run is thread-safe. oneDNN parallelises inside a primitive with OpenMP, on the
-// executing thread's team (cpu_compute.h: sized per execution, shared with Kiln's own kernels);
-// plans are built under FullTeamScope, since a primitive must not run on more threads than it
-// was created for.
+// Threading: a primitive is immutable and shared by concurrent runs; every execution slot keeps
+// its own stream and memory objects (DnnlRun) and every run its scratchpad (scratchpad_mode::user,
+// carved from a thread-local arena), so Run is thread-safe. oneDNN parallelises inside a primitive
+// with OpenMP, on the executing thread's team (cpu_compute.h: sized per execution, shared with
+// Kiln's own kernels); plans are built under FullTeamScope, since a primitive must not run on more
+// threads than it was created for.
 #pragma once
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -74,32 +76,48 @@ class AlignedBuffer {
   size_t size_;
 };
 
-// Per-run buffers (reordered activations, scratchpads): 64-byte aligned pieces carved from a
-// thread-local arena that grows to the largest run seen on the thread, so a warm run allocates
-// nothing. The pieces stay valid until the next CallBuffers on the same thread; a kernel makes
-// one per run.
-class CallBuffers {
+// What a DnnlKernel's runs in one execution slot reuse (the kernel's KernelState): a stream,
+// memory objects re-pointed at each run's tensors, the argument array and the scratch pieces,
+// so that a run of the dims the slot saw before allocates nothing in Kiln (oneDNN's own
+// dnnl_primitive_execute still builds its argument map). A run outside a slot gets a fresh one.
+class DnnlRun final : public kernels::KernelState {
  public:
-  explicit CallBuffers(const std::vector<size_t>& sizes);
-  // Piece i, or null when its size is 0.
-  void* operator[](size_t i) const { return pieces_[i]; }
+  static constexpr size_t kMaxMemories = 10;
+  struct Arg {
+    int id;                   // DNNL_ARG_*
+    const dnnl::memory* mem;  // null: the argument is left out
+  };
 
- private:
-  std::vector<void*> pieces_;
-};
+  // Per-run buffers (reordered activations, scratchpads) of the given sizes: 64-byte aligned
+  // pieces carved from a thread-local arena that grows to the largest run seen on the thread.
+  // They stay valid until the next Buffers call on the same thread; buffer(i) is null for a
+  // size of 0.
+  void Buffers(std::initializer_list<size_t> sizes);
+  void* buffer(size_t i) const { return pieces_[i]; }
 
-// One run's primitive executions, in order, on a stream of its own; Wait() finishes them.
-class StreamRun {
- public:
-  StreamRun() : stream_(Engine()) {}
+  // Memory object number `slot` (< kMaxMemories; one per object alive at once in a run):
+  // descriptor `md` over `data` (not owned). The slot's object is re-pointed when it already
+  // has `md`, else made anew.
+  const dnnl::memory& Memory(size_t slot, const dnnl::memory::desc& md, const void* data);
+
   // Executes `prim` with `args`, adding DNNL_ARG_SCRATCHPAD over `scratch` when `scratch_md` is
-  // not empty.
-  void Execute(const dnnl::primitive& prim, std::unordered_map<int, dnnl::memory> args,
+  // not empty; the primitives of one run execute in order.
+  void Execute(const dnnl::primitive& prim, std::initializer_list<Arg> args,
                const dnnl::memory::desc& scratch_md, void* scratch);
-  void Wait() { stream_.wait(); }
+  // Finishes the executions.
+  void Wait();
 
  private:
-  dnnl::stream stream_;
+  struct Slot {
+    dnnl::memory::desc md;
+    std::optional<dnnl::memory> mem;
+  };
+  dnnl::stream& Stream();
+
+  std::optional<dnnl::stream> stream_;
+  std::array<Slot, kMaxMemories + 1> slots_;  // the last: the scratchpad
+  std::vector<dnnl_exec_arg_t> args_;
+  std::vector<void*> pieces_;
 };
 
 // Weights packed for primitives, shared by the plans of one kernel that want the same layout
@@ -165,6 +183,9 @@ struct Plan {
 class DnnlKernel : public Kernel {
  public:
   Status Run(KernelContext& ctx) const final;
+  std::unique_ptr<kernels::KernelState> CreateState() const final {
+    return std::make_unique<DnnlRun>();
+  }
 
  protected:
   DnnlKernel(const NodeDef& def, std::unique_ptr<Kernel> reference);
@@ -175,8 +196,8 @@ class DnnlKernel : public Kernel {
   virtual std::optional<Dims> Key(const std::vector<const Dims*>& inputs) const = 0;
   // Builds the plan for `key`: kFeatureUnsupported when oneDNN cannot.
   virtual Result<std::shared_ptr<const Plan>> Build(const Dims& key) const = 0;
-  // Runs the node with `plan`: binds the outputs, executes the primitives.
-  virtual Status Execute(const Plan& plan, KernelContext& ctx) const = 0;
+  // Runs the node with `plan`: reads the bound outputs, executes the primitives through `run`.
+  virtual Status Execute(const Plan& plan, KernelContext& ctx, DnnlRun& run) const = 0;
   // Whether this run (beyond its dims) is one the kernel takes, e.g. no optional output it
   // cannot write is wanted.
   virtual bool Takes(const KernelContext& ctx) const { return true; }
@@ -189,6 +210,10 @@ class DnnlKernel : public Kernel {
 
  private:
   const Plan* FindPlan(const Dims& key, std::shared_ptr<const Plan>& hold) const;
+  // Whether this run's inputs are the planned ones (given as planned, the planned dims): the
+  // first plan then serves it without computing a key.
+  bool RunsPlannedDims(const KernelContext& ctx) const;
+  Status ExecuteGuarded(const Plan& plan, KernelContext& ctx) const;
 
   std::unique_ptr<Kernel> reference_;
   Dims first_key_;

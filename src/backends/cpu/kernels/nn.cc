@@ -134,7 +134,7 @@ class SoftmaxKernel final : public DnnlKernel {
     return std::shared_ptr<const Plan>(std::move(plan));
   }
 
-  Status Execute(const Plan& base, KernelContext& ctx) const override {
+  Status Execute(const Plan& base, KernelContext& ctx, DnnlRun& run) const override {
     const auto& p = static_cast<const SoftmaxPlan&>(base);
     const TensorView* x = ctx.input(0);
     KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
@@ -158,11 +158,11 @@ class SoftmaxKernel final : public DnnlKernel {
       });
       return Status::Ok();
     }
-    CallBuffers buf({p.scratch_md.get_size()});
-    StreamRun run;
+    run.Buffers({p.scratch_md.get_size()});
     run.Execute(p.softmax,
-                {{DNNL_ARG_SRC, Wrap(p.md, x->data)}, {DNNL_ARG_DST, Wrap(p.md, y->data)}},
-                p.scratch_md, buf[0]);
+                {{DNNL_ARG_SRC, &run.Memory(0, p.md, x->data)},
+                 {DNNL_ARG_DST, &run.Memory(1, p.md, y->data)}},
+                p.scratch_md, run.buffer(0));
     run.Wait();
     return Status::Ok();
   }
@@ -277,24 +277,25 @@ class NormKernel final : public DnnlKernel {
     return std::shared_ptr<const Plan>(std::move(plan));
   }
 
-  Status Execute(const Plan& base, KernelContext& ctx) const override {
+  Status Execute(const Plan& base, KernelContext& ctx, DnnlRun& run) const override {
     const auto& p = static_cast<const NormPlan&>(base);
     const TensorView* x = ctx.input(0);
     KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
-    auto param = [&](size_t i) { return Wrap(p.param_md, ctx.input(i)->data); };
-    std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, Wrap(p.data_md, x->data)},
-                                                  {DNNL_ARG_DST, Wrap(p.data_md, y->data)},
-                                                  {DNNL_ARG_SCALE, param(1)}};
-    if (kind_ == NormKind::kBatch) {
-      args.emplace(DNNL_ARG_SHIFT, param(2));
-      args.emplace(DNNL_ARG_MEAN, param(3));
-      args.emplace(DNNL_ARG_VARIANCE, param(4));
-    } else if (ctx.num_inputs() > 2 && ctx.input(2) != nullptr) {
-      args.emplace(DNNL_ARG_SHIFT, param(2));
-    }
-    CallBuffers buf({p.scratch_md.get_size()});
-    StreamRun run;
-    run.Execute(p.norm, std::move(args), p.scratch_md, buf[0]);
+    // Input i as a parameter vector (memory slot i + 1), null when not given.
+    auto param = [&](size_t i) -> const dnnl::memory* {
+      if (i >= ctx.num_inputs() || ctx.input(i) == nullptr) return nullptr;
+      return &run.Memory(i + 1, p.param_md, ctx.input(i)->data);
+    };
+    const bool batch = kind_ == NormKind::kBatch;
+    run.Buffers({p.scratch_md.get_size()});
+    run.Execute(p.norm,
+                {{DNNL_ARG_SRC, &run.Memory(0, p.data_md, x->data)},
+                 {DNNL_ARG_DST, &run.Memory(6, p.data_md, y->data)},
+                 {DNNL_ARG_SCALE, param(1)},
+                 {DNNL_ARG_SHIFT, param(2)},
+                 {DNNL_ARG_MEAN, batch ? param(3) : nullptr},
+                 {DNNL_ARG_VARIANCE, batch ? param(4) : nullptr}},
+                p.scratch_md, run.buffer(0));
     run.Wait();
     return Status::Ok();
   }
@@ -399,7 +400,7 @@ class ChannelNormKernel final : public DnnlKernel {
     return std::shared_ptr<const Plan>(std::move(plan));
   }
 
-  Status Execute(const Plan& base, KernelContext& ctx) const override {
+  Status Execute(const Plan& base, KernelContext& ctx, DnnlRun&) const override {
     // Elements per chunk of pass 1, and the least work one ParallelFor chunk gets.
     constexpr int64_t kChunk = 16384, kGrain = 32768;
     const auto& p = static_cast<const ChannelNormPlan&>(base);

@@ -214,7 +214,7 @@ class ConvKernel final : public DnnlKernel {
     p.scratch_md = scratch_md;
   }
 
-  Status Execute(const Plan& base, KernelContext& ctx) const override {
+  Status Execute(const Plan& base, KernelContext& ctx, DnnlRun& run) const override {
     const auto& p = static_cast<const ConvPlan&>(base);
     const TensorView* x = ctx.input(0);
     const TensorView* w = ctx.input(1);
@@ -224,47 +224,51 @@ class ConvKernel final : public DnnlKernel {
     // The residual is reordered straight into dst, except when dst is Y itself and Z shares
     // Y's buffer in another layout: then through a buffer of its own.
     const bool z_via_buffer = z != nullptr && p.reorder_z && !p.reorder_dst && z->data == y->data;
-    CallBuffers buf({p.reorder_src ? p.src_md.get_size() : 0,
-                     p.reorder_dst ? p.dst_md.get_size() : 0, p.reorder_w ? p.w_md.get_size() : 0,
-                     p.scratch_md.get_size(), z_via_buffer ? p.dst_md.get_size() : 0});
-    void* scratch = buf[3];
-    StreamRun run;
-    const dnnl::memory x_mem = Wrap(p.x_md, x->data), y_mem = Wrap(p.y_md, y->data);
-    const dnnl::memory src = p.reorder_src ? Wrap(p.src_md, buf[0]) : x_mem;
-    const dnnl::memory dst = p.reorder_dst ? Wrap(p.dst_md, buf[1]) : y_mem;
-    dnnl::memory weights;
+    run.Buffers({p.reorder_src ? p.src_md.get_size() : 0, p.reorder_dst ? p.dst_md.get_size() : 0,
+                 p.reorder_w ? p.w_md.get_size() : 0, p.scratch_md.get_size(),
+                 z_via_buffer ? p.dst_md.get_size() : 0});
+    void* scratch = run.buffer(3);
+    const dnnl::memory& x_mem = run.Memory(0, p.x_md, x->data);
+    const dnnl::memory& y_mem = run.Memory(1, p.y_md, y->data);
+    const dnnl::memory& src = p.reorder_src ? run.Memory(2, p.src_md, run.buffer(0)) : x_mem;
+    const dnnl::memory& dst = p.reorder_dst ? run.Memory(3, p.dst_md, run.buffer(1)) : y_mem;
+    const dnnl::memory* weights = nullptr;
     if (p.weights != nullptr) {
-      weights = Wrap(p.w_md, p.weights);
+      weights = &run.Memory(4, p.w_md, p.weights);
     } else if (p.reorder_w) {
-      weights = Wrap(p.w_md, buf[2]);
-      run.Execute(p.w_in, {{DNNL_ARG_FROM, Wrap(p.w_user_md, w->data)}, {DNNL_ARG_TO, weights}},
+      weights = &run.Memory(4, p.w_md, run.buffer(2));
+      run.Execute(p.w_in,
+                  {{DNNL_ARG_FROM, &run.Memory(5, p.w_user_md, w->data)}, {DNNL_ARG_TO, weights}},
                   p.scratch_md, scratch);
     } else {
-      weights = Wrap(p.w_md, w->data);
+      weights = &run.Memory(4, p.w_md, w->data);
     }
     if (p.reorder_src) {
-      run.Execute(p.src_in, {{DNNL_ARG_FROM, x_mem}, {DNNL_ARG_TO, src}}, p.scratch_md, scratch);
+      run.Execute(p.src_in, {{DNNL_ARG_FROM, &x_mem}, {DNNL_ARG_TO, &src}}, p.scratch_md, scratch);
     }
     if (z != nullptr) {  // the sum post-op adds what dst holds
       if (z_via_buffer) {
-        const dnnl::memory tmp = Wrap(p.dst_md, buf[4]);
-        run.Execute(p.z_in, {{DNNL_ARG_FROM, Wrap(p.z_md, z->data)}, {DNNL_ARG_TO, tmp}},
+        run.Execute(p.z_in,
+                    {{DNNL_ARG_FROM, &run.Memory(6, p.z_md, z->data)},
+                     {DNNL_ARG_TO, &run.Memory(7, p.dst_md, run.buffer(4))}},
                     p.scratch_md, scratch);
         run.Wait();
-        std::memcpy(y->data, buf[4], p.dst_md.get_size());
+        std::memcpy(y->data, run.buffer(4), p.dst_md.get_size());
       } else if (p.reorder_z) {
-        run.Execute(p.z_in, {{DNNL_ARG_FROM, Wrap(p.z_md, z->data)}, {DNNL_ARG_TO, dst}},
+        run.Execute(p.z_in, {{DNNL_ARG_FROM, &run.Memory(6, p.z_md, z->data)}, {DNNL_ARG_TO, &dst}},
                     p.scratch_md, scratch);
       } else if (z->data != dst.get_data_handle()) {
         std::memcpy(dst.get_data_handle(), z->data, p.dst_md.get_size());
       }
     }
-    std::unordered_map<int, dnnl::memory> args = {
-        {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
-    if (b != nullptr) args.emplace(DNNL_ARG_BIAS, Wrap(p.b_md, b->data));
-    run.Execute(p.conv, std::move(args), p.scratch_md, scratch);
+    run.Execute(p.conv,
+                {{DNNL_ARG_SRC, &src},
+                 {DNNL_ARG_WEIGHTS, weights},
+                 {DNNL_ARG_DST, &dst},
+                 {DNNL_ARG_BIAS, b != nullptr ? &run.Memory(8, p.b_md, b->data) : nullptr}},
+                p.scratch_md, scratch);
     if (p.reorder_dst) {
-      run.Execute(p.dst_out, {{DNNL_ARG_FROM, dst}, {DNNL_ARG_TO, y_mem}}, p.scratch_md, scratch);
+      run.Execute(p.dst_out, {{DNNL_ARG_FROM, &dst}, {DNNL_ARG_TO, &y_mem}}, p.scratch_md, scratch);
     }
     run.Wait();
     return Status::Ok();
@@ -401,15 +405,14 @@ class PoolKernel final : public DnnlKernel {
     return std::shared_ptr<const Plan>(std::move(plan));
   }
 
-  Status Execute(const Plan& base, KernelContext& ctx) const override {
+  Status Execute(const Plan& base, KernelContext& ctx, DnnlRun& run) const override {
     const auto& p = static_cast<const PoolPlan&>(base);
     KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
-    CallBuffers buf({p.scratch_md.get_size()});
-    StreamRun run;
-    run.Execute(
-        p.pool,
-        {{DNNL_ARG_SRC, Wrap(p.x_md, ctx.input(0)->data)}, {DNNL_ARG_DST, Wrap(p.y_md, y->data)}},
-        p.scratch_md, buf[0]);
+    run.Buffers({p.scratch_md.get_size()});
+    run.Execute(p.pool,
+                {{DNNL_ARG_SRC, &run.Memory(0, p.x_md, ctx.input(0)->data)},
+                 {DNNL_ARG_DST, &run.Memory(1, p.y_md, y->data)}},
+                p.scratch_md, run.buffer(0));
     run.Wait();
     return Status::Ok();
   }

@@ -211,39 +211,41 @@ class DeconvKernel final : public DnnlKernel {
     p.scratch_md = scratch_md;
   }
 
-  Status Execute(const Plan& base, KernelContext& ctx) const override {
+  Status Execute(const Plan& base, KernelContext& ctx, DnnlRun& run) const override {
     const auto& p = static_cast<const DeconvPlan&>(base);
     const TensorView* x = ctx.input(0);
     const TensorView* w = ctx.input(1);
     const TensorView* b = ctx.num_inputs() > 2 ? ctx.input(2) : nullptr;
     KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
-    CallBuffers buf({p.reorder_src ? p.src_md.get_size() : 0,
-                     p.reorder_dst ? p.dst_md.get_size() : 0, p.reorder_w ? p.w_md.get_size() : 0,
-                     p.scratch_md.get_size()});
-    void* scratch = buf[3];
-    StreamRun run;
-    const dnnl::memory x_mem = Wrap(p.x_md, x->data), y_mem = Wrap(p.y_md, y->data);
-    const dnnl::memory src = p.reorder_src ? Wrap(p.src_md, buf[0]) : x_mem;
-    const dnnl::memory dst = p.reorder_dst ? Wrap(p.dst_md, buf[1]) : y_mem;
-    dnnl::memory weights;
+    run.Buffers({p.reorder_src ? p.src_md.get_size() : 0, p.reorder_dst ? p.dst_md.get_size() : 0,
+                 p.reorder_w ? p.w_md.get_size() : 0, p.scratch_md.get_size()});
+    void* scratch = run.buffer(3);
+    const dnnl::memory& x_mem = run.Memory(0, p.x_md, x->data);
+    const dnnl::memory& y_mem = run.Memory(1, p.y_md, y->data);
+    const dnnl::memory& src = p.reorder_src ? run.Memory(2, p.src_md, run.buffer(0)) : x_mem;
+    const dnnl::memory& dst = p.reorder_dst ? run.Memory(3, p.dst_md, run.buffer(1)) : y_mem;
+    const dnnl::memory* weights = nullptr;
     if (p.weights != nullptr) {
-      weights = Wrap(p.w_md, p.weights);
+      weights = &run.Memory(4, p.w_md, p.weights);
     } else if (p.reorder_w) {
-      weights = Wrap(p.w_md, buf[2]);
-      run.Execute(p.w_in, {{DNNL_ARG_FROM, Wrap(p.w_user_md, w->data)}, {DNNL_ARG_TO, weights}},
+      weights = &run.Memory(4, p.w_md, run.buffer(2));
+      run.Execute(p.w_in,
+                  {{DNNL_ARG_FROM, &run.Memory(5, p.w_user_md, w->data)}, {DNNL_ARG_TO, weights}},
                   p.scratch_md, scratch);
     } else {
-      weights = Wrap(p.w_md, w->data);
+      weights = &run.Memory(4, p.w_md, w->data);
     }
     if (p.reorder_src) {
-      run.Execute(p.src_in, {{DNNL_ARG_FROM, x_mem}, {DNNL_ARG_TO, src}}, p.scratch_md, scratch);
+      run.Execute(p.src_in, {{DNNL_ARG_FROM, &x_mem}, {DNNL_ARG_TO, &src}}, p.scratch_md, scratch);
     }
-    std::unordered_map<int, dnnl::memory> args = {
-        {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
-    if (b != nullptr) args.emplace(DNNL_ARG_BIAS, Wrap(p.b_md, b->data));
-    run.Execute(p.deconv, std::move(args), p.scratch_md, scratch);
+    run.Execute(p.deconv,
+                {{DNNL_ARG_SRC, &src},
+                 {DNNL_ARG_WEIGHTS, weights},
+                 {DNNL_ARG_DST, &dst},
+                 {DNNL_ARG_BIAS, b != nullptr ? &run.Memory(8, p.b_md, b->data) : nullptr}},
+                p.scratch_md, scratch);
     if (p.reorder_dst) {
-      run.Execute(p.dst_out, {{DNNL_ARG_FROM, dst}, {DNNL_ARG_TO, y_mem}}, p.scratch_md, scratch);
+      run.Execute(p.dst_out, {{DNNL_ARG_FROM, &dst}, {DNNL_ARG_TO, &y_mem}}, p.scratch_md, scratch);
     }
     run.Wait();
     return Status::Ok();

@@ -174,17 +174,19 @@ class ProductKernel final : public DnnlKernel {
     p.scratch_md = pd.scratchpad_desc();
   }
 
-  Status Execute(const Plan& base, KernelContext& ctx) const override {
+  Status Execute(const Plan& base, KernelContext& ctx, DnnlRun& run) const override {
     const auto& p = static_cast<const ProductPlan&>(base);
     KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
-    CallBuffers buf({p.scratch_md.get_size()});
+    run.Buffers({p.scratch_md.get_size()});
     const void* b = p.weights != nullptr ? p.weights : ctx.input(1)->data;
-    std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, Wrap(p.a_md, ctx.input(0)->data)},
-                                                  {DNNL_ARG_WEIGHTS, Wrap(p.b_md, b)},
-                                                  {DNNL_ARG_DST, Wrap(p.dst_md, y->data)}};
-    if (p.addend_arg != 0) args.emplace(p.addend_arg, Wrap(p.addend_md, ctx.input(2)->data));
-    StreamRun run;
-    run.Execute(p.matmul, std::move(args), p.scratch_md, buf[0]);
+    const dnnl::memory* addend =
+        p.addend_arg != 0 ? &run.Memory(3, p.addend_md, ctx.input(2)->data) : nullptr;
+    run.Execute(p.matmul,
+                {{DNNL_ARG_SRC, &run.Memory(0, p.a_md, ctx.input(0)->data)},
+                 {DNNL_ARG_WEIGHTS, &run.Memory(1, p.b_md, b)},
+                 {DNNL_ARG_DST, &run.Memory(2, p.dst_md, y->data)},
+                 {p.addend_arg, addend}},
+                p.scratch_md, run.buffer(0));
     run.Wait();
     return Status::Ok();
   }
