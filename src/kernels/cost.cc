@@ -290,4 +290,15 @@ std::optional<uint64_t> Flops(const NodeCost& cost, const std::vector<const Tens
   return static_cast<uint64_t>(flops);
 }
 
+std::optional<uint64_t> Work(const NodeCost& cost, const std::vector<const TensorView*>& inputs,
+                             const std::vector<const TensorView*>& outputs) {
+  const std::optional<uint64_t> flops = Flops(cost, inputs, outputs);
+  if (!flops) return std::nullopt;
+  uint64_t bytes = 0;
+  for (const TensorView* t : outputs) {
+    if (t != nullptr) bytes += t->bytes();
+  }
+  return *flops + bytes;
+}
+
 }  // namespace kiln::kernels

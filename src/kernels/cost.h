@@ -46,4 +46,10 @@ NodeCost PrepareCost(const NodeDef& def);
 std::optional<uint64_t> Flops(const NodeCost& cost, const std::vector<const TensorView*>& inputs,
                               const std::vector<const TensorView*>& outputs);
 
+// A run's work, by which a device decides how many threads a kernel gets
+// (hal::Execution::BeforeKernel): its Flops plus the bytes of the outputs given (null ones left
+// out); nullopt when Flops is.
+std::optional<uint64_t> Work(const NodeCost& cost, const std::vector<const TensorView*>& inputs,
+                             const std::vector<const TensorView*>& outputs);
+
 }  // namespace kiln::kernels

@@ -158,13 +158,8 @@ class Frame {
     const NodeInfo& node = graph_.nodes[n];
     std::vector<const TensorView*> ins, outs;
     for (int32_t t : node.inputs) ins.push_back(t < 0 ? nullptr : &views_[t]);
-    uint64_t bytes = 0;
-    for (int32_t t : node.outputs) {
-      outs.push_back(t < 0 ? nullptr : &views_[t]);
-      if (t >= 0) bytes += views_[t].bytes();
-    }
-    auto flops = kernels::Flops(node.cost, ins, outs);
-    return flops ? *flops + bytes : kUnknownWork;
+    for (int32_t t : node.outputs) outs.push_back(t < 0 ? nullptr : &views_[t]);
+    return kernels::Work(node.cost, ins, outs).value_or(kUnknownWork);
   }
   uint64_t work(size_t n) const { return work_[n]; }
 

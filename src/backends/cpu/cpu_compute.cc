@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <future>
 #include <string>
 #include <thread>
 
@@ -24,12 +25,20 @@ bool ParkTeam() {
       env::Get("KILN_CPU_SPIN") == "1") {
     return false;
   }
-  std::thread([] {
+  // Returns once the whole team is inside its region, so that libgomp's setup of it (its
+  // allocations included) is over before the device is used.
+  std::promise<void> parked;
+  std::future<void> ready = parked.get_future();
+  std::thread([parked = std::move(parked)]() mutable {
 #pragma omp parallel num_threads(2)
     {
+#pragma omp barrier
+#pragma omp master
+      parked.set_value();
       for (;;) std::this_thread::sleep_for(std::chrono::hours(24));
     }
   }).detach();
+  ready.wait();
   return true;
 }
 
@@ -113,10 +122,10 @@ ExecutionScope::ExecutionScope()
 
 ExecutionScope::~ExecutionScope() { EndTeamExecution(previous_); }
 
-FullTeamScope::FullTeamScope() : previous_(omp_get_max_threads()) {
-  omp_set_num_threads(ComputeThreads());
+TeamScope::TeamScope(int threads) : previous_(omp_get_max_threads()) {
+  omp_set_num_threads(threads);
 }
 
-FullTeamScope::~FullTeamScope() { omp_set_num_threads(previous_); }
+TeamScope::~TeamScope() { omp_set_num_threads(previous_); }
 
 }  // namespace kiln::cpu

@@ -35,8 +35,11 @@ void ThrottleOpenMpSpinning();
 bool OpenMpSpinningThrottled();
 
 // The least work (kernel FLOPs plus output bytes, hal::Execution::BeforeKernel) worth a
-// parallel region: KILN_CPU_PARALLEL_MIN_WORK, default kDefaultParallelMinWork.
-inline constexpr uint64_t kDefaultParallelMinWork = 1 << 20;
+// parallel region: KILN_CPU_PARALLEL_MIN_WORK, default kDefaultParallelMinWork. Waking a
+// sleeping team (ThrottleOpenMpSpinning) costs tens of microseconds on a 2-core VM, about what
+// one core computes of 2-4 MFLOP; measured on mnist-8 with 2 threads on an idle machine: 86 us
+// per execute at 1 Mi (its second convolution, 1.25 MFLOP, went parallel), 28 us at 2-8 Mi.
+inline constexpr uint64_t kDefaultParallelMinWork = 1 << 22;
 uint64_t ParallelMinWork();
 
 // Runs fn(begin, end) over [0, n) in chunks of at least `grain` on the calling thread's
@@ -67,19 +70,28 @@ class ExecutionScope {
   int threads_ = 1;
 };
 
-// While alive, the calling thread's OpenMP team is ComputeThreads() (its previous setting is
-// restored after). oneDNN sizes a primitive's per-thread work split and scratch by the threads
-// at its creation, and a primitive must not run on more threads than it was created for, so
-// the CPU kernels create primitives under this scope, whatever team the execution has.
-class FullTeamScope {
+// While alive, the calling thread's OpenMP team is `threads` (its previous setting is restored
+// after).
+class TeamScope {
  public:
-  FullTeamScope();
-  ~FullTeamScope();
-  FullTeamScope(const FullTeamScope&) = delete;
-  FullTeamScope& operator=(const FullTeamScope&) = delete;
+  explicit TeamScope(int threads);
+  ~TeamScope();
+  TeamScope(const TeamScope&) = delete;
+  TeamScope& operator=(const TeamScope&) = delete;
 
  private:
   int previous_ = 0;
+};
+
+// A TeamScope of ComputeThreads(). oneDNN sizes a primitive's per-thread work split and scratch
+// by the threads at its creation, and a primitive must not run on more threads than it was
+// created for, so the CPU kernels create primitives under this scope, whatever team the
+// execution has; except where the kernel's work is below ParallelMinWork(), which every
+// execution runs on one thread: those primitives are made under TeamScope(1) and so never open
+// a parallel region.
+class FullTeamScope : public TeamScope {
+ public:
+  FullTeamScope() : TeamScope(ComputeThreads()) {}
 };
 
 }  // namespace kiln::cpu

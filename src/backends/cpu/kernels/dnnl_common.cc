@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "backends/cpu/cpu_compute.h"
+#include "kernels/cost.h"
 
 namespace kiln::cpu {
 namespace {
@@ -217,7 +218,8 @@ Status DnnlKernel::PrepareFirstPlan() {
   }
   std::optional<Dims> key = Key(dims);
   if (!key) return Status::Ok();  // planned dims the kernel does not take: decided per run
-  FullTeamScope full_team;
+  // Work every execution runs on one thread gets primitives that open no parallel region.
+  TeamScope team(PlannedWork() < ParallelMinWork() ? 1 : ComputeThreads());
   auto plan = Build(*key);
   if (!plan.ok()) {
     return def_.Fail(code::kFeatureUnsupported,
@@ -226,6 +228,26 @@ Status DnnlKernel::PrepareFirstPlan() {
   first_key_ = std::move(*key);
   first_plan_ = std::move(plan).value();
   return Status::Ok();
+}
+
+uint64_t DnnlKernel::PlannedWork() const {
+  std::vector<TensorView> views(def_.num_inputs() + def_.num_outputs());
+  std::vector<const TensorView*> ins, outs;
+  for (size_t i = 0; i < def_.num_inputs(); ++i) {
+    views[i] = TensorView{def_.input_types[i], def_.input_dims[i], nullptr};
+    ins.push_back(def_.input_given(i) ? &views[i] : nullptr);
+  }
+  for (size_t i = 0; i < def_.num_outputs(); ++i) {
+    const Dims& d = def_.output_dims[i];
+    if (!def_.output_ranked(i) ||
+        std::any_of(d.begin(), d.end(), [](int64_t v) { return v < 0; })) {
+      return UINT64_MAX;  // not known at load
+    }
+    TensorView& v = views[def_.num_inputs() + i];
+    v = TensorView{def_.output_types[i], d, nullptr};
+    outs.push_back(def_.output_used(i) ? &v : nullptr);
+  }
+  return kernels::Work(kernels::PrepareCost(def_), ins, outs).value_or(UINT64_MAX);
 }
 
 const Plan* DnnlKernel::FindPlan(const Dims& key, std::shared_ptr<const Plan>& hold) const {

@@ -213,6 +213,8 @@ class DnnlKernel : public Kernel {
   // Whether this run's inputs are the planned ones (given as planned, the planned dims): the
   // first plan then serves it without computing a key.
   bool RunsPlannedDims(const KernelContext& ctx) const;
+  // The node's work (kernels::Work) at the planned dims; UINT64_MAX when not known at load.
+  uint64_t PlannedWork() const;
   Status ExecuteGuarded(const Plan& plan, KernelContext& ctx) const;
 
   std::unique_ptr<Kernel> reference_;
