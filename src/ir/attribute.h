@@ -51,19 +51,6 @@ class AttrGetters {
     return Get<std::vector<std::string>>(n, {});
   }
   const Tensor* attr_tensor(const std::string& n) const { return Find<Tensor>(n); }
-  // Transitional readers with a caller's default, for code not yet moved onto the op
-  // definitions (issue 12); they go once every op declares its attributes.
-  int64_t attr_int(const std::string& n, int64_t dflt) const { return Get<int64_t>(n, dflt); }
-  float attr_float(const std::string& n, float dflt) const { return Get<float>(n, dflt); }
-  std::string attr_string(const std::string& n, const std::string& dflt) const {
-    return Get<std::string>(n, dflt);
-  }
-  std::vector<int64_t> attr_ints(const std::string& n, std::vector<int64_t> dflt) const {
-    return Get<std::vector<int64_t>>(n, std::move(dflt));
-  }
-  std::vector<float> attr_floats(const std::string& n, std::vector<float> dflt) const {
-    return Get<std::vector<float>>(n, std::move(dflt));
-  }
   const Graph* attr_graph(const std::string& n) const {
     const auto* g = Find<std::shared_ptr<Graph>>(n);
     return g ? g->get() : nullptr;

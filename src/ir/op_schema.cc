@@ -204,7 +204,7 @@ void TypeBodyInputs(const Node& node, Graph& body) {
       if (const Value* given = node.input(i)) fill(in[i], given->dtype(), Shape());
     }
   } else if (node.op_type() == "Scan" && node.opset() >= 9) {
-    const int64_t m = node.attr_int("num_scan_inputs", 0);
+    const int64_t m = node.attr_int("num_scan_inputs");
     const int64_t n = static_cast<int64_t>(node.inputs().size()) - m;
     const std::vector<int64_t> axes = node.attr_ints("scan_input_axes");
     for (int64_t i = 0; i < static_cast<int64_t>(in.size()) && i < n + m; ++i) {

@@ -211,7 +211,7 @@ NodeCost PrepareCost(const NodeDef& def) {
       if (def.op_type == "Gemm" && def.input_given(2)) cost.per_element = 1;
       break;
     case Kind::kAttention:
-      cost.heads = def.attr_int("q_num_heads", 0);
+      cost.heads = def.attr_int("q_num_heads");
       break;
     default:
       break;

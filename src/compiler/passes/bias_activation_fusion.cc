@@ -41,22 +41,22 @@ std::optional<Activation> MatchActivation(const ir::Node& n) {
   if (op == "Relu" || op == "Sigmoid" || op == "Tanh" || op == "HardSwish") {
     return Activation{op, std::nullopt, std::nullopt};
   }
-  if (op == "LeakyRelu") return Activation{op, n.attr_float("alpha", 0.01f), std::nullopt};
-  if (op == "Swish") return Activation{op, n.attr_float("alpha", 1.0f), std::nullopt};
+  if (op == "LeakyRelu") return Activation{op, n.attr_float("alpha"), std::nullopt};
+  if (op == "Swish") return Activation{op, n.attr_float("alpha"), std::nullopt};
   if (op == "HardSigmoid") {
-    return Activation{op, n.attr_float("alpha", 0.2f), n.attr_float("beta", 0.5f)};
+    return Activation{op, n.attr_float("alpha"), n.attr_float("beta")};
   }
   if (op == "Gelu") {
     // The fused ops have no attribute for the tanh approximation.
-    if (n.attr_string("approximate", "none") != "none") return std::nullopt;
+    if (n.attr_string("approximate") != "none") return std::nullopt;
     return Activation{op, std::nullopt, std::nullopt};
   }
   if (op == "Clip") {
     float lo = std::numeric_limits<float>::lowest();
     float hi = std::numeric_limits<float>::max();
     if (n.opset() < 11) {
-      lo = n.attr_float("min", lo);
-      hi = n.attr_float("max", hi);
+      lo = n.attr_float("min");
+      hi = n.attr_float("max");
     } else {
       // min and max are optional inputs; given ones must be known now.
       for (size_t i = 1; i < 3; ++i) {

@@ -52,7 +52,7 @@ std::vector<int64_t> OutputChannelOfEachWeight(const ir::Node& conv, const ir::T
     *channels = m;
     return channel;
   }
-  int64_t group = conv.attr_int("group", 1);
+  int64_t group = conv.attr_int("group");
   int64_t c = dims[0], m_per_group = dims[1];
   if (group <= 0 || c % group != 0) return {};
   int64_t c_per_group = c / group;
@@ -109,7 +109,7 @@ Result<bool> TryFold(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
     if (!given) return false;
     old_b = *given;
   }
-  double eps = bn->attr_float("epsilon", 1e-5f);
+  double eps = bn->attr_float("epsilon");
 
   std::vector<double> factor(static_cast<size_t>(m));
   for (int64_t c = 0; c < m; ++c) {

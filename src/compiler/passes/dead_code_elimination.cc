@@ -62,7 +62,7 @@ class DeadCodeElimination : public Pass {
         return false;
       }
     }
-    if (node.opset() < 7) return node.attr_int("is_test", 0) != 0;
+    if (node.opset() < 7) return node.attr_int("is_test") != 0;
     if (node.opset() >= 12 && node.input(2) != nullptr) {
       // training_mode must be a known false.
       const ir::Tensor* mode = node.input(2)->constant();

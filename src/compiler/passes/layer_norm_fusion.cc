@@ -28,7 +28,7 @@ constexpr int kLayerNormOpset = 17;
 // The axes a ReduceMean with keepdims=1 reduces, as the negative count k of trailing axes they
 // cover ({-k, ..., -1}); nullopt for anything else.
 std::optional<int64_t> TrailingAxesOf(const ir::Node& rm, const ir::Shape& x) {
-  if (rm.attr_int("keepdims", 1) != 1) return std::nullopt;
+  if (rm.attr_int("keepdims") != 1) return std::nullopt;
   std::vector<int64_t> axes;
   if (rm.opset() >= 18) {
     const ir::Value* a = rm.input(1);

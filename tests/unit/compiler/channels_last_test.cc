@@ -31,9 +31,9 @@ constexpr char kZ[] = "kiln_z_nhwc";
 std::string Flags(const ir::Node* n) {
   if (n == nullptr) return "<null>";
   std::string s;
-  if (n->has_attr(kX)) s += n->attr_int(kX, -1) == 1 ? "x" : "?";
-  if (n->has_attr(kY)) s += n->attr_int(kY, -1) == 1 ? "y" : "?";
-  if (n->has_attr(kZ)) s += n->attr_int(kZ, -1) == 1 ? "z" : "?";
+  if (n->has_attr(kX)) s += n->attr_int(kX) == 1 ? "x" : "?";
+  if (n->has_attr(kY)) s += n->attr_int(kY) == 1 ? "y" : "?";
+  if (n->has_attr(kZ)) s += n->attr_int(kZ) == 1 ? "z" : "?";
   return s;
 }
 
@@ -81,8 +81,10 @@ TEST(ChannelsLastPassTest, ConvChainKeepsTheValueBetweenThemNhwc) {
   EXPECT_EQ(c1->name(), "conv1");
   EXPECT_EQ(Flags(c1), "y");  // x is a graph input: stays NCHW
   EXPECT_EQ(Flags(c2), "x");  // y2 is a graph output: stays NCHW
-  EXPECT_EQ(c1->attr_string("activation", "?"), "");
-  EXPECT_EQ(c2->attr_string("activation", "?"), "");
+  EXPECT_TRUE(c1->has_attr("activation"));
+  EXPECT_EQ(c1->attr_string("activation"), "");
+  EXPECT_TRUE(c2->has_attr("activation"));
+  EXPECT_EQ(c2->attr_string("activation"), "");
   EXPECT_EQ(c1->inputs(), (std::vector<ir::Value*>{m.x, m.w, m.b}));
   EXPECT_EQ(c1->outputs(), (std::vector<ir::Value*>{y1}));
   EXPECT_EQ(c2->inputs(), (std::vector<ir::Value*>{y1, m.w, m.b}));
@@ -106,7 +108,8 @@ TEST(ChannelsLastPassTest, ConvFeedingTheResidualOfAFusedConvIsKeptNhwc) {
   ASSERT_NE(block, nullptr);
   EXPECT_EQ(block->name(), "block");
   EXPECT_EQ(Flags(block), "xz");
-  EXPECT_EQ(block->attr_string("activation", "?"), "Relu");  // untouched
+  EXPECT_TRUE(block->has_attr("activation"));
+  EXPECT_EQ(block->attr_string("activation"), "Relu");  // untouched
   EXPECT_EQ(block->inputs(), (std::vector<ir::Value*>{a, m.w, m.b, z}));
 }
 
@@ -268,15 +271,19 @@ TEST(ChannelsLastPassTest, ConvTurnedIntoFusedConvKeepsItsAttributesAndOrigins) 
   EXPECT_EQ(fused->attr_ints("kernel_shape"), (std::vector<int64_t>{3, 3}));
   EXPECT_EQ(fused->attr_ints("strides"), (std::vector<int64_t>{2, 2}));
   EXPECT_EQ(fused->attr_ints("dilations"), (std::vector<int64_t>{1, 1}));
-  EXPECT_EQ(fused->attr_int("group", 0), 2);
-  EXPECT_EQ(fused->attr_string("auto_pad", "?"), "SAME_UPPER");
+  EXPECT_TRUE(fused->has_attr("group"));
+  EXPECT_EQ(fused->attr_int("group"), 2);
+  EXPECT_TRUE(fused->has_attr("auto_pad"));
+  EXPECT_EQ(fused->attr_string("auto_pad"), "SAME_UPPER");
   EXPECT_EQ(fused->attrs().size(), attrs.size() + 2);  // + activation, kiln_y_nhwc
-  EXPECT_EQ(fused->attr_string("activation", "?"), "");
+  EXPECT_TRUE(fused->has_attr("activation"));
+  EXPECT_EQ(fused->attr_string("activation"), "");
   EXPECT_EQ(Flags(fused), "y");
   const ir::Node* second = NodeAt(g, 1);
   ASSERT_NE(second, nullptr);
   EXPECT_EQ(second->origins(), (testing::Names{"conv2"}));
-  EXPECT_EQ(second->attr_int("group", 0), 2);
+  EXPECT_TRUE(second->has_attr("group"));
+  EXPECT_EQ(second->attr_int("group"), 2);
   EXPECT_EQ(Flags(second), "x");
 }
 

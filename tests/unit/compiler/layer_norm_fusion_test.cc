@@ -75,8 +75,10 @@ void ExpectLayerNorm(const DecomposedLayerNorm& m, int64_t axis) {
   EXPECT_EQ(ln->inputs(), (std::vector<ir::Value*>{m.x, m.gamma, m.beta}));
   EXPECT_EQ(ln->outputs(), (std::vector<ir::Value*>{m.out}));
   EXPECT_EQ(m.g.graph.outputs()[0], m.out);
-  EXPECT_EQ(ln->attr_int("axis", 0), axis);
-  EXPECT_FLOAT_EQ(ln->attr_float("epsilon", 0), 1e-5f);
+  EXPECT_TRUE(ln->has_attr("axis"));
+  EXPECT_EQ(ln->attr_int("axis"), axis);
+  EXPECT_TRUE(ln->has_attr("epsilon"));
+  EXPECT_FLOAT_EQ(ln->attr_float("epsilon"), 1e-5f);
 }
 
 TEST(LayerNormFusionPassTest, DecomposedLayerNormBecomesLayerNormalization) {
@@ -102,7 +104,8 @@ TEST(LayerNormFusionPassTest, EpsilonComesFromTheAddedConstant) {
   auto pass = CreateLayerNormFusionPass();
   EXPECT_TRUE(RunPass(*pass, m.g));
   ASSERT_NE(NodeAt(m.g, 0), nullptr);
-  EXPECT_FLOAT_EQ(NodeAt(m.g, 0)->attr_float("epsilon", 0), 0.001f);
+  EXPECT_TRUE(NodeAt(m.g, 0)->has_attr("epsilon"));
+  EXPECT_FLOAT_EQ(NodeAt(m.g, 0)->attr_float("epsilon"), 0.001f);
 }
 
 TEST(LayerNormFusionPassTest, Opset18AxesGivenAsAConstantInputAreRecognised) {

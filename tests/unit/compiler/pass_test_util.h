@@ -15,7 +15,8 @@
 namespace kiln::compiler::testing {
 
 // Builds graphs node by node: In() adds a graph input, Const() an initializer, Op() a node
-// whose outputs are fresh values; Infer() runs shape inference.
+// whose outputs are fresh values (its op's declared attribute defaults filled in, as the
+// compiler's inference does before any pass); Infer() runs shape inference.
 class GraphBuilder {
  public:
   ir::Value* In(const std::string& name, ir::DataType dt, std::vector<int64_t> dims) {
@@ -49,6 +50,10 @@ class GraphBuilder {
     }
     ir::Node* n = *graph.AddNode(op, "", name, opset, std::move(inputs), outs);
     for (auto& [k, v] : attrs) n->set_attr(k, std::move(v));
+    // The declared defaults, as the compiler's inference gives every node before its passes.
+    if (const ir::OpSchema* schema = ir::OpRegistry::Global().Find("", op)) {
+      (void)ir::ApplyAttrDefaults(*schema, opset, name, n->mutable_attrs());
+    }
     return outs;
   }
   void Out(ir::Value* v) { graph.outputs().push_back(v); }
