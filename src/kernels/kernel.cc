@@ -26,17 +26,6 @@ int NodeDef::graph(const std::string& n) const {
   auto it = graphs.find(n);
   return it == graphs.end() ? -1 : it->second;
 }
-Result<TensorView*> KernelContext::Output(size_t i, const Dims& dims) {
-  if (TensorView* bound = output(i)) {
-    if (bound->dims != dims) {
-      return Error(code::kInternalError, "output ", i, " is bound with dims ",
-                   DimsString(bound->dims), " but the kernel computed ", DimsString(dims));
-    }
-    return bound;
-  }
-  return DynamicOutput(i, dims);
-}
-
 void KernelContext::ParallelFor(int64_t n, int64_t grain, FunctionRef<void(int64_t, int64_t)> fn) {
   if (hal::Execution* e = exec()) {
     e->ParallelFor(n, grain, fn);

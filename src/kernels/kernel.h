@@ -116,10 +116,6 @@ class KernelContext {
   // Whether output i is used at all (an unused optional output may be skipped).
   virtual bool output_wanted(size_t i) const { return true; }
 
-  // Transitional, for kernels not yet moved onto bound outputs (issue 12): output i when the
-  // executor bound it (with `dims`, which must agree), else DynamicOutput.
-  Result<TensorView*> Output(size_t i, const Dims& dims);
-
   // Runs body `graph` (NodeDef::graph) with `inputs` bound to its inputs in order; the body's
   // captured values resolve to this node's enclosing scope. Returns the body outputs.
   virtual Result<std::vector<HostTensor>> RunGraph(int graph,

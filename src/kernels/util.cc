@@ -116,10 +116,4 @@ std::vector<double> ReadDoubles(const TensorView& t) {
   return v;
 }
 
-Status CopyToOutput(KernelContext& ctx, size_t i, const TensorView& src) {
-  KILN_ASSIGN_OR_RETURN(TensorView * out, ctx.Output(i, src.dims));
-  if (out->data != src.data && src.bytes() != 0) std::memmove(out->data, src.data, src.bytes());
-  return Status::Ok();
-}
-
 }  // namespace kiln::kernels

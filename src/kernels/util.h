@@ -170,7 +170,4 @@ std::vector<int64_t> ReadInts(const TensorView& t);
 // Reads a float/integer tensor (of any type but string, the low-precision ones too) as doubles.
 std::vector<double> ReadDoubles(const TensorView& t);
 
-// Copies `src` into output `i` with the same dims (Identity-like kernels).
-Status CopyToOutput(KernelContext& ctx, size_t i, const TensorView& src);
-
 }  // namespace kiln::kernels

@@ -66,32 +66,6 @@ inline Result<int64_t> ScalarInt(const NodeDef& def, const TensorView& t, const 
   return ReadInts(t)[0];
 }
 
-// Element count of `dims`, or nullopt when a dim is negative or the count overflows.
-inline std::optional<int64_t> CheckedCount(const Dims& dims) {
-  int64_t n = 1;
-  for (int64_t d : dims) {
-    if (d < 0 || __builtin_mul_overflow(n, d, &n)) return std::nullopt;
-  }
-  return n;
-}
-
-// Binds output i, first failing on dims no tensor can have (negative, or a count that
-// overflows once multiplied by an element size).
-inline Result<TensorView*> CheckedOutput(const NodeDef& def, KernelContext& ctx, size_t i,
-                                         const Dims& dims) {
-  auto n = CheckedCount(dims);
-  if (!n || *n > (std::numeric_limits<int64_t>::max() >> 4)) {
-    return def.Fail(code::kInvalidParam, "output ", i, " would have dims ", DimsString(dims));
-  }
-  return ctx.Output(i, dims);
-}
-
-// Output i, or null when the caller does not want that optional output.
-inline Result<TensorView*> OptionalOutput(KernelContext& ctx, size_t i, const Dims& dims) {
-  if (i >= ctx.num_outputs() || !ctx.output_wanted(i)) return static_cast<TensorView*>(nullptr);
-  return ctx.Output(i, dims);
-}
-
 // Stores `v` (one value per element) into the floating-point tensor `out`, rounding to its
 // element type; kFeatureUnsupported for a non-float `out`.
 inline Status WriteDoubles(const NodeDef& def, const TensorView& out,
@@ -106,14 +80,6 @@ inline Status WriteDoubles(const NodeDef& def, const TensorView& out,
   if (ok) return Status::Ok();
   return def.Fail(code::kFeatureUnsupported, "output type ", ir::Name(out.dtype),
                   " is not supported; a floating-point type is required");
-}
-
-// Binds output i with `dims` and stores `v` in it (skipped when the output is not wanted).
-inline Status EmitOutput(const NodeDef& def, KernelContext& ctx, size_t i, const Dims& dims,
-                         const std::vector<double>& v) {
-  KILN_ASSIGN_OR_RETURN(TensorView * out, OptionalOutput(ctx, i, dims));
-  if (!out) return Status::Ok();
-  return WriteDoubles(def, *out, v);
 }
 
 // ---------------------------------------------------------------------------------------------
