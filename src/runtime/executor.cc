@@ -145,9 +145,11 @@ class Frame {
       const NodeInfo& node = graph_.nodes[n];
       bool all = !node.data_dependent;
       for (int32_t t : node.outputs) all = all && (t < 0 || planned_[t]);
-      bind_at_run_[n] = all ? 0 : 1;
       bool inputs_known = true;
       for (int32_t t : node.inputs) inputs_known = inputs_known && (t < 0 || planned_[t]);
+      // Static: every input and output known now. A node whose outputs are known but some
+      // input is not still runs its shape function per run, which checks that input.
+      bind_at_run_[n] = all && inputs_known ? 0 : 1;
       work_[n] = all && inputs_known ? Work(n) : kUnknownWork;
     }
   }
@@ -290,27 +292,40 @@ class Frame {
   // on input values stay for the kernel (DynamicOutput).
   Status BindAtRun(size_t n) {
     const NodeInfo& node = graph_.nodes[n];
+    if (node.data_dependent) return Status::Ok();  // the kernel binds its outputs
+    // Every input's and output's dims known at load (a body graph's nodes): bind as planned.
     bool all_known = true;
+    for (int32_t t : node.inputs) {
+      all_known =
+          all_known && (t < 0 || Known(graph_.tensors[t].dims, graph_.tensors[t].rank_known));
+    }
     for (int32_t t : node.outputs) {
       if (t >= 0 && !bound_[t]) {
         all_known = all_known && Known(graph_.tensors[t].dims, graph_.tensors[t].rank_known);
       }
     }
-    if (all_known && !node.data_dependent) {
+    if (all_known) {
       for (int32_t t : node.outputs) {
         if (t >= 0 && !bound_[t])
           KILN_RETURN_IF_ERROR(Bind(t, graph_.tensors[t].dims).status(), "");
       }
       return Status::Ok();
     }
-    if (node.data_dependent) return Status::Ok();
+    // Else the shape function, on this run's inputs: it checks them and gives the dims.
     std::vector<const TensorView*> ins(inputs(n), inputs(n) + node.inputs.size());
     std::vector<Dims> dims;
     std::vector<bool> known;
     KILN_RETURN_IF_ERROR(kernels::InferOutputDims(node.def, ins, &dims, &known), "");
     for (size_t i = 0; i < node.outputs.size(); ++i) {
       const int32_t t = node.outputs[i];
-      if (t >= 0 && !bound_[t] && known[i]) KILN_RETURN_IF_ERROR(Bind(t, dims[i]).status(), "");
+      if (t < 0 || !known[i]) continue;
+      if (!bound_[t]) {
+        KILN_RETURN_IF_ERROR(Bind(t, dims[i]).status(), "");
+      } else if (views_[t].dims != dims[i]) {
+        return Error(code::kInvalidParam, "this run's inputs give output ", i, " dims ",
+                     kernels::DimsString(dims[i]), ", but the model was planned with ",
+                     kernels::DimsString(views_[t].dims));
+      }
     }
     return Status::Ok();
   }

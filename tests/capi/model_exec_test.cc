@@ -865,3 +865,69 @@ TEST_F(ModelApiTest, AnAsyncRunsOutputDatasetIsTheNextRunsInput) {
 }
 
 }  // namespace
+
+namespace {
+
+using kiln::model_test::CompileOm;
+using kiln::model_test::IoDatasets;
+using kiln::model_test::LoadedModel;
+using kiln::model_test::ModelApiTest;
+using kiln::model_test::RecentErrMsg;
+using kiln::model_test::ScratchDir;
+
+// x [n, 4] (n dynamic) -> Expand to the constant [2, 4] -> Relu -> y [2, 4]: y's dims are
+// known at load though x's are not, and only n = 1 or 2 broadcasts.
+std::string WriteFixedExpandOfDynamicInput() {
+  onnx::ModelProto model;
+  model.set_ir_version(8);
+  model.add_opset_import()->set_version(17);
+  onnx::GraphProto* g = model.mutable_graph();
+  g->set_name("fixed_expand");
+  onnx::TensorProto* shape = g->add_initializer();
+  shape->set_name("shape");
+  shape->set_data_type(onnx::TensorProto::INT64);
+  shape->add_dims(2);
+  shape->add_int64_data(2);
+  shape->add_int64_data(4);
+  onnx::NodeProto* expand = g->add_node();
+  expand->set_op_type("Expand");
+  expand->set_name("to_2x4");
+  expand->add_input("x");
+  expand->add_input("shape");
+  expand->add_output("r");
+  onnx::NodeProto* relu = g->add_node();
+  relu->set_op_type("Relu");
+  relu->add_input("r");
+  relu->add_output("y");
+  auto* x = g->add_input();
+  x->set_name("x");
+  auto* xt = x->mutable_type()->mutable_tensor_type();
+  xt->set_elem_type(onnx::TensorProto::FLOAT);
+  xt->mutable_shape()->add_dim()->set_dim_param("n");
+  xt->mutable_shape()->add_dim()->set_dim_value(4);
+  auto* y = g->add_output();
+  y->set_name("y");
+  y->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  std::string path = ScratchDir() + "/fixed_expand.onnx";
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  EXPECT_TRUE(model.SerializeToOstream(&out));
+  return path;
+}
+
+// A node whose output dims the plan fixed still checks the inputs a run brings: the executor
+// runs its shape function when an input's dims are known only at run time.
+TEST_F(ModelApiTest, AFixedOutputOfADynamicInputIsCheckedPerRun) {
+  const std::string om = CompileOm("fixed_expand", WriteFixedExpandOfDynamicInput());
+  ASSERT_FALSE(om.empty());
+  LoadedModel m(om);
+  IoDatasets io({3 * 4 * sizeof(float)}, {2 * 4 * sizeof(float)});
+  io.input(0).Write(std::vector<float>{-1, 2, -3, 4, 5, -6, 7, -8, 9, 10, 11, 12});
+  SetInputDims(io.in(), 0, {3, 4});  // [3, 4] does not broadcast to [2, 4]
+  EXPECT_EQ(aclmdlExecute(m.id(), io.in(), io.out()), ACL_ERROR_RT_MODEL_EXECUTE);
+  EXPECT_NE(std::string(RecentErrMsg()).find("to_2x4"), std::string::npos) << RecentErrMsg();
+  SetInputDims(io.in(), 0, {2, 4});  // the model stays usable, and a fitting run computes
+  ASSERT_EQ(aclmdlExecute(m.id(), io.in(), io.out()), ACL_SUCCESS) << RecentErrMsg();
+  EXPECT_EQ(io.output(0).ReadFloats(8), (std::vector<float>{0, 2, 0, 4, 5, 0, 7, 0}));
+}
+
+}  // namespace
