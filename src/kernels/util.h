@@ -5,8 +5,10 @@
 // float), type dispatch, strides, axes and numpy broadcasting.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -83,6 +85,44 @@ template <typename T>
 struct TypeTag {
   using type = T;
 };
+
+// `x` rounded to floating-point type `t` (float32, float16, bfloat16; float64 unchanged) and
+// widened back: what a kernel computing in double stores into a `t` output.
+inline double RoundTo(DataType t, double x) {
+  switch (t) {
+    case DataType::kFloat32:
+      return static_cast<float>(x);
+    case DataType::kFloat16:
+      return HalfToFloat(FloatToHalf(static_cast<float>(x)));
+    case DataType::kBFloat16:
+      return BFloat16ToFloat(FloatToBFloat16(static_cast<float>(x)));
+    default:
+      return x;
+  }
+}
+
+// Stores `v` as element i of `p`: floats rounded; integers truncated toward zero and saturated
+// to their type, NaN as 0; bool as v != 0.
+template <typename T>
+void StoreSaturating(T* p, int64_t i, double v) {
+  if constexpr (kIsFloat<T>) {
+    Store(p, i, static_cast<ComputeT<T>>(v));
+  } else if constexpr (std::is_same_v<T, bool>) {
+    p[i] = v != 0.0;
+  } else {
+    constexpr double lo = static_cast<double>(std::numeric_limits<T>::lowest());
+    constexpr double hi = static_cast<double>(std::numeric_limits<T>::max());
+    if (std::isnan(v)) {
+      p[i] = T{0};
+    } else if (v <= lo) {
+      p[i] = std::numeric_limits<T>::lowest();
+    } else if (v >= hi) {
+      p[i] = std::numeric_limits<T>::max();
+    } else {
+      p[i] = static_cast<T>(v);
+    }
+  }
+}
 
 // Floats only (float32/64/16, bfloat16).
 template <typename Fn>

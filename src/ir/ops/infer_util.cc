@@ -9,6 +9,25 @@ std::optional<int64_t> NormalizeAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }
 
+std::string IntsStr(const std::vector<int64_t>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(v[i]);
+  }
+  return s + "]";
+}
+
+Result<std::vector<Dim>> DimsOfRank(const InferenceContext& ctx, size_t i, const char* name,
+                                    size_t rank) {
+  const Shape& s = ctx.input_shape(i);
+  if (!s.rank_known()) return std::vector<Dim>(rank);
+  if (s.rank() != rank) {
+    return ctx.Fail(name, " has shape ", s.ToString(), "; rank ", rank, " is required");
+  }
+  return s.dims();
+}
+
 Status InferSameAsInput(InferenceContext& ctx) {
   ctx.set_output(0, ctx.input_type(0));
   return Status::Ok();

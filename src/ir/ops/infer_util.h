@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "ir/op_schema.h"
@@ -14,6 +15,14 @@ namespace kiln::ir {
 
 // Normalises a possibly negative `axis` for a tensor of `rank`; nullopt when out of range.
 std::optional<int64_t> NormalizeAxis(int64_t axis, int64_t rank);
+
+// "[1,2,3]": a list of ints for messages.
+std::string IntsStr(const std::vector<int64_t>& v);
+
+// Input i's dims, which must be `rank` of them (kInvalidParam naming the input as `name`
+// otherwise); all unknown when its rank is unknown.
+Result<std::vector<Dim>> DimsOfRank(const InferenceContext& ctx, size_t i, const char* name,
+                                    size_t rank);
 
 // Output 0 = input 0's type.
 Status InferSameAsInput(InferenceContext& ctx);

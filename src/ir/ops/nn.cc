@@ -197,15 +197,6 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // Shared helpers.
 
-std::string IntsStr(const std::vector<int64_t>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (i) s += ',';
-    s += std::to_string(v[i]);
-  }
-  return s + "]";
-}
-
 // `d` times `k`: known when `d` is, `d` itself when k is 1, unknown otherwise.
 Dim Scaled(const Dim& d, int64_t k) {
   if (d.known()) return Dim::Known(d.value * k);
@@ -277,17 +268,6 @@ Status CheckNumericSameType(InferenceContext& ctx, size_t last, int any_numeric_
                     " type is required");
   }
   return CheckSameDtype(ctx, 0, last);
-}
-
-// The dims of input i, which must have `rank` dims; all unknown when its rank is unknown.
-Result<std::vector<Dim>> DimsOfRank(InferenceContext& ctx, size_t i, const char* name,
-                                    size_t rank) {
-  const Shape& s = ctx.input_shape(i);
-  if (!s.rank_known()) return std::vector<Dim>(rank);
-  if (s.rank() != rank) {
-    return ctx.Fail(name, " has shape ", s.ToString(), "; rank ", rank, " is required");
-  }
-  return s.dims();
 }
 
 Status CheckRankAtLeast(InferenceContext& ctx, size_t i, size_t min_rank, const char* layout) {

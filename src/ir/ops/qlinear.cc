@@ -19,15 +19,6 @@
 namespace kiln::ir {
 namespace {
 
-std::string IntsStr(const std::vector<int64_t>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (i) s += ',';
-    s += std::to_string(v[i]);
-  }
-  return s + "]";
-}
-
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }  // a >= 0, b > 0
 
 bool IsQuantized8(DataType t) { return t == DataType::kUint8 || t == DataType::kInt8; }
@@ -114,17 +105,6 @@ Result<std::vector<int64_t>> WindowInts(const InferenceContext& ctx, const char*
     if (x < min) return ctx.Fail("attribute '", name, "' = ", IntsStr(v), " has a value < ", min);
   }
   return v;
-}
-
-// Input i's dims, which must be `rank` of them; all unknown when its rank is unknown.
-Result<std::vector<Dim>> DimsOfRank(const InferenceContext& ctx, size_t i, const char* name,
-                                    size_t rank) {
-  const Shape& s = ctx.input_shape(i);
-  if (!s.rank_known()) return std::vector<Dim>(rank);
-  if (s.rank() != rank) {
-    return ctx.Fail(name, " has shape ", s.ToString(), "; rank ", rank, " is required");
-  }
-  return s.dims();
 }
 
 // Checks X (input `xi`), W (input `wi`) and the window attributes and sets output 0 to `out`

@@ -17,15 +17,6 @@ namespace {
 // The opset from which `op_type` takes its axes as input 1 instead of the 'axes' attribute.
 int AxesInputSince(const std::string& op_type) { return op_type == "ReduceSum" ? 13 : 18; }
 
-std::string IntsToString(const std::vector<int64_t>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (i) s += ',';
-    s += std::to_string(v[i]);
-  }
-  return s + "]";
-}
-
 // The reduction axes of a node, from the attribute or from input 1, whichever its opset uses.
 struct ReductionAxes {
   bool known = true;          // false: input 1 is only known at run time
@@ -123,7 +114,7 @@ Status Reduce(InferenceContext& ctx) {
                       rank, "; axes must lie in [", -rank, ", ", rank - 1, "]");
     }
     if (reduced[static_cast<size_t>(*a)]) {
-      return ctx.Fail("axes ", IntsToString(axes), " name axis ", *a, " of input ", in.ToString(),
+      return ctx.Fail("axes ", IntsStr(axes), " name axis ", *a, " of input ", in.ToString(),
                       " more than once");
     }
     reduced[static_cast<size_t>(*a)] = true;

@@ -47,17 +47,6 @@ Status CheckGiven(const InferenceContext& ctx, const std::vector<const char*>& n
   return Status::Ok();
 }
 
-// Input i's dims, which must be `rank` of them; all unknown when its rank is unknown.
-Result<std::vector<Dim>> DimsOfRank(const InferenceContext& ctx, size_t i, const char* name,
-                                    size_t rank) {
-  const Shape& s = ctx.input_shape(i);
-  if (!s.rank_known()) return std::vector<Dim>(rank);
-  if (s.rank() != rank) {
-    return ctx.Fail(name, " has shape ", s.ToString(), "; rank ", rank, " is required");
-  }
-  return s.dims();
-}
-
 // Unifies `*d` with `other`, two dims that must be equal: fails when both are known and differ,
 // else keeps the more informative one in `*d`.
 Status Unify(const InferenceContext& ctx, Dim* d, const Dim& other, const std::string& what) {

@@ -28,15 +28,6 @@ constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
 // ---------------------------------------------------------------------------------------------
 // Shared helpers.
 
-std::string IntsStr(const std::vector<int64_t>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (i) s += ",";
-    s += std::to_string(v[i]);
-  }
-  return s + "]";
-}
-
 std::string Join(const std::vector<std::string>& v) {
   std::string s;
   for (size_t i = 0; i < v.size(); ++i) {

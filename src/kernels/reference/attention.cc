@@ -22,20 +22,6 @@ using Doubles = std::vector<double>;
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
-// `x` rounded to `t` (a floating-point type) and widened back.
-double RoundTo(DataType t, double x) {
-  switch (t) {
-    case DataType::kFloat32:
-      return static_cast<float>(x);
-    case DataType::kFloat16:
-      return HalfToFloat(FloatToHalf(static_cast<float>(x)));
-    case DataType::kBFloat16:
-      return BFloat16ToFloat(FloatToBFloat16(static_cast<float>(x)));
-    default:
-      return x;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Attention.
 

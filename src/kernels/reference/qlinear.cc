@@ -43,18 +43,6 @@ float ScaleAt(const TensorView& t, int64_t i) {
   }
 }
 
-// `f` rounded to the precision of float type `t`.
-float RoundTo(DataType t, float f) {
-  switch (t) {
-    case DataType::kFloat16:
-      return HalfToFloat(FloatToHalf(f));
-    case DataType::kBFloat16:
-      return BFloat16ToFloat(FloatToBFloat16(f));
-    default:
-      return f;
-  }
-}
-
 // a_scale * b_scale / y_scale, each step rounded to the scales' type `t` (the ONNX reference
 // computes it in numpy's arithmetic of that type).
 double Multiplier(DataType t, float a, float b, float y) {

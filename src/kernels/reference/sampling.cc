@@ -23,28 +23,6 @@ namespace {
 
 using Doubles = std::vector<double>;
 
-// Stores `v` as element i of `p`: floats rounded, integers truncated and saturated, bool != 0.
-template <typename T>
-void StoreValue(T* p, int64_t i, double v) {
-  if constexpr (kIsFloat<T>) {
-    Store(p, i, static_cast<ComputeT<T>>(v));
-  } else if constexpr (std::is_same_v<T, bool>) {
-    p[i] = v != 0.0;
-  } else {
-    constexpr double lo = static_cast<double>(std::numeric_limits<T>::lowest());
-    constexpr double hi = static_cast<double>(std::numeric_limits<T>::max());
-    if (std::isnan(v)) {
-      p[i] = T{0};
-    } else if (v <= lo) {
-      p[i] = std::numeric_limits<T>::lowest();
-    } else if (v >= hi) {
-      p[i] = std::numeric_limits<T>::max();
-    } else {
-      p[i] = static_cast<T>(v);
-    }
-  }
-}
-
 template <typename T>
 double LoadValue(const T* p, int64_t i) {
   return static_cast<double>(Load(p, i));
@@ -202,7 +180,7 @@ void RunGridSampleTyped(const TensorView* x, const TensorView* grid, TensorView*
             at_ += tap_index[i * 4] * in_strides[i];
           }
           if (zero) {
-            StoreValue(py, out_i, 0.0);
+            StoreSaturating(py, out_i, 0.0);
           } else {
             py[out_i] = px[in_base + at_];  // an exact copy of the nearest element
           }
@@ -226,7 +204,7 @@ void RunGridSampleTyped(const TensorView* x, const TensorView* grid, TensorView*
           while (i > 0 && ++counter[i - 1] == taps) counter[--i] = 0;
           if (i == 0) break;
         }
-        StoreValue(py, out_i, acc);
+        StoreSaturating(py, out_i, acc);
       }
     }
   }
@@ -295,7 +273,8 @@ Status RunAffineGrid(const NodeDef& def, KernelContext& ctx) {
   }
   DispatchFloat(y->dtype, [&](auto tag) {  // the definition: theta, hence the grid, is a float
     using T = typename decltype(tag)::type;
-    for (size_t i = 0; i < out.size(); ++i) StoreValue(y->as<T>(), static_cast<int64_t>(i), out[i]);
+    for (size_t i = 0; i < out.size(); ++i)
+      StoreSaturating(y->as<T>(), static_cast<int64_t>(i), out[i]);
   });
   return Status::Ok();
 }

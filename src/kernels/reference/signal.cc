@@ -34,22 +34,7 @@ using Complex = std::complex<double>;
 void StoreNumber(const TensorView& t, int64_t i, double v) {
   DispatchNumeric(t.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    T* p = t.as<T>();
-    if constexpr (kIsFloat<T>) {
-      Store(p, i, static_cast<ComputeT<T>>(v));
-    } else {
-      constexpr double lo = static_cast<double>(std::numeric_limits<T>::lowest());
-      constexpr double hi = static_cast<double>(std::numeric_limits<T>::max());
-      if (std::isnan(v)) {
-        p[i] = T{0};
-      } else if (v <= lo) {
-        p[i] = std::numeric_limits<T>::lowest();
-      } else if (v >= hi) {
-        p[i] = std::numeric_limits<T>::max();
-      } else {
-        p[i] = static_cast<T>(v);
-      }
-    }
+    StoreSaturating(t.as<T>(), i, v);
   });
 }
 

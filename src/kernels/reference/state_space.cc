@@ -41,18 +41,6 @@ void StoreFloat(const TensorView& t, int64_t i, float f) {
   });
 }
 
-// `f` rounded to the precision of `t` (float16, bfloat16 or float32).
-float RoundTo(DataType t, float f) {
-  switch (t) {
-    case DataType::kFloat16:
-      return HalfToFloat(FloatToHalf(f));
-    case DataType::kBFloat16:
-      return BFloat16ToFloat(FloatToBFloat16(f));
-    default:
-      return f;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // LinearAttention(query [B, T, Hq * dk], key [B, T, Hkv * dk], value [B, T, Hkv * dv],
 // past_state? [B, Hkv, dk, dv], decay? [B, T, Hkv or Hkv * dk], beta? [B, T, Hkv or 1])
