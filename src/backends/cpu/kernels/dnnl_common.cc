@@ -139,6 +139,63 @@ const void* PackedWeights::Get(const dnnl::memory::desc& user_md, const void* da
   return buffer->data();
 }
 
+void ReorderedPlan::PlanReorders(const dnnl::primitive_desc_base& pd, const void* w_const,
+                                 PackedWeights& packed) {
+  src_md = pd.src_desc();
+  dst_md = pd.dst_desc();
+  w_md = pd.weights_desc();
+  scratch_md = pd.scratchpad_desc();
+  if (w_const != nullptr) {
+    weights = packed.Get(w_user_md, w_const, w_md);
+  } else if (w_md != w_user_md) {
+    // Computed weights (e.g. folded past the compiler's size limit): packed on every run.
+    reorder_w = true;
+    w_in = MakeReorder(w_user_md, w_md, scratch_md);
+  }
+  reorder_src = src_md != x_md;
+  reorder_dst = dst_md != y_md;
+  if (reorder_src) src_in = MakeReorder(x_md, src_md, scratch_md);
+  if (reorder_dst) dst_out = MakeReorder(dst_md, y_md, scratch_md);
+}
+
+void RunReordered(const ReorderedPlan& p, const dnnl::primitive& prim, DnnlRun& run,
+                  const TensorView& x, const TensorView& w, const TensorView* b,
+                  const TensorView& y, size_t extra_bytes,
+                  FunctionRef<void(const dnnl::memory& dst, void* scratch)> before_primitive) {
+  run.Buffers({p.reorder_src ? p.src_md.get_size() : 0, p.reorder_dst ? p.dst_md.get_size() : 0,
+               p.reorder_w ? p.w_md.get_size() : 0, p.scratch_md.get_size(), extra_bytes});
+  void* scratch = run.buffer(3);
+  const dnnl::memory& x_mem = run.Memory(0, p.x_md, x.data);
+  const dnnl::memory& y_mem = run.Memory(1, p.y_md, y.data);
+  const dnnl::memory& src = p.reorder_src ? run.Memory(2, p.src_md, run.buffer(0)) : x_mem;
+  const dnnl::memory& dst = p.reorder_dst ? run.Memory(3, p.dst_md, run.buffer(1)) : y_mem;
+  const dnnl::memory* weights = nullptr;
+  if (p.weights != nullptr) {
+    weights = &run.Memory(4, p.w_md, p.weights);
+  } else if (p.reorder_w) {
+    weights = &run.Memory(4, p.w_md, run.buffer(2));
+    run.Execute(p.w_in,
+                {{DNNL_ARG_FROM, &run.Memory(5, p.w_user_md, w.data)}, {DNNL_ARG_TO, weights}},
+                p.scratch_md, scratch);
+  } else {
+    weights = &run.Memory(4, p.w_md, w.data);
+  }
+  if (p.reorder_src) {
+    run.Execute(p.src_in, {{DNNL_ARG_FROM, &x_mem}, {DNNL_ARG_TO, &src}}, p.scratch_md, scratch);
+  }
+  before_primitive(dst, scratch);
+  run.Execute(prim,
+              {{DNNL_ARG_SRC, &src},
+               {DNNL_ARG_WEIGHTS, weights},
+               {DNNL_ARG_DST, &dst},
+               {DNNL_ARG_BIAS, b != nullptr ? &run.Memory(8, p.b_md, b->data) : nullptr}},
+              p.scratch_md, scratch);
+  if (p.reorder_dst) {
+    run.Execute(p.dst_out, {{DNNL_ARG_FROM, &dst}, {DNNL_ARG_TO, &y_mem}}, p.scratch_md, scratch);
+  }
+  run.Wait();
+}
+
 Result<ActivationAttrs> ReadDnnlActivation(const NodeDef& def) {
   KILN_ASSIGN_OR_RETURN(ActivationAttrs a, kernels::ReadActivation(def));
   // min(max(v, lo), hi) with lo > hi (or a NaN bound) is not what oneDNN's clip computes.

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "backends/cpu/kernels/register.h"
+#include "base/function_ref.h"
 #include "kernels/attrs.h"
 #include "kernels/kernel.h"
 #include "kernels/registry.h"
@@ -172,6 +173,34 @@ Status Guard(const NodeDef& def, Fn&& fn) {
 struct Plan {
   virtual ~Plan() = default;
 };
+
+// The plan of a primitive with weights whose tensors oneDNN may want in layouts of its own
+// (convolution, deconvolution): the tensors as stored, as the primitive takes them, and the
+// reorders between the two.
+struct ReorderedPlan : Plan {
+  dnnl::memory::desc x_md, y_md, w_user_md;  // the tensors as they are stored
+  dnnl::memory::desc src_md, dst_md, w_md;   // as the primitive takes them
+  dnnl::memory::desc b_md;
+  const void* weights = nullptr;  // constant W in w_md: the constant itself or a packed copy
+  bool reorder_src = false, reorder_dst = false, reorder_w = false;
+  dnnl::reorder src_in, dst_out, w_in;  // x_md -> src_md, dst_md -> y_md, computed W -> w_md
+  dnnl::memory::desc scratch_md;        // the largest scratchpad of the primitives, run in turn
+
+  // Once the primitive `pd` is made (x_md, y_md, w_user_md set): takes its layouts and
+  // scratchpad, packs the constant weights `w_const` (null: W is computed, reordered per run
+  // when its layout differs) through `packed`, and makes the src/dst reorders.
+  void PlanReorders(const dnnl::primitive_desc_base& pd, const void* w_const,
+                    PackedWeights& packed);
+};
+
+// One run of `prim` under plan `p`: W, X reordered as planned, the primitive (with the bias
+// `b` when given), Y reordered back. `before_primitive(dst, scratch)` runs just before the
+// primitive (convolution's residual goes into dst there); `extra_bytes` more per-run buffer
+// is its buffer(4).
+void RunReordered(const ReorderedPlan& p, const dnnl::primitive& prim, DnnlRun& run,
+                  const TensorView& x, const TensorView& w, const TensorView* b,
+                  const TensorView& y, size_t extra_bytes,
+                  FunctionRef<void(const dnnl::memory& dst, void* scratch)> before_primitive);
 
 // The base of every kernel here (oneDNN's, and nn.cc's own channel normalisation loops, whose
 // plan is just the dims). A subclass says which input dims a plan depends on (Key),

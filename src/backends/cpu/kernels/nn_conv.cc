@@ -68,17 +68,13 @@ dnnl::memory::dims Minus1(const Dims& d) {
 // ---------------------------------------------------------------------------------------------
 // Conv and FusedConv.
 
-struct ConvPlan final : Plan {
+struct ConvPlan final : ReorderedPlan {
   dnnl::convolution_forward conv;
-  // The tensors as they are stored (plain NCHW, or NHWC where the node is marked).
-  dnnl::memory::desc x_md, y_md, z_md, w_user_md;
-  dnnl::memory::desc src_md, dst_md, w_md;  // as the convolution takes them
-  dnnl::memory::desc b_md;
-  const void* weights = nullptr;  // constant W in w_md: the constant itself or a packed copy
-  bool reorder_src = false, reorder_dst = false, reorder_z = false, reorder_w = false;
-  // x_md -> src_md, dst_md -> y_md, z_md -> dst_md (the residual), computed W -> w_md.
-  dnnl::reorder src_in, dst_out, z_in, w_in;
-  dnnl::memory::desc scratch_md;  // the largest scratchpad of the primitives, run in turn
+  // The residual as stored (plain NCHW, or NHWC where the node is marked), and its reorder into
+  // the primitive's dst when the layouts differ. x_md and y_md are also NHWC where marked.
+  dnnl::memory::desc z_md;
+  bool reorder_z = false;
+  dnnl::reorder z_in;
 };
 
 class ConvKernel final : public DnnlKernel {
@@ -191,62 +187,22 @@ class ConvKernel final : public DnnlKernel {
     attr.set_post_ops(ops);
     dnnl::convolution_forward::primitive_desc pd(desc, attr, Engine());
     p.conv = dnnl::convolution_forward(pd);
-    p.src_md = pd.src_desc();
-    p.dst_md = pd.dst_desc();
-    p.w_md = pd.weights_desc();
-    memory::desc scratch_md = pd.scratchpad_desc();
-    auto reorder = [&](const memory::desc& from, const memory::desc& to) {
-      return MakeReorder(from, to, scratch_md);
-    };
-    if (w_const_.data != nullptr) {
-      p.weights = packed_.Get(p.w_user_md, w_const_.data, p.w_md);
-    } else if (p.w_md != p.w_user_md) {
-      // Computed weights (e.g. folded past the compiler's size limit): packed on every run.
-      p.reorder_w = true;
-      p.w_in = reorder(p.w_user_md, p.w_md);
-    }
-    p.reorder_src = p.src_md != p.x_md;
-    p.reorder_dst = p.dst_md != p.y_md;
-    if (p.reorder_src) p.src_in = reorder(p.x_md, p.src_md);
-    if (p.reorder_dst) p.dst_out = reorder(p.dst_md, p.y_md);
+    p.PlanReorders(pd, w_const_.data, packed_);
     p.reorder_z = has_z && p.z_md != p.dst_md;
-    if (p.reorder_z) p.z_in = reorder(p.z_md, p.dst_md);
-    p.scratch_md = scratch_md;
+    if (p.reorder_z) p.z_in = MakeReorder(p.z_md, p.dst_md, p.scratch_md);
   }
 
   Status Execute(const Plan& base, KernelContext& ctx, DnnlRun& run) const override {
     const auto& p = static_cast<const ConvPlan&>(base);
     const TensorView* x = ctx.input(0);
-    const TensorView* w = ctx.input(1);
     const TensorView* b = ctx.num_inputs() > 2 ? ctx.input(2) : nullptr;
     const TensorView* z = ctx.num_inputs() > 3 ? ctx.input(3) : nullptr;
     KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
     // The residual is reordered straight into dst, except when dst is Y itself and Z shares
-    // Y's buffer in another layout: then through a buffer of its own.
+    // Y's buffer in another layout: then through a buffer of its own (buffer 4).
     const bool z_via_buffer = z != nullptr && p.reorder_z && !p.reorder_dst && z->data == y->data;
-    run.Buffers({p.reorder_src ? p.src_md.get_size() : 0, p.reorder_dst ? p.dst_md.get_size() : 0,
-                 p.reorder_w ? p.w_md.get_size() : 0, p.scratch_md.get_size(),
-                 z_via_buffer ? p.dst_md.get_size() : 0});
-    void* scratch = run.buffer(3);
-    const dnnl::memory& x_mem = run.Memory(0, p.x_md, x->data);
-    const dnnl::memory& y_mem = run.Memory(1, p.y_md, y->data);
-    const dnnl::memory& src = p.reorder_src ? run.Memory(2, p.src_md, run.buffer(0)) : x_mem;
-    const dnnl::memory& dst = p.reorder_dst ? run.Memory(3, p.dst_md, run.buffer(1)) : y_mem;
-    const dnnl::memory* weights = nullptr;
-    if (p.weights != nullptr) {
-      weights = &run.Memory(4, p.w_md, p.weights);
-    } else if (p.reorder_w) {
-      weights = &run.Memory(4, p.w_md, run.buffer(2));
-      run.Execute(p.w_in,
-                  {{DNNL_ARG_FROM, &run.Memory(5, p.w_user_md, w->data)}, {DNNL_ARG_TO, weights}},
-                  p.scratch_md, scratch);
-    } else {
-      weights = &run.Memory(4, p.w_md, w->data);
-    }
-    if (p.reorder_src) {
-      run.Execute(p.src_in, {{DNNL_ARG_FROM, &x_mem}, {DNNL_ARG_TO, &src}}, p.scratch_md, scratch);
-    }
-    if (z != nullptr) {  // the sum post-op adds what dst holds
+    auto residual = [&](const dnnl::memory& dst, void* scratch) {
+      if (z == nullptr) return;  // the sum post-op adds what dst holds
       if (z_via_buffer) {
         run.Execute(p.z_in,
                     {{DNNL_ARG_FROM, &run.Memory(6, p.z_md, z->data)},
@@ -260,17 +216,9 @@ class ConvKernel final : public DnnlKernel {
       } else if (z->data != dst.get_data_handle()) {
         std::memcpy(dst.get_data_handle(), z->data, p.dst_md.get_size());
       }
-    }
-    run.Execute(p.conv,
-                {{DNNL_ARG_SRC, &src},
-                 {DNNL_ARG_WEIGHTS, weights},
-                 {DNNL_ARG_DST, &dst},
-                 {DNNL_ARG_BIAS, b != nullptr ? &run.Memory(8, p.b_md, b->data) : nullptr}},
-                p.scratch_md, scratch);
-    if (p.reorder_dst) {
-      run.Execute(p.dst_out, {{DNNL_ARG_FROM, &dst}, {DNNL_ARG_TO, &y_mem}}, p.scratch_md, scratch);
-    }
-    run.Wait();
+    };
+    RunReordered(p, p.conv, run, *x, *ctx.input(1), b, *y, z_via_buffer ? p.dst_md.get_size() : 0,
+                 residual);
     return Status::Ok();
   }
 

@@ -30,15 +30,8 @@ namespace {
 
 using kernels::ConvAttrs;
 
-struct DeconvPlan final : Plan {
+struct DeconvPlan final : ReorderedPlan {
   dnnl::deconvolution_forward deconv;
-  dnnl::memory::desc x_md, y_md, w_user_md;  // the tensors as they are
-  dnnl::memory::desc src_md, dst_md, w_md;   // as the primitive takes them
-  dnnl::memory::desc b_md;
-  const void* weights = nullptr;  // constant W in w_md (a packed copy)
-  bool reorder_src = false, reorder_dst = false, reorder_w = false;
-  dnnl::reorder src_in, dst_out, w_in;  // plain -> src_md, dst_md -> plain, computed W -> w_md
-  dnnl::memory::desc scratch_md;        // the largest scratchpad of the primitives, run in turn
 };
 
 // The geometry of one run: Y's dims and the window as oneDNN wants it.
@@ -191,63 +184,15 @@ class DeconvKernel final : public DnnlKernel {
     }
     const dnnl::deconvolution_forward::primitive_desc& pd = *made;
     p.deconv = dnnl::deconvolution_forward(pd);
-    p.src_md = pd.src_desc();
-    p.dst_md = pd.dst_desc();
-    p.w_md = pd.weights_desc();
-    memory::desc scratch_md = pd.scratchpad_desc();
-    auto reorder = [&](const memory::desc& from, const memory::desc& to) {
-      return MakeReorder(from, to, scratch_md);
-    };
-    if (w_const_.data != nullptr) {
-      p.weights = packed_.Get(p.w_user_md, w_const_.data, p.w_md);
-    } else if (p.w_md != p.w_user_md) {
-      p.reorder_w = true;
-      p.w_in = reorder(p.w_user_md, p.w_md);
-    }
-    p.reorder_src = p.src_md != p.x_md;
-    p.reorder_dst = p.dst_md != p.y_md;
-    if (p.reorder_src) p.src_in = reorder(p.x_md, p.src_md);
-    if (p.reorder_dst) p.dst_out = reorder(p.dst_md, p.y_md);
-    p.scratch_md = scratch_md;
+    p.PlanReorders(pd, w_const_.data, packed_);
   }
 
   Status Execute(const Plan& base, KernelContext& ctx, DnnlRun& run) const override {
     const auto& p = static_cast<const DeconvPlan&>(base);
-    const TensorView* x = ctx.input(0);
-    const TensorView* w = ctx.input(1);
     const TensorView* b = ctx.num_inputs() > 2 ? ctx.input(2) : nullptr;
     KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
-    run.Buffers({p.reorder_src ? p.src_md.get_size() : 0, p.reorder_dst ? p.dst_md.get_size() : 0,
-                 p.reorder_w ? p.w_md.get_size() : 0, p.scratch_md.get_size()});
-    void* scratch = run.buffer(3);
-    const dnnl::memory& x_mem = run.Memory(0, p.x_md, x->data);
-    const dnnl::memory& y_mem = run.Memory(1, p.y_md, y->data);
-    const dnnl::memory& src = p.reorder_src ? run.Memory(2, p.src_md, run.buffer(0)) : x_mem;
-    const dnnl::memory& dst = p.reorder_dst ? run.Memory(3, p.dst_md, run.buffer(1)) : y_mem;
-    const dnnl::memory* weights = nullptr;
-    if (p.weights != nullptr) {
-      weights = &run.Memory(4, p.w_md, p.weights);
-    } else if (p.reorder_w) {
-      weights = &run.Memory(4, p.w_md, run.buffer(2));
-      run.Execute(p.w_in,
-                  {{DNNL_ARG_FROM, &run.Memory(5, p.w_user_md, w->data)}, {DNNL_ARG_TO, weights}},
-                  p.scratch_md, scratch);
-    } else {
-      weights = &run.Memory(4, p.w_md, w->data);
-    }
-    if (p.reorder_src) {
-      run.Execute(p.src_in, {{DNNL_ARG_FROM, &x_mem}, {DNNL_ARG_TO, &src}}, p.scratch_md, scratch);
-    }
-    run.Execute(p.deconv,
-                {{DNNL_ARG_SRC, &src},
-                 {DNNL_ARG_WEIGHTS, weights},
-                 {DNNL_ARG_DST, &dst},
-                 {DNNL_ARG_BIAS, b != nullptr ? &run.Memory(8, p.b_md, b->data) : nullptr}},
-                p.scratch_md, scratch);
-    if (p.reorder_dst) {
-      run.Execute(p.dst_out, {{DNNL_ARG_FROM, &dst}, {DNNL_ARG_TO, &y_mem}}, p.scratch_md, scratch);
-    }
-    run.Wait();
+    RunReordered(p, p.deconv, run, *ctx.input(0), *ctx.input(1), b, *y, 0,
+                 [](const dnnl::memory&, void*) {});
     return Status::Ok();
   }
 
