@@ -24,24 +24,6 @@ using testing::Values;
 
 const float kLn3 = std::log(3.0f);
 
-// Runs the reference kernel as the executor runs a node: Prepare, then the op's shape function
-// on the actual inputs (which reports inputs that break the op's rules, kInvalidParam naming
-// the node; RunReference's context would leave such outputs unbound), then the kernel on the
-// bound outputs.
-Result<std::vector<HostTensor>> RunChecked(const NodeDef& def,
-                                           const std::vector<const HostTensor*>& inputs) {
-  KILN_RETURN_IF_ERROR(KernelRegistry::Global().Create(kReferenceBackend, def).status(), "");
-  NodeDef applied = def;
-  KILN_RETURN_IF_ERROR(ApplyDefinition(applied), "");
-  std::vector<TensorView> views;
-  for (const HostTensor* t : inputs) views.push_back(t ? t->view() : TensorView{});
-  std::vector<const TensorView*> in;
-  for (size_t i = 0; i < inputs.size(); ++i) in.push_back(inputs[i] ? &views[i] : nullptr);
-  std::vector<Dims> dims;
-  std::vector<bool> known;
-  KILN_RETURN_IF_ERROR(InferOutputDims(applied, in, &dims, &known), "");
-  return RunReference(def, inputs);
-}
 const float kInf = std::numeric_limits<float>::infinity();
 constexpr DataType kF32 = DataType::kFloat32;
 
@@ -63,7 +45,7 @@ TEST(AttentionKernelTest, SoftmaxOfScoresWeightsTheValues) {
   HostTensor k = F32({1, 1, 2, 1}, {0, kLn3});
   HostTensor v = F32({1, 1, 2, 1}, {4, 8});
   NodeDef def = Def("Attention", {&q, &k, &v}, {kF32}, 23);
-  auto out = RunChecked(def, {&q, &k, &v});
+  auto out = RunReference(def, {&q, &k, &v});
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ((*out)[0].dims, (Dims{1, 1, 1, 1}));
   ExpectNear(Values<float>((*out)[0]), {7});
@@ -75,12 +57,12 @@ TEST(AttentionKernelTest, DefaultScaleIsOneOverSqrtHeadSizeAndScaleOverridesIt) 
   HostTensor k = F32({1, 1, 2, 4}, {0, 0, 0, 0, kLn3 / 2, kLn3 / 2, kLn3 / 2, kLn3 / 2});
   HostTensor v = F32({1, 1, 2, 1}, {4, 8});
   NodeDef def = Def("Attention", {&q, &k, &v}, {kF32}, 23);
-  auto out = RunChecked(def, {&q, &k, &v});
+  auto out = RunReference(def, {&q, &k, &v});
   ASSERT_TRUE(out.ok()) << out.status().message();
   ExpectNear(Values<float>((*out)[0]), {7});
   // scale = 0 makes every score 0: the plain mean of V.
   def.attrs["scale"] = 0.0f;
-  out = RunChecked(def, {&q, &k, &v});
+  out = RunReference(def, {&q, &k, &v});
   ASSERT_TRUE(out.ok()) << out.status().message();
   ExpectNear(Values<float>((*out)[0]), {6});
 }
@@ -91,11 +73,11 @@ TEST(AttentionKernelTest, CausalMaskHidesLaterKeys) {
   HostTensor k = F32({1, 1, 2, 1}, {5, 7});
   HostTensor v = F32({1, 1, 2, 1}, {2, 4});
   NodeDef def = Def("Attention", {&q, &k, &v}, {kF32}, 23);
-  auto out = RunChecked(def, {&q, &k, &v});
+  auto out = RunReference(def, {&q, &k, &v});
   ASSERT_TRUE(out.ok());
   ExpectNear(Values<float>((*out)[0]), {3, 3}, 1e-4f);
   def.attrs["is_causal"] = int64_t{1};
-  out = RunChecked(def, {&q, &k, &v});
+  out = RunReference(def, {&q, &k, &v});
   ASSERT_TRUE(out.ok()) << out.status().message();
   ExpectNear(Values<float>((*out)[0]), {2, 3});
 }
@@ -110,7 +92,7 @@ TEST(AttentionKernelTest, PastIsPrependedToPresentAndShiftsTheCausalDiagonal) {
   std::vector<const HostTensor*> in = {&q, &k, &v, nullptr, &past_k, &past_v};
   NodeDef def = Def("Attention", in, {kF32, kF32, kF32}, 23);
   def.attrs["is_causal"] = int64_t{1};
-  auto out = RunChecked(def, in);
+  auto out = RunReference(def, in);
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ((*out)[0].dims, (Dims{1, 1, 1, 2}));
   ExpectNear(Values<float>((*out)[0]), {4, 40});
@@ -127,13 +109,13 @@ TEST(AttentionKernelTest, BoolMaskKeepsTrueAndFloatMaskIsAddedWithBroadcasting) 
   // A [1, 2] bool mask broadcast over both heads: only key 1 takes part.
   HostTensor bmask = Bools({1, 2}, {0, 1});
   std::vector<const HostTensor*> in = {&q, &k, &v, &bmask};
-  auto out = RunChecked(Def("Attention", in, {kF32}, 23), in);
+  auto out = RunReference(Def("Attention", in, {kF32}, 23), in);
   ASSERT_TRUE(out.ok()) << out.status().message();
   ExpectNear(Values<float>((*out)[0]), {8, 20});
   // A [2, 1, 2] float mask per head: head 0 gets bias [0, ln3], head 1 [-inf, 0].
   HostTensor fmask = F32({2, 1, 2}, {0, kLn3, -kInf, 0});
   in[3] = &fmask;
-  out = RunChecked(Def("Attention", in, {kF32}, 23), in);
+  out = RunReference(Def("Attention", in, {kF32}, 23), in);
   ASSERT_TRUE(out.ok()) << out.status().message();
   ExpectNear(Values<float>((*out)[0]), {7, 20});
 }
@@ -143,7 +125,7 @@ TEST(AttentionKernelTest, GroupedQueryHeadsShareTheirKeyValueHead) {
   HostTensor q = F32({1, 2, 1, 1}, {0, 1});
   HostTensor k = F32({1, 1, 2, 1}, {0, kLn3});
   HostTensor v = F32({1, 1, 2, 1}, {4, 8});
-  auto out = RunChecked(Def("Attention", {&q, &k, &v}, {kF32}, 23), {&q, &k, &v});
+  auto out = RunReference(Def("Attention", {&q, &k, &v}, {kF32}, 23), {&q, &k, &v});
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ((*out)[0].dims, (Dims{1, 2, 1, 1}));
   ExpectNear(Values<float>((*out)[0]), {6, 7});
@@ -158,7 +140,7 @@ TEST(AttentionKernelTest, ThreeDimensionalInputsSplitTheHiddenSizeIntoHeads) {
   NodeDef def = Def("Attention", {&q, &k, &v}, {kF32}, 23);
   def.attrs["q_num_heads"] = int64_t{2};
   def.attrs["kv_num_heads"] = int64_t{2};
-  auto out = RunChecked(def, {&q, &k, &v});
+  auto out = RunReference(def, {&q, &k, &v});
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ((*out)[0].dims, (Dims{1, 1, 2}));
   ExpectNear(Values<float>((*out)[0]), {4, 7});
@@ -178,7 +160,7 @@ TEST(AttentionKernelTest, SoftcapAndEveryQkMatmulOutputMode) {
     NodeDef def = Def("Attention", in, {kF32, kF32, kF32, kF32}, 23);
     def.attrs["softcap"] = 2.0f;
     def.attrs["qk_matmul_output_mode"] = mode;
-    auto out = RunChecked(def, in);
+    auto out = RunReference(def, in);
     ASSERT_TRUE(out.ok()) << out.status().message();
     EXPECT_EQ((*out)[3].dims, (Dims{1, 1, 1, 2}));
     ExpectNear(Values<float>((*out)[3]), want[static_cast<size_t>(mode)]);
@@ -193,16 +175,16 @@ TEST(AttentionKernelTest, Opset24PadsAShortMaskWithMinusInfinityAndHonoursNonpad
   HostTensor v = F32({1, 1, 3, 1}, {3, 6, 9});
   HostTensor mask = F32({1, 2}, {0, 0});  // key 2 is padding
   std::vector<const HostTensor*> in = {&q, &k, &v, &mask};
-  auto out = RunChecked(Def("Attention", in, {kF32}, 24), in);
+  auto out = RunReference(Def("Attention", in, {kF32}, 24), in);
   ASSERT_TRUE(out.ok()) << out.status().message();
   ExpectNear(Values<float>((*out)[0]), {4.5f});
   // Opset 23 has no padding: the short mask is an error.
-  out = RunChecked(Def("Attention", in, {kF32}, 23), in);
+  out = RunReference(Def("Attention", in, {kF32}, 23), in);
   EXPECT_EQ(out.status().code(), code::kInvalidParam);
   // nonpad_kv_seqlen = 1: only key 0 counts.
   HostTensor nonpad = I64({1}, {1});
   std::vector<const HostTensor*> in2 = {&q, &k, &v, nullptr, nullptr, nullptr, &nonpad};
-  out = RunChecked(Def("Attention", in2, {kF32}, 24), in2);
+  out = RunReference(Def("Attention", in2, {kF32}, 24), in2);
   ASSERT_TRUE(out.ok()) << out.status().message();
   ExpectNear(Values<float>((*out)[0]), {3});
 }
@@ -218,7 +200,7 @@ TEST(AttentionKernelTest, Float16InputsAndSoftmaxPrecision) {
   HostTensor v = half({1, 1, 2, 1}, {4, 8});
   NodeDef def = Def("Attention", {&q, &k, &v}, {DataType::kFloat16}, 23);
   def.attrs["softmax_precision"] = int64_t{1};  // float
-  auto out = RunChecked(def, {&q, &k, &v});
+  auto out = RunReference(def, {&q, &k, &v});
   ASSERT_TRUE(out.ok()) << out.status().message();
   // ln3 rounded to float16 moves the result by less than 0.01.
   EXPECT_NEAR(HalfToFloat(Values<uint16_t>((*out)[0])[0]), 7.0f, 1e-2f);
@@ -229,32 +211,32 @@ TEST(AttentionKernelTest, BadShapesAndAttributesAreRejected) {
   HostTensor k = F32({1, 1, 2, 3}, {0, 0, 0, 0, 0, 0});
   HostTensor v = F32({1, 1, 2, 1}, {4, 8});
   // Q and K head sizes differ.
-  auto out = RunChecked(Def("Attention", {&q, &k, &v}, {kF32}, 23), {&q, &k, &v});
+  auto out = RunReference(Def("Attention", {&q, &k, &v}, {kF32}, 23), {&q, &k, &v});
   EXPECT_EQ(out.status().code(), code::kInvalidParam);
   EXPECT_NE(out.status().message().find("Attention 'n'"), std::string::npos);
   // 3-D inputs without head counts.
   HostTensor q3 = F32({1, 1, 2}, {0, 0});
   HostTensor k3 = F32({1, 2, 2}, {0, 0, 0, 0});
-  out = RunChecked(Def("Attention", {&q3, &k3, &k3}, {kF32}, 23), {&q3, &k3, &k3});
+  out = RunReference(Def("Attention", {&q3, &k3, &k3}, {kF32}, 23), {&q3, &k3, &k3});
   EXPECT_EQ(out.status().code(), code::kInvalidParam);
   // A mask that does not broadcast.
   HostTensor q1 = F32({1, 1, 1, 1}, {1});
   HostTensor k1 = F32({1, 1, 2, 1}, {0, 0});
   HostTensor mask = F32({3}, {0, 0, 0});
   std::vector<const HostTensor*> in = {&q1, &k1, &k1, &mask};
-  out = RunChecked(Def("Attention", in, {kF32}, 23), in);
+  out = RunReference(Def("Attention", in, {kF32}, 23), in);
   EXPECT_EQ(out.status().code(), code::kInvalidParam);
   // past_key without past_value.
   std::vector<const HostTensor*> in2 = {&q1, &k1, &k1, nullptr, &k1};
-  out = RunChecked(Def("Attention", in2, {kF32}, 23), in2);
+  out = RunReference(Def("Attention", in2, {kF32}, 23), in2);
   EXPECT_EQ(out.status().code(), code::kInvalidParam);
   // Prepare rejects a bad mode and a string mask.
   NodeDef def = Def("Attention", {&q1, &k1, &k1}, {kF32}, 23);
   def.attrs["qk_matmul_output_mode"] = int64_t{4};
-  EXPECT_EQ(RunChecked(def, {&q1, &k1, &k1}).status().code(), code::kInvalidParam);
+  EXPECT_EQ(RunReference(def, {&q1, &k1, &k1}).status().code(), code::kInvalidParam);
   NodeDef def2 = Def("Attention", {&q1, &k1, &k1, &mask}, {kF32}, 23);
   def2.input_types[3] = DataType::kString;
-  EXPECT_EQ(RunChecked(def2, in).status().code(), code::kInvalidParam);
+  EXPECT_EQ(RunReference(def2, in).status().code(), code::kInvalidParam);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -266,12 +248,12 @@ TEST(AttentionKernelTest, RotaryEmbeddingRotatesHalvesOrInterleavedPairs) {
   HostTensor cos = F32({1, 1, 2}, {0, 1});
   HostTensor sin = F32({1, 1, 2}, {1, 0});
   NodeDef def = Def("RotaryEmbedding", {&x, &cos, &sin}, {kF32}, 23);
-  auto out = RunChecked(def, {&x, &cos, &sin});
+  auto out = RunReference(def, {&x, &cos, &sin});
   ASSERT_TRUE(out.ok()) << out.status().message();
   // Halves: pairs (1, 3) -> (-3, 1) and (2, 4) unchanged.
   EXPECT_EQ(Values<float>((*out)[0]), (std::vector<float>{-3, 2, 1, 4}));
   def.attrs["interleaved"] = int64_t{1};
-  out = RunChecked(def, {&x, &cos, &sin});
+  out = RunReference(def, {&x, &cos, &sin});
   ASSERT_TRUE(out.ok()) << out.status().message();
   // Interleaved: pairs (1, 2) -> (-2, 1) and (3, 4) unchanged.
   EXPECT_EQ(Values<float>((*out)[0]), (std::vector<float>{-2, 1, 3, 4}));
@@ -285,12 +267,12 @@ TEST(AttentionKernelTest, RotaryEmbeddingPositionIdsSelectCacheRowsAndPartialRot
   HostTensor pos = I64({1, 2}, {1, 0});
   NodeDef def = Def("RotaryEmbedding", {&x, &cos, &sin, &pos}, {kF32}, 23);
   def.attrs["rotary_embedding_dim"] = int64_t{2};
-  auto out = RunChecked(def, {&x, &cos, &sin, &pos});
+  auto out = RunReference(def, {&x, &cos, &sin, &pos});
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ(Values<float>((*out)[0]), (std::vector<float>{-2, 1, 3, 4, 1, 2, 3, 4}));
   // A position id beyond the cache.
   HostTensor bad = I64({1, 2}, {2, 0});
-  out = RunChecked(def, {&x, &cos, &sin, &bad});
+  out = RunReference(def, {&x, &cos, &sin, &bad});
   EXPECT_EQ(out.status().code(), code::kInvalidParam);
 }
 
@@ -300,12 +282,12 @@ TEST(AttentionKernelTest, RotaryEmbeddingThreeDimensionalInputUsesNumHeads) {
   HostTensor sin = F32({1, 1, 1}, {1});
   NodeDef def = Def("RotaryEmbedding", {&x, &cos, &sin}, {kF32}, 23);
   def.attrs["num_heads"] = int64_t{2};
-  auto out = RunChecked(def, {&x, &cos, &sin});
+  auto out = RunReference(def, {&x, &cos, &sin});
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ(Values<float>((*out)[0]), (std::vector<float>{-2, 1, -4, 3}));
   // Caches that do not match [batch, seq, rot / 2].
   HostTensor cos2 = F32({1, 1, 2}, {0, 0});
-  out = RunChecked(def, {&x, &cos2, &cos2});
+  out = RunReference(def, {&x, &cos2, &cos2});
   EXPECT_EQ(out.status().code(), code::kInvalidParam);
 }
 

@@ -66,6 +66,28 @@ class TestExecution final : public hal::Execution {
   int calls = 0;
 };
 
+// float16 / bfloat16 tensors from floats (rounded to nearest even), and their values back.
+inline HostTensor Halfs(Dims dims, const std::vector<float>& v) {
+  std::vector<Half> h;
+  for (float f : v) h.push_back(Half{FloatToHalf(f)});
+  return Make(DataType::kFloat16, std::move(dims), h);
+}
+inline HostTensor BFloats(Dims dims, const std::vector<float>& v) {
+  std::vector<BFloat16> h;
+  for (float f : v) h.push_back(BFloat16{FloatToBFloat16(f)});
+  return Make(DataType::kBFloat16, std::move(dims), h);
+}
+inline std::vector<float> HalfValues(const HostTensor& t) {
+  std::vector<float> v;
+  for (Half h : Values<Half>(t)) v.push_back(HalfToFloat(h.bits));
+  return v;
+}
+inline std::vector<float> BFloatValues(const HostTensor& t) {
+  std::vector<float> v;
+  for (BFloat16 h : Values<BFloat16>(t)) v.push_back(BFloat16ToFloat(h.bits));
+  return v;
+}
+
 // The executor's part for one kernel run over HostTensors. Given the node, it binds every
 // output before the run as the executor does (dims from the op's shape function on the actual
 // inputs); outputs the function leaves open are bound by the kernel (DynamicOutput).
@@ -88,7 +110,8 @@ class TestContext : public KernelContext {
     for (size_t i = 0; i < in_views_.size(); ++i) ins.push_back(input(i));
     std::vector<Dims> dims;
     std::vector<bool> known;
-    if (!InferOutputDims(applied, ins, &dims, &known).ok()) return;
+    bind_status_ = InferOutputDims(applied, ins, &dims, &known);
+    if (!bind_status_.ok()) return;
     for (size_t i = 0; i < outputs_.size() && i < known.size(); ++i) {
       if (known[i] && applied.output_used(i)) (void)DynamicOutput(i, dims[i]), bound_[i] = true;
     }
@@ -117,8 +140,12 @@ class TestContext : public KernelContext {
   // How many ParallelFor calls this context served.
   int parallel_calls() const { return exec_.calls; }
   const std::vector<HostTensor>& outputs() const { return outputs_; }
+  // What the op's shape function said of the actual inputs (the executor fails the node with
+  // it before the kernel runs).
+  const Status& bind_status() const { return bind_status_; }
 
  private:
+  Status bind_status_ = Status::Ok();
   std::vector<DataType> out_types_;
   std::vector<HostTensor> outputs_;
   std::vector<TensorView> views_;
@@ -149,11 +176,14 @@ inline NodeDef Def(const std::string& op, const std::vector<const HostTensor*>& 
   return def;
 }
 
-// Prepares the reference kernel for `def` and runs it on `inputs`.
+// Runs the reference kernel as the executor runs a node: Prepare, then the op's shape function
+// on the actual inputs (its error, kInvalidParam naming the node, is returned as the executor
+// would fail the node), then the kernel on the bound outputs.
 inline Result<std::vector<HostTensor>> RunReference(const NodeDef& def,
                                                     const std::vector<const HostTensor*>& inputs) {
   KILN_ASSIGN_OR_RETURN(auto kernel, KernelRegistry::Global().Create(kReferenceBackend, def));
   TestContext ctx(inputs, def.output_types, &def);
+  KILN_RETURN_IF_ERROR(ctx.bind_status(), "");
   KILN_RETURN_IF_ERROR(kernel->Run(ctx), "");
   return ctx.outputs();
 }

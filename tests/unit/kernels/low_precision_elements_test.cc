@@ -72,10 +72,10 @@ TEST(LowPrecisionElementsTest, FloatStoresRoundAsCastSays) {
   LowPrecisionRounding down;
   down.round_mode = E8M0RoundMode::kDown;
   StoreLowPrecisionFromFloat(DataType::kFloat8E8M0, b, 0, 3.0, down);
-  EXPECT_EQ(b[0], 128);  // 2^1
+  EXPECT_EQ(b[0], 128);                                              // 2^1
   StoreLowPrecisionFromFloat(DataType::kFloat8E8M0, b, 0, 3.0, {});  // up
-  EXPECT_EQ(b[0], 129);  // 2^2
-  StoreLowPrecisionFromInt(DataType::kFloat4E2M1, b, 0, 5, {});  // tie of 4 and 6 -> even (4)
+  EXPECT_EQ(b[0], 129);                                              // 2^2
+  StoreLowPrecisionFromInt(DataType::kFloat4E2M1, b, 0, 5, {});      // tie of 4 and 6 -> even (4)
   EXPECT_EQ(LoadLowPrecision(DataType::kFloat4E2M1, b, 0), 4.0);
 }
 

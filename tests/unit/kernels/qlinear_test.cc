@@ -16,6 +16,7 @@ namespace {
 
 using testing::Def;
 using testing::F32;
+using testing::Halfs;
 using testing::Make;
 using testing::RunReference;
 using testing::Values;
@@ -28,11 +29,6 @@ HostTensor I8(Dims dims, const std::vector<int8_t>& v) {
 }
 HostTensor I32(Dims dims, const std::vector<int32_t>& v) {
   return Make(DataType::kInt32, std::move(dims), v);
-}
-HostTensor Halfs(Dims dims, const std::vector<float>& v) {
-  std::vector<Half> h;
-  for (float f : v) h.push_back(Half{FloatToHalf(f)});
-  return Make(DataType::kFloat16, std::move(dims), h);
 }
 
 HostTensor RunOk(const NodeDef& def, const std::vector<const HostTensor*>& inputs) {

@@ -13,22 +13,14 @@ namespace {
 
 using testing::Def;
 using testing::F32;
+using testing::Halfs;
+using testing::HalfValues;
 using testing::Make;
 using testing::RunReference;
 using testing::Values;
 
 HostTensor U8(Dims dims, const std::vector<uint8_t>& v) {
   return Make(DataType::kUint8, std::move(dims), v);
-}
-HostTensor Halfs(Dims dims, const std::vector<float>& v) {
-  std::vector<Half> h;
-  for (float f : v) h.push_back(Half{FloatToHalf(f)});
-  return Make(DataType::kFloat16, std::move(dims), h);
-}
-std::vector<float> HalfValues(const HostTensor& t) {
-  std::vector<float> out;
-  for (Half h : Values<Half>(t)) out.push_back(HalfToFloat(h.bits));
-  return out;
 }
 
 // Runs `op` and returns output 0; fails the test on error.

@@ -15,34 +15,17 @@
 namespace kiln::kernels {
 namespace {
 
+using testing::BFloats;
+using testing::BFloatValues;
 using testing::Def;
 using testing::F32;
+using testing::Halfs;
+using testing::HalfValues;
 using testing::Make;
 using testing::RunReference;
 using testing::Values;
 
 constexpr int kOpset = 27;
-
-HostTensor Halfs(Dims dims, const std::vector<float>& v) {
-  std::vector<Half> h;
-  for (float f : v) h.push_back(Half{FloatToHalf(f)});
-  return Make(DataType::kFloat16, std::move(dims), h);
-}
-HostTensor BFloats(Dims dims, const std::vector<float>& v) {
-  std::vector<BFloat16> h;
-  for (float f : v) h.push_back(BFloat16{FloatToBFloat16(f)});
-  return Make(DataType::kBFloat16, std::move(dims), h);
-}
-std::vector<float> HalfValues(const HostTensor& t) {
-  std::vector<float> v;
-  for (Half h : Values<Half>(t)) v.push_back(HalfToFloat(h.bits));
-  return v;
-}
-std::vector<float> BFloatValues(const HostTensor& t) {
-  std::vector<float> v;
-  for (BFloat16 h : Values<BFloat16>(t)) v.push_back(BFloat16ToFloat(h.bits));
-  return v;
-}
 
 std::vector<HostTensor> RunOk(const NodeDef& def, const std::vector<const HostTensor*>& inputs) {
   auto out = RunReference(def, inputs);
