@@ -15,9 +15,11 @@ the executor's walk over the nodes, binding tensors, kernel dispatch. Models:
 
 Each runtime runs in a process of its own with the model loaded once: Kiln in
 `<build>/bench/model_bench --serve` (C++, aclmdlExecute through libascendcl.so), onnxruntime
-and OpenVINO in `bench/peer_serve.py` (their Python APIs, as users call them). Blocks of
+and OpenVINO in `bench/peer_serve.py` (their Python APIs, as users call them), and Kiln again
+there as `kiln-py` (kiln.InferenceSession, onnxruntime's call shape), so that `kiln-py/ort`
+compares the two with the Python binding's cost on both sides. Blocks of
 --block-runs runs alternate between the runtimes (A B, B A, ...); the figure per runtime is the
-median over all its runs, and the ratio is the median of the per-block-pair ratios. The load
+median over all its runs, and each ratio is the median of the per-block ratios. The load
 average is printed before and after; a run that starts or ends above --max-load is marked not
 comparable (a loaded machine favours whichever runtime spins less).
 """
@@ -104,26 +106,30 @@ def measure(name, build, work, a):
     env = dict(os.environ, KILN_CPU_THREADS=str(a.threads), OMP_NUM_THREADS=str(a.threads))
     servers = {"kiln": Server([os.path.join(build, "bench", "model_bench"), f"--model={om}.om",
                                "--warmup=50", "--serve"] + [f"--input={b}" for b in bins], env)}
-    for peer in peers():
+    py_env = dict(env, PYTHONPATH=os.path.join(build, "python"),
+                  KILN_CACHE_DIR=os.path.join(work, "kiln-cache"))
+    for peer in peers() + ["kiln-py"]:
         servers[peer] = Server([sys.executable, os.path.join(ROOT, "bench", "peer_serve.py"),
                                 "--runtime", peer, "--model", onnx_path,
                                 f"--threads={a.threads}", "--warmup=50"] +
-                               [f"--input={n}" for n in npys])
+                               [f"--input={n}" for n in npys], py_env if peer == "kiln-py" else None)
     runs = {k: [] for k in servers}
-    ratios = {k: [] for k in servers if k != "kiln"}
+    # Kiln (C API) over each peer, and Kiln over onnxruntime with both called from Python.
+    pairs = [("kiln", k) for k in servers if k not in ("kiln", "kiln-py")] + [("kiln-py", "ort")]
+    ratios = {f"{x}/{y}": [] for x, y in pairs}
     names = list(servers)
     for b in range(a.blocks):
         order = names if b % 2 == 0 else names[::-1]
         block = {k: servers[k].block(a.block_runs) for k in order}
         for k, v in block.items():
             runs[k] += v
-        for k in ratios:
-            ratios[k].append(float(np.median(block["kiln"]) / np.median(block[k])))
+        for x, y in pairs:
+            ratios[f"{x}/{y}"].append(float(np.median(block[x]) / np.median(block[y])))
     for s in servers.values():
         s.close()
     result = {k: {"median_us": float(np.median(v)), "p90_us": float(np.percentile(v, 90)),
                   "min_us": float(np.min(v))} for k, v in runs.items()}
-    result["kiln_over"] = {k: float(np.median(v)) for k, v in ratios.items()}
+    result["ratios"] = {k: float(np.median(v)) for k, v in ratios.items()}
     result["versions"] = {k: s.ready.get("version", "") for k, s in servers.items()}
     return result
 
@@ -148,8 +154,8 @@ def main(argv=None):
             r = measure(name, os.path.abspath(a.build), work, a)
             report["models"][name] = r
             cols = " ".join(f"{k} {r[k]['median_us']:.1f} us" for k in r if k.endswith(
-                ("kiln", "ort", "openvino-f32", "openvino")))
-            over = " ".join(f"kiln/{k} {v:.2f}" for k, v in r["kiln_over"].items())
+                ("kiln", "kiln-py", "ort", "openvino-f32", "openvino")))
+            over = " ".join(f"{k} {v:.2f}" for k, v in r["ratios"].items())
             print(f"{name}: {cols} | {over}")
     load_after = os.getloadavg()
     print(f"load average after: {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}")

@@ -3,10 +3,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """Serves timed runs of one ONNX model in a peer runtime, in a process of its own.
 
-    peer_serve.py --runtime ort|openvino-f32|openvino --model M.onnx --input F.npy ...
+    peer_serve.py --runtime ort|openvino-f32|openvino|kiln-py --model M.onnx --input F.npy ...
                   [--threads N] [--warmup N]
 
-The counterpart of `model_bench --serve` (bench/model_bench.cc) for onnxruntime and OpenVINO:
+The counterpart of `model_bench --serve` (bench/model_bench.cc) for onnxruntime and OpenVINO,
+and for Kiln through the same kind of Python call (kiln-py: kiln.InferenceSession, onnxruntime's
+call shape, which needs the build's python/ on PYTHONPATH), so that the Python binding's cost
+is on both sides of that comparison:
 loads the model, warms up, prints {"ready": true, "version": ...}, then reads lines from stdin;
 a line "N" runs N timed executions on the same inputs and prints {"runs_us": [...]}; end of
 input ends. Each run is timed from the call to its return (onnxruntime: session.run, outputs as
@@ -35,6 +38,14 @@ def ort_runner(model, feeds, threads):
     return (lambda: sess.run(None, inputs)), ort.__version__
 
 
+def kiln_runner(model, feeds):
+    import kiln
+    sess = kiln.InferenceSession(model, providers=["CPUExecutionProvider"])
+    names = [i.name for i in sess.get_inputs()]
+    inputs = dict(zip(names, feeds))
+    return (lambda: sess.run(None, inputs)), "kiln"
+
+
 def openvino_runner(model, feeds, threads, f32):
     import openvino as ov
     core = ov.Core()
@@ -48,7 +59,8 @@ def openvino_runner(model, feeds, threads, f32):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
-    p.add_argument("--runtime", required=True, choices=["ort", "openvino-f32", "openvino"])
+    p.add_argument("--runtime", required=True,
+                   choices=["ort", "openvino-f32", "openvino", "kiln-py"])
     p.add_argument("--model", required=True)
     p.add_argument("--input", action="append", default=[], help=".npy file per model input")
     p.add_argument("--threads", type=int, default=2)
@@ -57,6 +69,8 @@ def main():
     feeds = [np.load(f) for f in a.input]
     if a.runtime == "ort":
         run, version = ort_runner(a.model, feeds, a.threads)
+    elif a.runtime == "kiln-py":
+        run, version = kiln_runner(a.model, feeds)
     else:
         run, version = openvino_runner(a.model, feeds, a.threads, a.runtime == "openvino-f32")
     for _ in range(a.warmup):
