@@ -108,14 +108,18 @@ def measure(name, build, work, a):
                                "--warmup=50", "--serve"] + [f"--input={b}" for b in bins], env)}
     py_env = dict(env, PYTHONPATH=os.path.join(build, "python"),
                   KILN_CACHE_DIR=os.path.join(work, "kiln-cache"))
-    for peer in peers() + ["kiln-py"]:
+    # kiln-py needs the build's Python package (a build with KILN_BUILD_PYTHON).
+    has_python = os.path.isdir(os.path.join(build, "python", "kiln"))
+    for peer in peers() + (["kiln-py"] if has_python else []):
         servers[peer] = Server([sys.executable, os.path.join(ROOT, "bench", "peer_serve.py"),
                                 "--runtime", peer, "--model", onnx_path,
                                 f"--threads={a.threads}", "--warmup=50"] +
                                [f"--input={n}" for n in npys], py_env if peer == "kiln-py" else None)
     runs = {k: [] for k in servers}
     # Kiln (C API) over each peer, and Kiln over onnxruntime with both called from Python.
-    pairs = [("kiln", k) for k in servers if k not in ("kiln", "kiln-py")] + [("kiln-py", "ort")]
+    pairs = [("kiln", k) for k in servers if k not in ("kiln", "kiln-py")]
+    if "kiln-py" in servers:
+        pairs.append(("kiln-py", "ort"))
     ratios = {f"{x}/{y}": [] for x, y in pairs}
     names = list(servers)
     for b in range(a.blocks):

@@ -132,6 +132,30 @@ class KernelContext {
   void ParallelFor(int64_t n, int64_t grain, FunctionRef<void(int64_t, int64_t)> fn);
 };
 
+// A context that passes every call on to `base` but state(): for a kernel that runs another
+// kernel (a fallback, a layout wrapper) on its own run, so the inner kernel never sees the
+// outer one's per-slot state. Subclasses override what they change.
+class ForwardingContext : public KernelContext {
+ public:
+  explicit ForwardingContext(KernelContext& base) : base_(base) {}
+  size_t num_inputs() const override { return base_.num_inputs(); }
+  const TensorView* input(size_t i) const override { return base_.input(i); }
+  size_t num_outputs() const override { return base_.num_outputs(); }
+  TensorView* output(size_t i) override { return base_.output(i); }
+  Result<TensorView*> DynamicOutput(size_t i, const Dims& dims) override {
+    return base_.DynamicOutput(i, dims);
+  }
+  bool output_wanted(size_t i) const override { return base_.output_wanted(i); }
+  Result<std::vector<HostTensor>> RunGraph(int graph,
+                                           const std::vector<TensorView>& inputs) override {
+    return base_.RunGraph(graph, inputs);
+  }
+  hal::Execution* exec() const override { return base_.exec(); }
+
+ protected:
+  KernelContext& base_;
+};
+
 class Kernel {
  public:
   virtual ~Kernel() = default;

@@ -148,9 +148,10 @@ void MatMulAccumulate(const T* a, int64_t a_rs, int64_t a_cs, const T* b, int64_
 // A FusedConv run seen with its channels-last tensors (ConvLayout) in plain NCHW: X and Z are
 // transposed into temporaries up front, Y is bound to a temporary that Finish() writes to the
 // real output in NHWC order. Everything else goes to the executor's context.
-class NchwContext final : public KernelContext {
+class NchwContext final : public ForwardingContext {
  public:
-  NchwContext(KernelContext& base, const ConvLayout& layout) : base_(base), layout_(layout) {
+  NchwContext(KernelContext& base, const ConvLayout& layout)
+      : ForwardingContext(base), layout_(layout) {
     for (size_t i : {size_t{0}, size_t{3}}) {
       const TensorView* in = i < base.num_inputs() ? base.input(i) : nullptr;
       if (in == nullptr || !(i == 0 ? layout.x : layout.z)) continue;
@@ -162,11 +163,9 @@ class NchwContext final : public KernelContext {
     }
   }
 
-  size_t num_inputs() const override { return base_.num_inputs(); }
   const TensorView* input(size_t i) const override {
     return i < 4 && replaced_[i] ? &views_[i] : base_.input(i);
   }
-  size_t num_outputs() const override { return base_.num_outputs(); }
   TensorView* output(size_t i) override {
     if (i != 0 || !layout_.y) return base_.output(i);
     if (out_ == nullptr) {
@@ -182,13 +181,6 @@ class NchwContext final : public KernelContext {
     MakeTemp();
     return &y_view_;
   }
-  bool output_wanted(size_t i) const override { return base_.output_wanted(i); }
-  Result<std::vector<HostTensor>> RunGraph(int graph,
-                                           const std::vector<TensorView>& inputs) override {
-    return base_.RunGraph(graph, inputs);
-  }
-  hal::Execution* exec() const override { return base_.exec(); }
-
   // Y computed in NCHW order, written to the real output by Finish.
   void MakeTemp() {
     y_temp_ = HostTensor(out_->dtype, out_->dims);
@@ -203,7 +195,6 @@ class NchwContext final : public KernelContext {
   }
 
  private:
-  KernelContext& base_;
   ConvLayout layout_;
   HostTensor temps_[4];
   TensorView views_[4];

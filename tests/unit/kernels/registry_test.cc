@@ -13,6 +13,30 @@ namespace {
 using testing::Def;
 using testing::F32;
 
+// A context whose execution slot holds a kernel state, as the executor's does.
+class SlotContext final : public testing::TestContext {
+ public:
+  using TestContext::TestContext;
+  KernelState* state() const override { return &state_; }
+
+ private:
+  mutable KernelState state_;
+};
+
+TEST(ForwardingContextTest, PassesTheRunOnButNotTheOuterKernelsState) {
+  HostTensor x = F32({2}, {1.f, -2.f});
+  SlotContext outer({&x}, {DataType::kFloat32});
+  ASSERT_NE(outer.state(), nullptr);
+  ForwardingContext inner(outer);
+  EXPECT_EQ(inner.state(), nullptr);
+  EXPECT_EQ(inner.num_inputs(), 1u);
+  EXPECT_EQ(inner.input(0), outer.input(0));
+  EXPECT_EQ(inner.num_outputs(), 1u);
+  ASSERT_TRUE(inner.DynamicOutput(0, {2}).ok());
+  EXPECT_EQ(outer.outputs()[0].dims, (Dims{2}));  // bound in the outer context
+  EXPECT_EQ(inner.exec(), outer.exec());
+}
+
 TEST(KernelRegistryTest, EveryOpTheCompilerAcceptsHasAReferenceKernel) {
   const auto& reg = KernelRegistry::Global();
   std::vector<std::string> missing;

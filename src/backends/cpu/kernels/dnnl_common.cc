@@ -361,7 +361,8 @@ Status DnnlKernel::Run(KernelContext& ctx) const {
   const Plan* plan = key ? FindPlan(*key, hold) : nullptr;
   if (plan == nullptr) {
     g_reference_runs.fetch_add(1, std::memory_order_relaxed);
-    return reference_->Run(ctx);
+    kernels::ForwardingContext without_state(ctx);  // ctx.state() is this kernel's DnnlRun
+    return reference_->Run(without_state);
   }
   return ExecuteGuarded(*plan, ctx);
 }

@@ -338,7 +338,6 @@ void CopyStrided(KernelContext& ctx, const void* in, void* out, size_t es, const
 
 PermutePlan PlanPermute(const Dims& in_dims, const std::vector<int64_t>& perm, size_t es) {
   PermutePlan plan;
-  plan.in_dims = in_dims;
   plan.es = es;
   // Keep the axes of size > 1 (an empty tensor has nothing to move).
   std::vector<int64_t> kept_at(in_dims.size(), -1);

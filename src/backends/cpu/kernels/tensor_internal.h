@@ -66,7 +66,6 @@ void Permute(KernelContext& ctx, const void* in, const Dims& in_dims,
 // then any number of runs that only move data.
 struct PermutePlan {
   enum class Kind { kEmpty, kCopy, kStrided, kTranspose2D } kind = Kind::kEmpty;
-  Dims in_dims;
   size_t es = 0;
   size_t bytes = 0;        // kCopy
   Dims od, os;             // kStrided: the output dims and their input strides
