@@ -1,35 +1,48 @@
 #!/usr/bin/env python3
 # Copyright 2026 The Kiln Authors
 # SPDX-License-Identifier: Apache-2.0
-"""Compares Kiln with onnxruntime on the public models, per docs/benchmarking.md.
+"""Compares Kiln with onnxruntime and OpenVINO on the public models, per docs/benchmarking.md.
 
-    .venv/bin/python bench/compare_models.py --build build/release [--only A,B] [--blocks 5]
-                     [--block-runs 10] [--threads 2] [--json OUT.json] [--markdown OUT.md]
+    .venv/bin/python bench/compare_models.py --build build/release [--only A,B] [--blocks 6]
+                     [--block-runs 10] [--threads 2] [--busy] [--batch8 A,B] [--no-cold]
+                     [--json OUT.json] [--markdown OUT.md] [--chart OUT.png]
 
-For each model it writes one fixed-shape ONNX file (both runtimes run that same file), compiles
-it with `<build>/tools/kiln/kiln atc --framework=5`, makes seeded inputs the way
-tests/models/make_reference_data.py does (the same arrays for both runtimes), runs both once and
-cross-checks every output (a model whose outputs disagree gets no speed figures), then times:
+(`scripts/setup.sh --bench` installs OpenVINO and matplotlib into .venv; without OpenVINO its
+columns are left out and said to be.) For each model it writes one fixed-shape ONNX file (every
+runtime runs that same file), compiles it with `<build>/tools/kiln/kiln atc --framework=5`, makes
+seeded inputs the way tests/models/make_reference_data.py does (the same arrays for every
+runtime), cross-checks Kiln's outputs against onnxruntime's (a model whose outputs disagree gets
+no speed figures), then measures:
 
-- latency: Kiln (`<build>/bench/model_bench --serve`, the model loaded once) and onnxruntime (an
-  InferenceSession in this process) in alternating blocks (A B, B A, ...), each block
-  --block-runs runs after a warm-up; median/p90/p99 per runtime over all runs, the Kiln ÷
-  onnxruntime ratio of the block medians per block pair, and the median of those ratios;
-- cold start: a fresh process per runtime, model file on disk to first result (Kiln: main() to
-  the first aclmdlExecute's return; onnxruntime: Python already started, from before
-  `import onnxruntime` to the first run's return), the median of --cold repetitions, alternated;
-- peak RSS of those fresh processes after one run: VmHWM from /proc/self/status (getrusage's
-  ru_maxrss is inherited from this driver across fork and execve on Linux, so it would report
-  the driver's peak); onnxruntime's includes the Python interpreter and numpy, and the figure
-  after the imports alone is reported too.
+- latency, batch 1: every runtime in a process of its own with the model loaded once — Kiln in
+  `<build>/bench/model_bench --serve` (the C API), onnxruntime, OpenVINO with
+  INFERENCE_PRECISION_HINT=f32 (`openvino-f32`) and OpenVINO at its default precision
+  (`openvino`, bf16 where the CPU has it) in `bench/peer_serve.py`; blocks of --block-runs runs
+  rotate over the runtimes (A B C D, B C D A, ...); per runtime median/p90/p99 over all runs; per
+  block the ratio of Kiln's block median to the faster f32 peer's (onnxruntime, openvino-f32) and
+  to OpenVINO's default, and the median of those ratios;
+- with --busy, the same again while another process keeps one core busy (`busy` section);
+- batch-8 throughput (--batch8 models; inputs tiled to batch 8): the same rotation, inferences/s
+  from each runtime's median, Kiln ÷ the better f32 peer;
+- cold start (file on disk → first result, a fresh process, Kiln vs onnxruntime) and peak RSS
+  (VmHWM of those processes; onnxruntime's includes Python and numpy, and the figure after the
+  imports alone is reported too);
+- achieved GFLOP/s: the FLOPs Kiln's profiler counts on the compiled graph (`kiln prof --om`),
+  divided by each runtime's median, as % of the CPU's fp32 FMA peak that profiler measured.
 
-Threads: Kiln gets KILN_CPU_THREADS=N (its CPU device's compute pool) and OMP_NUM_THREADS=N
-(oneDNN's OpenMP team); onnxruntime gets intra_op_num_threads=N, inter_op_num_threads=1,
-sequential execution, ORT_ENABLE_ALL, the CPU execution provider. Prints the machine, versions
-and load average; writes the JSON (default bench/results/models-<date>.json) and a markdown table.
+Honesty: the load average is printed before and after; over each timed section the CPU time
+that processes other than the benchmark's own used is measured from /proc (`foreign_cpu`, in
+cores); a section with foreign_cpu above --max-foreign, or a run that starts with a load average
+above --max-load, is marked NOT COMPARABLE (a loaded machine flatters whichever runtime spins
+less). Threads: Kiln KILN_CPU_THREADS=N and OMP_NUM_THREADS=N; onnxruntime intra_op=N, inter_op=1,
+sequential, ORT_ENABLE_ALL; OpenVINO INFERENCE_NUM_THREADS=N, PERFORMANCE_HINT=LATENCY (batch 8
+too: each call is one synchronous request). Writes the JSON (default
+bench/results/models-<date>.json), a markdown report and a PNG chart beside it.
 """
 import argparse
+import csv
 import datetime
+import glob
 import json
 import os
 import platform
@@ -48,8 +61,9 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "models"))
 import make_reference_data as ref  # noqa: E402  (the seeded input makers)
 
 SITE = sysconfig.get_paths()["purelib"]
-MODELS = os.path.join(ROOT, "tests", "data", "models")
+TEST_MODELS = os.path.join(ROOT, "tests", "data", "models")
 GENERATED = os.path.join(ROOT, "build", "models")
+PEER_SERVE = os.path.join(ROOT, "bench", "peer_serve.py")
 
 
 def ocr_det_640(_model):
@@ -67,10 +81,14 @@ MODELS = {
     "yolov8n_320n": (os.path.join(SITE, "nudenet", "320n.onnx"), ref.yolo_sets),
     "ppocrv4_det_640": (os.path.join(SITE, "rapidocr_onnxruntime", "models",
                                      "ch_PP-OCRv4_det_infer.onnx"), ocr_det_640),
-    "mnist-8": (os.path.join(MODELS, "mnist-8", "model.onnx"), ref.mnist_sets),
+    "mnist-8": (os.path.join(TEST_MODELS, "mnist-8", "model.onnx"), ref.mnist_sets),
 }
 GENERATOR_NAMES = {"resnet50_v1.5": "resnet50", "mobilenetv2": "mobilenetv2",
                    "bert_encoder": "bert"}
+F32_PEERS = ("ort", "openvino-f32")
+# The fp32 peak is measured afresh by each benchmark run (on the machine it checks is idle), not
+# taken from the user's cache, which may hold a figure measured under load (docs/tools.md).
+PEAK_CACHE = tempfile.mkdtemp(prefix="kiln_peak_")
 
 # An output agrees when max |kiln - ort| <= RTOL * max |ort| + ATOL.
 RTOL, ATOL = 1e-3, 1e-5
@@ -141,40 +159,44 @@ def ort_session(path, threads):
     return ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
 
 
-def prepare(name, work, build):
-    """Writes the fixed-shape model and the input files, compiles the .om; returns the case."""
-    src, make_inputs = MODELS[name]
-    if not os.path.exists(src):
-        raise FileNotFoundError(f"{src} (run scripts/setup.sh)")
-    case_dir = os.path.join(work, name)
-    os.makedirs(case_dir, exist_ok=True)
-    model = onnx.load(src)
-    sets, description = make_inputs(src)
-    feeds = sets[0]
-    inputs = ref.graph_inputs(model)
-    fixed = os.path.join(case_dir, "model.onnx")
-    ref.fixed_copy(model, {k: np.shape(a) for k, a in feeds.items()}, fixed)
-    files, dtypes, shapes = [], [], []
-    for k, v in enumerate(inputs):
-        array = np.ascontiguousarray(feeds[v.name])
-        path = os.path.join(case_dir, f"input_{k}.bin")
-        array.tofile(path)
-        files.append(path)
-        dtypes.append(str(array.dtype))
-        shapes.append(list(array.shape))
-    om = os.path.join(case_dir, "model")
-    t0 = time.perf_counter()
-    atc = subprocess.run([os.path.join(build, "tools", "kiln", "kiln"), "atc", "--framework=5",
-                          f"--model={fixed}", f"--output={om}"], capture_output=True, text=True)
-    compile_s = time.perf_counter() - t0
-    if atc.returncode != 0:
-        raise RuntimeError(f"kiln atc failed:\n{atc.stdout[-2000:]}{atc.stderr[-2000:]}")
-    return {"name": name, "source": os.path.realpath(src), "onnx": fixed, "om": om + ".om",
-            "inputs_description": description, "input_names": [v.name for v in inputs],
-            "input_files": files, "input_dtypes": dtypes, "input_shapes": shapes,
-            "feeds": feeds, "output_names": [o.name for o in model.graph.output],
-            "compile_s": compile_s, "dir": case_dir}
+# ---- the machine's load, from /proc -------------------------------------------------------
 
+def busy_jiffies():
+    """CPU time of the whole machine that was not idle, in clock ticks."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    return sum(fields[:8]) - idle
+
+
+def process_jiffies(pid):
+    """utime + stime of one process (all its threads), in clock ticks; 0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            rest = f.read().rsplit(")", 1)[1].split()
+        return int(rest[11]) + int(rest[12])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+class LoadMeter:
+    """CPU time that processes other than `own` pids used while the meter ran, in cores."""
+
+    def __init__(self, own_pids):
+        self.own = list(own_pids) + [os.getpid()]
+        self.t0 = time.perf_counter()
+        self.busy0 = busy_jiffies()
+        self.own0 = {p: process_jiffies(p) for p in self.own}
+
+    def foreign_cores(self):
+        hz = os.sysconf("SC_CLK_TCK")
+        wall = time.perf_counter() - self.t0
+        own = sum(process_jiffies(p) - self.own0[p] for p in self.own)
+        foreign = (busy_jiffies() - self.busy0 - own) / hz
+        return max(foreign, 0.0) / wall if wall > 0 else 0.0
+
+
+# ---- the runtimes, each in a process of its own --------------------------------------------
 
 KILN_EXTRA_ENV = {}  # --kiln-env KEY=VALUE
 
@@ -190,6 +212,158 @@ def kiln_env(threads):
 def kiln_args(build, case, extra):
     return ([os.path.join(build, "bench", "model_bench"), f"--model={case['om']}"] +
             [f"--input={f}" for f in case["input_files"]] + extra)
+
+
+class Server:
+    """A runtime serving timed blocks of runs over a pipe (model_bench --serve / peer_serve)."""
+
+    def __init__(self, name, args, env=None):
+        self.name = name
+        self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, env=env)
+        line = self.proc.stdout.readline()
+        ready = json.loads(line) if line.strip() else {}
+        if not ready.get("ready"):
+            err = self.proc.stderr.read()[-2000:]
+            self.proc.kill()
+            raise RuntimeError(f"{name} did not start: {line.strip()} {err}")
+        self.version = ready.get("version", "")
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def block(self, runs):
+        self.proc.stdin.write(f"{runs}\n")
+        self.proc.stdin.flush()
+        return json.loads(self.proc.stdout.readline())["runs_us"]
+
+    def close(self):
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=60)
+        except Exception:  # a stuck peer must not stop the report
+            self.proc.kill()
+
+
+def start_servers(case, build, threads, warmup, runtimes):
+    servers = []
+    try:
+        for r in runtimes:
+            if r == "kiln":
+                servers.append(Server("kiln", kiln_args(build, case, [f"--warmup={warmup}",
+                                                                       "--serve"]),
+                                      env=kiln_env(threads)))
+            else:
+                servers.append(Server(r, [sys.executable, PEER_SERVE, "--runtime", r, "--model",
+                                          case["onnx"], "--threads", str(threads), "--warmup",
+                                          str(warmup)] +
+                                      [a for f in case["input_npy"] for a in ("--input", f)]))
+    except Exception:
+        for s in servers:
+            s.close()
+        raise
+    return servers
+
+
+def summary(times):
+    return {"median_us": percentile(times, 50), "p90_us": percentile(times, 90),
+            "p99_us": percentile(times, 99), "min_us": float(np.min(times)),
+            "runs_us": [round(t, 1) for t in times]}
+
+
+def time_rotation(case, build, threads, runtimes, blocks, block_runs, warmup, max_foreign,
+                  extra_pids=()):
+    """Blocks rotating over the runtimes; per-runtime summaries and Kiln's per-block ratios."""
+    servers = start_servers(case, build, threads, warmup, runtimes)
+    try:
+        meter = LoadMeter([s.pid for s in servers] + list(extra_pids))
+        runs = {s.name: [] for s in servers}
+        per_block = []
+        for b in range(blocks):
+            order = servers[b % len(servers):] + servers[:b % len(servers)]
+            medians = {}
+            for s in order:
+                times = s.block(block_runs)
+                runs[s.name] += times
+                medians[s.name] = float(np.median(times))
+                time.sleep(0.05)  # let the last runtime's spinning workers go idle
+            per_block.append(medians)
+        foreign = meter.foreign_cores()
+        versions = {s.name: s.version for s in servers}
+    finally:
+        for s in servers:
+            s.close()
+    out = {"runtimes": {n: summary(t) for n, t in runs.items()}, "versions": versions,
+           "block_medians_us": per_block, "foreign_cpu": foreign,
+           "comparable": foreign <= max_foreign}
+    f32 = [p for p in F32_PEERS if p in runs]
+    if "kiln" in runs and f32:
+        best = [m["kiln"] / min(m[p] for p in f32) for m in per_block]
+        out["kiln_over_best_f32"] = {"blocks": best, "median": float(np.median(best)),
+                                     "peers": f32}
+        for p in runs:
+            if p != "kiln":
+                r = [m["kiln"] / m[p] for m in per_block]
+                out[f"kiln_over_{p}"] = {"blocks": r, "median": float(np.median(r))}
+    return out
+
+
+class BusyCore:
+    """Another process that keeps one core busy while it lives."""
+
+    def __enter__(self):
+        self.proc = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        time.sleep(0.5)
+        return self
+
+    def __exit__(self, *exc):
+        self.proc.kill()
+        self.proc.wait()
+
+
+# ---- preparing a case -------------------------------------------------------------------
+
+def prepare(name, work, build, batch=1):
+    """Writes the fixed-shape model and the input files, compiles the .om; returns the case."""
+    src, make_inputs = MODELS[name]
+    if not os.path.exists(src):
+        raise FileNotFoundError(f"{src} (run scripts/setup.sh)")
+    case_dir = os.path.join(work, name if batch == 1 else f"{name}_b{batch}")
+    os.makedirs(case_dir, exist_ok=True)
+    model = onnx.load(src)
+    sets, description = make_inputs(src)
+    feeds = sets[0]
+    if batch != 1:
+        feeds = {k: np.ascontiguousarray(np.concatenate([a] * batch, axis=0))
+                 for k, a in feeds.items()}
+        description += f", tiled to batch {batch}"
+    inputs = ref.graph_inputs(model)
+    fixed = os.path.join(case_dir, "model.onnx")
+    ref.fixed_copy(model, {k: np.shape(a) for k, a in feeds.items()}, fixed)
+    files, npys, dtypes, shapes = [], [], [], []
+    for k, v in enumerate(inputs):
+        array = np.ascontiguousarray(feeds[v.name])
+        path = os.path.join(case_dir, f"input_{k}.bin")
+        array.tofile(path)
+        np.save(os.path.join(case_dir, f"input_{k}.npy"), array)
+        files.append(path)
+        npys.append(os.path.join(case_dir, f"input_{k}.npy"))
+        dtypes.append(str(array.dtype))
+        shapes.append(list(array.shape))
+    om = os.path.join(case_dir, "model")
+    t0 = time.perf_counter()
+    atc = subprocess.run([os.path.join(build, "tools", "kiln", "kiln"), "atc", "--framework=5",
+                          f"--model={fixed}", f"--output={om}"], capture_output=True, text=True)
+    compile_s = time.perf_counter() - t0
+    if atc.returncode != 0:
+        raise RuntimeError(f"kiln atc failed:\n{atc.stdout[-2000:]}{atc.stderr[-2000:]}")
+    return {"name": name, "batch": batch, "source": os.path.realpath(src), "onnx": fixed,
+            "om": om + ".om", "inputs_description": description,
+            "input_names": [v.name for v in inputs], "input_files": files, "input_npy": npys,
+            "input_dtypes": dtypes, "input_shapes": shapes, "feeds": feeds,
+            "output_names": [o.name for o in model.graph.output], "compile_s": compile_s,
+            "dir": case_dir}
 
 
 def cross_check(case, build, threads, sess):
@@ -217,60 +391,35 @@ def cross_check(case, build, threads, sess):
         diff = np.abs(have - ref64)
         scale = float(np.max(np.abs(ref64))) if ref64.size else 0.0
         max_abs = float(np.max(diff)) if diff.size else 0.0
-        rel = diff / np.maximum(np.abs(ref64), 1e-3 * max(scale, 1e-30))
         good = bool(np.all(np.isfinite(have))) and max_abs <= RTOL * scale + ATOL
         ok = ok and good
         checks.append({"output": got["name"], "ok": good, "max_abs": max_abs,
-                       "max_rel": float(np.max(rel)) if rel.size else 0.0,
                        "max_abs_over_max_ref": max_abs / scale if scale else max_abs,
                        "max_ref": scale})
     return ok, checks
 
 
-def time_latency(case, build, threads, sess, blocks, block_runs, warmup):
-    proc = subprocess.Popen(kiln_args(build, case, [f"--warmup={warmup}", "--serve"]),
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                            env=kiln_env(threads))
-    ready = json.loads(proc.stdout.readline())
-    if not ready.get("ready"):
-        raise RuntimeError(f"model_bench did not start: {ready}")
-    feeds = case["feeds"]
-    for _ in range(warmup):
-        sess.run(None, feeds)
-
-    def kiln_block():
-        proc.stdin.write(f"{block_runs}\n")
-        proc.stdin.flush()
-        return json.loads(proc.stdout.readline())["runs_us"]
-
-    def ort_block():
-        times = []
-        for _ in range(block_runs):
-            t0 = time.perf_counter()
-            sess.run(None, feeds)
-            times.append((time.perf_counter() - t0) * 1e6)
-        return times
-
-    kiln_all, ort_all, ratios = [], [], []
-    for b in range(blocks):
-        order = (kiln_block, ort_block) if b % 2 == 0 else (ort_block, kiln_block)
-        result = {}
-        for fn in order:
-            result[fn] = fn()
-            time.sleep(0.05)  # let the other runtime's spinning workers go idle
-        kiln_all += result[kiln_block]
-        ort_all += result[ort_block]
-        ratios.append(float(np.median(result[kiln_block]) / np.median(result[ort_block])))
-    proc.stdin.close()
-    proc.wait(timeout=60)
-
-    def summary(times):
-        return {"median_us": percentile(times, 50), "p90_us": percentile(times, 90),
-                "p99_us": percentile(times, 99), "min_us": float(np.min(times)),
-                "runs_us": [round(t, 1) for t in times]}
-    return {"kiln": summary(kiln_all), "onnxruntime": summary(ort_all),
-            "block_ratios": ratios, "ratio_median": float(np.median(ratios)),
-            "ratio_of_medians": percentile(kiln_all, 50) / percentile(ort_all, 50)}
+def model_flops(case, build, threads):
+    """FLOPs of one execution as Kiln's profiler counts them, and the fp32 peak it measured."""
+    out = os.path.join(case["dir"], "prof")
+    run = subprocess.run([os.path.join(build, "tools", "kiln", "kiln"), "prof", "--om",
+                          case["om"], "--input", ",".join(case["input_files"]), "--loop", "1",
+                          "--warmup", "0", "--output", out], capture_output=True, text=True,
+                         env={**kiln_env(threads), "KILN_CACHE_DIR": PEAK_CACHE})
+    if run.returncode != 0:
+        raise RuntimeError(f"kiln prof failed: {run.stderr.strip()[-1000:]}")
+    path = sorted(glob.glob(os.path.join(out, "PROF_*", "summary", "op_summary_*.csv")))[-1]
+    flops, peak, unknown = 0, 0.0, set()
+    with open(path) as f:
+        for row in csv.DictReader(f):
+            if row["Body Depth"] != "0" or row["Infer ID"] != "1":
+                continue
+            peak = float(row["Peak GFLOP/s"] or 0) or peak
+            if row["FLOPs"]:
+                flops += int(row["FLOPs"])
+            else:
+                unknown.add(row["OP Type"])
+    return {"flops": flops, "peak_gflops": peak, "ops_without_flops": sorted(unknown)}
 
 
 def time_cold(case, build, threads, reps):
@@ -309,39 +458,140 @@ def time_cold(case, build, threads, reps):
             "rss_ratio": med(kiln, "peak_rss_kb") / med(ort_runs, "peak_rss_kb")}
 
 
+# ---- the report -------------------------------------------------------------------------
+
 def ms(us):
     return f"{us / 1000:.2f}" if us < 100000 else f"{us / 1000:.0f}"
 
 
-def markdown(report):
-    lines = [
-        "| model | Kiln median / p90 / p99 ms | onnxruntime median / p90 / p99 ms | "
-        "Kiln ÷ ORT per block | median ratio | cold start ms Kiln / ORT (ORT w/o import) | "
-        "peak RSS MiB Kiln / ORT (ORT after imports) | max abs err (÷ max) |",
-        "|---|---|---|---|---|---|---|---|"]
+def ratio_cell(section, key):
+    r = section.get(key)
+    return f"{r['median']:.2f}" if r else "–"
+
+
+def latency_table(report, key, title):
+    runtimes = report["runtimes"]
+    lines = [f"### {title}", "",
+             "| model | " + " | ".join(f"{r} p50 / p90 / p99 ms" for r in runtimes) +
+             " | Kiln ÷ faster f32 peer | Kiln ÷ OpenVINO default | comparable |",
+             "|---|" + "---|" * (len(runtimes) + 3)]
     for m in report["models"]:
-        if "error" in m:
-            lines.append(f"| {m['name']} | {m['error'][:120]} | | | | | | |")
+        sec = m.get(key)
+        if not sec:
+            why = m.get("error") or ("WRONG ANSWER, not timed" if not m.get("ok") else "")
+            if why:
+                lines.append(f"| {m['name']} | {why[:120]} |" + " |" * (len(runtimes) + 2))
+            continue
+        cells = []
+        for r in runtimes:
+            s = sec["runtimes"].get(r)
+            cells.append(f"{ms(s['median_us'])} / {ms(s['p90_us'])} / {ms(s['p99_us'])}"
+                         if s else "–")
+        comparable = ("yes" if sec["comparable"] else "**NO**") + \
+            f" ({sec['foreign_cpu']:.2f} foreign cores)"
+        lines.append(f"| {m['name']} | " + " | ".join(cells) +
+                     f" | **{ratio_cell(sec, 'kiln_over_best_f32')}** | "
+                     f"{ratio_cell(sec, 'kiln_over_openvino')} | {comparable} |")
+    return lines
+
+
+def markdown(report):
+    runtimes = report["runtimes"]
+    lines = latency_table(report, "latency", "Batch-1 latency, idle machine")
+    if any("busy" in m for m in report["models"]):
+        lines += [""] + latency_table(report, "busy", "Batch-1 latency, one core kept busy by "
+                                      "another process")
+    if any("batch8" in m for m in report["models"]):
+        lines += ["", "### Batch-8 throughput (inferences/s)", "",
+                  "| model | " + " | ".join(runtimes) + " | Kiln ÷ better f32 peer | comparable |",
+                  "|---|" + "---|" * (len(runtimes) + 2)]
+        for m in report["models"]:
+            sec = m.get("batch8")
+            if not sec:
+                continue
+            if "error" in sec:
+                lines.append(f"| {m['name']} | {sec['error'][:120]} |")
+                continue
+            cells = [f"{8e6 / sec['runtimes'][r]['median_us']:.1f}" if r in sec["runtimes"]
+                     else "–" for r in runtimes]
+            r = sec.get("kiln_over_best_f32")
+            tput = f"{1 / r['median']:.2f}" if r else "–"
+            lines.append(f"| {m['name']} | " + " | ".join(cells) + f" | **{tput}** | "
+                         f"{'yes' if sec['comparable'] else '**NO**'} |")
+    lines += ["", "### Cold start, memory, achieved compute", "",
+              "| model | cold start ms Kiln / ORT (ORT w/o import) | Kiln ÷ ORT | "
+              "peak RSS MiB Kiln / ORT (ORT after imports) | Kiln ÷ ORT | GFLOP per run | "
+              "GFLOP/s (% of fp32 peak): " + " / ".join(runtimes) + " | max abs err (÷ max) |",
+              "|---|---|---|---|---|---|---|---|"]
+    for m in report["models"]:
+        if not m.get("ok"):
             continue
         err = max(m["cross_check"], key=lambda c: c.get("max_abs_over_max_ref", 1e30))
-        err_text = (f"{err['max_abs']:.2g} ({err['max_abs_over_max_ref']:.1g})"
-                    if "max_abs" in err else err.get("error", "?"))
-        if not m["ok"]:
-            lines.append(f"| {m['name']} | WRONG ANSWER, not timed | | | | | | {err_text} |")
-            continue
-        lat, cold = m["latency"], m["cold"]
-        k, o = lat["kiln"], lat["onnxruntime"]
-        lines.append(
-            f"| {m['name']} | {ms(k['median_us'])} / {ms(k['p90_us'])} / {ms(k['p99_us'])} | "
-            f"{ms(o['median_us'])} / {ms(o['p90_us'])} / {ms(o['p99_us'])} | "
-            f"{' '.join(f'{r:.2f}' for r in lat['block_ratios'])} | "
-            f"**{lat['ratio_median']:.2f}** | "
-            f"{ms(cold['kiln']['cold_start_us'])} / {ms(cold['onnxruntime']['cold_start_us'])} "
-            f"({ms(cold['onnxruntime']['cold_start_no_import_us'])}) | "
-            f"{cold['kiln']['peak_rss_kb'] / 1024:.0f} / "
-            f"{cold['onnxruntime']['peak_rss_kb'] / 1024:.0f} "
-            f"({cold['onnxruntime']['peak_rss_import_kb'] / 1024:.0f}) | {err_text} |")
+        err_text = f"{err['max_abs']:.2g} ({err['max_abs_over_max_ref']:.1g})"
+        cold = m.get("cold")
+        cold_cells = ("– | – | – | –" if not cold else
+                      f"{ms(cold['kiln']['cold_start_us'])} / "
+                      f"{ms(cold['onnxruntime']['cold_start_us'])} "
+                      f"({ms(cold['onnxruntime']['cold_start_no_import_us'])}) | "
+                      f"{cold['cold_ratio']:.2f} | "
+                      f"{cold['kiln']['peak_rss_kb'] / 1024:.0f} / "
+                      f"{cold['onnxruntime']['peak_rss_kb'] / 1024:.0f} "
+                      f"({cold['onnxruntime']['peak_rss_import_kb'] / 1024:.0f}) | "
+                      f"{cold['rss_ratio']:.2f}")
+        fl = m.get("flops")
+        if fl and fl["flops"] and "latency" in m:
+            parts = []
+            for r in runtimes:
+                s = m["latency"]["runtimes"].get(r)
+                if not s:
+                    parts.append("–")
+                    continue
+                g = fl["flops"] / s["median_us"] / 1e3
+                parts.append(f"{g:.0f} ({100 * g / fl['peak_gflops']:.0f} %)"
+                             if fl["peak_gflops"] else f"{g:.0f}")
+            compute = f"{fl['flops'] / 1e9:.3g} | " + " / ".join(parts)
+        else:
+            compute = "– | –"
+        lines.append(f"| {m['name']} | {cold_cells} | {compute} | {err_text} |")
     return "\n".join(lines)
+
+
+def chart(report, path):
+    """Bars: each runtime's median ÷ the faster f32 peer's, per model (idle, and busy)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("chart skipped: matplotlib is not installed (scripts/setup.sh --bench)")
+        return None
+    sections = [s for s in ("latency", "busy") if any(s in m for m in report["models"])]
+    fig, axes = plt.subplots(1, len(sections), figsize=(7 * len(sections), 4.5), squeeze=False)
+    runtimes = report["runtimes"]
+    for ax, key in zip(axes[0], sections):
+        models = [m for m in report["models"] if key in m]
+        width = 0.8 / len(runtimes)
+        for i, r in enumerate(runtimes):
+            values = []
+            for m in models:
+                sec = m[key]
+                f32 = [p for p in F32_PEERS if p in sec["runtimes"]]
+                best = min(sec["runtimes"][p]["median_us"] for p in f32) if f32 else None
+                s = sec["runtimes"].get(r)
+                values.append(s["median_us"] / best if s and best else 0)
+            ax.bar([k + i * width for k in range(len(models))], values, width, label=r)
+        ax.axhline(1.0, color="black", linewidth=0.8)
+        ax.set_xticks([k + 0.4 - width / 2 for k in range(len(models))])
+        ax.set_xticklabels([m["name"] for m in models], rotation=20, ha="right", fontsize=8)
+        ax.set_ylabel("median latency ÷ faster f32 peer (lower is better)")
+        ax.set_title("idle machine" if key == "latency" else "one core kept busy")
+        ax.legend(fontsize=8)
+    fig.suptitle(f"{report['machine'].get('cpu', '?')}, {report['threads_n']} threads, "
+                 f"{report['date']}", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
 
 
 def parse_args(argv):
@@ -349,27 +599,93 @@ def parse_args(argv):
     p.add_argument("--build", default=os.path.join(ROOT, "build", "release"),
                    help="build folder with tools/kiln/kiln and bench/model_bench")
     p.add_argument("--only", default=",".join(MODELS), help="comma-separated model names")
-    p.add_argument("--threads", type=int, default=2, help="threads for both runtimes")
-    p.add_argument("--blocks", type=int, default=5, help="interleaved block pairs")
+    p.add_argument("--threads", type=int, default=2, help="threads for every runtime")
+    p.add_argument("--blocks", type=int, default=6, help="rotations of blocks per section")
     p.add_argument("--block-runs", type=int, default=10, help="timed runs per block")
     p.add_argument("--warmup", type=int, default=5, help="untimed runs before the blocks")
     p.add_argument("--cold", type=int, default=3, help="fresh-process repetitions per runtime")
+    p.add_argument("--no-cold", action="store_true", help="skip cold start and peak RSS")
+    p.add_argument("--busy", action="store_true",
+                   help="also time batch 1 with another process keeping one core busy")
+    p.add_argument("--batch8", default="resnet50_v1.5,mobilenetv2",
+                   help="models timed at batch 8 too (comma-separated; '' for none)")
+    p.add_argument("--no-openvino", action="store_true", help="leave OpenVINO out")
+    p.add_argument("--max-load", type=float, default=0.5,
+                   help="a 1-minute load average above this at the start: not comparable")
+    p.add_argument("--max-foreign", type=float, default=0.1,
+                   help="cores used by other processes during a section above this: "
+                        "not comparable")
     p.add_argument("--kiln-env", action="append", default=[], metavar="KEY=VALUE",
                    help="extra environment for the Kiln processes (repeatable), e.g. "
-                        "OMP_WAIT_POLICY=PASSIVE")
+                        "KILN_CPU_SPIN=1")
     p.add_argument("--work", default=None, help="scratch folder (default: a temporary one)")
     p.add_argument("--json", default=None,
-                   help="output JSON (default bench/results/models-<date>.json)")
-    p.add_argument("--markdown", default=None, help="also write the markdown table here")
+                   help="output JSON (default bench/results/models-<date>.json); the markdown "
+                        "and the PNG chart go beside it unless --markdown/--chart say where")
+    p.add_argument("--markdown", default=None, help="the markdown report")
+    p.add_argument("--chart", default=None, help="the PNG chart")
     args = p.parse_args(argv)
     for item in args.kiln_env:
         if "=" not in item:
             p.error(f"--kiln-env: expected KEY=VALUE, got '{item}'")
     args.only = [n.strip() for n in args.only.split(",") if n.strip()]
-    unknown = [n for n in args.only if n not in MODELS]
+    args.batch8 = [n.strip() for n in args.batch8.split(",") if n.strip()]
+    unknown = [n for n in args.only + args.batch8 if n not in MODELS]
     if unknown:
-        p.error(f"--only: unknown model(s) {','.join(unknown)}; known: {','.join(MODELS)}")
+        p.error(f"unknown model(s) {','.join(unknown)}; known: {','.join(MODELS)}")
     return args
+
+
+def run_model(name, args, build, work, runtimes, report):
+    entry = {"name": name}
+    report["models"].append(entry)
+    case = prepare(name, work, build)
+    sess = ort_session(case["onnx"], args.threads)
+    entry.update({"source": case["source"], "inputs": case["inputs_description"],
+                  "input_shapes": dict(zip(case["input_names"], case["input_shapes"])),
+                  "compile_s": case["compile_s"]})
+    entry["ok"], entry["cross_check"] = cross_check(case, build, args.threads, sess)
+    del sess
+    if not entry["ok"]:
+        print(f"{name}: WRONG ANSWER, not timed: {entry['cross_check']}")
+        return
+    entry["flops"] = model_flops(case, build, args.threads)
+    timing = (args.threads, runtimes, args.blocks, args.block_runs, args.warmup,
+              args.max_foreign)
+    entry["latency"] = time_rotation(case, build, *timing)
+    print(f"{name}: {describe(entry['latency'])}", flush=True)
+    if args.busy:
+        with BusyCore() as busy:
+            entry["busy"] = time_rotation(case, build, *timing, extra_pids=[busy.proc.pid])
+        print(f"{name} (one core busy): {describe(entry['busy'])}", flush=True)
+    if name in args.batch8:
+        try:
+            big = prepare(name, work, build, batch=8)
+            sess = ort_session(big["onnx"], args.threads)
+            ok, checks = cross_check(big, build, args.threads, sess)
+            del sess
+            if not ok:
+                entry["batch8"] = {"error": f"WRONG ANSWER at batch 8: {checks}"}
+            else:
+                entry["batch8"] = time_rotation(big, build, args.threads, runtimes, args.blocks,
+                                                max(args.block_runs // 3, 2), 2, args.max_foreign)
+                print(f"{name} batch 8: {describe(entry['batch8'])}", flush=True)
+        except Exception as e:  # batch 1 stands on its own
+            entry["batch8"] = {"error": f"{type(e).__name__}: {e}"}
+            print(f"{name} batch 8: FAILED: {entry['batch8']['error']}", flush=True)
+    if not args.no_cold:
+        entry["cold"] = time_cold(case, build, args.threads, args.cold)
+
+
+def describe(sec):
+    parts = [f"{r} {ms(s['median_us'])} ms" for r, s in sec["runtimes"].items()]
+    r = sec.get("kiln_over_best_f32")
+    text = ", ".join(parts)
+    if r:
+        text += (f"; Kiln ÷ faster f32 peer {r['median']:.2f} (blocks "
+                 f"{' '.join(f'{x:.2f}' for x in r['blocks'])})")
+    return text + ("" if sec["comparable"] else
+                   f"; NOT COMPARABLE: {sec['foreign_cpu']:.2f} cores used by other processes")
 
 
 def main(argv=None):
@@ -378,33 +694,44 @@ def main(argv=None):
     KILN_EXTRA_ENV.update(item.split("=", 1) for item in args.kiln_env)
     today = datetime.date.today().isoformat()
     out_json = args.json or os.path.join(ROOT, "bench", "results", f"models-{today}.json")
+    out_md = args.markdown or os.path.splitext(out_json)[0] + ".md"
+    out_png = args.chart or os.path.splitext(out_json)[0] + ".png"
     wanted = sorted({GENERATOR_NAMES[n] for n in args.only if n in GENERATOR_NAMES})
     if wanted:
         subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gen_models.py"), "--out",
                         GENERATED, "--only", ",".join(wanted)], check=True,
                        stdout=subprocess.DEVNULL)
-    try:
-        import openvino  # noqa: F401
-        openvino_version = openvino.__version__
-    except ImportError:
-        openvino_version = None
+    openvino_version = None
+    if not args.no_openvino:
+        try:
+            import openvino
+            openvino_version = openvino.__version__
+        except ImportError:
+            pass
+    runtimes = ["kiln", "ort"] + (["openvino-f32", "openvino"] if openvino_version else [])
+    load_start = os.getloadavg()
     report = {
         "date": today,
         "command": " ".join([os.path.relpath(sys.executable, ROOT)] + sys.argv),
         "machine": machine(),
-        "load_average_start": os.getloadavg(),
+        "load_average_start": load_start,
+        "comparable": load_start[0] <= args.max_load,
         "versions": {"kiln": kiln_version(build), "onnxruntime": ort.__version__,
                      "onnx": onnx.__version__, "numpy": np.__version__,
                      "openvino": openvino_version or "not installed (not compared)"},
+        "runtimes": runtimes,
+        "threads_n": args.threads,
         "threads": {"kiln": {"KILN_CPU_THREADS": args.threads, "OMP_NUM_THREADS": args.threads,
                              **KILN_EXTRA_ENV},
                     "onnxruntime": {"intra_op_num_threads": args.threads,
                                     "inter_op_num_threads": 1, "execution_mode": "sequential",
-                                    "graph_optimization_level": "ORT_ENABLE_ALL",
-                                    "provider": "CPUExecutionProvider"}},
-        "precision": "fp32 (both)",
+                                    "graph_optimization_level": "ORT_ENABLE_ALL"},
+                    "openvino": {"INFERENCE_NUM_THREADS": args.threads,
+                                 "PERFORMANCE_HINT": "LATENCY"}},
+        "precision": "fp32: kiln, ort, openvino-f32; openvino: its default",
         "protocol": {"blocks": args.blocks, "block_runs": args.block_runs,
                      "warmup": args.warmup, "cold_repetitions": args.cold,
+                     "max_load": args.max_load, "max_foreign_cores": args.max_foreign,
                      "tolerance": f"max|kiln-ort| <= {RTOL} * max|ort| + {ATOL}"},
         "models": [],
     }
@@ -414,54 +741,40 @@ def main(argv=None):
     print(f"versions: kiln {report['versions']['kiln'][0]}, onnxruntime {ort.__version__}, "
           f"openvino {report['versions']['openvino']}")
     extra = "".join(f" {k}={v}" for k, v in KILN_EXTRA_ENV.items())
-    print(f"threads: Kiln KILN_CPU_THREADS={args.threads} OMP_NUM_THREADS={args.threads}{extra}; "
-          f"onnxruntime intra_op={args.threads} inter_op=1 sequential ORT_ENABLE_ALL; fp32")
-    print(f"load average at start: {' '.join(f'{x:.2f}' for x in report['load_average_start'])}")
+    print(f"threads: {args.threads} each; Kiln KILN_CPU_THREADS/OMP_NUM_THREADS{extra}")
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in load_start)}"
+          + ("" if report["comparable"] else
+             f"  — above {args.max_load}: this run is NOT COMPARABLE"))
     with tempfile.TemporaryDirectory(prefix="kiln_models_") as tmp:
         work = os.path.abspath(args.work or tmp)
         for name in args.only:
-            entry = {"name": name}
-            report["models"].append(entry)
             try:
-                case = prepare(name, work, build)
-                sess = ort_session(case["onnx"], args.threads)
-                entry.update({"source": case["source"], "inputs": case["inputs_description"],
-                              "input_shapes": dict(zip(case["input_names"],
-                                                       case["input_shapes"])),
-                              "compile_s": case["compile_s"]})
-                entry["ok"], entry["cross_check"] = cross_check(case, build, args.threads, sess)
-                if not entry["ok"]:
-                    print(f"{name}: WRONG ANSWER, not timed: {entry['cross_check']}")
-                    continue
-                entry["latency"] = time_latency(case, build, args.threads, sess, args.blocks,
-                                                args.block_runs, args.warmup)
-                del sess
-                entry["cold"] = time_cold(case, build, args.threads, args.cold)
-                lat = entry["latency"]
-                print(f"{name}: Kiln {ms(lat['kiln']['median_us'])} ms, onnxruntime "
-                      f"{ms(lat['onnxruntime']['median_us'])} ms, ratio "
-                      f"{lat['ratio_median']:.2f} (blocks "
-                      f"{' '.join(f'{r:.2f}' for r in lat['block_ratios'])}), cold "
-                      f"{entry['cold']['cold_ratio']:.2f}, RSS {entry['cold']['rss_ratio']:.2f}",
-                      flush=True)
+                run_model(name, args, build, work, runtimes, report)
             except Exception as e:  # report every model, then go on
+                entry = report["models"][-1]
                 entry["error"] = f"{type(e).__name__}: {e}"
                 entry["ok"] = False
                 print(f"{name}: FAILED: {entry['error']}", flush=True)
     report["load_average_end"] = os.getloadavg()
-    print(f"load average at end: {' '.join(f'{x:.2f}' for x in report['load_average_end'])}")
+    print(f"load average at end: {' '.join(f'{x:.2f}' for x in report['load_average_end'])} "
+          "(the benchmark's own runs raise it)")
     table = markdown(report)
-    report["markdown"] = table
-    os.makedirs(os.path.dirname(out_json), exist_ok=True)
+    header = (f"{m['cpu']}, {m['usable_cpus']} usable CPUs, {args.threads} threads; "
+              f"{report['date']}; load average {load_start[0]:.2f} at start"
+              + ("" if report["comparable"] else " (NOT COMPARABLE)") +
+              f"; `{report['command']}`")
+    report["markdown"] = header + "\n\n" + table
+    os.makedirs(os.path.dirname(os.path.abspath(out_json)), exist_ok=True)
     with open(out_json, "w") as f:
         json.dump(report, f, indent=1)
         f.write("\n")
-    if args.markdown:
-        with open(args.markdown, "w") as f:
-            f.write(table + "\n")
+    with open(out_md, "w") as f:
+        f.write(report["markdown"] + "\n")
+    png = chart(report, out_png)
     print()
-    print(table)
-    print(f"\nwrote {os.path.relpath(out_json, ROOT)}")
+    print(report["markdown"])
+    print(f"\nwrote {os.path.relpath(out_json, ROOT)}, {os.path.relpath(out_md, ROOT)}"
+          + (f", {os.path.relpath(png, ROOT)}" if png else ""))
     return 0 if all(e.get("ok") for e in report["models"]) else 1
 
 

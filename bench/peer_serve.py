@@ -54,7 +54,8 @@ def openvino_runner(model, feeds, threads, f32):
         config["INFERENCE_PRECISION_HINT"] = "f32"
     compiled = core.compile_model(model, "CPU", config)
     request = compiled.create_infer_request()
-    return (lambda: request.infer(feeds)), ov.__version__
+    precision = str(compiled.get_property("INFERENCE_PRECISION_HINT"))
+    return (lambda: request.infer(feeds)), f"{ov.__version__} ({precision})"
 
 
 def main():

@@ -4,7 +4,16 @@
 #
 # Installs everything Kiln needs to build and test on Debian 12, as root. Idempotent and quick
 # when everything is already there: apt runs only for packages that are missing.
+# `setup.sh --bench` also installs the benchmarks' peers and chart library
+# (scripts/requirements-bench.txt: OpenVINO, matplotlib).
 set -euo pipefail
+requirements=(models python)
+for arg in "$@"; do
+  case "$arg" in
+    --bench) requirements+=(bench) ;;
+    *) echo "setup.sh: unknown option '$arg' (known: --bench)" >&2; exit 2 ;;
+  esac
+done
 
 # Build: compiler, CMake + Ninja + ccache. Libraries: GoogleTest/GoogleMock, Google Benchmark,
 # nlohmann-json (acl.json), CLI11 (the kiln command), protobuf + libonnx (ONNX import),
@@ -39,7 +48,7 @@ fi
 # a stamp per requirements file skips pip later.
 here="$(cd "$(dirname "$0")/.." && pwd)"
 venv="$here/.venv"
-for req in models python; do
+for req in "${requirements[@]}"; do
   file="$here/scripts/requirements-$req.txt"
   stamp="$venv/.kiln-requirements"
   [ "$req" = models ] || stamp="$venv/.kiln-requirements-$req"
