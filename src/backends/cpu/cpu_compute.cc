@@ -6,11 +6,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstdlib>
-#include <future>
 #include <string>
-#include <thread>
 
 #include "backends/cpu/cpu_driver.h"
 #include "base/env.h"
@@ -20,36 +17,7 @@ namespace {
 
 std::atomic<int> g_executions{0};
 
-bool ParkTeam() {
-  if (!env::Get("OMP_WAIT_POLICY").empty() || !env::Get("GOMP_SPINCOUNT").empty() ||
-      env::Get("KILN_CPU_SPIN") == "1") {
-    return false;
-  }
-  // Returns once the whole team is inside its region, so that libgomp's setup of it (its
-  // allocations included) is over before the device is used.
-  std::promise<void> parked;
-  std::future<void> ready = parked.get_future();
-  std::thread([parked = std::move(parked)]() mutable {
-#pragma omp parallel num_threads(2)
-    {
-#pragma omp barrier
-#pragma omp master
-      parked.set_value();
-      for (;;) std::this_thread::sleep_for(std::chrono::hours(24));
-    }
-  }).detach();
-  ready.wait();
-  return true;
-}
-
 }  // namespace
-
-void ThrottleOpenMpSpinning() { (void)OpenMpSpinningThrottled(); }
-
-bool OpenMpSpinningThrottled() {
-  static const bool parked = ParkTeam();
-  return parked;
-}
 
 int ComputeThreads() {
   static const int threads = [] {

@@ -22,21 +22,9 @@ namespace kiln::cpu {
 // this process may use), capped by OMP_NUM_THREADS when that is set.
 int ComputeThreads();
 
-// Keeps idle OpenMP workers from spinning on cores other work needs. libgomp's workers spin
-// for a few milliseconds (GOMP_SPINCOUNT 300000) after every parallel region unless
-// OMP_WAIT_POLICY=PASSIVE was set before the process started; on a loaded machine that made
-// executions 10-20x slower. libgomp itself throttles spinning to 100 rounds whenever it manages
-// more threads than the process has CPUs, so this parks one OpenMP team of two threads, asleep
-// for the life of the process, which puts libgomp in that mode for every team. Does nothing when
-// the user chose a policy (OMP_WAIT_POLICY or GOMP_SPINCOUNT set) or set KILN_CPU_SPIN=1 (keep
-// libgomp's default spinning). Idempotent and thread-safe; the CPU device calls it when opened.
-void ThrottleOpenMpSpinning();
-// Whether ThrottleOpenMpSpinning parked its team.
-bool OpenMpSpinningThrottled();
-
 // The least work (kernel FLOPs plus output bytes, hal::Execution::BeforeKernel) worth a
 // parallel region: KILN_CPU_PARALLEL_MIN_WORK, default kDefaultParallelMinWork. Waking a
-// sleeping team (ThrottleOpenMpSpinning) costs tens of microseconds on a 2-core VM, about what
+// sleeping team (spin_governor.h) costs tens of microseconds on a 2-core VM, about what
 // one core computes of 2-4 MFLOP; measured on mnist-8 with 2 threads on an idle machine: 86 us
 // per execute at 1 Mi (its second convolution, 1.25 MFLOP, went parallel), 28 us at 2-8 Mi.
 inline constexpr uint64_t kDefaultParallelMinWork = 1 << 22;

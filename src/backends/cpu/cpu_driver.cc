@@ -14,6 +14,7 @@
 #include "backends/cpu/cpu_event.h"
 #include "backends/cpu/cpu_peak.h"
 #include "backends/cpu/cpu_queue.h"
+#include "backends/cpu/spin_governor.h"
 #include "base/env.h"
 
 namespace kiln::cpu {
@@ -47,10 +48,14 @@ std::string TargetName() {
 class CpuExecution final : public hal::Execution {
  public:
   void Begin() override {
+    probe_.Begin();
     previous_ = BeginTeamExecution();
     team_ = current_ = omp_get_max_threads();
   }
-  void End() override { EndTeamExecution(previous_); }
+  void End() override {
+    EndTeamExecution(previous_);
+    probe_.End();
+  }
   // A kernel whose work is below ParallelMinWork() runs on the calling thread alone (its
   // ParallelFor and oneDNN's regions too): a parallel region's wake-up costs more than it
   // saves there.
@@ -68,12 +73,13 @@ class CpuExecution final : public hal::Execution {
  private:
   int previous_ = 0;
   int team_ = 1, current_ = 1;
+  LoadProbe probe_;  // the spin governor's measurement (spin_governor.h)
 };
 
 class CpuDevice final : public hal::Device {
  public:
   CpuDevice() {
-    ThrottleOpenMpSpinning();
+    StartSpinGovernor();
     info_.backend = "cpu";
     info_.name = TargetName();
     info_.memory_bytes =

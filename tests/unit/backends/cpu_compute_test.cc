@@ -44,7 +44,9 @@ TEST(CpuComputeTest, CoversTheRangeOnceInChunksOfAtLeastTheGrain) {
       for (size_t i = 0; i < chunks.size(); ++i) {
         EXPECT_EQ(chunks[i].first, next) << n << " " << grain;
         EXPECT_GT(chunks[i].second, chunks[i].first);
-        if (i + 1 < chunks.size()) EXPECT_GE(chunks[i].second - chunks[i].first, grain);
+        if (i + 1 < chunks.size()) {
+          EXPECT_GE(chunks[i].second - chunks[i].first, grain);
+        }
         next = chunks[i].second;
       }
       EXPECT_EQ(next, n);
@@ -94,23 +96,6 @@ TEST(CpuComputeTest, ExecutionsShareTheThreadsAndRestoreTheSetting) {
   EXPECT_EQ(omp_get_max_threads(), 3);
   ExecutionScope alone;  // the others have ended
   EXPECT_EQ(alone.threads(), ComputeThreads());
-}
-
-TEST(CpuComputeTest, SpinningIsThrottledUnlessTheUserChoseAWaitPolicy) {
-  const bool chosen =
-      std::getenv("OMP_WAIT_POLICY") != nullptr || std::getenv("GOMP_SPINCOUNT") != nullptr ||
-      std::string(std::getenv("KILN_CPU_SPIN") ? std::getenv("KILN_CPU_SPIN") : "") == "1";
-  ThrottleOpenMpSpinning();
-  ThrottleOpenMpSpinning();  // idempotent
-  EXPECT_EQ(OpenMpSpinningThrottled(), !chosen);
-  // Parallel work still runs on a full team beside the parked one.
-  ExecutionScope scope;
-  std::vector<int> teams;
-  RunChunks(1 << 16, 1 << 10, &teams);
-#if !defined(__SANITIZE_THREAD__)
-  if (ComputeThreads() > 1)
-    EXPECT_EQ(*std::max_element(teams.begin(), teams.end()), scope.threads());
-#endif
 }
 
 }  // namespace

@@ -1,0 +1,182 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "backends/cpu/spin_governor.h"
+
+#include <fcntl.h>
+#include <omp.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "base/clock.h"
+#include "base/env.h"
+
+namespace kiln::cpu {
+namespace {
+
+// The governor's thread parks and unparks; executions only ask for a state (Request).
+struct Governor {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool want_parked = false;  // what the last sample asked for
+  bool release = false;      // the parked team is to leave its region
+  std::atomic<bool> parked{false};
+  std::thread parker;  // hosts the parked team; ends (freeing its libgomp pool) on unpark
+
+  // Probes (LoadProbe), under probe_mu.
+  std::mutex probe_mu;
+  std::atomic<uint64_t> next_probe_ns{0};
+  uint64_t run_ns = 0, wait_ns = 0;
+  int runs = 0;
+};
+
+Governor& G() {
+  // Never destroyed: the governor's threads outlive static destruction at exit.
+  static Governor* const g = new Governor;
+  return *g;
+}
+
+void ParkedTeam() {
+  Governor& g = G();
+#pragma omp parallel num_threads(2)
+  {
+#pragma omp barrier
+#pragma omp master
+    {
+      std::unique_lock<std::mutex> lock(g.mu);
+      g.parked.store(true, std::memory_order_release);
+      g.cv.notify_all();
+      g.cv.wait(lock, [&] { return g.release; });
+    }
+  }
+}
+
+[[noreturn]] void GovernorLoop() {
+  Governor& g = G();
+  std::unique_lock<std::mutex> lock(g.mu);
+  for (;;) {
+    g.cv.wait(lock, [&] { return g.want_parked != g.parked.load(std::memory_order_relaxed); });
+    if (g.want_parked) {
+      g.release = false;
+      lock.unlock();
+      g.parker = std::thread(ParkedTeam);
+      lock.lock();
+      g.cv.wait(lock, [&] { return g.parked.load(std::memory_order_relaxed); });
+    } else {
+      g.release = true;
+      g.cv.notify_all();
+      lock.unlock();
+      g.parker.join();  // the thread's end releases its OpenMP pool and libgomp's count of it
+      lock.lock();
+      g.parked.store(false, std::memory_order_release);
+      g.cv.notify_all();
+    }
+  }
+}
+
+void Request(bool park) {
+  Governor& g = G();
+  std::lock_guard<std::mutex> lock(g.mu);
+  if (g.want_parked != park) {
+    g.want_parked = park;
+    g.cv.notify_all();
+  }
+}
+
+void WaitSettled() {
+  Governor& g = G();
+  std::unique_lock<std::mutex> lock(g.mu);
+  g.cv.wait(lock, [&] { return g.want_parked == g.parked.load(std::memory_order_relaxed); });
+}
+
+// The calling thread's run and wait times; false when the kernel does not expose them.
+bool ReadSchedstat(uint64_t* run_ns, uint64_t* wait_ns) {
+  const int fd = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char text[96];
+  const ssize_t n = ::read(fd, text, sizeof text);
+  ::close(fd);
+  return n > 0 && ParseSchedstat(std::string_view(text, static_cast<size_t>(n)), run_ns, wait_ns);
+}
+
+void StartOnce() {
+  const SpinPolicy policy = ConfiguredSpinPolicy();
+  if (policy == SpinPolicy::kSpin || policy == SpinPolicy::kUserOmp) return;
+  std::thread(GovernorLoop).detach();
+  Request(true);  // start parked: the safe state until a sample says the machine has room
+  WaitSettled();
+}
+
+}  // namespace
+
+SpinPolicy ConfiguredSpinPolicy() {
+  static const SpinPolicy policy = [] {
+    if (!env::Get("OMP_WAIT_POLICY").empty() || !env::Get("GOMP_SPINCOUNT").empty()) {
+      return SpinPolicy::kUserOmp;
+    }
+    const std::string spin = env::Get("KILN_CPU_SPIN");
+    if (spin == "1") return SpinPolicy::kSpin;
+    if (spin == "0") return SpinPolicy::kSleep;
+    return SpinPolicy::kAuto;
+  }();
+  return policy;
+}
+
+void StartSpinGovernor() {
+  static std::once_flag once;
+  std::call_once(once, StartOnce);
+}
+
+bool OpenMpSpinningThrottled() { return G().parked.load(std::memory_order_acquire); }
+
+bool ShouldThrottle(bool throttled_now, double wait_share) {
+  return throttled_now ? wait_share > 0.03 : wait_share > 0.10;
+}
+
+bool ParseSchedstat(std::string_view text, uint64_t* run_ns, uint64_t* wait_ns) {
+  const char* p = text.data();
+  const char* end = p + text.size();
+  auto r = std::from_chars(p, end, *run_ns);
+  if (r.ec != std::errc() || r.ptr == end || *r.ptr != ' ') return false;
+  r = std::from_chars(r.ptr + 1, end, *wait_ns);
+  return r.ec == std::errc();
+}
+
+void LoadProbe::Begin() {
+  active_ = false;
+  if (ConfiguredSpinPolicy() != SpinPolicy::kAuto) return;
+  if (SteadyNowNs() < G().next_probe_ns.load(std::memory_order_relaxed)) return;
+  active_ = ReadSchedstat(&run_ns_, &wait_ns_);
+}
+
+void LoadProbe::End() {
+  if (!active_) return;
+  active_ = false;
+  uint64_t run = 0, wait = 0;
+  if (!ReadSchedstat(&run, &wait) || run < run_ns_ || wait < wait_ns_) return;
+  Governor& g = G();
+  std::unique_lock<std::mutex> lock(g.probe_mu, std::try_to_lock);
+  if (!lock.owns_lock()) return;  // another execution is adding its probe: this one is spare
+  g.run_ns += run - run_ns_;
+  g.wait_ns += wait - wait_ns_;
+  if (++g.runs < kProbeRuns && g.run_ns + g.wait_ns < kProbeNs) return;
+  const double share =
+      static_cast<double>(g.wait_ns) / static_cast<double>(std::max<uint64_t>(g.run_ns + g.wait_ns, 1));
+  g.run_ns = g.wait_ns = 0;
+  g.runs = 0;
+  g.next_probe_ns.store(SteadyNowNs() + kSampleNs, std::memory_order_relaxed);
+  Request(ShouldThrottle(OpenMpSpinningThrottled(), share));
+}
+
+void SpinGovernorObserveForTest(double wait_share) {
+  Request(ShouldThrottle(OpenMpSpinningThrottled(), wait_share));
+  WaitSettled();
+}
+
+}  // namespace kiln::cpu

@@ -1,0 +1,78 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Whether idle OpenMP workers spin or sleep, chosen by how busy the machine is.
+//
+// libgomp's workers spin for a few milliseconds (GOMP_SPINCOUNT 300000) after every parallel
+// region before they sleep. On an idle machine that is what makes a run of many short regions
+// fast: measured on a 2-core VM, MobileNetV2 4.96 ms spinning vs 7.69 ms sleeping, YOLOv8n 13.1
+// vs 18.1 ms. On a machine other processes keep busy it is what makes it slow: with one core
+// busy, ResNet-50 took 166 ms spinning vs 80 ms sleeping (the spinning worker takes the core
+// from the thread with work). libgomp's wait policy is fixed when the process starts, but it
+// throttles spinning to 100 rounds whenever it manages more threads than the process has CPUs;
+// parking one OpenMP team of two threads, asleep, puts it in that mode, and ending that team's
+// thread (its pool goes with it) takes it out again.
+//
+// The governor does that by measurement. Every kSampleNs it probes a few executions: the
+// executing thread's time on a CPU and its time runnable but waiting for one
+// (/proc/thread-self/schedstat, in ns). Waiting means other threads — another process's, or
+// this process's own idle workers spinning — had the cores it needed. When the waiting share
+// goes above 10 % it parks (idle workers sleep); when it falls below 3 % it unparks (idle
+// workers spin); between the two the state holds. Only time inside executions counts, so a
+// process that computes in bursts is judged by the bursts, not by what the machine does
+// between them. KILN_CPU_SPIN=1 always spins, =0 always sleeps; OMP_WAIT_POLICY or
+// GOMP_SPINCOUNT set by the user leave libgomp alone.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace kiln::cpu {
+
+enum class SpinPolicy {
+  kAuto,      // the governor decides (default)
+  kSpin,      // KILN_CPU_SPIN=1: libgomp's spinning, never parked
+  kSleep,     // KILN_CPU_SPIN=0: parked for the life of the process
+  kUserOmp,   // OMP_WAIT_POLICY or GOMP_SPINCOUNT set: libgomp's own setting, never parked
+};
+SpinPolicy ConfiguredSpinPolicy();
+
+// Starts the governor once (thread-safe, idempotent): for kAuto and kSleep it parks the team
+// and returns once the team is inside its region, so that libgomp's setup of it (allocations
+// included) is over before the device is used. The CPU device calls it when opened.
+void StartSpinGovernor();
+
+// Whether idle OpenMP workers are throttled now (the team is parked).
+bool OpenMpSpinningThrottled();
+
+// One execution's part in the measurement (the CPU device's execution slot holds one): Begin
+// and End bracket the execution on its thread. Under kAuto, when a probe is due, they read the
+// thread's schedstat (a few microseconds each) and add its run and wait times to the governor's;
+// once the probes cover kProbeNs of execution or kProbeRuns executions, the governor decides and
+// the next probe waits kSampleNs. Allocation-free; the park and unpark themselves happen on the
+// governor's own thread.
+class LoadProbe {
+ public:
+  void Begin();
+  void End();
+
+ private:
+  bool active_ = false;
+  uint64_t run_ns_ = 0, wait_ns_ = 0;
+};
+inline constexpr uint64_t kSampleNs = 200'000'000;
+inline constexpr uint64_t kProbeNs = 20'000'000;
+inline constexpr int kProbeRuns = 16;
+
+// The decision from the share of its time an executing thread waited for a CPU: park above
+// 0.10, unpark below 0.03, keep the state between.
+bool ShouldThrottle(bool throttled_now, double wait_share);
+
+// Parses /proc/<pid>/task/<tid>/schedstat ("run_ns wait_ns timeslices"); false when malformed.
+bool ParseSchedstat(std::string_view text, uint64_t* run_ns, uint64_t* wait_ns);
+
+// Test hook: acts as if probes had measured `wait_share` (the governor must be running under
+// kAuto); returns once the governor's thread has parked or unparked accordingly.
+void SpinGovernorObserveForTest(double wait_share);
+
+}  // namespace kiln::cpu
