@@ -86,6 +86,7 @@ MODELS = {
 GENERATOR_NAMES = {"resnet50_v1.5": "resnet50", "mobilenetv2": "mobilenetv2",
                    "bert_encoder": "bert"}
 F32_PEERS = ("ort", "openvino-f32")
+BF16_MODE = "allow_mix_precision_bf16"  # kiln-bf16: the .om compiled with this precision mode
 # The fp32 peak is measured afresh by each benchmark run (on the machine it checks is idle), not
 # taken from the user's cache, which may hold a figure measured under load (docs/tools.md).
 PEAK_CACHE = tempfile.mkdtemp(prefix="kiln_peak_")
@@ -209,8 +210,9 @@ def kiln_env(threads):
     return env
 
 
-def kiln_args(build, case, extra):
-    return ([os.path.join(build, "bench", "model_bench"), f"--model={case['om']}"] +
+def kiln_args(build, case, extra, bf16=False):
+    om = case["om"][:-3] + "_bf16.om" if bf16 else case["om"]
+    return ([os.path.join(build, "bench", "model_bench"), f"--model={om}"] +
             [f"--input={f}" for f in case["input_files"]] + extra)
 
 
@@ -250,9 +252,9 @@ def start_servers(case, build, threads, warmup, runtimes):
     servers = []
     try:
         for r in runtimes:
-            if r == "kiln":
-                servers.append(Server("kiln", kiln_args(build, case, [f"--warmup={warmup}",
-                                                                       "--serve"]),
+            if r in ("kiln", "kiln-bf16"):
+                servers.append(Server(r, kiln_args(build, case, [f"--warmup={warmup}", "--serve"],
+                                                   bf16=r == "kiln-bf16"),
                                       env=kiln_env(threads)))
             else:
                 servers.append(Server(r, [sys.executable, PEER_SERVE, "--runtime", r, "--model",
@@ -303,9 +305,12 @@ def time_rotation(case, build, threads, runtimes, blocks, block_runs, warmup, ma
         out["kiln_over_best_f32"] = {"blocks": best, "median": float(np.median(best)),
                                      "peers": f32}
         for p in runs:
-            if p != "kiln":
+            if not p.startswith("kiln"):
                 r = [m["kiln"] / m[p] for m in per_block]
                 out[f"kiln_over_{p}"] = {"blocks": r, "median": float(np.median(r))}
+    if "kiln-bf16" in runs and "openvino" in runs:
+        r = [m["kiln-bf16"] / m["openvino"] for m in per_block]
+        out["kiln_bf16_over_openvino"] = {"blocks": r, "median": float(np.median(r))}
     return out
 
 
@@ -324,7 +329,17 @@ class BusyCore:
 
 # ---- preparing a case -------------------------------------------------------------------
 
-def prepare(name, work, build, batch=1):
+def compile_om(build, onnx_path, om, extra=()):
+    t0 = time.perf_counter()
+    atc = subprocess.run([os.path.join(build, "tools", "kiln", "kiln"), "atc", "--framework=5",
+                          f"--model={onnx_path}", f"--output={om}", *extra],
+                         capture_output=True, text=True)
+    if atc.returncode != 0:
+        raise RuntimeError(f"kiln atc failed:\n{atc.stdout[-2000:]}{atc.stderr[-2000:]}")
+    return time.perf_counter() - t0
+
+
+def prepare(name, work, build, batch=1, bf16=False):
     """Writes the fixed-shape model and the input files, compiles the .om; returns the case."""
     src, make_inputs = MODELS[name]
     if not os.path.exists(src):
@@ -352,12 +367,9 @@ def prepare(name, work, build, batch=1):
         dtypes.append(str(array.dtype))
         shapes.append(list(array.shape))
     om = os.path.join(case_dir, "model")
-    t0 = time.perf_counter()
-    atc = subprocess.run([os.path.join(build, "tools", "kiln", "kiln"), "atc", "--framework=5",
-                          f"--model={fixed}", f"--output={om}"], capture_output=True, text=True)
-    compile_s = time.perf_counter() - t0
-    if atc.returncode != 0:
-        raise RuntimeError(f"kiln atc failed:\n{atc.stdout[-2000:]}{atc.stderr[-2000:]}")
+    compile_s = compile_om(build, fixed, om)
+    if bf16:
+        compile_om(build, fixed, om + "_bf16", [f"--precision_mode={BF16_MODE}"])
     return {"name": name, "batch": batch, "source": os.path.realpath(src), "onnx": fixed,
             "om": om + ".om", "inputs_description": description,
             "input_names": [v.name for v in inputs], "input_files": files, "input_npy": npys,
@@ -366,10 +378,14 @@ def prepare(name, work, build, batch=1):
             "dir": case_dir}
 
 
-def cross_check(case, build, threads, sess):
-    out_dir = os.path.join(case["dir"], "kiln_out")
+def cross_check(case, build, threads, sess, bf16=False):
+    """Kiln's outputs against onnxruntime's; with bf16, the accuracy of the bf16 .om, reported
+    (max error over the output's range, and whether the arg-max of every row agrees) rather
+    than held to the f32 tolerance."""
+    out_dir = os.path.join(case["dir"], "kiln_out_bf16" if bf16 else "kiln_out")
     os.makedirs(out_dir, exist_ok=True)
-    run = subprocess.run(kiln_args(build, case, ["--warmup=0", "--runs=0", f"--out-dir={out_dir}"]),
+    run = subprocess.run(kiln_args(build, case, ["--warmup=0", "--runs=0", f"--out-dir={out_dir}"],
+                                   bf16=bf16),
                          capture_output=True, text=True, env=kiln_env(threads))
     if run.returncode != 0:
         raise RuntimeError(f"model_bench failed: {run.stderr.strip()[-2000:]}")
@@ -391,11 +407,14 @@ def cross_check(case, build, threads, sess):
         diff = np.abs(have - ref64)
         scale = float(np.max(np.abs(ref64))) if ref64.size else 0.0
         max_abs = float(np.max(diff)) if diff.size else 0.0
-        good = bool(np.all(np.isfinite(have))) and max_abs <= RTOL * scale + ATOL
+        good = bool(np.all(np.isfinite(have))) and (bf16 or max_abs <= RTOL * scale + ATOL)
         ok = ok and good
-        checks.append({"output": got["name"], "ok": good, "max_abs": max_abs,
-                       "max_abs_over_max_ref": max_abs / scale if scale else max_abs,
-                       "max_ref": scale})
+        check = {"output": got["name"], "ok": good, "max_abs": max_abs,
+                 "max_abs_over_max_ref": max_abs / scale if scale else max_abs, "max_ref": scale}
+        if want.ndim >= 2 and want.shape[-1] > 1:
+            check["argmax_agreement"] = float(np.mean(np.argmax(have, axis=-1) ==
+                                                      np.argmax(ref64, axis=-1)))
+        checks.append(check)
     return ok, checks
 
 
@@ -473,14 +492,15 @@ def latency_table(report, key, title):
     runtimes = report["runtimes"]
     lines = [f"### {title}", "",
              "| model | " + " | ".join(f"{r} p50 / p90 / p99 ms" for r in runtimes) +
-             " | Kiln ÷ faster f32 peer | Kiln ÷ OpenVINO default | comparable |",
-             "|---|" + "---|" * (len(runtimes) + 3)]
+             " | Kiln ÷ faster f32 peer | Kiln ÷ OpenVINO default | Kiln bf16 ÷ OpenVINO default"
+             " | comparable |",
+             "|---|" + "---|" * (len(runtimes) + 4)]
     for m in report["models"]:
         sec = m.get(key)
         if not sec:
             why = m.get("error") or ("WRONG ANSWER, not timed" if not m.get("ok") else "")
             if why:
-                lines.append(f"| {m['name']} | {why[:120]} |" + " |" * (len(runtimes) + 2))
+                lines.append(f"| {m['name']} | {why[:120]} |" + " |" * (len(runtimes) + 3))
             continue
         cells = []
         for r in runtimes:
@@ -491,7 +511,8 @@ def latency_table(report, key, title):
             f" ({sec['foreign_cpu']:.2f} foreign cores)"
         lines.append(f"| {m['name']} | " + " | ".join(cells) +
                      f" | **{ratio_cell(sec, 'kiln_over_best_f32')}** | "
-                     f"{ratio_cell(sec, 'kiln_over_openvino')} | {comparable} |")
+                     f"{ratio_cell(sec, 'kiln_over_openvino')} | "
+                     f"{ratio_cell(sec, 'kiln_bf16_over_openvino')} | {comparable} |")
     return lines
 
 
@@ -518,6 +539,20 @@ def markdown(report):
             tput = f"{1 / r['median']:.2f}" if r else "–"
             lines.append(f"| {m['name']} | " + " | ".join(cells) + f" | **{tput}** | "
                          f"{'yes' if sec['comparable'] else '**NO**'} |")
+    if any("bf16_accuracy" in m for m in report["models"]):
+        lines += ["", f"### bf16 accuracy (kiln-bf16, --precision_mode={BF16_MODE}, against "
+                  "onnxruntime f32)", "",
+                  "| model | output | max abs error | ÷ max abs of the output | arg-max agreement |",
+                  "|---|---|---|---|---|"]
+        for m in report["models"]:
+            for c in m.get("bf16_accuracy", []):
+                if "max_abs" not in c:
+                    lines.append(f"| {m['name']} | {c['output']} | {c.get('error', '?')} | | |")
+                    continue
+                agree = (f"{100 * c['argmax_agreement']:.1f} %" if "argmax_agreement" in c
+                         else "–")
+                lines.append(f"| {m['name']} | {c['output']} | {c['max_abs']:.3g} | "
+                             f"{c['max_abs_over_max_ref']:.3g} | {agree} |")
     lines += ["", "### Cold start, memory, achieved compute", "",
               "| model | cold start ms Kiln / ORT (ORT w/o import) | Kiln ÷ ORT | "
               "peak RSS MiB Kiln / ORT (ORT after imports) | Kiln ÷ ORT | GFLOP per run | "
@@ -610,6 +645,9 @@ def parse_args(argv):
     p.add_argument("--batch8", default="resnet50_v1.5,mobilenetv2",
                    help="models timed at batch 8 too (comma-separated; '' for none)")
     p.add_argument("--no-openvino", action="store_true", help="leave OpenVINO out")
+    p.add_argument("--bf16", action="store_true",
+                   help=f"also Kiln's bf16 mode (kiln-bf16: --precision_mode={BF16_MODE}), its "
+                        "accuracy against onnxruntime reported")
     p.add_argument("--max-load", type=float, default=0.5,
                    help="a 1-minute load average above this at the start: not comparable")
     p.add_argument("--max-foreign", type=float, default=0.1,
@@ -639,12 +677,14 @@ def parse_args(argv):
 def run_model(name, args, build, work, runtimes, report):
     entry = {"name": name}
     report["models"].append(entry)
-    case = prepare(name, work, build)
+    case = prepare(name, work, build, bf16=args.bf16)
     sess = ort_session(case["onnx"], args.threads)
     entry.update({"source": case["source"], "inputs": case["inputs_description"],
                   "input_shapes": dict(zip(case["input_names"], case["input_shapes"])),
                   "compile_s": case["compile_s"]})
     entry["ok"], entry["cross_check"] = cross_check(case, build, args.threads, sess)
+    if args.bf16:
+        _, entry["bf16_accuracy"] = cross_check(case, build, args.threads, sess, bf16=True)
     del sess
     if not entry["ok"]:
         print(f"{name}: WRONG ANSWER, not timed: {entry['cross_check']}")
@@ -684,6 +724,9 @@ def describe(sec):
     if r:
         text += (f"; Kiln ÷ faster f32 peer {r['median']:.2f} (blocks "
                  f"{' '.join(f'{x:.2f}' for x in r['blocks'])})")
+    r = sec.get("kiln_bf16_over_openvino")
+    if r:
+        text += f"; Kiln bf16 ÷ OpenVINO default {r['median']:.2f}"
     return text + ("" if sec["comparable"] else
                    f"; NOT COMPARABLE: {sec['foreign_cpu']:.2f} cores used by other processes")
 
@@ -708,7 +751,8 @@ def main(argv=None):
             openvino_version = openvino.__version__
         except ImportError:
             pass
-    runtimes = ["kiln", "ort"] + (["openvino-f32", "openvino"] if openvino_version else [])
+    runtimes = (["kiln"] + (["kiln-bf16"] if args.bf16 else []) + ["ort"] +
+                (["openvino-f32", "openvino"] if openvino_version else []))
     load_start = os.getloadavg()
     report = {
         "date": today,

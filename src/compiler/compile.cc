@@ -16,6 +16,7 @@
 #include "compiler/passes/passes.h"
 #include "format/om_file.h"
 #include "ir/op_schema.h"
+#include "kernels/precision.h"
 
 namespace kiln::compiler {
 namespace {
@@ -183,10 +184,27 @@ std::vector<NodeProblem> PreCheckGraph(ir::Graph& graph) {
   return problems;
 }
 
+// The options stored in the .om: as given, plus the matrix precision a --precision_mode (or
+// --precision_mode_v2) asks for when it is not fp32 (kernels/precision.h), which the runtime
+// reads; an unknown mode is an error.
+Result<std::vector<std::pair<std::string, std::string>>> RecordedOptions(
+    const std::vector<std::pair<std::string, std::string>>& given) {
+  auto record = given;
+  for (const auto& [key, value] : given) {
+    if (key != "precision_mode") continue;
+    KILN_ASSIGN_OR_RETURN(kernels::MatrixPrecision p, kernels::MatrixPrecisionForAtcMode(value));
+    if (p != kernels::MatrixPrecision::kFp32) {
+      record.emplace_back(kernels::kMatrixPrecisionOption, kernels::Name(p));
+    }
+  }
+  return record;
+}
+
 Result<CompileReport> CompileGraph(SourceModel model, const CompileOptions& options) {
   CompileReport report;
   PhaseTimer timer(report, options);
   if (model.graph == nullptr) return Error(code::kInvalidParam, "CompileGraph: no graph");
+  KILN_ASSIGN_OR_RETURN(auto record, RecordedOptions(options.record));
   timer.Record("import", model.import_ms);
   ir::Graph& graph = *model.graph;
   report.onnx_nodes = graph.nodes().size();
@@ -240,7 +258,7 @@ Result<CompileReport> CompileGraph(SourceModel model, const CompileOptions& opti
   info.model_name = ModelName(options.model);
   info.target = options.target.empty() ? HostTarget() : options.target;
   info.source = options.model + (model.producer.empty() ? "" : " (" + model.producer + ")");
-  info.options = options.record;
+  info.options = std::move(record);
   info.aipp = std::move(aipp);
   KILN_ASSIGN_OR_RETURN(auto bytes, BuildOm(graph, plan, info));
   // Read the result back as the runtime will: a writer bug must not reach a user's disk.

@@ -17,6 +17,7 @@
 #include "base/function_ref.h"
 #include "base/status.h"
 #include "ir/attribute.h"
+#include "kernels/precision.h"
 #include "kernels/tensor_view.h"
 
 namespace kiln::hal {
@@ -54,6 +55,8 @@ struct NodeDef : ir::AttrGetters<NodeDef> {
   // The device the kernel will run on (backend resources at Prepare); null for tests that
   // prepare kernels without one.
   hal::Device* device = nullptr;
+  // What the model was compiled for (precision.h): matrix kernels may compute in bf16.
+  MatrixPrecision matrix_precision = MatrixPrecision::kFp32;
 
   size_t num_inputs() const { return has_input.size(); }
   size_t num_outputs() const { return output_types.size(); }

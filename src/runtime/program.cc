@@ -36,6 +36,17 @@ class Builder {
     if (graphs == nullptr || graphs->size() == 0) {
       return Error(code::kGeLoadModel, "the model has no graph");
     }
+    if (model_.options()) {
+      for (const auto* kv : *model_.options()) {
+        if (Str(kv->key()) != kernels::kMatrixPrecisionOption) continue;
+        auto p = kernels::ParseMatrixPrecision(Str(kv->value()));
+        if (!p) {
+          return Error(code::kGeLoadModel, "option ", kernels::kMatrixPrecisionOption, " '",
+                       Str(kv->value()), "' is not fp32 or bf16");
+        }
+        matrix_precision_ = *p;
+      }
+    }
     program.graphs.resize(graphs->size());
     for (uint32_t g = 0; g < graphs->size(); ++g) {
       KILN_RETURN_IF_ERROR(BuildGraph(*graphs->Get(g), g == 0, program.graphs[g]), "");
@@ -214,6 +225,7 @@ class Builder {
     def.name = Str(node.name());
     def.opset = node.opset();
     def.device = device_;
+    def.matrix_precision = matrix_precision_;
     if (node.inputs()) {
       for (int32_t t : *node.inputs()) {
         def.has_input.push_back(t >= 0);
@@ -305,6 +317,7 @@ class Builder {
   }
 
   const om::Model& model_;
+  kernels::MatrixPrecision matrix_precision_ = kernels::MatrixPrecision::kFp32;
   const uint8_t* weights_;
   size_t weights_size_;
   std::string backend_;

@@ -324,9 +324,11 @@ void AddAtcCommand(CLI::App& app, int* exit_code) {
                   "\"n1;n2\": these float inputs are fed as float16");
   atc->add_option(
       "--precision_mode", flags->precision_mode,
-      "force_fp32, must_keep_origin_dtype, allow_fp32_to_fp16, ... (recorded; fp32 is kept)");
+      "force_fp32 (Kiln's default), allow_fp32_to_bf16 / allow_mix_precision_bf16 (matrix ops in "
+      "bf16 with f32 accumulation), must_keep_origin_dtype, force_fp16, ... (fp16 modes keep fp32)");
   atc->add_option("--precision_mode_v2", flags->precision_mode_v2,
-                  "origin, fp16, mixed_float16, mixed_bfloat16, ... (recorded; fp32 is kept)");
+                  "origin, mixed_bfloat16 (matrix ops in bf16), fp16, mixed_float16, ... "
+                  "(fp16 modes keep fp32)");
   atc->add_option(
       "--keep_dtype", flags->keep_dtype,
       "file of ops that keep their dtype (Kiln keeps fp32 everywhere, so it is recorded)");

@@ -43,6 +43,20 @@ const dnnl::engine& Engine() {
 
 dnnl::memory::dims ToDnnl(const Dims& dims) { return dnnl::memory::dims(dims.begin(), dims.end()); }
 
+bool CpuHasBf16() {
+  static const bool has = [] {
+    const dnnl::cpu_isa isa = dnnl::get_effective_cpu_isa();
+    return isa == dnnl::cpu_isa::avx512_core_bf16 || isa == dnnl::cpu_isa::avx512_core_amx;
+  }();
+  return has;
+}
+
+dnnl::memory::data_type MatrixInputType(const kernels::NodeDef& def) {
+  return def.matrix_precision == kernels::MatrixPrecision::kBf16 && CpuHasBf16()
+             ? dnnl::memory::data_type::bf16
+             : dnnl::memory::data_type::f32;
+}
+
 dnnl::memory::desc PlainDesc(const Dims& dims) { return StridedDesc(dims, kernels::Strides(dims)); }
 
 dnnl::memory::desc StridedDesc(const Dims& dims, const Dims& strides) {

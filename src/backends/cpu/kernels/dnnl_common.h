@@ -56,6 +56,13 @@ const dnnl::engine& Engine();
 dnnl::memory::dims ToDnnl(const Dims& dims);
 // A dense row-major float32 descriptor of `dims` (rank 1 to DNNL_MAX_NDIMS).
 dnnl::memory::desc PlainDesc(const Dims& dims);
+
+// The data type a matrix primitive (convolution, deconvolution, matmul) of node `def` takes
+// its source and weights in: bf16 when the model was compiled for it (def.matrix_precision)
+// and this CPU has bf16 arithmetic (AVX512_BF16 or AMX: oneDNN's effective ISA), else f32.
+// Accumulation, bias and destination stay f32; the reorders into the primitive's layout convert.
+dnnl::memory::data_type MatrixInputType(const kernels::NodeDef& def);
+bool CpuHasBf16();
 // A float32 descriptor of `dims` with explicit element strides.
 dnnl::memory::desc StridedDesc(const Dims& dims, const Dims& strides);
 // A memory object over `data` (not owned) with descriptor `md`.

@@ -173,9 +173,9 @@ class ConvKernel final : public DnnlKernel {
     p.z_md = stored(y, layout_.z);
     p.w_user_md = PlainDesc(wd);
     p.b_md = has_b ? PlainDesc({w_dims[0]}) : memory::desc();
-    const auto f32 = memory::data_type::f32;
-    const memory::desc src_any(ToDnnl(x), f32, tag::any), dst_any(ToDnnl(y), f32, tag::any);
-    const memory::desc w_any(ToDnnl(wd), f32, tag::any);
+    const auto f32 = memory::data_type::f32, in = MatrixInputType(def_);
+    const memory::desc src_any(ToDnnl(x), in, tag::any), dst_any(ToDnnl(y), f32, tag::any);
+    const memory::desc w_any(ToDnnl(wd), in, tag::any);
     dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference,
                                          dnnl::algorithm::convolution_direct, src_any, w_any,
                                          p.b_md, dst_any, ToDnnl(win.stride), Minus1(win.dilation),

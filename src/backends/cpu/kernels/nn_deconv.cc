@@ -160,9 +160,11 @@ class DeconvKernel final : public DnnlKernel {
     p.w_user_md = StridedDesc(w_view, w_strides);
     p.b_md = has_b ? PlainDesc({shape.y[1]}) : memory::desc();
     const auto f32 = memory::data_type::f32;
-    const memory::desc w_any(ToDnnl(w_view), f32, tag::any);
     auto make = [&](bool plain) {
-      const memory::desc src = plain ? p.x_md : memory::desc(ToDnnl(x), f32, tag::any);
+      // bf16 (MatrixInputType) in the blocked kernels only; the plain gemm path stays f32.
+      const auto in = plain ? f32 : MatrixInputType(def_);
+      const memory::desc w_any(ToDnnl(w_view), in, tag::any);
+      const memory::desc src = plain ? p.x_md : memory::desc(ToDnnl(x), in, tag::any);
       const memory::desc dst = plain ? p.y_md : memory::desc(ToDnnl(shape.y), f32, tag::any);
       dnnl::deconvolution_forward::desc desc(
           dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct, src, w_any,

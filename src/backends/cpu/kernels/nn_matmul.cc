@@ -30,6 +30,10 @@ struct ProductPlan final : Plan {
   dnnl::memory::desc a_md, b_md, dst_md, addend_md, scratch_md;
   const void* weights = nullptr;  // constant B in b_md, when B is constant
   int addend_arg = 0;             // the binary post-op's argument id
+  // bf16 (MatrixInputType): A as stored (a_md) is converted into src_md before the product.
+  bool convert_a = false;
+  dnnl::memory::desc src_md;
+  dnnl::reorder a_in;
 };
 
 class ProductKernel final : public DnnlKernel {
@@ -151,17 +155,28 @@ class ProductKernel final : public DnnlKernel {
     }
     AppendActivation(act_, ops, scale);
     attr.set_post_ops(ops);
+    // bf16 takes both factors in bf16: only a product with constant weights (B packed once)
+    // does, its A converted per run; one with two computed factors (attention) stays f32.
+    const auto in = b_const_.data != nullptr ? MatrixInputType(def_) : dnnl::memory::data_type::f32;
+    p.convert_a = in != dnnl::memory::data_type::f32;
+    if (p.convert_a) {
+      Dims row_major(g.a.size(), 1);
+      for (size_t i = g.a.size(); i-- > 1;) row_major[i - 1] = row_major[i] * g.a[i];
+      p.src_md = dnnl::memory::desc(ToDnnl(g.a), in, ToDnnl(row_major));
+    } else {
+      p.src_md = p.a_md;
+    }
     auto create = [&](const dnnl::memory::desc& b_md) {
-      dnnl::matmul::desc desc(p.a_md, b_md, p.dst_md);
+      dnnl::matmul::desc desc(p.src_md, b_md, p.dst_md);
       return dnnl::matmul::primitive_desc(desc, attr, Engine());
     };
     dnnl::matmul::primitive_desc pd;
     if (b_const_.data != nullptr) {
       // Constant weights: let oneDNN choose their layout, pack them once.
       try {
-        pd = create(dnnl::memory::desc(ToDnnl(g.b), dnnl::memory::data_type::f32,
-                                       dnnl::memory::format_tag::any));
+        pd = create(dnnl::memory::desc(ToDnnl(g.b), in, dnnl::memory::format_tag::any));
       } catch (const dnnl::error&) {
+        if (p.convert_a) throw;  // bf16 declined: these dims run on the reference kernel
         pd = create(b_user);
       }
       p.b_md = pd.weights_desc();
@@ -172,17 +187,24 @@ class ProductKernel final : public DnnlKernel {
     }
     p.matmul = dnnl::matmul(pd);
     p.scratch_md = pd.scratchpad_desc();
+    if (p.convert_a) p.a_in = MakeReorder(p.a_md, p.src_md, p.scratch_md);
   }
 
   Status Execute(const Plan& base, KernelContext& ctx, DnnlRun& run) const override {
     const auto& p = static_cast<const ProductPlan&>(base);
     KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
-    run.Buffers({p.scratch_md.get_size()});
+    run.Buffers({p.scratch_md.get_size(), p.convert_a ? p.src_md.get_size() : 0});
     const void* b = p.weights != nullptr ? p.weights : ctx.input(1)->data;
     const dnnl::memory* addend =
         p.addend_arg != 0 ? &run.Memory(3, p.addend_md, ctx.input(2)->data) : nullptr;
+    const dnnl::memory* src = &run.Memory(0, p.a_md, ctx.input(0)->data);
+    if (p.convert_a) {
+      const dnnl::memory& a = *src;
+      src = &run.Memory(4, p.src_md, run.buffer(1));
+      run.Execute(p.a_in, {{DNNL_ARG_FROM, &a}, {DNNL_ARG_TO, src}}, p.scratch_md, run.buffer(0));
+    }
     run.Execute(p.matmul,
-                {{DNNL_ARG_SRC, &run.Memory(0, p.a_md, ctx.input(0)->data)},
+                {{DNNL_ARG_SRC, src},
                  {DNNL_ARG_WEIGHTS, &run.Memory(1, p.b_md, b)},
                  {DNNL_ARG_DST, &run.Memory(2, p.dst_md, y->data)},
                  {p.addend_arg, addend}},

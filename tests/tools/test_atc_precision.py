@@ -1,0 +1,121 @@
+# Copyright 2026 The Kiln Authors
+# SPDX-License-Identifier: Apache-2.0
+"""ATC's precision modes (docs/atc.md "Precision"): the bf16 modes record `matrix_precision:
+bf16` in the .om and make convolutions, transposed convolutions and matrix products with
+constant weights compute in bf16 (f32 accumulation) where the CPU has bf16 arithmetic; the
+results stay within bf16's accuracy of onnxruntime's f32 ones; the fp32 and fp16 modes keep
+f32 (the CPU has no fp16 matrix arithmetic); an unknown mode is refused naming the valid ones."""
+import json
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+ort = pytest.importorskip("onnxruntime")
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+KILN = os.environ.get("KILN_BIN", os.path.join(ROOT, "build", "release", "tools", "kiln", "kiln"))
+
+
+def kiln(*args, check=True):
+    r = subprocess.run([KILN, *map(str, args)], capture_output=True, text=True, timeout=300)
+    if check:
+        assert r.returncode == 0, f"kiln {' '.join(map(str, args))}\n{r.stdout}\n{r.stderr}"
+    return r
+
+
+def cpu_has_bf16():
+    with open("/proc/cpuinfo") as f:
+        flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+    return "avx512_bf16" in flags or "amx_bf16" in flags
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory):
+    """Conv 3->32 3x3, Relu, ConvTranspose 32->16 stride 2, Conv 16->32, GlobalAveragePool,
+    Flatten, Gemm 32->24, MatMul by a constant [24,10]: seeded weights and input."""
+    rng = np.random.default_rng(11)
+
+    def init(name, *shape):
+        return numpy_helper.from_array(
+            (rng.standard_normal(shape) / np.sqrt(np.prod(shape[1:]))).astype(np.float32), name)
+    inits = [init("w1", 32, 3, 3, 3), init("b1", 32), init("wt", 32, 16, 2, 2),
+             init("w2", 32, 16, 3, 3), init("g", 24, 32), init("gb", 24), init("m", 24, 10)]
+    nodes = [
+        helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c1"], ["r1"]),
+        helper.make_node("ConvTranspose", ["r1", "wt"], ["up"], strides=[2, 2]),
+        helper.make_node("Conv", ["up", "w2"], ["c2"], pads=[1, 1, 1, 1]),
+        helper.make_node("GlobalAveragePool", ["c2"], ["p"]),
+        helper.make_node("Flatten", ["p"], ["f"]),
+        helper.make_node("Gemm", ["f", "g", "gb"], ["h"], transB=1),
+        helper.make_node("MatMul", ["h", "m"], ["y"]),
+    ]
+    graph = helper.make_graph(
+        nodes, "matrix_ops", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 24, 24])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 10])], inits)
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    d = tmp_path_factory.mktemp("precision")
+    path = d / "model.onnx"
+    onnx.save(m, str(path))
+    x = rng.standard_normal((1, 3, 24, 24)).astype(np.float32)
+    np.save(d / "x.npy", x)
+    (expected,) = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(
+        None, {"x": x})
+    return d, path, expected
+
+
+def compile_and_run(d, path, name, *flags):
+    kiln("atc", "--framework=5", f"--model={path}", f"--output={d / name}", *flags)
+    out = d / f"out_{name}"
+    kiln("bench", "--model", d / f"{name}.om", "--input", d / "x.npy", "--output", out,
+         "--outfmt", "NPY", "--loop", 1)
+    kiln("atc", "--mode=1", f"--om={d / name}.om", f"--json={d / name}.json")
+    with open(d / f"{name}.json") as f:
+        text = json.dumps(json.load(f))
+    return np.load(out / "x_0.npy"), text
+
+
+def test_bf16_modes_compute_in_bf16_within_its_accuracy(model):
+    d, path, expected = model
+    fp32, text = compile_and_run(d, path, "fp32")
+    assert "matrix_precision" not in text
+    scale = float(np.max(np.abs(expected)))
+    assert np.max(np.abs(fp32 - expected)) <= 1e-4 * scale
+    for i, flag in enumerate(["--precision_mode=allow_fp32_to_bf16",
+                              "--precision_mode=allow_mix_precision_bf16",
+                              "--precision_mode_v2=mixed_bfloat16"]):
+        got, text = compile_and_run(d, path, f"bf16_{i}", flag)
+        assert '"matrix_precision": "bf16"' in text, text
+        err = float(np.max(np.abs(got - expected)))
+        # bf16 keeps 8 significant bits (relative rounding 2^-9) on inputs and weights of four
+        # matrix layers, accumulating in f32.
+        assert err <= 3e-2 * scale, (flag, err, scale)
+        if cpu_has_bf16():
+            assert np.max(np.abs(got - fp32)) > 1e-5 * scale, f"{flag}: the bf16 path did not run"
+        else:
+            np.testing.assert_array_equal(got, fp32)  # no bf16 arithmetic: f32, same kernels
+
+
+def test_fp32_and_fp16_modes_keep_fp32(model):
+    d, path, _ = model
+    fp32, _ = compile_and_run(d, path, "ref")
+    for i, flag in enumerate(["--precision_mode=force_fp32", "--precision_mode=force_fp16",
+                              "--precision_mode_v2=origin", "--precision_mode_v2=fp16"]):
+        got, text = compile_and_run(d, path, f"keep_{i}", flag)
+        assert "matrix_precision" not in text, flag
+        np.testing.assert_array_equal(got, fp32)
+
+
+def test_an_unknown_precision_mode_is_refused_naming_the_valid_ones(model, tmp_path):
+    _, path, _ = model
+    r = kiln("atc", "--framework=5", f"--model={path}", f"--output={tmp_path / 'bad'}",
+             "--precision_mode=allow_fp32_to_bf17", check=False)
+    assert r.returncode != 0
+    text = r.stdout + r.stderr
+    assert "allow_fp32_to_bf17" in text and "allow_fp32_to_bf16" in text and "force_fp32" in text
+    assert not os.path.exists(tmp_path / "bad.om")
