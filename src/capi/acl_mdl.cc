@@ -2,20 +2,14 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The model API: load/unload, descriptions, gears and execution (docs/capi.md, "Models").
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdlib>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <vector>
 
 #include "capi/error.h"
 #include "capi/model_handles.h"
+#include "runtime/model_file.h"
 #include "runtime/runtime.h"
 
 using kiln::Error;
@@ -51,64 +45,31 @@ const aclmdlDesc* LiveDesc(const char* api, const aclmdlDesc* desc) {
   return desc;
 }
 
-// A model file's bytes, read whole. One read() into a buffer of the file's size (not through
-// a stream's per-byte iterator, which took a fifth of ResNet-50's cold start); not mmap, which
-// would turn a file truncated during the load into SIGBUS.
+// A model file's bytes, read whole (runtime/model_file.h), for the paths that need a copy: the
+// caller's weight memory (aclmdlLoadFromFileWithMem) and aclmdlQuerySize.
 struct FileBytes {
-  struct Free {
-    void operator()(uint8_t* p) const { std::free(p); }
-  };
-  std::unique_ptr<uint8_t[], Free> data;
-  size_t size = 0;
+  std::vector<uint8_t> data;
+  size_t size() const { return data.size(); }
 };
 
-// A buffer for `size` bytes; from 2 MiB on, in transparent huge pages (a 100 MB model then
-// faults in 50 pages, not 25,000).
-uint8_t* AllocateFileBuffer(size_t size) {
-  constexpr size_t kHuge = size_t{2} << 20;
-  if (size < kHuge) return static_cast<uint8_t*>(std::malloc(size));
-  const size_t rounded = (size + kHuge - 1) / kHuge * kHuge;
-  void* p = std::aligned_alloc(kHuge, rounded);
-  if (p != nullptr) madvise(p, rounded, MADV_HUGEPAGE);  // advice only
-  return static_cast<uint8_t*>(p);
+Result<FileBytes> ReadFile(const char* path) {
+  KILN_ASSIGN_OR_RETURN(kiln::runtime::ModelFile file, kiln::runtime::ModelFile::Open(path));
+  FileBytes out;
+  out.data.resize(file.size());
+  KILN_RETURN_IF_ERROR(file.ReadAll(out.data.data()), "");
+  return out;
 }
 
-Result<FileBytes> ReadFile(const char* path) {
-  if (path == nullptr) return Error(code::kInvalidParam, "modelPath is NULL");
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    return Error(code::kGeModelPathInvalid, "model file '", path, "' ",
-                 std::filesystem::exists(path, ec) ? "is not a regular file" : "does not exist");
+// Names the model after its file (a dump's dump_list may use it) and gives it an id.
+aclError Register(std::shared_ptr<kiln::runtime::Model> model, const char* path,
+                  uint32_t* modelId) {
+  if (path != nullptr) {
+    std::string stem = path;
+    stem = stem.substr(stem.rfind('/') == std::string::npos ? 0 : stem.rfind('/') + 1);
+    model->set_file_stem(stem.substr(0, stem.rfind('.')));
   }
-  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    return Error(code::kGeModelPathInvalid, "cannot open model file '", path,
-                 "' (missing or unreadable)");
-  }
-  struct stat st {};
-  FileBytes out;
-  if (::fstat(fd, &st) == 0 && st.st_size > 0) {
-    out.size = static_cast<size_t>(st.st_size);
-    out.data.reset(AllocateFileBuffer(out.size));
-  }
-  size_t got = 0;
-  while (out.data && got < out.size) {
-    const ssize_t n = ::read(fd, out.data.get() + got, out.size - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += static_cast<size_t>(n);
-  }
-  ::close(fd);
-  if (out.size == 0) return Error(code::kGeModelPathInvalid, "model file '", path, "' is empty");
-  if (!out.data) {
-    return Error(code::kGeModelPathInvalid, "model file '", path, "' (", out.size,
-                 " bytes) does not fit in memory");
-  }
-  if (got != out.size) {
-    return Error(code::kGeModelPathInvalid, "cannot read model file '", path, "' (", got, " of ",
-                 out.size, " bytes read)");
-  }
-  return out;
+  *modelId = ModelTable::Get().Add(std::move(model));
+  return ACL_SUCCESS;
 }
 
 aclError Load(const char* api, const uint8_t* data, size_t size, uint32_t* modelId,
@@ -126,13 +87,7 @@ aclError Load(const char* api, const uint8_t* data, size_t size, uint32_t* model
     if (path != nullptr) st = std::move(st).Annotate(std::string("'") + path + "'");
     return Report(api, st);
   }
-  if (path != nullptr) {
-    std::string stem = path;
-    stem = stem.substr(stem.rfind('/') == std::string::npos ? 0 : stem.rfind('/') + 1);
-    (*model)->set_file_stem(stem.substr(0, stem.rfind('.')));
-  }
-  *modelId = ModelTable::Get().Add(std::move(model).value());
-  return ACL_SUCCESS;
+  return Register(std::move(model).value(), path, modelId);
 }
 
 aclError LoadFile(const char* api, const char* path, uint32_t* modelId,
@@ -141,9 +96,22 @@ aclError LoadFile(const char* api, const char* path, uint32_t* modelId,
     return Report(api, st);
   }
   if (modelId == nullptr) return InvalidParam(api, "modelId is NULL");
+  if (mem.work == nullptr && mem.weights == nullptr) {
+    // Runtime-managed memory: the file is read straight into the block its weights stay in.
+    auto& rt = kiln::runtime::Runtime::Get();
+    auto dev = rt.CurrentDeviceRef();
+    if (!dev.ok()) return Report(api, dev.status());
+    auto model = kiln::runtime::Model::LoadFile(path, dev->pool, dev->backend, dev->hal);
+    if (!model.ok()) {
+      Status st = model.status();
+      if (path != nullptr) st = std::move(st).Annotate(std::string("'") + path + "'");
+      return Report(api, st);
+    }
+    return Register(std::move(model).value(), path, modelId);
+  }
   auto bytes = ReadFile(path);
   if (!bytes.ok()) return Report(api, bytes.status());
-  return Load(api, bytes->data.get(), bytes->size, modelId, mem, path);
+  return Load(api, bytes->data.data(), bytes->size(), modelId, mem, path);
 }
 
 void FillDims(const std::string& name, const kiln::kernels::Dims& dims, aclmdlIODims* out) {
@@ -351,7 +319,7 @@ aclError aclmdlQuerySize(const char* fileName, size_t* workSize, size_t* weightS
     }
     auto bytes = ReadFile(fileName);
     if (!bytes.ok()) return Report("aclmdlQuerySize", bytes.status());
-    Status st = kiln::runtime::QuerySize(bytes->data.get(), bytes->size, workSize, weightSize);
+    Status st = kiln::runtime::QuerySize(bytes->data.data(), bytes->size(), workSize, weightSize);
     if (!st.ok()) return Report("aclmdlQuerySize", std::move(st).Annotate(fileName));
     return ACL_SUCCESS;
   });

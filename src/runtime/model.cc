@@ -9,6 +9,7 @@
 #include "format/om_generated.h"
 #include "format/sniff.h"
 #include "runtime/dump.h"
+#include "runtime/model_file.h"
 #include "runtime/profiler.h"
 
 namespace kiln::runtime {
@@ -44,20 +45,48 @@ Status QuerySize(const uint8_t* data, size_t size, size_t* work_size, size_t* we
   return Status::Ok();
 }
 
+Result<std::shared_ptr<Model>> Model::LoadFile(const char* path,
+                                               std::shared_ptr<MemoryPool> pool,
+                                               const std::string& backend,
+                                               std::shared_ptr<hal::Device> device) {
+  KILN_ASSIGN_OR_RETURN(ModelFile file, ModelFile::Open(path));
+  KILN_ASSIGN_OR_RETURN(void* block, pool->Allocate(file.size(), true));
+  auto* bytes = static_cast<uint8_t*>(block);
+  Status read = file.ReadAll(bytes);
+  if (!read.ok()) {
+    (void)pool->Free(block);
+    return read;
+  }
+  // The block is the model's from here (freed with it, or by Load on failure).
+  return LoadFrom(bytes, file.size(), std::move(pool), backend, LoadMemory{}, std::move(device),
+                  bytes);
+}
+
 Result<std::shared_ptr<Model>> Model::Load(const uint8_t* data, size_t size,
                                            std::shared_ptr<MemoryPool> pool,
                                            const std::string& backend, const LoadMemory& mem,
                                            std::shared_ptr<hal::Device> device) {
-  KILN_ASSIGN_OR_RETURN(format::OmView view, Open(data, size));
+  return LoadFrom(data, size, std::move(pool), backend, mem, std::move(device), nullptr);
+}
+
+Result<std::shared_ptr<Model>> Model::LoadFrom(const uint8_t* data, size_t size,
+                                               std::shared_ptr<MemoryPool> pool,
+                                               const std::string& backend, const LoadMemory& mem,
+                                               std::shared_ptr<hal::Device> device,
+                                               uint8_t* file_block) {
   std::shared_ptr<Model> model(new Model());
+  model->pool_ = std::move(pool);
+  model->weights_block_ = file_block;  // freed with the model, also when the load fails
+  KILN_ASSIGN_OR_RETURN(format::OmView view, Open(data, size));
   static std::atomic<uint64_t> serials{0};
   model->serial_ = ++serials;
-  model->pool_ = std::move(pool);
   model->hal_ = std::move(device);
   model->device_ = model->pool_ ? model->pool_->device() : 0;
   // Weights: the caller's memory, or a block of the device pool.
   uint8_t* weights = nullptr;
-  if (view.weights_size > 0) {
+  if (file_block != nullptr) {
+    weights = const_cast<uint8_t*>(view.weights);  // in the block the file was read into
+  } else if (view.weights_size > 0) {
     if (mem.weights != nullptr) {
       if (mem.weight_size < view.weights_size) {
         return Error(code::kInvalidParam, "weight memory of ", mem.weight_size,
@@ -70,9 +99,8 @@ Result<std::shared_ptr<Model>> Model::Load(const uint8_t* data, size_t size,
       // fewer TLB misses when the kernels read it).
       KILN_ASSIGN_OR_RETURN(void* p, model->pool_->Allocate(view.weights_size, true));
       weights = static_cast<uint8_t*>(p);
-      model->own_weights_ = true;
+      model->weights_block_ = p;
     }
-    model->weights_ = weights;
     std::memcpy(weights, view.weights, view.weights_size);
   }
   const om::Model* om_model = om::GetModel(view.graph);
@@ -117,7 +145,7 @@ Result<std::shared_ptr<Model>> Model::Load(const uint8_t* data, size_t size,
 
 Model::~Model() {
   if (pool_) {
-    if (own_weights_ && weights_) (void)pool_->Free(weights_);
+    if (weights_block_ != nullptr) (void)pool_->Free(weights_block_);
     for (uint8_t* ws : owned_workspaces_) (void)pool_->Free(ws);
   }
 }

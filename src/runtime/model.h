@@ -63,6 +63,14 @@ class Model {
                                              std::shared_ptr<MemoryPool> pool,
                                              const std::string& backend, const LoadMemory& mem,
                                              std::shared_ptr<hal::Device> device = nullptr);
+  // Loads the .om at `path` (runtime-managed memory): the file is read straight into one
+  // pool block of its size (huge pages), whose weights section the model then uses in place —
+  // no second copy of the weights, at load or in the process's peak memory. File errors are
+  // ModelFile's.
+  static Result<std::shared_ptr<Model>> LoadFile(const char* path,
+                                                 std::shared_ptr<MemoryPool> pool,
+                                                 const std::string& backend,
+                                                 std::shared_ptr<hal::Device> device = nullptr);
   ~Model();
   Model(const Model&) = delete;
   Model& operator=(const Model&) = delete;
@@ -106,8 +114,16 @@ class Model {
   std::shared_ptr<MemoryPool> pool_;
   std::shared_ptr<hal::Device> hal_;
   int32_t device_ = 0;
-  void* weights_ = nullptr;
-  bool own_weights_ = false;
+  // Load, and LoadFile with `file_block`: the pool block `data` lies in, which the model
+  // takes (freeing it on failure) and whose weights it uses in place.
+  static Result<std::shared_ptr<Model>> LoadFrom(const uint8_t* data, size_t size,
+                                                 std::shared_ptr<MemoryPool> pool,
+                                                 const std::string& backend,
+                                                 const LoadMemory& mem,
+                                                 std::shared_ptr<hal::Device> device,
+                                                 uint8_t* file_block);
+
+  void* weights_block_ = nullptr;  // the pool block the weights live in, when the model owns it
   std::mutex mu_;
   std::vector<std::unique_ptr<ExecSlot>> slots_;
   std::vector<ExecSlot*> free_slots_;

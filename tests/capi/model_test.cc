@@ -174,6 +174,20 @@ TEST_F(ModelApiTest, BitFlippedOmIsRefusedWithoutLeakingDeviceMemory) {
   EXPECT_EQ(FreeDeviceMemory(), free_before);
 }
 
+// aclmdlLoadFromFile reads the file straight into the device block the weights stay in (no
+// second copy): that block, the file's size, is taken while the model lives and given back at
+// unload.
+TEST_F(ModelApiTest, LoadFromFileKeepsTheFileInOneDeviceBlockUntilUnload) {
+  KILN_REQUIRE_MNIST();
+  const size_t file_size = ReadBytes(MnistOm()).size();
+  const size_t free_before = FreeDeviceMemory();
+  uint32_t id = 0;
+  ASSERT_EQ(aclmdlLoadFromFile(MnistOm().c_str(), &id), ACL_SUCCESS) << RecentErrMsg();
+  EXPECT_LE(FreeDeviceMemory(), free_before - file_size);
+  EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS);
+  EXPECT_EQ(FreeDeviceMemory(), free_before);
+}
+
 TEST(ModelApiUninitializedTest, LoadBeforeAclInitIsUninitialize) {
   KILN_REQUIRE_MNIST();
   const std::string om = MnistOm();
