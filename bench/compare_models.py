@@ -72,6 +72,12 @@ def ocr_det_640(_model):
     return [{"x": ref.paddle_ocr(img)}], "4 rendered text lines, 640x640, (x/255-0.5)/0.5"
 
 
+def crnn_features(_model):
+    rng = np.random.default_rng(80)
+    return ([{"features": rng.standard_normal((80, 1, 512)).astype(np.float32)}],
+            "[80, 1, 512] standard normal features (seed 80)")
+
+
 # name -> (source model, input maker returning ([feeds], description))
 MODELS = {
     "resnet50_v1.5": (os.path.join(GENERATED, "resnet50_v1.5.onnx"),
@@ -82,9 +88,10 @@ MODELS = {
     "ppocrv4_det_640": (os.path.join(SITE, "rapidocr_onnxruntime", "models",
                                      "ch_PP-OCRv4_det_infer.onnx"), ocr_det_640),
     "mnist-8": (os.path.join(TEST_MODELS, "mnist-8", "model.onnx"), ref.mnist_sets),
+    "crnn_head": (os.path.join(GENERATED, "crnn_head.onnx"), crnn_features),
 }
 GENERATOR_NAMES = {"resnet50_v1.5": "resnet50", "mobilenetv2": "mobilenetv2",
-                   "bert_encoder": "bert"}
+                   "bert_encoder": "bert", "crnn_head": "crnn"}
 F32_PEERS = ("ort", "openvino-f32")
 BF16_MODE = "allow_mix_precision_bf16"  # kiln-bf16: the .om compiled with this precision mode
 # The fp32 peak is measured afresh by each benchmark run (on the machine it checks is idle), not

@@ -398,8 +398,39 @@ def build_bert_encoder(seed=6, layers=6, hidden=384, heads=12, inter=1536, vocab
                    {"kiln_architecture": "bert_encoder", "kiln_purpose": "speed, compiler"})
 
 
+def build_crnn_head(seed=7, steps=80, features=512, hidden=256, classes=97):
+    """A CRNN text recogniser's sequence head, as PyTorch exports nn.LSTM(bidirectional=True):
+    features [steps, 1, 512] (a conv backbone's columns) -> two bidirectional LSTM layers of 256
+    (each output [T, 2, B, H] transposed and reshaped to [T, B, 512]) -> Linear to 97 classes."""
+    b = GraphBuilder(seed)
+    x = "features"
+    fan_in = features
+    for layer in range(2):
+        scope = f"rnn.{layer}"
+        std = 1.0 / np.sqrt(hidden)
+        w = b.uniform(f"{scope}.W", (2, 4 * hidden, fan_in), -std, std)
+        r = b.uniform(f"{scope}.R", (2, 4 * hidden, hidden), -std, std)
+        bias = b.uniform(f"{scope}.B", (2, 8 * hidden), -std, std)
+        y = b.op("LSTM", [x, w, r, bias], scope, outputs=[f"{scope}/Y", f"{scope}/Y_h",
+                                                         f"{scope}/Y_c"],
+                 hidden_size=hidden, direction="bidirectional")[0]
+        t = b.op("Transpose", [y], scope, perm=[0, 2, 1, 3])  # [T, B, 2, H]
+        x = b.op("Reshape", [t, b.constant([0, 0, 2 * hidden], scope)], scope)
+        fan_in = 2 * hidden
+    w = b.matmul_weight((fan_in, classes), 1.0 / np.sqrt(fan_in))
+    logits = b.op("MatMul", [x, w], "fc")
+    b.op("Add", [logits, b.normal("fc.bias", (classes,), 0.02)], "fc", outputs=["logits"])
+    inputs = [helper.make_tensor_value_info("features", TensorProto.FLOAT, [steps, 1, features])]
+    outputs = [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [steps, 1, classes])]
+    doc = _doc(f"CRNN sequence head: 2 bidirectional LSTM layers of {hidden} over {steps} steps "
+               f"of {features} features, {classes} classes", seed)
+    return b.model("crnn_head", inputs, outputs, doc,
+                   {"kiln_architecture": "crnn_head", "kiln_purpose": "speed (recurrent)"})
+
+
 MODELS = {
     "resnet50": ("resnet50_v1.5.onnx", build_resnet50),
+    "crnn": ("crnn_head.onnx", build_crnn_head),
     "mobilenetv2": ("mobilenetv2.onnx", build_mobilenetv2),
     "bert": ("bert_encoder.onnx", build_bert_encoder),
 }

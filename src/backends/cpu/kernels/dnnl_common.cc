@@ -282,7 +282,8 @@ Status DnnlKernel::PrepareFirstPlan() {
       return Status::Ok();
     }
     // Inputs Run would not take (not float32, empty): no first plan, decided per run.
-    if (def_.input_types[i] != DataType::kFloat32 || kernels::NumElements(d) == 0) {
+    if (FloatInput(i) &&
+        (def_.input_types[i] != DataType::kFloat32 || kernels::NumElements(d) == 0)) {
       return Status::Ok();
     }
     dims.push_back(&d);
@@ -366,7 +367,7 @@ Status DnnlKernel::Run(KernelContext& ctx) const {
   for (size_t i = 0; take && i < dims.size(); ++i) {
     const TensorView* t = ctx.input(i);
     if (t == nullptr) continue;
-    take = t->dtype == DataType::kFloat32 && t->num_elements() > 0;
+    take = !FloatInput(i) || (t->dtype == DataType::kFloat32 && t->num_elements() > 0);
     dims[i] = &t->dims;
   }
   std::optional<Dims> key;

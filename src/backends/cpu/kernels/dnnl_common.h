@@ -236,6 +236,9 @@ class DnnlKernel : public Kernel {
   // Whether this run (beyond its dims) is one the kernel takes, e.g. no optional output it
   // cannot write is wanted.
   virtual bool Takes(const KernelContext& ctx) const { return true; }
+  // Whether input `i` must be a non-empty float32 tensor for a run to be taken (every input by
+  // default; not an index input such as an RNN's sequence_lens, which Takes checks).
+  virtual bool FloatInput(size_t i) const { return true; }
 
   // Builds the plan for the planned input dims when they are all known (call at the end of the
   // subclass's factory); a failure there declines the node.
@@ -274,10 +277,11 @@ Status RequireFloat32(const NodeDef& def);
 // The reference kernel of `def` (the fallback every cpu kernel holds).
 Result<std::unique_ptr<Kernel>> ReferenceKernel(const KernelRegistry& registry, const NodeDef& def);
 
-// Per-family registration (nn_conv.cc, nn_deconv.cc, nn_matmul.cc, nn.cc).
+// Per-family registration (nn_conv.cc, nn_deconv.cc, nn_matmul.cc, nn.cc, nn_recurrent.cc).
 void RegisterCpuConvKernels(KernelRegistry& registry);
 void RegisterCpuDeconvKernels(KernelRegistry& registry);
 void RegisterCpuMatMulKernels(KernelRegistry& registry);
 void RegisterCpuNnKernels(KernelRegistry& registry);
+void RegisterCpuRecurrentKernels(KernelRegistry& registry);
 
 }  // namespace kiln::cpu

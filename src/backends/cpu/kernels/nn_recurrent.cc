@@ -1,0 +1,317 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// oneDNN's RNN primitives for ONNX LSTM and GRU (float32, forward inference): every direction
+// (forward, reverse, bidirectional), initial states, LSTM's peepholes, GRU's
+// linear_before_reset (oneDNN's lbr_gru), Y / Y_h / Y_c each optional.
+//
+// ONNX and oneDNN order the gates differently (ONNX LSTM i, o, f, c; oneDNN i, f, c, o; GRU z, r,
+// h in both) and lay the weights out differently (ONNX [D, G*H, I]; oneDNN ldigo): the constant
+// weights are rearranged once at Prepare into oneDNN's plain layout, W's and R's biases summed
+// (lbr_gru keeps R's bias of the hidden gate apart), then packed into the layout each plan's
+// primitive asks for. A bidirectional Y comes out of oneDNN as [T, B, 2H] and is spread into
+// ONNX's [T, 2, B, H].
+//
+// The reference kernel runs what oneDNN does not express: layout 1, clip, input_forget,
+// activations other than the defaults, computed (non-constant) weights, and runs whose
+// sequence_lens are not all the sequence length.
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "backends/cpu/kernels/dnnl_common.h"
+
+namespace kiln::cpu {
+namespace {
+
+enum class Cell { kGru, kLstm };
+
+struct RecurrentPlan final : Plan {
+  dnnl::primitive rnn;
+  dnnl::memory::desc x_md, h0_md, c0_md, w_md, r_md, p_md, b_md, y_md, hn_md, cn_md, scratch_md;
+  std::shared_ptr<AlignedBuffer> w, r;  // packed for the primitive
+  int64_t seq = 0, batch = 0;
+};
+
+class RecurrentKernel final : public DnnlKernel {
+ public:
+  static Result<std::unique_ptr<Kernel>> Make(const KernelRegistry& registry, const NodeDef& def,
+                                              Cell cell) {
+    for (size_t i : {0, 1, 2, 3, 5, 6, 7}) {
+      if (def.input_given(i) && def.input_types[i] != DataType::kFloat32) {
+        return def.Fail(code::kFeatureUnsupported, "the onednn RNN kernel takes float32 only");
+      }
+    }
+    for (size_t i = 0; i < def.num_outputs(); ++i) {
+      if (def.output_used(i) && def.output_types[i] != DataType::kFloat32) {
+        return def.Fail(code::kFeatureUnsupported, "the onednn RNN kernel takes float32 only");
+      }
+    }
+    if (def.attr_int("layout") != 0 || def.has_attr("clip") ||
+        (cell == Cell::kLstm && def.attr_int("input_forget") != 0)) {
+      return def.Fail(code::kFeatureUnsupported,
+                      "layout 1, clip and input_forget run on the reference kernel");
+    }
+    if (!DefaultActivations(def, cell)) {
+      return def.Fail(code::kFeatureUnsupported, "activations other than the defaults");
+    }
+    // Constant weights (and bias, peepholes): rearranged once.
+    for (size_t i : {1, 2, 3, 7}) {
+      if (def.input_given(i) && def.constant(i) == nullptr) {
+        return def.Fail(code::kFeatureUnsupported, "computed weights");
+      }
+    }
+    if (def.input_dims[1].size() != 3 || def.input_dims[2].size() != 3) {
+      return def.Fail(code::kFeatureUnsupported, "W and R of rank 3");
+    }
+    KILN_ASSIGN_OR_RETURN(auto reference, ReferenceKernel(registry, def));
+    auto k = std::unique_ptr<RecurrentKernel>(
+        new RecurrentKernel(def, std::move(reference), cell));
+    k->Rearrange();
+    KILN_RETURN_IF_ERROR(k->PrepareFirstPlan(), "");
+    return std::unique_ptr<Kernel>(std::move(k));
+  }
+
+ private:
+  RecurrentKernel(const NodeDef& def, std::unique_ptr<Kernel> reference, Cell cell)
+      : DnnlKernel(def, std::move(reference)), cell_(cell) {
+    const std::string dir = def.attr_string("direction");
+    dirs_ = dir == "bidirectional" ? 2 : 1;
+    direction_ = dir == "bidirectional" ? dnnl::rnn_direction::bidirectional_concat
+                 : dir == "reverse"     ? dnnl::rnn_direction::unidirectional_right2left
+                                        : dnnl::rnn_direction::unidirectional_left2right;
+    gates_ = cell == Cell::kLstm ? 4 : 3;
+    hidden_ = def.input_dims[2][2];
+    input_ = def.input_dims[1][2];
+    lbr_ = cell == Cell::kGru && def.attr_int("linear_before_reset") != 0;
+  }
+
+  static bool DefaultActivations(const NodeDef& def, Cell cell) {
+    if (def.has_attr("activation_alpha") || def.has_attr("activation_beta")) return false;
+    const std::vector<std::string> names = def.attr_strings("activations");
+    const std::vector<std::string> want =
+        cell == Cell::kLstm ? std::vector<std::string>{"sigmoid", "tanh", "tanh"}
+                            : std::vector<std::string>{"sigmoid", "tanh"};
+    for (size_t i = 0; i < names.size(); ++i) {
+      std::string n = names[i];
+      std::transform(n.begin(), n.end(), n.begin(), [](char c) {
+        return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+      });
+      if (n != want[i % want.size()]) return false;
+    }
+    return true;
+  }
+
+  // oneDNN gate g is ONNX gate kGate[g] (LSTM: i, f, c, o from ONNX's i, o, f, c).
+  int64_t OnnxGate(int64_t g) const {
+    static constexpr int64_t kLstm[] = {0, 2, 3, 1};
+    return cell_ == Cell::kLstm ? kLstm[g] : g;
+  }
+
+  // W [D, G*H, I] and R [D, G*H, H] into ldigo; B into ldgo (W's + R's bias; lbr_gru: G+1
+  // gates, R's hidden-gate bias last); P [D, 3H] (i, o, f) into ldgo (i, f, o).
+  void Rearrange() {
+    const int64_t D = dirs_, G = gates_, H = hidden_;
+    auto weights = [&](const TensorView& src, int64_t in, std::shared_ptr<AlignedBuffer>& out) {
+      out = std::make_shared<AlignedBuffer>(sizeof(float) * D * in * G * H);
+      const float* s = src.as<float>();
+      auto* o = static_cast<float*>(out->data());
+      for (int64_t d = 0; d < D; ++d)
+        for (int64_t g = 0; g < G; ++g)
+          for (int64_t h = 0; h < H; ++h)
+            for (int64_t i = 0; i < in; ++i)
+              o[((d * in + i) * G + g) * H + h] = s[(d * G * H + OnnxGate(g) * H + h) * in + i];
+    };
+    weights(*def_.constant(1), input_, w_user_);
+    weights(*def_.constant(2), H, r_user_);
+    const int64_t bias_gates = lbr_ ? G + 1 : G;
+    bias_ = std::make_shared<AlignedBuffer>(sizeof(float) * D * bias_gates * H);
+    auto* b = static_cast<float*>(bias_->data());
+    std::fill(b, b + D * bias_gates * H, 0.0f);
+    if (const TensorView* src = def_.input_given(3) ? def_.constant(3) : nullptr) {
+      const float* s = src->as<float>();
+      for (int64_t d = 0; d < D; ++d) {
+        const float* wb = s + d * 2 * G * H;
+        const float* rb = wb + G * H;
+        for (int64_t g = 0; g < G; ++g) {
+          for (int64_t h = 0; h < H; ++h) {
+            const int64_t at = OnnxGate(g) * H + h;
+            const bool apart = lbr_ && g == G - 1;  // lbr_gru: R's hidden bias is gate G
+            b[(d * bias_gates + g) * H + h] = wb[at] + (apart ? 0.0f : rb[at]);
+            if (apart) b[(d * bias_gates + G) * H + h] = rb[at];
+          }
+        }
+      }
+    }
+    if (cell_ == Cell::kLstm && def_.input_given(7)) {
+      static constexpr int64_t kPeephole[] = {0, 2, 1};  // oneDNN i, f, o from ONNX i, o, f
+      peephole_ = std::make_shared<AlignedBuffer>(sizeof(float) * D * 3 * H);
+      const float* s = def_.constant(7)->as<float>();
+      auto* p = static_cast<float*>(peephole_->data());
+      for (int64_t d = 0; d < D; ++d)
+        for (int64_t g = 0; g < 3; ++g)
+          for (int64_t h = 0; h < H; ++h) p[(d * 3 + g) * H + h] = s[(d * 3 + kPeephole[g]) * H + h];
+    }
+  }
+
+  // X's dims, then whether initial_h and initial_c are given.
+  std::optional<Dims> Key(const std::vector<const Dims*>& in) const override {
+    if (in.empty() || in[0] == nullptr || in[0]->size() != 3 || (*in[0])[2] != input_) {
+      return std::nullopt;
+    }
+    if ((*in[0])[0] == 0 || (*in[0])[1] == 0) return std::nullopt;
+    Dims key = *in[0];
+    key.push_back(in.size() > 5 && in[5] != nullptr);
+    key.push_back(cell_ == Cell::kLstm && in.size() > 6 && in[6] != nullptr);
+    return key;
+  }
+
+  bool FloatInput(size_t i) const override { return i != 4; }  // sequence_lens: int32
+
+  // sequence_lens shorter than the sequence (padding) run on the reference kernel.
+  bool Takes(const KernelContext& ctx) const override {
+    const TensorView* lens = ctx.num_inputs() > 4 ? ctx.input(4) : nullptr;
+    if (lens == nullptr || lens->data == nullptr) return true;
+    const int64_t seq = ctx.input(0)->dims[0];
+    const int32_t* v = lens->as<int32_t>();
+    for (int64_t i = 0; i < lens->num_elements(); ++i) {
+      if (v[i] != seq) return false;
+    }
+    return true;
+  }
+
+  Result<std::shared_ptr<const Plan>> Build(const Dims& key) const override {
+    auto plan = std::make_shared<RecurrentPlan>();
+    KILN_RETURN_IF_ERROR(Guard(def_, [&] { Create(key, *plan); }), "");
+    return std::shared_ptr<const Plan>(std::move(plan));
+  }
+
+  void Create(const Dims& key, RecurrentPlan& p) const {
+    using dnnl::memory;
+    using tag = memory::format_tag;
+    const auto f32 = memory::data_type::f32;
+    const int64_t T = key[0], B = key[1], D = dirs_, G = gates_, H = hidden_;
+    const bool has_h0 = key[3] != 0, has_c0 = key[4] != 0;
+    p.seq = T;
+    p.batch = B;
+    p.x_md = memory::desc({T, B, input_}, f32, tag::tnc);
+    const memory::desc state({1, D, B, H}, f32, tag::ldnc);
+    p.h0_md = has_h0 ? state : memory::desc();
+    p.c0_md = cell_ == Cell::kLstm && has_c0 ? state : memory::desc();
+    p.y_md = memory::desc({T, B, D * H}, f32, tag::tnc);
+    p.hn_md = state;
+    p.cn_md = cell_ == Cell::kLstm ? state : memory::desc();
+    const memory::desc w_any({1, D, input_, G, H}, f32, tag::any);
+    const memory::desc r_any({1, D, H, G, H}, f32, tag::any);
+    p.b_md = memory::desc({1, D, lbr_ ? G + 1 : G, H}, f32, tag::ldgo);
+    p.p_md = peephole_ ? memory::desc({1, D, 3, H}, f32, tag::ldgo) : memory::desc();
+    const auto prop = dnnl::prop_kind::forward_inference;
+    const dnnl::primitive_attr attr = UserScratchpadAttr();
+    memory::desc w_md, r_md;
+    if (cell_ == Cell::kLstm) {
+      dnnl::lstm_forward::desc desc(prop, direction_, p.x_md, p.h0_md, p.c0_md, w_any, r_any,
+                                    p.p_md, p.b_md, p.y_md, p.hn_md, p.cn_md);
+      dnnl::lstm_forward::primitive_desc pd(desc, attr, Engine());
+      w_md = pd.weights_layer_desc();
+      r_md = pd.weights_iter_desc();
+      p.scratch_md = pd.scratchpad_desc();
+      p.rnn = dnnl::lstm_forward(pd);
+    } else if (lbr_) {
+      dnnl::lbr_gru_forward::desc desc(prop, direction_, p.x_md, p.h0_md, w_any, r_any, p.b_md,
+                                       p.y_md, p.hn_md);
+      dnnl::lbr_gru_forward::primitive_desc pd(desc, attr, Engine());
+      w_md = pd.weights_layer_desc();
+      r_md = pd.weights_iter_desc();
+      p.scratch_md = pd.scratchpad_desc();
+      p.rnn = dnnl::lbr_gru_forward(pd);
+    } else {
+      dnnl::gru_forward::desc desc(prop, direction_, p.x_md, p.h0_md, w_any, r_any, p.b_md,
+                                   p.y_md, p.hn_md);
+      dnnl::gru_forward::primitive_desc pd(desc, attr, Engine());
+      w_md = pd.weights_layer_desc();
+      r_md = pd.weights_iter_desc();
+      p.scratch_md = pd.scratchpad_desc();
+      p.rnn = dnnl::gru_forward(pd);
+    }
+    auto pack = [](const memory::desc& user, const AlignedBuffer& from, const memory::desc& want) {
+      auto out = std::make_shared<AlignedBuffer>(want.get_size());
+      ReorderOnce(user, from.data(), want, out->data());
+      return out;
+    };
+    p.w_md = w_md;
+    p.r_md = r_md;
+    p.w = pack(memory::desc({1, D, input_, G, H}, f32, tag::ldigo), *w_user_, w_md);
+    p.r = pack(memory::desc({1, D, H, G, H}, f32, tag::ldigo), *r_user_, r_md);
+  }
+
+  Status Execute(const Plan& base, KernelContext& ctx, DnnlRun& run) const override {
+    const auto& p = static_cast<const RecurrentPlan&>(base);
+    const int64_t T = p.seq, B = p.batch, D = dirs_, H = hidden_;
+    const size_t state_bytes = sizeof(float) * D * B * H;
+    TensorView *y = nullptr, *hn = nullptr, *cn = nullptr;
+    if (ctx.num_outputs() > 0 && ctx.output_wanted(0)) {
+      KILN_ASSIGN_OR_RETURN(y, kernels::BoundOutput(def_, ctx, 0));
+    }
+    if (ctx.num_outputs() > 1 && ctx.output_wanted(1)) {
+      KILN_ASSIGN_OR_RETURN(hn, kernels::BoundOutput(def_, ctx, 1));
+    }
+    if (cell_ == Cell::kLstm && ctx.num_outputs() > 2 && ctx.output_wanted(2)) {
+      KILN_ASSIGN_OR_RETURN(cn, kernels::BoundOutput(def_, ctx, 2));
+    }
+    // Y straight into the output with one direction (ONNX's [T, 1, B, H] is oneDNN's [T, B, H]).
+    const bool y_direct = y != nullptr && D == 1;
+    run.Buffers({p.scratch_md.get_size(), y_direct ? 0 : p.y_md.get_size(),
+                 hn ? 0 : state_bytes, cn || cell_ != Cell::kLstm ? 0 : state_bytes});
+    const TensorView* h0 = ctx.num_inputs() > 5 ? ctx.input(5) : nullptr;
+    const TensorView* c0 = ctx.num_inputs() > 6 ? ctx.input(6) : nullptr;
+    void* y_data = y_direct ? y->data : run.buffer(1);
+    const bool lstm = cell_ == Cell::kLstm;
+    run.Execute(
+        p.rnn,
+        {{DNNL_ARG_SRC_LAYER, &run.Memory(0, p.x_md, ctx.input(0)->data)},
+         {DNNL_ARG_SRC_ITER, h0 && h0->data ? &run.Memory(1, p.h0_md, h0->data) : nullptr},
+         {DNNL_ARG_SRC_ITER_C, lstm && c0 && c0->data ? &run.Memory(2, p.c0_md, c0->data) : nullptr},
+         {DNNL_ARG_WEIGHTS_LAYER, &run.Memory(3, p.w_md, p.w->data())},
+         {DNNL_ARG_WEIGHTS_ITER, &run.Memory(4, p.r_md, p.r->data())},
+         {DNNL_ARG_WEIGHTS_PEEPHOLE, peephole_ ? &run.Memory(5, p.p_md, peephole_->data()) : nullptr},
+         {DNNL_ARG_BIAS, &run.Memory(6, p.b_md, bias_->data())},
+         {DNNL_ARG_DST_LAYER, &run.Memory(7, p.y_md, y_data)},
+         {DNNL_ARG_DST_ITER, &run.Memory(8, p.hn_md, hn ? hn->data : run.buffer(2))},
+         {DNNL_ARG_DST_ITER_C, lstm ? &run.Memory(9, p.cn_md, cn ? cn->data : run.buffer(3)) : nullptr}},
+        p.scratch_md, run.buffer(0));
+    run.Wait();
+    if (y != nullptr && !y_direct) {
+      // [T, B, D, H] (oneDNN's concatenated directions) into ONNX's [T, D, B, H].
+      const auto* from = static_cast<const float*>(y_data);
+      auto* to = y->as<float>();
+      for (int64_t t = 0; t < T; ++t)
+        for (int64_t b = 0; b < B; ++b)
+          for (int64_t d = 0; d < D; ++d)
+            std::memcpy(to + ((t * D + d) * B + b) * H, from + ((t * B + b) * D + d) * H,
+                        sizeof(float) * H);
+    }
+    return Status::Ok();
+  }
+
+  Cell cell_;
+  int64_t dirs_ = 1, gates_ = 4, hidden_ = 0, input_ = 0;
+  bool lbr_ = false;
+  dnnl::rnn_direction direction_ = dnnl::rnn_direction::unidirectional_left2right;
+  std::shared_ptr<AlignedBuffer> w_user_, r_user_, bias_, peephole_;
+};
+
+}  // namespace
+
+void RegisterCpuRecurrentKernels(KernelRegistry& r) {
+  const KernelRegistry* reg = &r;
+  r.Register(kCpuBackend, "", "LSTM",
+             [reg](const NodeDef& def) { return RecurrentKernel::Make(*reg, def, Cell::kLstm); });
+  r.Register(kCpuBackend, "", "GRU",
+             [reg](const NodeDef& def) { return RecurrentKernel::Make(*reg, def, Cell::kGru); });
+}
+
+}  // namespace kiln::cpu
