@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // oneDNN convolutions and pools: Conv and Kiln's FusedConv (bias, residual and activation as
-// post-ops), MaxPool, AveragePool, GlobalAveragePool and GlobalMaxPool, float32, 1 to 3
-// spatial dims.
+// post-ops), MaxPool and AveragePool, float32, 1 to 3 spatial dims. (The global pools are
+// reductions: reduce.cc.)
 //
 // Layouts: activations arrive and leave in plain NCHW (ONNX). A convolution lets oneDNN pick its
 // source, weights and destination layouts (format_tag::any): constant weights are reordered
@@ -232,7 +232,7 @@ class ConvKernel final : public DnnlKernel {
 // ---------------------------------------------------------------------------------------------
 // Pools.
 
-enum class PoolKind { kMax, kAverage, kGlobalMax, kGlobalAverage };
+enum class PoolKind { kMax, kAverage };
 
 struct PoolPlan final : Plan {
   dnnl::memory::desc x_md, y_md, scratch_md;
@@ -249,17 +249,11 @@ class PoolKernel final : public DnnlKernel {
     }
     KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
     KILN_ASSIGN_OR_RETURN(auto reference, ReferenceKernel(registry, def));
-    WindowAttrs w;
-    bool include_pad = false;
-    if (kind == PoolKind::kMax || kind == PoolKind::kAverage) {
-      KILN_ASSIGN_OR_RETURN(kernels::PoolAttrs a,
-                            ReadAttrs(def, kind == PoolKind::kMax ? kernels::PoolKind::kMax
-                                                                  : kernels::PoolKind::kAverage));
-      w = std::move(a.window);
-      include_pad = a.count_include_pad;
-    }
-    auto k = std::unique_ptr<PoolKernel>(
-        new PoolKernel(def, std::move(reference), kind, std::move(w), include_pad));
+    KILN_ASSIGN_OR_RETURN(kernels::PoolAttrs a,
+                          ReadAttrs(def, kind == PoolKind::kMax ? kernels::PoolKind::kMax
+                                                                : kernels::PoolKind::kAverage));
+    auto k = std::unique_ptr<PoolKernel>(new PoolKernel(def, std::move(reference), kind,
+                                                        std::move(a.window), a.count_include_pad));
     KILN_RETURN_IF_ERROR(k->PrepareFirstPlan(), "");
     return std::unique_ptr<Kernel>(std::move(k));
   }
@@ -291,29 +285,18 @@ class PoolKernel final : public DnnlKernel {
     return a;
   }
 
-  bool global() const { return kind_ == PoolKind::kGlobalMax || kind_ == PoolKind::kGlobalAverage; }
-
   std::optional<std::pair<Dims, kernels::Window>> Shape(const Dims& x) const {
     if (x.size() < 3 || x.size() > 5) return std::nullopt;
     const Dims in(x.begin() + 2, x.end());
-    kernels::Window w;
-    if (global()) {
-      w.out.assign(in.size(), 1);
-      w.stride.assign(in.size(), 1);
-      w.dilation.assign(in.size(), 1);
-      w.pad_begin.assign(in.size(), 0);
-      w.pad_end.assign(in.size(), 0);
-    } else {
-      auto r = ResolveDnnlWindow(window_, in, window_.kernel_shape);
-      if (!r) return std::nullopt;
-      // A window wholly in the padding has no value in oneDNN's max pool; count_include_pad
-      // counts ONNX's explicit pads only, not the ceil_mode extension.
-      if (include_pad_ && r->ceil_extra) return std::nullopt;
-      w = std::move(r->w);
-      for (size_t i = 0; i < in.size(); ++i) {
-        if (w.pad_begin[i] >= window_.kernel_shape[i] || w.pad_end[i] >= window_.kernel_shape[i]) {
-          return std::nullopt;
-        }
+    auto r = ResolveDnnlWindow(window_, in, window_.kernel_shape);
+    if (!r) return std::nullopt;
+    // A window wholly in the padding has no value in oneDNN's max pool; count_include_pad
+    // counts ONNX's explicit pads only, not the ceil_mode extension.
+    if (include_pad_ && r->ceil_extra) return std::nullopt;
+    kernels::Window w = std::move(r->w);
+    for (size_t i = 0; i < in.size(); ++i) {
+      if (w.pad_begin[i] >= window_.kernel_shape[i] || w.pad_end[i] >= window_.kernel_shape[i]) {
+        return std::nullopt;
       }
     }
     Dims y = {x[0], x[1]};
@@ -333,9 +316,9 @@ class PoolKernel final : public DnnlKernel {
     auto plan = std::make_shared<PoolPlan>();
     plan->x_md = PlainDesc(x);
     plan->y_md = PlainDesc(y);
-    const Dims kernel = global() ? Dims(x.begin() + 2, x.end()) : window_.kernel_shape;
+    const Dims& kernel = window_.kernel_shape;
     dnnl::algorithm alg = dnnl::algorithm::pooling_max;
-    if (kind_ == PoolKind::kAverage || kind_ == PoolKind::kGlobalAverage) {
+    if (kind_ == PoolKind::kAverage) {
       alg = include_pad_ ? dnnl::algorithm::pooling_avg_include_padding
                          : dnnl::algorithm::pooling_avg_exclude_padding;
     }
@@ -382,8 +365,6 @@ void RegisterCpuConvKernels(KernelRegistry& r) {
   };
   r.Register(kCpuBackend, "", "MaxPool", pool(PoolKind::kMax));
   r.Register(kCpuBackend, "", "AveragePool", pool(PoolKind::kAverage));
-  r.Register(kCpuBackend, "", "GlobalMaxPool", pool(PoolKind::kGlobalMax));
-  r.Register(kCpuBackend, "", "GlobalAveragePool", pool(PoolKind::kGlobalAverage));
 }
 
 }  // namespace kiln::cpu

@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The CPU backend's own reductions, float32: ReduceSum, ReduceMean, ReduceMax, ReduceMin,
-// ReduceProd, ReduceSumSquare, ReduceL1, ReduceL2, ReduceLogSum and ReduceLogSumExp, every
+// ReduceProd, ReduceSumSquare, ReduceL1, ReduceL2, ReduceLogSum and ReduceLogSumExp, and the
+// global pools GlobalAveragePool and GlobalMaxPool (a mean / max over the spatial dims), every
 // opset (axes as the attribute, or as input 1 from opset 13 for ReduceSum and 18 for the rest;
 // keepdims; noop_with_empty_axes). Other element types are declined at Prepare; axes whose
 // reduced and kept dims interleave more than [kept][reduced][kept] after merging neighbours, and
@@ -383,19 +384,24 @@ void ReduceStrided(KernelContext& ctx, ReduceOp op, const float* x, int64_t oute
 
 class ReduceKernel final : public FallbackKernel {
  public:
+  // `global_pool`: GlobalAveragePool / GlobalMaxPool, the mean / max over every dim after N
+  // and C.
   ReduceKernel(const NodeDef& def, std::unique_ptr<Kernel> reference, ReduceOp op,
-               bool axes_from_input)
+               bool axes_from_input, bool global_pool = false)
       : FallbackKernel(def, std::move(reference)),
         op_(op),
         axes_from_input_(axes_from_input),
-        attr_axes_(axes_from_input ? std::vector<int64_t>{} : def.attr_ints("axes")),
-        noop_with_empty_axes_(axes_from_input && def.attr_int("noop_with_empty_axes") != 0) {}
+        attr_axes_(global_pool ? SpatialAxes(def)
+                   : axes_from_input ? std::vector<int64_t>{}
+                                     : def.attr_ints("axes")),
+        noop_with_empty_axes_(axes_from_input && def.attr_int("noop_with_empty_axes") != 0),
+        global_pool_(global_pool) {}
 
   Status Run(KernelContext& ctx) const override {
     const TensorView* x = ctx.input(0);
     KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
     const size_t rank = x->rank();
-    if (rank > 64) return RunReference(ctx);
+    if (rank > 64 || (global_pool_ && rank != attr_axes_.size() + 2)) return RunReference(ctx);
     // The axes (int64, the definition checked): the attribute's, or input 1's values.
     const int64_t* axes = attr_axes_.data();
     int64_t n_axes = static_cast<int64_t>(attr_axes_.size());
@@ -441,10 +447,18 @@ class ReduceKernel final : public FallbackKernel {
   }
 
  private:
+  static std::vector<int64_t> SpatialAxes(const NodeDef& def) {
+    std::vector<int64_t> axes;
+    const size_t rank = def.input_dims.empty() ? 0 : def.input_dims[0].size();
+    for (size_t d = 2; d < rank; ++d) axes.push_back(static_cast<int64_t>(d));
+    return axes;
+  }
+
   ReduceOp op_;
   bool axes_from_input_;
   std::vector<int64_t> attr_axes_;
   bool noop_with_empty_axes_;
+  bool global_pool_ = false;
 };
 
 Result<std::unique_ptr<Kernel>> MakeReduce(const KernelRegistry& registry, const NodeDef& def,
@@ -455,6 +469,20 @@ Result<std::unique_ptr<Kernel>> MakeReduce(const KernelRegistry& registry, const
   const int since = def.op_type == "ReduceSum" ? 13 : 18;
   return std::unique_ptr<Kernel>(
       std::make_unique<ReduceKernel>(def, std::move(reference), op, def.opset >= since));
+}
+
+// GlobalAveragePool / GlobalMaxPool over X [N, C, spatial...] with its rank known at load (a
+// reduction of each contiguous spatial block: one read of X, no window machinery).
+Result<std::unique_ptr<Kernel>> MakeGlobalPool(const KernelRegistry& registry, const NodeDef& def,
+                                               ReduceOp op) {
+  KILN_RETURN_IF_ERROR(internal::RequireInput(def, 0, kF32), "");
+  KILN_RETURN_IF_ERROR(internal::RequireOutput(def, 0, kF32), "");
+  if (!def.input_ranked(0) || def.input_dims[0].size() < 3) {
+    return def.Fail(code::kFeatureUnsupported, "a global pool of X of unknown rank");
+  }
+  KILN_ASSIGN_OR_RETURN(auto reference, internal::PrepareReference(registry, def));
+  return std::unique_ptr<Kernel>(
+      std::make_unique<ReduceKernel>(def, std::move(reference), op, false, true));
 }
 
 }  // namespace
@@ -472,6 +500,12 @@ void RegisterCpuReduceKernels(KernelRegistry& registry) {
     registry.Register(internal::kCpu, "", name,
                       [r, op = op](const NodeDef& def) { return MakeReduce(*r, def, op); });
   }
+  registry.Register(internal::kCpu, "", "GlobalAveragePool", [r](const NodeDef& def) {
+    return MakeGlobalPool(*r, def, ReduceOp::kMean);
+  });
+  registry.Register(internal::kCpu, "", "GlobalMaxPool", [r](const NodeDef& def) {
+    return MakeGlobalPool(*r, def, ReduceOp::kMax);
+  });
 }
 
 }  // namespace kiln::cpu
