@@ -1,12 +1,18 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// conv_bn_fold: Conv (or ConvTranspose) followed by an inference BatchNormalization becomes one
-// Conv whose weights and bias absorb the normalisation:
-//   f[m] = scale[m] / sqrt(var[m] + epsilon)
+// conv_bn_fold: Conv (or ConvTranspose), then an Add of a constant per-channel bias, then an
+// inference BatchNormalization — the Add or the BatchNormalization or both — becomes one Conv
+// (ConvTranspose) whose weights and bias absorb them (exporters write a ConvTranspose's bias as
+// such an Add, e.g. PP-OCR's detector head):
+//   B0[m] = B[m] + add[m]                             (B = 0 when the Conv has none; add = 0
+//                                                      without the Add)
+//   f[m] = scale[m] / sqrt(var[m] + epsilon)          (f = 1 without the BatchNormalization)
 //   W'[m, ...] = W[m, ...] * f[m]
-//   B'[m] = (B[m] - mean[m]) * f[m] + bias[m]        (B = 0 when the Conv has none)
-// Only float32 constants are folded; the arithmetic is done in double.
+//   B'[m] = (B0[m] - mean[m]) * f[m] + bias[m]
+// The Add's constant must broadcast along the channel axis only (dims of 1 elsewhere, or a
+// scalar). Only float32 constants are folded; the arithmetic is done in double.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -31,6 +37,26 @@ std::optional<std::vector<float>> FloatConstant(const ir::Value* v, int64_t n) {
     return std::nullopt;
   }
   return std::vector<float>(t.data<float>(), t.data<float>() + n);
+}
+
+// The per-channel values of constant `v` added to a rank-`rank` output of `m` channels: a
+// scalar, or a tensor whose only dim other than 1 is the channel axis (axis 1, dims aligned
+// from the right as broadcasting aligns them); nullopt for anything else.
+std::optional<std::vector<float>> PerChannelConstant(const ir::Value* v, size_t rank, int64_t m) {
+  if (v == nullptr || v->constant() == nullptr) return std::nullopt;
+  const ir::Tensor& t = *v->constant();
+  const std::vector<int64_t>& dims = t.dims();
+  if (t.dtype() != ir::DataType::kFloat32 || dims.size() > rank) return std::nullopt;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    const size_t axis = rank - dims.size() + i;
+    if (dims[i] != 1 && !(axis == 1 && dims[i] == m)) return std::nullopt;
+  }
+  const int64_t n = t.num_elements();
+  if (n != 1 && n != m) return std::nullopt;
+  auto values = FloatConstant(v, n);
+  if (!values) return std::nullopt;
+  if (n == 1) values->assign(static_cast<size_t>(m), (*values)[0]);
+  return values;
 }
 
 // For every element of a weight tensor, the output channel it contributes to; empty when the
@@ -66,7 +92,26 @@ std::vector<int64_t> OutputChannelOfEachWeight(const ir::Node& conv, const ir::T
   return channel;
 }
 
-// Folds the BatchNormalization that is the only reader of `conv`'s output into it.
+// Whether `bn` is an inference BatchNormalization whose training outputs nobody reads.
+bool IsInferenceBatchNorm(const ir::Graph& graph, const ir::Node* bn, const ir::Value* x) {
+  if (!pattern::IsOp(bn, "BatchNormalization") || bn->input(0) != x || bn->output(0) == nullptr) {
+    return false;
+  }
+  // spatial exists before opset 9 only.
+  if (bn->attr_int("training_mode") != 0 || (bn->opset() < 9 && bn->attr_int("spatial") != 1)) {
+    return false;
+  }
+  for (size_t i = 1; i < bn->outputs().size(); ++i) {
+    const ir::Value* extra = bn->output(i);
+    if (extra != nullptr && (!graph.Uses(extra).empty() || pattern::IsGraphOutput(graph, extra))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Folds the bias Add and/or BatchNormalization that follow `conv` (each the only reader of
+// what precedes it) into it.
 Result<bool> TryFold(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
   if (!pattern::IsOp(&conv, "Conv") && !pattern::IsOp(&conv, "ConvTranspose")) return false;
   ir::Graph& graph = rw.graph();
@@ -77,46 +122,62 @@ Result<bool> TryFold(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
     return false;
   }
   if (w->constant()->dtype() != ir::DataType::kFloat32) return false;
-  ir::Node* bn = pattern::SoleUser(graph, conv.output(0));
-  if (!pattern::IsOp(bn, "BatchNormalization") || bn->input(0) != conv.output(0) ||
-      bn->output(0) == nullptr) {
-    return false;
-  }
-  // spatial exists before opset 9 only.
-  if (bn->attr_int("training_mode") != 0 || (bn->opset() < 9 && bn->attr_int("spatial") != 1)) {
-    return false;
-  }
-  // The running statistics (training outputs) must not be needed.
-  for (size_t i = 1; i < bn->outputs().size(); ++i) {
-    ir::Value* extra = bn->output(i);
-    if (extra != nullptr && (!graph.Uses(extra).empty() || pattern::IsGraphOutput(graph, extra))) {
-      return false;
-    }
-  }
-
   const ir::Tensor& w_data = *w->constant();
   int64_t m = 0;
   std::vector<int64_t> channel_of = OutputChannelOfEachWeight(conv, w_data, &m);
   if (channel_of.empty() || m <= 0) return false;
-  auto scale = FloatConstant(bn->input(1), m);
-  auto bias = FloatConstant(bn->input(2), m);
-  auto mean = FloatConstant(bn->input(3), m);
-  auto var = FloatConstant(bn->input(4), m);
-  if (!scale || !bias || !mean || !var) return false;
+  const size_t rank = w_data.dims().size();  // the output's rank: N, C and the kernel's dims
+
   std::vector<float> old_b(static_cast<size_t>(m), 0.0f);
   if (b != nullptr) {
     auto given = FloatConstant(b, m);
     if (!given) return false;
     old_b = *given;
   }
-  double eps = bn->attr_float("epsilon");
-
-  std::vector<double> factor(static_cast<size_t>(m));
-  for (int64_t c = 0; c < m; ++c) {
-    double denom = static_cast<double>((*var)[c]) + eps;
-    if (!(denom > 0)) return false;  // the BN would produce NaN or inf; leave it visible
-    factor[c] = (*scale)[c] / std::sqrt(denom);
+  std::vector<ir::Node*> folded = {&conv};
+  ir::Value* out = conv.output(0);
+  ir::Node* next = pattern::SoleUser(graph, out);
+  if (pattern::IsOp(next, "Add") && next->inputs().size() == 2 && next->output(0) != nullptr &&
+      !pattern::IsGraphOutput(graph, out)) {
+    const ir::Value* other = next->input(0) == out ? next->input(1) : next->input(0);
+    auto add = other != out ? PerChannelConstant(other, rank, m) : std::nullopt;
+    if (add) {
+      for (int64_t c = 0; c < m; ++c) old_b[c] += (*add)[c];
+      folded.push_back(next);
+      out = next->output(0);
+      next = pattern::SoleUser(graph, out);
+    }
   }
+  std::vector<double> factor(static_cast<size_t>(m), 1.0);
+  std::vector<double> shift(static_cast<size_t>(m), 0.0);  // bias[m] - mean[m] * f[m]
+  if (IsInferenceBatchNorm(graph, next, out) && !pattern::IsGraphOutput(graph, out)) {
+    auto scale = FloatConstant(next->input(1), m);
+    auto bias = FloatConstant(next->input(2), m);
+    auto mean = FloatConstant(next->input(3), m);
+    auto var = FloatConstant(next->input(4), m);
+    if (scale && bias && mean && var) {
+      const double eps = next->attr_float("epsilon");
+      bool finite = true;
+      for (int64_t c = 0; c < m; ++c) {
+        const double denom = static_cast<double>((*var)[c]) + eps;
+        finite = finite && denom > 0;  // else the BN gives NaN or inf: leave it visible
+        factor[c] = finite ? (*scale)[c] / std::sqrt(denom) : 1.0;
+        shift[c] = (*bias)[c] - (*mean)[c] * factor[c];
+      }
+      if (finite) {
+        folded.push_back(next);
+        out = next->output(0);
+      } else {
+        std::fill(factor.begin(), factor.end(), 1.0);
+        std::fill(shift.begin(), shift.end(), 0.0);
+      }
+    }
+  }
+  if (folded.size() == 1) return false;
+  if (folded.size() == 2 && folded[1]->op_type() == "Add" && conv.op_type() == "Conv") {
+    return false;  // a Conv's bias Add alone is bias_activation_fusion's (into FusedConv)
+  }
+
   std::vector<float> new_w(channel_of.size());
   const float* old_w = w_data.data<float>();
   for (size_t i = 0; i < new_w.size(); ++i) {
@@ -124,8 +185,7 @@ Result<bool> TryFold(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
   }
   std::vector<float> new_b(static_cast<size_t>(m));
   for (int64_t c = 0; c < m; ++c) {
-    new_b[c] =
-        static_cast<float>((static_cast<double>(old_b[c]) - (*mean)[c]) * factor[c] + (*bias)[c]);
+    new_b[c] = static_cast<float>(static_cast<double>(old_b[c]) * factor[c] + shift[c]);
   }
 
   std::string stem = conv.name().empty() ? std::string("conv") : conv.name();
@@ -134,10 +194,12 @@ Result<bool> TryFold(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
   ir::Value* b_folded = graph.AddUniqueValue(stem + "_bn_folded_B", {});
   b_folded->set_constant(ir::Tensor::FromVector(ir::DataType::kFloat32, {m}, new_b));
 
-  ctx.log.push_back(StrCat("conv_bn_fold: folded ", bn->Label(), " into ", conv.Label()));
-  NewNode spec{conv.op_type(),  "",          conv.name(), conv.opset(), {x, w_folded, b_folded},
-               {bn->output(0)}, conv.attrs()};
-  KILN_RETURN_IF_ERROR(rw.Replace({&conv, bn}, std::move(spec)).status(), "in conv_bn_fold");
+  for (size_t i = 1; i < folded.size(); ++i) {
+    ctx.log.push_back(StrCat("conv_bn_fold: folded ", folded[i]->Label(), " into ", conv.Label()));
+  }
+  NewNode spec{conv.op_type(), "", conv.name(), conv.opset(), {x, w_folded, b_folded}, {out},
+               conv.attrs()};
+  KILN_RETURN_IF_ERROR(rw.Replace(folded, std::move(spec)).status(), "in conv_bn_fold");
   return true;
 }
 

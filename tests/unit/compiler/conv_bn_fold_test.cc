@@ -382,6 +382,63 @@ TEST(ConvBnFoldPassTest, GraphWithoutBatchNormIsReportedUnchanged) {
   EXPECT_NE(g.graph.FindValue("w"), nullptr);
 }
 
+// ConvTranspose (no B) + Add of a [1, m, 1, 1] constant + BatchNormalization: one
+// ConvTranspose; the Add's constant is the bias the BN's statistics then shift and scale.
+TEST(ConvBnFoldPassTest, ConvTransposeBiasAddAndBatchNormFoldTogether) {
+  GraphBuilder g;
+  ir::Value* x = g.In("x", DataType::kFloat32, {1, 1, 1, 1});
+  // W [C=1, M=2, 1, 1].
+  ir::Value* y = g.Op("ConvTranspose", "deconv", {x, g.ConstF("w", {1, 2, 1, 1}, {2, -3})});
+  ir::Value* added = g.Op("Add", "add", {y, g.ConstF("c", {1, 2, 1, 1}, {1, 10})});
+  // eps 0.25: sqrt(var + eps) = {0.5, 2}; f = {4 / 0.5, 1 / 2} = {8, 0.5}.
+  g.Out(g.Op("BatchNormalization", "bn",
+             {added, g.ConstF("scale", {2}, {4, 1}), g.ConstF("bias", {2}, {0, 3}),
+              g.ConstF("mean", {2}, {0.25f, -2}), g.ConstF("var", {2}, {0, 3.75f})},
+             {{"epsilon", 0.25f}}));
+  auto pass = CreateConvBnFoldPass();
+  ASSERT_TRUE(RunPass(*pass, g));
+  EXPECT_EQ(g.OpTypes(), "ConvTranspose");
+  const ir::Node* deconv = g.FindNode("ConvTranspose");
+  ASSERT_NE(deconv, nullptr);
+  ASSERT_EQ(deconv->inputs().size(), 3u);
+  testing::ExpectAllNear(Floats(deconv->input(1)), {16.0f, -1.5f}, 1e-6f);
+  // B' = (add - mean) * f + bias = {(1 - 0.25) * 8 + 0, (10 + 2) * 0.5 + 3}.
+  testing::ExpectAllNear(Floats(deconv->input(2)), {6.0f, 9.0f}, 1e-6f);
+  EXPECT_EQ(deconv->origins(), (testing::Names{"deconv", "add", "bn"}));
+}
+
+// A ConvTranspose's bias written as an Add (a scalar here) folds without a BatchNormalization;
+// a Conv's bias Add alone is left to bias_activation_fusion; an Add whose constant varies along
+// a spatial axis is not a bias.
+TEST(ConvBnFoldPassTest, BiasAddFoldsIntoConvTransposeOnlyWhenPerChannel) {
+  {
+    GraphBuilder g;
+    ir::Value* x = g.In("x", DataType::kFloat32, {1, 1, 1, 1});
+    ir::Value* y = g.Op("ConvTranspose", "deconv", {x, g.ConstF("w", {1, 2, 1, 1}, {2, -3})});
+    g.Out(g.Op("Add", "add", {g.ConstF("c", {}, {0.5f}), y}));
+    auto pass = CreateConvBnFoldPass();
+    ASSERT_TRUE(RunPass(*pass, g));
+    EXPECT_EQ(g.OpTypes(), "ConvTranspose");
+    testing::ExpectAllNear(Floats(g.FindNode("ConvTranspose")->input(2)), {0.5f, 0.5f}, 1e-6f);
+  }
+  {
+    GraphBuilder g;
+    ir::Value* x = g.In("x", DataType::kFloat32, {1, 1, 1, 1});
+    ir::Value* y = g.Op("Conv", "conv", {x, g.ConstF("w", {2, 1, 1, 1}, {2, -3})});
+    g.Out(g.Op("Add", "add", {y, g.ConstF("c", {2, 1, 1}, {1, 2})}));
+    auto pass = CreateConvBnFoldPass();
+    EXPECT_FALSE(RunPass(*pass, g));
+  }
+  {
+    GraphBuilder g;
+    ir::Value* x = g.In("x", DataType::kFloat32, {1, 1, 2, 1});
+    ir::Value* y = g.Op("ConvTranspose", "deconv", {x, g.ConstF("w", {1, 2, 1, 1}, {2, -3})});
+    g.Out(g.Op("Add", "add", {y, g.ConstF("c", {1, 1, 2, 1}, {1, 2})}));  // along H
+    auto pass = CreateConvBnFoldPass();
+    EXPECT_FALSE(RunPass(*pass, g));
+  }
+}
+
 TEST(ConvBnFoldPassTest, EachFoldIsLoggedWithBothNodeNames) {
   OneByOneConvBn m;
   auto pass = CreateConvBnFoldPass();
