@@ -90,6 +90,9 @@ MODELS = {
     "mnist-8": (os.path.join(TEST_MODELS, "mnist-8", "model.onnx"), ref.mnist_sets),
     "crnn_head": (os.path.join(GENERATED, "crnn_head.onnx"), crnn_features),
 }
+# Models whose outputs are class scores along the last axis: their bf16 accuracy includes the
+# agreement of the arg-max (top-1) with onnxruntime's.
+CLASS_SCORES = {"resnet50_v1.5", "mobilenetv2", "mnist-8", "crnn_head"}
 GENERATOR_NAMES = {"resnet50_v1.5": "resnet50", "mobilenetv2": "mobilenetv2",
                    "bert_encoder": "bert", "crnn_head": "crnn"}
 F32_PEERS = ("ort", "openvino-f32")
@@ -416,13 +419,35 @@ def cross_check(case, build, threads, sess, bf16=False):
         max_abs = float(np.max(diff)) if diff.size else 0.0
         good = bool(np.all(np.isfinite(have))) and (bf16 or max_abs <= RTOL * scale + ATOL)
         ok = ok and good
-        check = {"output": got["name"], "ok": good, "max_abs": max_abs,
-                 "max_abs_over_max_ref": max_abs / scale if scale else max_abs, "max_ref": scale}
-        if want.ndim >= 2 and want.shape[-1] > 1:
-            check["argmax_agreement"] = float(np.mean(np.argmax(have, axis=-1) ==
-                                                      np.argmax(ref64, axis=-1)))
-        checks.append(check)
+        checks.append(accuracy(got["name"], have, ref64, case["name"]) | {"ok": good})
     return ok, checks
+
+
+def accuracy(name, have, ref64, model):
+    """Errors of `have` against the reference: max and mean absolute, max over the output's
+    largest magnitude, and for class scores the arg-max agreement."""
+    diff = np.abs(have - ref64)
+    scale = float(np.max(np.abs(ref64))) if ref64.size else 0.0
+    max_abs = float(np.max(diff)) if diff.size else 0.0
+    out = {"output": name, "max_abs": max_abs, "mean_abs": float(np.mean(diff)) if diff.size else 0,
+           "max_abs_over_max_ref": max_abs / scale if scale else max_abs, "max_ref": scale}
+    if model in CLASS_SCORES and ref64.shape[-1] > 1:
+        out["argmax_agreement"] = float(np.mean(np.argmax(have, axis=-1) ==
+                                                np.argmax(ref64, axis=-1)))
+    return out
+
+
+def openvino_default_accuracy(case, threads, sess):
+    """The same errors for OpenVINO at its default precision (bf16 where the CPU has it): what
+    a peer's reduced precision costs on the same inputs."""
+    import openvino as ov
+    compiled = ov.Core().compile_model(case["onnx"], "CPU", {"INFERENCE_NUM_THREADS": threads})
+    result = compiled.create_infer_request().infer(
+        {k: case["feeds"][k] for k in case["input_names"]})
+    expected = sess.run(None, case["feeds"])
+    have = list(result.values())
+    return [accuracy(n, np.asarray(h, np.float64), e.astype(np.float64), case["name"])
+            for n, h, e in zip(case["output_names"], have, expected)]
 
 
 def model_flops(case, build, threads):
@@ -549,17 +574,24 @@ def markdown(report):
     if any("bf16_accuracy" in m for m in report["models"]):
         lines += ["", f"### bf16 accuracy (kiln-bf16, --precision_mode={BF16_MODE}, against "
                   "onnxruntime f32)", "",
-                  "| model | output | max abs error | ÷ max abs of the output | arg-max agreement |",
-                  "|---|---|---|---|---|"]
+                  "| model | output | max abs error (÷ max abs of the output) | mean abs error | "
+                  "arg-max agreement | OpenVINO default: max (÷ max) / mean / arg-max |",
+                  "|---|---|---|---|---|---|"]
+
+        def agree(c):
+            return f"{100 * c['argmax_agreement']:.1f} %" if "argmax_agreement" in c else "–"
         for m in report["models"]:
-            for c in m.get("bf16_accuracy", []):
+            peer = m.get("openvino_default_accuracy", [])
+            for i, c in enumerate(m.get("bf16_accuracy", [])):
                 if "max_abs" not in c:
-                    lines.append(f"| {m['name']} | {c['output']} | {c.get('error', '?')} | | |")
+                    lines.append(f"| {m['name']} | {c['output']} | {c.get('error', '?')} | | | |")
                     continue
-                agree = (f"{100 * c['argmax_agreement']:.1f} %" if "argmax_agreement" in c
-                         else "–")
-                lines.append(f"| {m['name']} | {c['output']} | {c['max_abs']:.3g} | "
-                             f"{c['max_abs_over_max_ref']:.3g} | {agree} |")
+                o = peer[i] if i < len(peer) else None
+                ov_text = (f"{o['max_abs']:.3g} ({o['max_abs_over_max_ref']:.3g}) / "
+                           f"{o['mean_abs']:.3g} / {agree(o)}" if o else "–")
+                lines.append(f"| {m['name']} | {c['output']} | {c['max_abs']:.3g} "
+                             f"({c['max_abs_over_max_ref']:.3g}) | {c['mean_abs']:.3g} | "
+                             f"{agree(c)} | {ov_text} |")
     lines += ["", "### Cold start, memory, achieved compute", "",
               "| model | cold start ms Kiln / ORT (ORT w/o import) | Kiln ÷ ORT | "
               "peak RSS MiB Kiln / ORT (ORT after imports) | Kiln ÷ ORT | GFLOP per run | "
@@ -692,6 +724,9 @@ def run_model(name, args, build, work, runtimes, report):
     entry["ok"], entry["cross_check"] = cross_check(case, build, args.threads, sess)
     if args.bf16:
         _, entry["bf16_accuracy"] = cross_check(case, build, args.threads, sess, bf16=True)
+        if "openvino" in runtimes:
+            entry["openvino_default_accuracy"] = openvino_default_accuracy(case, args.threads,
+                                                                           sess)
     del sess
     if not entry["ok"]:
         print(f"{name}: WRONG ANSWER, not timed: {entry['cross_check']}")
@@ -707,7 +742,7 @@ def run_model(name, args, build, work, runtimes, report):
         print(f"{name} (one core busy): {describe(entry['busy'])}", flush=True)
     if name in args.batch8:
         try:
-            big = prepare(name, work, build, batch=8)
+            big = prepare(name, work, build, batch=8, bf16=args.bf16)
             sess = ort_session(big["onnx"], args.threads)
             ok, checks = cross_check(big, build, args.threads, sess)
             del sess
