@@ -99,6 +99,11 @@ const dnnl::memory& DnnlRun::Memory(size_t slot, const dnnl::memory::desc& md, c
   return *s.mem;
 }
 
+DnnlRun& DnnlRun::Helper() {
+  if (!helper_) helper_ = std::make_unique<DnnlRun>();
+  return *helper_;
+}
+
 dnnl::stream& DnnlRun::Stream() {
   if (!stream_) stream_.emplace(Engine());
   return *stream_;

@@ -114,6 +114,11 @@ class DnnlRun final : public kernels::KernelState {
   // Finishes the executions.
   void Wait();
 
+  // A second run object (its own stream and memory objects, made on first use) for primitives
+  // a kernel executes on another thread at the same time as this one's (an RNN's two
+  // directions).
+  DnnlRun& Helper();
+
  private:
   struct Slot {
     dnnl::memory::desc md;
@@ -125,6 +130,7 @@ class DnnlRun final : public kernels::KernelState {
   std::array<Slot, kMaxMemories + 1> slots_;  // the last: the scratchpad
   std::vector<dnnl_exec_arg_t> args_;
   std::vector<void*> pieces_;
+  std::unique_ptr<DnnlRun> helper_;
 };
 
 // Weights packed for primitives, shared by the plans of one kernel that want the same layout

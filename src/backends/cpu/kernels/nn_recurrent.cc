@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "backends/cpu/cpu_compute.h"
 #include "backends/cpu/kernels/dnnl_common.h"
 
 namespace kiln::cpu {
@@ -30,10 +31,20 @@ namespace {
 
 enum class Cell { kGru, kLstm };
 
-struct RecurrentPlan final : Plan {
+// One primitive's descriptors and packed weights.
+struct RnnPrimitive {
   dnnl::primitive rnn;
   dnnl::memory::desc x_md, h0_md, c0_md, w_md, r_md, p_md, b_md, y_md, hn_md, cn_md, scratch_md;
   std::shared_ptr<AlignedBuffer> w, r;  // packed for the primitive
+};
+
+// One primitive over every direction; or, for a bidirectional node with two threads or more,
+// one single-threaded primitive per direction (`split`), run side by side: each direction's
+// steps then run without a barrier per step, each thread keeping its direction's weights in its
+// own cache.
+struct RecurrentPlan final : Plan {
+  bool split = false;
+  RnnPrimitive all, dir[2];
   int64_t seq = 0, batch = 0;
 };
 
@@ -88,6 +99,7 @@ class RecurrentKernel final : public DnnlKernel {
     hidden_ = def.input_dims[2][2];
     input_ = def.input_dims[1][2];
     lbr_ = cell == Cell::kGru && def.attr_int("linear_before_reset") != 0;
+    bias_offset_ = (lbr_ ? gates_ + 1 : gates_) * hidden_;
   }
 
   static bool DefaultActivations(const NodeDef& def, Cell cell) {
@@ -191,13 +203,29 @@ class RecurrentKernel final : public DnnlKernel {
   }
 
   void Create(const Dims& key, RecurrentPlan& p) const {
-    using dnnl::memory;
-    using tag = memory::format_tag;
-    const auto f32 = memory::data_type::f32;
-    const int64_t T = key[0], B = key[1], D = dirs_, G = gates_, H = hidden_;
+    const int64_t T = key[0], B = key[1];
     const bool has_h0 = key[3] != 0, has_c0 = key[4] != 0;
     p.seq = T;
     p.batch = B;
+    p.split = dirs_ == 2 && ComputeThreads() >= 2;
+    if (!p.split) {
+      MakePrimitive(T, B, has_h0, has_c0, direction_, dirs_, 0, p.all);
+      return;
+    }
+    TeamScope one(1);  // each runs on one thread, beside the other
+    MakePrimitive(T, B, has_h0, has_c0, dnnl::rnn_direction::unidirectional_left2right, 1, 0,
+                  p.dir[0]);
+    MakePrimitive(T, B, has_h0, has_c0, dnnl::rnn_direction::unidirectional_right2left, 1, 1,
+                  p.dir[1]);
+  }
+
+  // The primitive for `dirs` directions starting at direction `first` of the node's weights.
+  void MakePrimitive(int64_t T, int64_t B, bool has_h0, bool has_c0, dnnl::rnn_direction direction,
+                     int64_t dirs, int64_t first, RnnPrimitive& p) const {
+    using dnnl::memory;
+    using tag = memory::format_tag;
+    const auto f32 = memory::data_type::f32;
+    const int64_t D = dirs, G = gates_, H = hidden_;
     p.x_md = memory::desc({T, B, input_}, f32, tag::tnc);
     const memory::desc state({1, D, B, H}, f32, tag::ldnc);
     p.h0_md = has_h0 ? state : memory::desc();
@@ -213,7 +241,7 @@ class RecurrentKernel final : public DnnlKernel {
     const dnnl::primitive_attr attr = UserScratchpadAttr();
     memory::desc w_md, r_md;
     if (cell_ == Cell::kLstm) {
-      dnnl::lstm_forward::desc desc(prop, direction_, p.x_md, p.h0_md, p.c0_md, w_any, r_any,
+      dnnl::lstm_forward::desc desc(prop, direction, p.x_md, p.h0_md, p.c0_md, w_any, r_any,
                                     p.p_md, p.b_md, p.y_md, p.hn_md, p.cn_md);
       dnnl::lstm_forward::primitive_desc pd(desc, attr, Engine());
       w_md = pd.weights_layer_desc();
@@ -221,7 +249,7 @@ class RecurrentKernel final : public DnnlKernel {
       p.scratch_md = pd.scratchpad_desc();
       p.rnn = dnnl::lstm_forward(pd);
     } else if (lbr_) {
-      dnnl::lbr_gru_forward::desc desc(prop, direction_, p.x_md, p.h0_md, w_any, r_any, p.b_md,
+      dnnl::lbr_gru_forward::desc desc(prop, direction, p.x_md, p.h0_md, w_any, r_any, p.b_md,
                                        p.y_md, p.hn_md);
       dnnl::lbr_gru_forward::primitive_desc pd(desc, attr, Engine());
       w_md = pd.weights_layer_desc();
@@ -229,7 +257,7 @@ class RecurrentKernel final : public DnnlKernel {
       p.scratch_md = pd.scratchpad_desc();
       p.rnn = dnnl::lbr_gru_forward(pd);
     } else {
-      dnnl::gru_forward::desc desc(prop, direction_, p.x_md, p.h0_md, w_any, r_any, p.b_md,
+      dnnl::gru_forward::desc desc(prop, direction, p.x_md, p.h0_md, w_any, r_any, p.b_md,
                                    p.y_md, p.hn_md);
       dnnl::gru_forward::primitive_desc pd(desc, attr, Engine());
       w_md = pd.weights_layer_desc();
@@ -237,15 +265,41 @@ class RecurrentKernel final : public DnnlKernel {
       p.scratch_md = pd.scratchpad_desc();
       p.rnn = dnnl::gru_forward(pd);
     }
-    auto pack = [](const memory::desc& user, const AlignedBuffer& from, const memory::desc& want) {
+    // The node's directions [first, first + dirs) of the rearranged (ldigo) weights.
+    auto pack = [&](int64_t rows, const AlignedBuffer& from, const memory::desc& want) {
       auto out = std::make_shared<AlignedBuffer>(want.get_size());
-      ReorderOnce(user, from.data(), want, out->data());
+      const float* src = static_cast<const float*>(from.data()) + first * rows * G * H;
+      ReorderOnce(memory::desc({1, D, rows, G, H}, f32, tag::ldigo), src, want, out->data());
       return out;
     };
     p.w_md = w_md;
     p.r_md = r_md;
-    p.w = pack(memory::desc({1, D, input_, G, H}, f32, tag::ldigo), *w_user_, w_md);
-    p.r = pack(memory::desc({1, D, H, G, H}, f32, tag::ldigo), *r_user_, r_md);
+    p.w = pack(input_, *w_user_, w_md);
+    p.r = pack(H, *r_user_, r_md);
+  }
+
+  // Runs `p` through `run`: X, initial states at h0/c0 (null: zeros), results into y/hn/cn,
+  // the node's bias and peepholes from direction `first`.
+  void RunPrimitive(const RnnPrimitive& p, DnnlRun& run, const void* x, const float* h0,
+                    const float* c0, void* y, float* hn, float* cn, int64_t first,
+                    void* scratch) const {
+    const bool lstm = cell_ == Cell::kLstm;
+    const float* bias = static_cast<const float*>(bias_->data()) + first * bias_offset_;
+    const float* peep =
+        peephole_ ? static_cast<const float*>(peephole_->data()) + first * 3 * hidden_ : nullptr;
+    run.Execute(p.rnn,
+                {{DNNL_ARG_SRC_LAYER, &run.Memory(0, p.x_md, x)},
+                 {DNNL_ARG_SRC_ITER, h0 ? &run.Memory(1, p.h0_md, h0) : nullptr},
+                 {DNNL_ARG_SRC_ITER_C, lstm && c0 ? &run.Memory(2, p.c0_md, c0) : nullptr},
+                 {DNNL_ARG_WEIGHTS_LAYER, &run.Memory(3, p.w_md, p.w->data())},
+                 {DNNL_ARG_WEIGHTS_ITER, &run.Memory(4, p.r_md, p.r->data())},
+                 {DNNL_ARG_WEIGHTS_PEEPHOLE, peep ? &run.Memory(5, p.p_md, peep) : nullptr},
+                 {DNNL_ARG_BIAS, &run.Memory(6, p.b_md, bias)},
+                 {DNNL_ARG_DST_LAYER, &run.Memory(7, p.y_md, y)},
+                 {DNNL_ARG_DST_ITER, &run.Memory(8, p.hn_md, hn)},
+                 {DNNL_ARG_DST_ITER_C, lstm ? &run.Memory(9, p.cn_md, cn) : nullptr}},
+                p.scratch_md, scratch);
+    run.Wait();
   }
 
   Status Execute(const Plan& base, KernelContext& ctx, DnnlRun& run) const override {
@@ -262,39 +316,57 @@ class RecurrentKernel final : public DnnlKernel {
     if (cell_ == Cell::kLstm && ctx.num_outputs() > 2 && ctx.output_wanted(2)) {
       KILN_ASSIGN_OR_RETURN(cn, kernels::BoundOutput(def_, ctx, 2));
     }
-    // Y straight into the output with one direction (ONNX's [T, 1, B, H] is oneDNN's [T, B, H]).
-    const bool y_direct = y != nullptr && D == 1;
-    run.Buffers({p.scratch_md.get_size(), y_direct ? 0 : p.y_md.get_size(),
-                 hn ? 0 : state_bytes, cn || cell_ != Cell::kLstm ? 0 : state_bytes});
     const TensorView* h0 = ctx.num_inputs() > 5 ? ctx.input(5) : nullptr;
     const TensorView* c0 = ctx.num_inputs() > 6 ? ctx.input(6) : nullptr;
-    void* y_data = y_direct ? y->data : run.buffer(1);
+    const float* h0_data = h0 && h0->data ? h0->as<const float>() : nullptr;
+    const float* c0_data = cell_ == Cell::kLstm && c0 && c0->data ? c0->as<const float>() : nullptr;
+    const void* x = ctx.input(0)->data;
     const bool lstm = cell_ == Cell::kLstm;
-    run.Execute(
-        p.rnn,
-        {{DNNL_ARG_SRC_LAYER, &run.Memory(0, p.x_md, ctx.input(0)->data)},
-         {DNNL_ARG_SRC_ITER, h0 && h0->data ? &run.Memory(1, p.h0_md, h0->data) : nullptr},
-         {DNNL_ARG_SRC_ITER_C, lstm && c0 && c0->data ? &run.Memory(2, p.c0_md, c0->data) : nullptr},
-         {DNNL_ARG_WEIGHTS_LAYER, &run.Memory(3, p.w_md, p.w->data())},
-         {DNNL_ARG_WEIGHTS_ITER, &run.Memory(4, p.r_md, p.r->data())},
-         {DNNL_ARG_WEIGHTS_PEEPHOLE, peephole_ ? &run.Memory(5, p.p_md, peephole_->data()) : nullptr},
-         {DNNL_ARG_BIAS, &run.Memory(6, p.b_md, bias_->data())},
-         {DNNL_ARG_DST_LAYER, &run.Memory(7, p.y_md, y_data)},
-         {DNNL_ARG_DST_ITER, &run.Memory(8, p.hn_md, hn ? hn->data : run.buffer(2))},
-         {DNNL_ARG_DST_ITER_C, lstm ? &run.Memory(9, p.cn_md, cn ? cn->data : run.buffer(3)) : nullptr}},
-        p.scratch_md, run.buffer(0));
-    run.Wait();
-    if (y != nullptr && !y_direct) {
-      // [T, B, D, H] (oneDNN's concatenated directions) into ONNX's [T, D, B, H].
-      const auto* from = static_cast<const float*>(y_data);
-      auto* to = y->as<float>();
-      for (int64_t t = 0; t < T; ++t)
-        for (int64_t b = 0; b < B; ++b)
-          for (int64_t d = 0; d < D; ++d)
-            std::memcpy(to + ((t * D + d) * B + b) * H, from + ((t * B + b) * D + d) * H,
-                        sizeof(float) * H);
+    // Y straight into the output with one direction (ONNX's [T, 1, B, H] is oneDNN's [T, B, H]);
+    // else through buffers, one per primitive: [T, B, 2H] (one primitive) or two [T, B, H].
+    const bool y_direct = y != nullptr && D == 1;
+    const size_t y_bytes = sizeof(float) * T * B * D * H;
+    if (!p.split) {
+      run.Buffers({p.all.scratch_md.get_size(), y_direct ? 0 : y_bytes, hn ? 0 : state_bytes,
+                   cn || !lstm ? 0 : state_bytes});
+      void* y_data = y_direct ? y->data : run.buffer(1);
+      RunPrimitive(p.all, run, x, h0_data, c0_data, y_data, hn ? hn->as<float>() : static_cast<float*>(run.buffer(2)),
+                   cn ? cn->as<float>() : static_cast<float*>(run.buffer(3)), 0, run.buffer(0));
+      if (y != nullptr && !y_direct) Spread(static_cast<const float*>(y_data), H * D, 0, T, B, y);
+      return Status::Ok();
+    }
+    run.Buffers({p.dir[0].scratch_md.get_size(), p.dir[1].scratch_md.get_size(), y_bytes / 2,
+                 y_bytes / 2, hn ? 0 : state_bytes, cn || !lstm ? 0 : state_bytes});
+    float* hn_data = hn ? hn->as<float>() : static_cast<float*>(run.buffer(4));
+    float* cn_data = cn ? cn->as<float>() : static_cast<float*>(run.buffer(5));
+    void* pieces[6];
+    for (size_t i = 0; i < 6; ++i) pieces[i] = run.buffer(i);  // Buffers is per thread
+    DnnlRun& helper = run.Helper();
+    const int64_t state = B * H;
+    ctx.ParallelFor(2, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t d = begin; d < end; ++d) {
+        RunPrimitive(p.dir[d], d == 0 ? run : helper, x, h0_data ? h0_data + d * state : nullptr,
+                     c0_data ? c0_data + d * state : nullptr, pieces[2 + d],
+                     hn_data + d * state, lstm ? cn_data + d * state : nullptr, d, pieces[d]);
+      }
+    });
+    if (y != nullptr) {
+      for (int64_t d = 0; d < 2; ++d) Spread(static_cast<const float*>(pieces[2 + d]), H, d, T, B, y);
     }
     return Status::Ok();
+  }
+
+  // Copies [T, B, row] (row = the directions it holds times H, from direction `first`) into
+  // ONNX's Y [T, D, B, H].
+  void Spread(const float* from, int64_t row, int64_t first, int64_t T, int64_t B,
+              TensorView* y) const {
+    const int64_t D = dirs_, H = hidden_;
+    float* to = y->as<float>();
+    for (int64_t t = 0; t < T; ++t)
+      for (int64_t b = 0; b < B; ++b)
+        for (int64_t k = 0; k < row / H; ++k)
+          std::memcpy(to + ((t * D + first + k) * B + b) * H, from + (t * B + b) * row + k * H,
+                      sizeof(float) * H);
   }
 
   Cell cell_;
@@ -302,6 +374,7 @@ class RecurrentKernel final : public DnnlKernel {
   bool lbr_ = false;
   dnnl::rnn_direction direction_ = dnnl::rnn_direction::unidirectional_left2right;
   std::shared_ptr<AlignedBuffer> w_user_, r_user_, bias_, peephole_;
+  int64_t bias_offset_ = 0;  // floats of bias_ per direction
 };
 
 }  // namespace
