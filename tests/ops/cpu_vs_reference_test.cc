@@ -17,6 +17,9 @@
 // catches any indexing, padding or layout mistake, which moves results by O(1e-2) or more.
 #include "tests/ops/cpu_vs_reference_util.h"
 
+#include "backends/cpu/cpu_compute.h"
+#include "backends/cpu/kernels/dnnl_common.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -177,6 +180,35 @@ TEST(CpuConvTest, ConcurrentRunsShareOneKernel) {
   }
   for (auto& t : threads) t.join();
   EXPECT_EQ(mismatches.load(), 0);
+}
+
+// A run on a team of one (a small kernel while idle workers sleep, or concurrent executions)
+// gets a plan whose primitives are made for one thread, built once beside the team's; its
+// results are the same.
+TEST(CpuConvTest, ARunOnOneThreadGetsAPlanMadeForOneThread) {
+  if (ComputeThreads() < 2) GTEST_SKIP() << "one compute thread: every plan is made for one";
+  Node node = ConvNode({1, 32, 56, 56}, {64, 32, 3, 3}, true, 7);  // 115 MFLOP: the team's
+  node.Ints("pads", {1, 1, 1, 1});
+  auto want = node.Run(Registry().Create(kernels::kReferenceBackend, node.def()));
+  ASSERT_TRUE(want.ok()) << want.status().message();
+  auto cpu = node.PrepareCpu();
+  ASSERT_TRUE(cpu.ok()) << cpu.status().message();
+  const auto* dnnl = dynamic_cast<const DnnlKernel*>(cpu->get());
+  ASSERT_NE(dnnl, nullptr);
+  auto run = [&] {
+    kernels::testing::TestContext ctx(node.inputs(), node.def().output_types, &node.def());
+    EXPECT_TRUE((*cpu)->Run(ctx).ok());
+    return ctx.outputs();
+  };
+  Node::Compare(run(), *want, 288);
+  EXPECT_EQ(dnnl->cached_plans(), 0u);  // the full team: the plan made at Prepare
+  for (int i = 0; i < 2; ++i) {
+    TeamScope one(1);
+    Node::Compare(run(), *want, 288);
+    EXPECT_EQ(dnnl->cached_plans(), 1u);  // one plan for one thread, then reused
+  }
+  Node::Compare(run(), *want, 288);
+  EXPECT_EQ(dnnl->cached_plans(), 1u);
 }
 
 TEST(CpuConvTest, DeclinesWhatItDoesNotTake) {

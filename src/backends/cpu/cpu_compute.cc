@@ -6,10 +6,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 
 #include "backends/cpu/cpu_driver.h"
+#include "backends/cpu/spin_governor.h"
 #include "base/env.h"
 
 namespace kiln::cpu {
@@ -71,6 +73,13 @@ uint64_t ParallelMinWork() {
     return end != v.c_str() && *end == '\0' ? static_cast<uint64_t>(n) : kDefaultParallelMinWork;
   }();
   return work;
+}
+
+uint64_t ParallelMinWorkNow() {
+  const uint64_t work = ParallelMinWork();
+  return OpenMpSpinningThrottled() && work <= UINT64_MAX / kSleepingParallelFactor
+             ? work * kSleepingParallelFactor
+             : work;
 }
 
 int BeginTeamExecution() {

@@ -29,6 +29,13 @@ int ComputeThreads();
 // per execute at 1 Mi (its second convolution, 1.25 MFLOP, went parallel), 28 us at 2-8 Mi.
 inline constexpr uint64_t kDefaultParallelMinWork = 1 << 22;
 uint64_t ParallelMinWork();
+// The threshold now: ParallelMinWork() while idle workers spin, kSleepingParallelFactor times
+// it while they sleep (spin_governor.h: the machine is loaded, or KILN_CPU_SPIN=0), when every
+// region pays for waking a worker that may also wait for a core. Measured with one core kept
+// busy on a 2-core VM: MobileNetV2 9.8 -> 8.3 ms, YOLOv8n 24.7 -> 22.5 ms at 32 Mi instead of 4 Mi
+// (idle and spinning, 32 Mi would cost MobileNetV2 5.1 -> 8.3 ms).
+inline constexpr uint64_t kSleepingParallelFactor = 8;
+uint64_t ParallelMinWorkNow();
 
 // Runs fn(begin, end) over [0, n) in chunks of at least `grain` on the calling thread's
 // OpenMP team (the calling thread takes chunks too; chunks are claimed dynamically, so a

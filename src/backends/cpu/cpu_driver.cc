@@ -56,11 +56,11 @@ class CpuExecution final : public hal::Execution {
     EndTeamExecution(previous_);
     probe_.End();
   }
-  // A kernel whose work is below ParallelMinWork() runs on the calling thread alone (its
-  // ParallelFor and oneDNN's regions too): a parallel region's wake-up costs more than it
-  // saves there.
+  // A kernel whose work is below ParallelMinWorkNow() runs on the calling thread alone (its
+  // ParallelFor and oneDNN's regions too: DnnlKernel takes a plan made for one thread): a
+  // parallel region's wake-up costs more than it saves there.
   void BeforeKernel(uint64_t work) override {
-    const int want = work < ParallelMinWork() ? 1 : team_;
+    const int want = work < ParallelMinWorkNow() ? 1 : team_;
     if (want != current_) {
       omp_set_num_threads(want);
       current_ = want;

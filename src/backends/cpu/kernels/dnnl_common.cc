@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "backends/cpu/kernels/dnnl_common.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -296,7 +298,8 @@ Status DnnlKernel::PrepareFirstPlan() {
   std::optional<Dims> key = Key(dims);
   if (!key) return Status::Ok();  // planned dims the kernel does not take: decided per run
   // Work every execution runs on one thread gets primitives that open no parallel region.
-  TeamScope team(PlannedWork() < ParallelMinWork() ? 1 : ComputeThreads());
+  first_threads_ = PlannedWork() < ParallelMinWork() ? 1 : ComputeThreads();
+  TeamScope team(first_threads_);
   auto plan = Build(*key);
   if (!plan.ok()) {
     return def_.Fail(code::kFeatureUnsupported,
@@ -327,20 +330,28 @@ uint64_t DnnlKernel::PlannedWork() const {
   return kernels::Work(kernels::PrepareCost(def_), ins, outs).value_or(UINT64_MAX);
 }
 
-const Plan* DnnlKernel::FindPlan(const Dims& key, std::shared_ptr<const Plan>& hold) const {
-  if (first_plan_ && key == first_key_) return first_plan_.get();
+const Plan* DnnlKernel::FindPlan(const Dims& key, int threads,
+                                 std::shared_ptr<const Plan>& hold) const {
+  if (first_plan_ && first_threads_ <= threads && key == first_key_) return first_plan_.get();
+  Dims cached = key;
+  cached.push_back(threads);  // plans for one thread and for the team live side by side
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = plans_.find(key);
+  auto it = plans_.find(cached);
   if (it != plans_.end()) {
     hold = it->second;
     return hold.get();
   }
-  FullTeamScope full_team;  // the plan may be built during a run with a smaller team
+  TeamScope team(threads);  // primitives made for the threads of the runs that use them
   auto plan = Build(key);
   hold = plan.ok() ? std::move(plan).value() : nullptr;
   // A full cache keeps its plans; a plan of other dims then lives for this run only.
-  if (plans_.size() < kMaxCachedPlans) plans_.emplace(key, hold);
+  if (plans_.size() < kMaxCachedPlans) plans_.emplace(std::move(cached), hold);
   return hold.get();
+}
+
+size_t DnnlKernel::cached_plans() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return plans_.size();
 }
 
 bool DnnlKernel::RunsPlannedDims(const KernelContext& ctx) const {
@@ -365,8 +376,14 @@ Status DnnlKernel::ExecuteGuarded(const Plan& plan, KernelContext& ctx) const {
 }
 
 Status DnnlKernel::Run(KernelContext& ctx) const {
+  // The threads this run may use: one when the execution runs this kernel on its calling thread
+  // alone (hal::Execution::BeforeKernel, or a team of one), whose primitives must then be made
+  // for one thread (oneDNN opens regions of the size a primitive was made for).
+  const int threads = omp_get_max_threads() <= 1 ? 1 : ComputeThreads();
   // The planned dims (every run of a static model): the plan built at Prepare, no key.
-  if (RunsPlannedDims(ctx) && Takes(ctx)) return ExecuteGuarded(*first_plan_, ctx);
+  if (first_threads_ <= threads && RunsPlannedDims(ctx) && Takes(ctx)) {
+    return ExecuteGuarded(*first_plan_, ctx);
+  }
   std::vector<const Dims*> dims(ctx.num_inputs(), nullptr);
   bool take = Takes(ctx);
   for (size_t i = 0; take && i < dims.size(); ++i) {
@@ -378,7 +395,7 @@ Status DnnlKernel::Run(KernelContext& ctx) const {
   std::optional<Dims> key;
   if (take) key = Key(dims);
   std::shared_ptr<const Plan> hold;
-  const Plan* plan = key ? FindPlan(*key, hold) : nullptr;
+  const Plan* plan = key ? FindPlan(*key, threads, hold) : nullptr;
   if (plan == nullptr) {
     g_reference_runs.fetch_add(1, std::memory_order_relaxed);
     kernels::ForwardingContext without_state(ctx);  // ctx.state() is this kernel's DnnlRun

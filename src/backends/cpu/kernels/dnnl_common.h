@@ -218,12 +218,17 @@ void RunReordered(const ReorderedPlan& p, const dnnl::primitive& prim, DnnlRun& 
 // plan is just the dims). A subclass says which input dims a plan depends on (Key),
 // builds a plan for them (Build) and runs one (Execute); this class keeps the plan built at
 // Prepare for the planned dims and a small mutex-guarded cache for dims first seen at run time
-// (dynamic dims, gears). A run whose inputs the subclass does not take (Key returns nullopt, an
+// (dynamic dims, gears) and for runs on one thread where the first plan was made for the team
+// (the execution's threshold for parallel work rises while idle workers sleep: cpu_compute.h
+// ParallelMinWorkNow; or concurrent executions leave a team of one). A run whose inputs the subclass does not take (Key returns nullopt, an
 // input that is not float32 or is empty) or whose plan oneDNN cannot build runs the node's
 // reference kernel, which also reports bad inputs.
 class DnnlKernel : public Kernel {
  public:
   Status Run(KernelContext& ctx) const final;
+  // Plans built at run time (dims first seen then, or a run on fewer threads than the first
+  // plan was made for); for tests and diagnostics.
+  size_t cached_plans() const;
   std::unique_ptr<kernels::KernelState> CreateState() const final {
     return std::make_unique<DnnlRun>();
   }
@@ -253,7 +258,7 @@ class DnnlKernel : public Kernel {
   const NodeDef def_;
 
  private:
-  const Plan* FindPlan(const Dims& key, std::shared_ptr<const Plan>& hold) const;
+  const Plan* FindPlan(const Dims& key, int threads, std::shared_ptr<const Plan>& hold) const;
   // Whether this run's inputs are the planned ones (given as planned, the planned dims): the
   // first plan then serves it without computing a key.
   bool RunsPlannedDims(const KernelContext& ctx) const;
@@ -264,6 +269,7 @@ class DnnlKernel : public Kernel {
   std::unique_ptr<Kernel> reference_;
   Dims first_key_;
   std::shared_ptr<const Plan> first_plan_;
+  int first_threads_ = 1;  // the threads the first plan's primitives were made for
   static constexpr size_t kMaxCachedPlans = 16;
   mutable std::mutex mu_;
   // Key -> plan (null: oneDNN declined these dims; the reference kernel runs them).
