@@ -148,7 +148,7 @@ namespace {
 // Checks the nodes of `graph` (bodies first), adding every problem to `problems`. Readers of a
 // value downstream of a problem are reported only when their own op is unsupported.
 void CheckNodes(const ir::OpRegistry& registry, ir::Graph& graph,
-                   std::vector<const ir::Graph*>& outer, std::vector<NodeProblem>& problems) {
+                std::vector<const ir::Graph*>& outer, std::vector<NodeProblem>& problems) {
   if (!outer.empty()) ir::TypeCaptures(graph, outer);
   outer.push_back(&graph);
   std::unordered_set<const ir::Value*> blocked;

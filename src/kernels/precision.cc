@@ -20,10 +20,9 @@ Result<MatrixPrecision> MatrixPrecisionForAtcMode(std::string_view mode) {
   static constexpr std::string_view kBf16[] = {"allow_fp32_to_bf16", "allow_mix_precision_bf16",
                                                "mixed_bfloat16"};
   static constexpr std::string_view kFp32[] = {
-      "force_fp32",         "must_keep_origin_dtype", "cube_fp16in_fp32out",
-      "origin",             "force_fp16",             "allow_fp32_to_fp16",
-      "allow_mix_precision", "allow_mix_precision_fp16", "fp16",
-      "mixed_float16",      "cube_hif8",              "mixed_hif8"};
+      "force_fp32", "must_keep_origin_dtype", "cube_fp16in_fp32out", "origin",
+      "force_fp16", "allow_fp32_to_fp16",     "allow_mix_precision", "allow_mix_precision_fp16",
+      "fp16",       "mixed_float16",          "cube_hif8",           "mixed_hif8"};
   for (std::string_view m : kBf16) {
     if (mode == m) return MatrixPrecision::kBf16;
   }

@@ -45,8 +45,7 @@ Status QuerySize(const uint8_t* data, size_t size, size_t* work_size, size_t* we
   return Status::Ok();
 }
 
-Result<std::shared_ptr<Model>> Model::LoadFile(const char* path,
-                                               std::shared_ptr<MemoryPool> pool,
+Result<std::shared_ptr<Model>> Model::LoadFile(const char* path, std::shared_ptr<MemoryPool> pool,
                                                const std::string& backend,
                                                std::shared_ptr<hal::Device> device) {
   KILN_ASSIGN_OR_RETURN(ModelFile file, ModelFile::Open(path));

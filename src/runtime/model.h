@@ -67,8 +67,7 @@ class Model {
   // pool block of its size (huge pages), whose weights section the model then uses in place —
   // no second copy of the weights, at load or in the process's peak memory. File errors are
   // ModelFile's.
-  static Result<std::shared_ptr<Model>> LoadFile(const char* path,
-                                                 std::shared_ptr<MemoryPool> pool,
+  static Result<std::shared_ptr<Model>> LoadFile(const char* path, std::shared_ptr<MemoryPool> pool,
                                                  const std::string& backend,
                                                  std::shared_ptr<hal::Device> device = nullptr);
   ~Model();
@@ -118,8 +117,7 @@ class Model {
   // takes (freeing it on failure) and whose weights it uses in place.
   static Result<std::shared_ptr<Model>> LoadFrom(const uint8_t* data, size_t size,
                                                  std::shared_ptr<MemoryPool> pool,
-                                                 const std::string& backend,
-                                                 const LoadMemory& mem,
+                                                 const std::string& backend, const LoadMemory& mem,
                                                  std::shared_ptr<hal::Device> device,
                                                  uint8_t* file_block);
 

@@ -117,12 +117,15 @@ TEST(CpuRecurrentTest, SequenceLensFullRunOnOneDnnShorterOnTheReference) {
 }
 
 TEST(CpuRecurrentTest, DeclinesWhatOneDnnDoesNotExpress) {
-  Recurrent("LSTM", kSmall, "forward", true, false, 90).Int("layout", 1).Check(13,
-                                                                              Expect::kDeclined);
-  Recurrent("LSTM", kSmall, "forward", true, false, 91).Float("clip", 0.5f).Check(13,
-                                                                                Expect::kDeclined);
-  Recurrent("LSTM", kSmall, "forward", true, false, 92).Int("input_forget", 1).Check(
-      13, Expect::kDeclined);
+  Recurrent("LSTM", kSmall, "forward", true, false, 90)
+      .Int("layout", 1)
+      .Check(13, Expect::kDeclined);
+  Recurrent("LSTM", kSmall, "forward", true, false, 91)
+      .Float("clip", 0.5f)
+      .Check(13, Expect::kDeclined);
+  Recurrent("LSTM", kSmall, "forward", true, false, 92)
+      .Int("input_forget", 1)
+      .Check(13, Expect::kDeclined);
   Recurrent("GRU", kSmall, "forward", true, false, 93)
       .Attr("activations", std::vector<std::string>{"relu", "tanh"})
       .Check(13, Expect::kDeclined);

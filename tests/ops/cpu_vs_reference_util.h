@@ -200,7 +200,7 @@ class Node {
 // before any kernel runs — the executor binds the outputs from it (kernels::InferOutputDims) —
 // and the kernel, run with its outputs left unbound, fails instead of reading out of bounds.
 inline void ExpectRefusedAtRun(const NodeDef& def, const kernels::Kernel& kernel,
-                        const std::vector<const HostTensor*>& inputs) {
+                               const std::vector<const HostTensor*>& inputs) {
   NodeDef applied = def;
   ASSERT_TRUE(kernels::ApplyDefinition(applied).ok());
   std::vector<kernels::TensorView> views;

@@ -325,7 +325,8 @@ void AddAtcCommand(CLI::App& app, int* exit_code) {
   atc->add_option(
       "--precision_mode", flags->precision_mode,
       "force_fp32 (Kiln's default), allow_fp32_to_bf16 / allow_mix_precision_bf16 (matrix ops in "
-      "bf16 with f32 accumulation), must_keep_origin_dtype, force_fp16, ... (fp16 modes keep fp32)");
+      "bf16 with f32 accumulation), must_keep_origin_dtype, force_fp16, ... (fp16 modes keep "
+      "fp32)");
   atc->add_option("--precision_mode_v2", flags->precision_mode_v2,
                   "origin, mixed_bfloat16 (matrix ops in bf16), fp16, mixed_float16, ... "
                   "(fp16 modes keep fp32)");

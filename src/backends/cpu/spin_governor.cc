@@ -166,8 +166,8 @@ void LoadProbe::End() {
   g.run_ns += run - run_ns_;
   g.wait_ns += wait - wait_ns_;
   if (++g.runs < kProbeRuns && g.run_ns + g.wait_ns < kProbeNs) return;
-  const double share =
-      static_cast<double>(g.wait_ns) / static_cast<double>(std::max<uint64_t>(g.run_ns + g.wait_ns, 1));
+  const double share = static_cast<double>(g.wait_ns) /
+                       static_cast<double>(std::max<uint64_t>(g.run_ns + g.wait_ns, 1));
   g.run_ns = g.wait_ns = 0;
   g.runs = 0;
   g.next_probe_ns.store(SteadyNowNs() + kSampleNs, std::memory_order_relaxed);

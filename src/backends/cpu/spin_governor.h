@@ -30,10 +30,10 @@
 namespace kiln::cpu {
 
 enum class SpinPolicy {
-  kAuto,      // the governor decides (default)
-  kSpin,      // KILN_CPU_SPIN=1: libgomp's spinning, never parked
-  kSleep,     // KILN_CPU_SPIN=0: parked for the life of the process
-  kUserOmp,   // OMP_WAIT_POLICY or GOMP_SPINCOUNT set: libgomp's own setting, never parked
+  kAuto,     // the governor decides (default)
+  kSpin,     // KILN_CPU_SPIN=1: libgomp's spinning, never parked
+  kSleep,    // KILN_CPU_SPIN=0: parked for the life of the process
+  kUserOmp,  // OMP_WAIT_POLICY or GOMP_SPINCOUNT set: libgomp's own setting, never parked
 };
 SpinPolicy ConfiguredSpinPolicy();
 

@@ -197,8 +197,8 @@ Result<bool> TryFold(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
   for (size_t i = 1; i < folded.size(); ++i) {
     ctx.log.push_back(StrCat("conv_bn_fold: folded ", folded[i]->Label(), " into ", conv.Label()));
   }
-  NewNode spec{conv.op_type(), "", conv.name(), conv.opset(), {x, w_folded, b_folded}, {out},
-               conv.attrs()};
+  NewNode spec{conv.op_type(),          "",    conv.name(), conv.opset(),
+               {x, w_folded, b_folded}, {out}, conv.attrs()};
   KILN_RETURN_IF_ERROR(rw.Replace(folded, std::move(spec)).status(), "in conv_bn_fold");
   return true;
 }

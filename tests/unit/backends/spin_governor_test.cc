@@ -159,8 +159,8 @@ TEST(SpinGovernorTest, UnparkedWorkersSpinThroughGapsAndParkedOnesSleep) {
   const double sleeping = IdleWorkerCpu();
   // Spinning, the worker burns most of each 2 ms gap (80 ms in all on an idle core); throttled,
   // it sleeps after 100 rounds. A loaded machine shrinks the first figure, not the gap.
-  EXPECT_GT(spinning, 3 * sleeping + 0.005) << "spinning " << spinning << " s, sleeping "
-                                            << sleeping << " s";
+  EXPECT_GT(spinning, 3 * sleeping + 0.005)
+      << "spinning " << spinning << " s, sleeping " << sleeping << " s";
 }
 #endif
 

@@ -220,9 +220,9 @@ void RunReordered(const ReorderedPlan& p, const dnnl::primitive& prim, DnnlRun& 
 // Prepare for the planned dims and a small mutex-guarded cache for dims first seen at run time
 // (dynamic dims, gears) and for runs on one thread where the first plan was made for the team
 // (the execution's threshold for parallel work rises while idle workers sleep: cpu_compute.h
-// ParallelMinWorkNow; or concurrent executions leave a team of one). A run whose inputs the subclass does not take (Key returns nullopt, an
-// input that is not float32 or is empty) or whose plan oneDNN cannot build runs the node's
-// reference kernel, which also reports bad inputs.
+// ParallelMinWorkNow; or concurrent executions leave a team of one). A run whose inputs the
+// subclass does not take (Key returns nullopt, an input that is not float32 or is empty) or whose
+// plan oneDNN cannot build runs the node's reference kernel, which also reports bad inputs.
 class DnnlKernel : public Kernel {
  public:
   Status Run(KernelContext& ctx) const final;

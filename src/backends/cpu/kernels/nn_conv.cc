@@ -252,8 +252,8 @@ class PoolKernel final : public DnnlKernel {
     KILN_ASSIGN_OR_RETURN(kernels::PoolAttrs a,
                           ReadAttrs(def, kind == PoolKind::kMax ? kernels::PoolKind::kMax
                                                                 : kernels::PoolKind::kAverage));
-    auto k = std::unique_ptr<PoolKernel>(new PoolKernel(def, std::move(reference), kind,
-                                                        std::move(a.window), a.count_include_pad));
+    auto k = std::unique_ptr<PoolKernel>(
+        new PoolKernel(def, std::move(reference), kind, std::move(a.window), a.count_include_pad));
     KILN_RETURN_IF_ERROR(k->PrepareFirstPlan(), "");
     return std::unique_ptr<Kernel>(std::move(k));
   }

@@ -80,8 +80,7 @@ class RecurrentKernel final : public DnnlKernel {
       return def.Fail(code::kFeatureUnsupported, "W and R of rank 3");
     }
     KILN_ASSIGN_OR_RETURN(auto reference, ReferenceKernel(registry, def));
-    auto k = std::unique_ptr<RecurrentKernel>(
-        new RecurrentKernel(def, std::move(reference), cell));
+    auto k = std::unique_ptr<RecurrentKernel>(new RecurrentKernel(def, std::move(reference), cell));
     k->Rearrange();
     KILN_RETURN_IF_ERROR(k->PrepareFirstPlan(), "");
     return std::unique_ptr<Kernel>(std::move(k));
@@ -105,9 +104,9 @@ class RecurrentKernel final : public DnnlKernel {
   static bool DefaultActivations(const NodeDef& def, Cell cell) {
     if (def.has_attr("activation_alpha") || def.has_attr("activation_beta")) return false;
     const std::vector<std::string> names = def.attr_strings("activations");
-    const std::vector<std::string> want =
-        cell == Cell::kLstm ? std::vector<std::string>{"sigmoid", "tanh", "tanh"}
-                            : std::vector<std::string>{"sigmoid", "tanh"};
+    const std::vector<std::string> want = cell == Cell::kLstm
+                                              ? std::vector<std::string>{"sigmoid", "tanh", "tanh"}
+                                              : std::vector<std::string>{"sigmoid", "tanh"};
     for (size_t i = 0; i < names.size(); ++i) {
       std::string n = names[i];
       std::transform(n.begin(), n.end(), n.begin(), [](char c) {
@@ -166,7 +165,8 @@ class RecurrentKernel final : public DnnlKernel {
       auto* p = static_cast<float*>(peephole_->data());
       for (int64_t d = 0; d < D; ++d)
         for (int64_t g = 0; g < 3; ++g)
-          for (int64_t h = 0; h < H; ++h) p[(d * 3 + g) * H + h] = s[(d * 3 + kPeephole[g]) * H + h];
+          for (int64_t h = 0; h < H; ++h)
+            p[(d * 3 + g) * H + h] = s[(d * 3 + kPeephole[g]) * H + h];
     }
   }
 
@@ -239,31 +239,27 @@ class RecurrentKernel final : public DnnlKernel {
     p.p_md = peephole_ ? memory::desc({1, D, 3, H}, f32, tag::ldgo) : memory::desc();
     const auto prop = dnnl::prop_kind::forward_inference;
     const dnnl::primitive_attr attr = UserScratchpadAttr();
+    // The primitive of op descriptor `desc` (lstm_forward, lbr_gru_forward or gru_forward).
     memory::desc w_md, r_md;
+    auto make = [&](auto primitive_tag, const auto& desc) {
+      using Primitive = decltype(primitive_tag);
+      typename Primitive::primitive_desc pd(desc, attr, Engine());
+      w_md = pd.weights_layer_desc();
+      r_md = pd.weights_iter_desc();
+      p.scratch_md = pd.scratchpad_desc();
+      p.rnn = Primitive(pd);
+    };
     if (cell_ == Cell::kLstm) {
-      dnnl::lstm_forward::desc desc(prop, direction, p.x_md, p.h0_md, p.c0_md, w_any, r_any,
-                                    p.p_md, p.b_md, p.y_md, p.hn_md, p.cn_md);
-      dnnl::lstm_forward::primitive_desc pd(desc, attr, Engine());
-      w_md = pd.weights_layer_desc();
-      r_md = pd.weights_iter_desc();
-      p.scratch_md = pd.scratchpad_desc();
-      p.rnn = dnnl::lstm_forward(pd);
+      make(dnnl::lstm_forward(),
+           dnnl::lstm_forward::desc(prop, direction, p.x_md, p.h0_md, p.c0_md, w_any, r_any, p.p_md,
+                                    p.b_md, p.y_md, p.hn_md, p.cn_md));
     } else if (lbr_) {
-      dnnl::lbr_gru_forward::desc desc(prop, direction, p.x_md, p.h0_md, w_any, r_any, p.b_md,
-                                       p.y_md, p.hn_md);
-      dnnl::lbr_gru_forward::primitive_desc pd(desc, attr, Engine());
-      w_md = pd.weights_layer_desc();
-      r_md = pd.weights_iter_desc();
-      p.scratch_md = pd.scratchpad_desc();
-      p.rnn = dnnl::lbr_gru_forward(pd);
+      make(dnnl::lbr_gru_forward(),
+           dnnl::lbr_gru_forward::desc(prop, direction, p.x_md, p.h0_md, w_any, r_any, p.b_md,
+                                       p.y_md, p.hn_md));
     } else {
-      dnnl::gru_forward::desc desc(prop, direction, p.x_md, p.h0_md, w_any, r_any, p.b_md,
-                                   p.y_md, p.hn_md);
-      dnnl::gru_forward::primitive_desc pd(desc, attr, Engine());
-      w_md = pd.weights_layer_desc();
-      r_md = pd.weights_iter_desc();
-      p.scratch_md = pd.scratchpad_desc();
-      p.rnn = dnnl::gru_forward(pd);
+      make(dnnl::gru_forward(), dnnl::gru_forward::desc(prop, direction, p.x_md, p.h0_md, w_any,
+                                                        r_any, p.b_md, p.y_md, p.hn_md));
     }
     // The node's directions [first, first + dirs) of the rearranged (ldigo) weights.
     auto pack = [&](int64_t rows, const AlignedBuffer& from, const memory::desc& want) {
@@ -330,7 +326,8 @@ class RecurrentKernel final : public DnnlKernel {
       run.Buffers({p.all.scratch_md.get_size(), y_direct ? 0 : y_bytes, hn ? 0 : state_bytes,
                    cn || !lstm ? 0 : state_bytes});
       void* y_data = y_direct ? y->data : run.buffer(1);
-      RunPrimitive(p.all, run, x, h0_data, c0_data, y_data, hn ? hn->as<float>() : static_cast<float*>(run.buffer(2)),
+      RunPrimitive(p.all, run, x, h0_data, c0_data, y_data,
+                   hn ? hn->as<float>() : static_cast<float*>(run.buffer(2)),
                    cn ? cn->as<float>() : static_cast<float*>(run.buffer(3)), 0, run.buffer(0));
       if (y != nullptr && !y_direct) Spread(static_cast<const float*>(y_data), H * D, 0, T, B, y);
       return Status::Ok();
@@ -346,12 +343,13 @@ class RecurrentKernel final : public DnnlKernel {
     ctx.ParallelFor(2, 1, [&](int64_t begin, int64_t end) {
       for (int64_t d = begin; d < end; ++d) {
         RunPrimitive(p.dir[d], d == 0 ? run : helper, x, h0_data ? h0_data + d * state : nullptr,
-                     c0_data ? c0_data + d * state : nullptr, pieces[2 + d],
-                     hn_data + d * state, lstm ? cn_data + d * state : nullptr, d, pieces[d]);
+                     c0_data ? c0_data + d * state : nullptr, pieces[2 + d], hn_data + d * state,
+                     lstm ? cn_data + d * state : nullptr, d, pieces[d]);
       }
     });
     if (y != nullptr) {
-      for (int64_t d = 0; d < 2; ++d) Spread(static_cast<const float*>(pieces[2 + d]), H, d, T, B, y);
+      for (int64_t d = 0; d < 2; ++d)
+        Spread(static_cast<const float*>(pieces[2 + d]), H, d, T, B, y);
     }
     return Status::Ok();
   }

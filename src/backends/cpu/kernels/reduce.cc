@@ -391,7 +391,7 @@ class ReduceKernel final : public FallbackKernel {
       : FallbackKernel(def, std::move(reference)),
         op_(op),
         axes_from_input_(axes_from_input),
-        attr_axes_(global_pool ? SpatialAxes(def)
+        attr_axes_(global_pool       ? SpatialAxes(def)
                    : axes_from_input ? std::vector<int64_t>{}
                                      : def.attr_ints("axes")),
         noop_with_empty_axes_(axes_from_input && def.attr_int("noop_with_empty_axes") != 0),
@@ -500,12 +500,10 @@ void RegisterCpuReduceKernels(KernelRegistry& registry) {
     registry.Register(internal::kCpu, "", name,
                       [r, op = op](const NodeDef& def) { return MakeReduce(*r, def, op); });
   }
-  registry.Register(internal::kCpu, "", "GlobalAveragePool", [r](const NodeDef& def) {
-    return MakeGlobalPool(*r, def, ReduceOp::kMean);
-  });
-  registry.Register(internal::kCpu, "", "GlobalMaxPool", [r](const NodeDef& def) {
-    return MakeGlobalPool(*r, def, ReduceOp::kMax);
-  });
+  registry.Register(internal::kCpu, "", "GlobalAveragePool",
+                    [r](const NodeDef& def) { return MakeGlobalPool(*r, def, ReduceOp::kMean); });
+  registry.Register(internal::kCpu, "", "GlobalMaxPool",
+                    [r](const NodeDef& def) { return MakeGlobalPool(*r, def, ReduceOp::kMax); });
 }
 
 }  // namespace kiln::cpu
