@@ -3,7 +3,8 @@
 //
 // Kiln's fused ops (domain "com.kiln"), produced by the compiler's fusion passes:
 // FusedConv, FusedGemm, FusedMatMul — the base op plus an optional residual / bias and an
-// activation (see src/compiler/passes/README.md).
+// activation — and FusedQLinearConv, a QLinearConv with an optional quantized residual and Relu
+// (qdq_fusion; see src/compiler/passes/README.md).
 #include <set>
 #include <variant>
 
@@ -38,15 +39,15 @@ Status InferAsBase(InferenceContext& ctx, const char* base) {
 }
 
 // The channels_last layout flags (src/compiler/passes/README.md): optional ints, 0 or 1; a set
-// flag needs its tensor (X input 0, Y output 0, Z input 3) present and of rank 4 when known, and
-// the convolution 2-D (X of rank 4).
-Status CheckLayoutFlags(InferenceContext& ctx) {
+// flag needs its tensor (X input 0, Y output 0, Z input `zi`) present and of rank 4 when known,
+// and the convolution 2-D (X of rank 4).
+Status CheckLayoutFlags(InferenceContext& ctx, size_t zi) {
   struct Flag {
     const char* name;
     const Shape* shape;  // null: the tensor is absent
   };
   const Shape* x = ctx.has_input(0) ? &ctx.input_shape(0) : nullptr;
-  const Shape* z = ctx.has_input(3) ? &ctx.input_shape(3) : nullptr;
+  const Shape* z = ctx.has_input(zi) ? &ctx.input_shape(zi) : nullptr;
   const Shape* y = ctx.outputs().empty() ? nullptr : &ctx.outputs()[0].shape;
   for (const Flag& f : {Flag{"kiln_x_nhwc", x}, Flag{"kiln_y_nhwc", y}, Flag{"kiln_z_nhwc", z}}) {
     auto it = ctx.attrs().find(f.name);
@@ -69,19 +70,56 @@ Status CheckLayoutFlags(InferenceContext& ctx) {
   return Status::Ok();
 }
 
+// The residual input `zi`, when given, has the output's type and broadcasts to its shape.
+Status CheckResidual(InferenceContext& ctx, size_t zi) {
+  if (!ctx.has_input(zi)) return Status::Ok();
+  const TensorType& out = ctx.outputs()[0];
+  if (ctx.input_dtype(zi) != out.dtype) {
+    return ctx.Fail("residual input is ", Name(ctx.input_dtype(zi)), ", the convolution ",
+                    Name(out.dtype));
+  }
+  auto b = Broadcast(out.shape, ctx.input_shape(zi));
+  if (!b || (out.shape.IsStatic() && !(*b == out.shape))) {
+    return ctx.Fail("residual shape ", ctx.input_shape(zi).ToString(),
+                    " does not match the convolution output ", out.shape.ToString());
+  }
+  return Status::Ok();
+}
+
 Status FusedConv(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(InferAsBase(ctx, "Conv"), "");
-  KILN_RETURN_IF_ERROR(CheckLayoutFlags(ctx), "");
-  if (ctx.has_input(3)) {
-    const TensorType& out = ctx.outputs()[0];
-    if (ctx.input_dtype(3) != out.dtype) {
-      return ctx.Fail("residual input is ", Name(ctx.input_dtype(3)), ", the convolution ",
-                      Name(out.dtype));
+  KILN_RETURN_IF_ERROR(CheckLayoutFlags(ctx, 3), "");
+  return CheckResidual(ctx, 3);
+}
+
+// FusedQLinearConv(x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point,
+// B?, Z?, z_scale?, z_zero_point?, out_scale?, out_zero_point?): Y = QLinearConv(inputs 0-8);
+// without Z, the activation ("" or "Relu") applies before Y's quantization; with Z, the output is
+// QLinearAdd(Y, Z) (com.microsoft's: (Y - y_zp) * y_scale + (Z - z_zp) * z_scale, quantized with
+// out_scale and out_zero_point), the activation applying to that sum. Y's rounding is kept, so
+// the node computes what the QDQ graph it replaces computes. Z has Y's dims; Y, Z and the output
+// share one 8-bit type; the scales and zero points of Z and the output are one value each.
+Status FusedQLinearConv(InferenceContext& ctx) {
+  KILN_RETURN_IF_ERROR(InferAsBase(ctx, "QLinearConv"), "");
+  const std::string act = ctx.attr_string("activation");
+  if (act != "" && act != "Relu") {
+    return ctx.Unsupported("activation '", act, "' is not fused into a quantized convolution");
+  }
+  KILN_RETURN_IF_ERROR(CheckLayoutFlags(ctx, 9), "");
+  KILN_RETURN_IF_ERROR(CheckResidual(ctx, 9), "");
+  const bool z = ctx.has_input(9);
+  static const char* const kNames[] = {"z_scale", "z_zero_point", "out_scale", "out_zero_point"};
+  for (size_t i = 10; i < 14; ++i) {
+    const char* name = kNames[i - 10];
+    if (ctx.has_input(i) != z) return ctx.Fail(name, z ? " is required with Z" : " without Z");
+    if (!z) continue;
+    const Shape& s = ctx.input_shape(i);
+    if (s.rank_known() && s.NumElements() && *s.NumElements() != 1) {
+      return ctx.Fail(name, " has shape ", s.ToString(), "; one value is required");
     }
-    auto b = Broadcast(out.shape, ctx.input_shape(3));
-    if (!b || (out.shape.IsStatic() && !(*b == out.shape))) {
-      return ctx.Fail("residual shape ", ctx.input_shape(3).ToString(),
-                      " does not match the convolution output ", out.shape.ToString());
+    const DataType want = i % 2 == 0 ? DataType::kFloat32 : ctx.input_dtype(9);
+    if (ctx.input_dtype(i) != want) {
+      return ctx.Fail(name, " is ", Name(ctx.input_dtype(i)), "; ", Name(want), " is required");
     }
   }
   return Status::Ok();
@@ -137,6 +175,15 @@ void RegisterFusedOps(OpRegistry& r) {
                              OptionalAttr("kiln_x_nhwc", AttrKind::kInt),
                              OptionalAttr("kiln_y_nhwc", AttrKind::kInt),
                              OptionalAttr("kiln_z_nhwc", AttrKind::kInt)})));
+  r.Register(
+      MakeSchema("FusedQLinearConv", 1, 8, 14, 1, 1, kFamily, FusedQLinearConv, kDomain)
+          .Attrs(activation(
+              {Attr("auto_pad", "NOTSET"), Attr("group", 1),
+               OptionalAttr("kernel_shape", AttrKind::kInts),
+               OptionalAttr("strides", AttrKind::kInts), OptionalAttr("dilations", AttrKind::kInts),
+               OptionalAttr("pads", AttrKind::kInts), OptionalAttr("kiln_x_nhwc", AttrKind::kInt),
+               OptionalAttr("kiln_y_nhwc", AttrKind::kInt),
+               OptionalAttr("kiln_z_nhwc", AttrKind::kInt)})));
   r.Register(MakeSchema("FusedGemm", 1, 2, 3, 1, 1, kFamily, FusedGemm, kDomain)
                  .Attrs(activation({Attr("alpha", 1.0), Attr("beta", 1.0), Attr("transA", 0),
                                     Attr("transB", 0)})));

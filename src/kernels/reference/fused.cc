@@ -145,65 +145,6 @@ void MatMulAccumulate(const T* a, int64_t a_rs, int64_t a_cs, const T* b, int64_
 // ---------------------------------------------------------------------------------------------
 // FusedConv.
 
-// A FusedConv run seen with its channels-last tensors (ConvLayout) in plain NCHW: X and Z are
-// transposed into temporaries up front, Y is bound to a temporary that Finish() writes to the
-// real output in NHWC order. Everything else goes to the executor's context.
-class NchwContext final : public ForwardingContext {
- public:
-  NchwContext(KernelContext& base, const ConvLayout& layout)
-      : ForwardingContext(base), layout_(layout) {
-    for (size_t i : {size_t{0}, size_t{3}}) {
-      const TensorView* in = i < base.num_inputs() ? base.input(i) : nullptr;
-      if (in == nullptr || !(i == 0 ? layout.x : layout.z)) continue;
-      temps_[i] = HostTensor(in->dtype, in->dims);
-      TransposeChannels(in->data, temps_[i].bytes.data(), in->dims, ir::SizeOf(in->dtype),
-                        /*to_nhwc=*/false, base);
-      views_[i] = temps_[i].view();
-      replaced_[i] = true;
-    }
-  }
-
-  const TensorView* input(size_t i) const override {
-    return i < 4 && replaced_[i] ? &views_[i] : base_.input(i);
-  }
-  TensorView* output(size_t i) override {
-    if (i != 0 || !layout_.y) return base_.output(i);
-    if (out_ == nullptr) {
-      out_ = base_.output(0);
-      if (out_ == nullptr) return nullptr;
-      MakeTemp();
-    }
-    return &y_view_;
-  }
-  Result<TensorView*> DynamicOutput(size_t i, const Dims& dims) override {
-    if (i != 0 || !layout_.y) return base_.DynamicOutput(i, dims);
-    KILN_ASSIGN_OR_RETURN(out_, base_.DynamicOutput(0, dims));
-    MakeTemp();
-    return &y_view_;
-  }
-  // Y computed in NCHW order, written to the real output by Finish.
-  void MakeTemp() {
-    y_temp_ = HostTensor(out_->dtype, out_->dims);
-    y_view_ = y_temp_.view();
-  }
-
-  // Writes the NCHW result to the real output in NHWC order (when Y is channels-last).
-  void Finish() {
-    if (out_ == nullptr) return;
-    TransposeChannels(y_view_.data, out_->data, out_->dims, ir::SizeOf(out_->dtype),
-                      /*to_nhwc=*/true, base_);
-  }
-
- private:
-  ConvLayout layout_;
-  HostTensor temps_[4];
-  TensorView views_[4];
-  bool replaced_[4] = {false, false, false, false};
-  TensorView* out_ = nullptr;
-  HostTensor y_temp_;
-  TensorView y_view_;
-};
-
 class FusedConvKernel final : public Kernel {
  public:
   FusedConvKernel(const NodeDef& def, ConvAttrs conv, Activation act, ConvLayout layout)
@@ -213,7 +154,7 @@ class FusedConvKernel final : public Kernel {
     if (!layout_.any()) return RunNchw(ctx);
     // The definition has made the channels-last tensors rank 4 (N, C, H, W) and the
     // convolution 2-D.
-    NchwContext nchw(ctx, layout_);
+    NchwContext nchw(ctx, layout_, 3);
     KILN_RETURN_IF_ERROR(RunNchw(nchw), "");
     nchw.Finish();
     return Status::Ok();

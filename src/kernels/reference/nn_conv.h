@@ -4,8 +4,12 @@
 // The reference convolution, shared by Conv (nn_conv.cc) and Kiln's FusedConv (fused.cc).
 #pragma once
 
+#include <cstdint>
+
+#include "ir/data_type.h"
 #include "kernels/attrs.h"
 #include "kernels/kernel.h"
+#include "kernels/tensor_view.h"
 
 namespace kiln::kernels {
 
@@ -26,6 +30,70 @@ ConvLayout ReadConvLayout(const NodeDef& def);
 // `to_nhwc`, else from NHWC into NCHW order.
 void TransposeChannels(const void* src, void* dst, const Dims& nchw, size_t elem_size, bool to_nhwc,
                        KernelContext& ctx);
+
+// A fused convolution's run (FusedConv, FusedQLinearConv) seen with its channels-last tensors
+// (ConvLayout) in plain NCHW: X (input 0) and Z (input `z_index`) are transposed into
+// temporaries up front, Y is bound to a temporary that Finish() writes to the real output in
+// NHWC order. Everything else goes to the executor's context.
+class NchwContext final : public ForwardingContext {
+ public:
+  NchwContext(KernelContext& base, const ConvLayout& layout, size_t z_index)
+      : ForwardingContext(base), layout_(layout) {
+    for (size_t slot : {size_t{0}, size_t{1}}) {
+      const size_t i = slot == 0 ? 0 : z_index;
+      const TensorView* in = i < base.num_inputs() ? base.input(i) : nullptr;
+      if (in == nullptr || !(slot == 0 ? layout.x : layout.z)) continue;
+      temps_[slot] = HostTensor(in->dtype, in->dims);
+      TransposeChannels(in->data, temps_[slot].bytes.data(), in->dims, ir::SizeOf(in->dtype),
+                        /*to_nhwc=*/false, base);
+      views_[slot] = temps_[slot].view();
+      index_[slot] = i;
+    }
+  }
+
+  const TensorView* input(size_t i) const override {
+    for (size_t slot : {size_t{0}, size_t{1}}) {
+      if (index_[slot] == i) return &views_[slot];
+    }
+    return base_.input(i);
+  }
+  TensorView* output(size_t i) override {
+    if (i != 0 || !layout_.y) return base_.output(i);
+    if (out_ == nullptr) {
+      out_ = base_.output(0);
+      if (out_ == nullptr) return nullptr;
+      MakeTemp();
+    }
+    return &y_view_;
+  }
+  Result<TensorView*> DynamicOutput(size_t i, const Dims& dims) override {
+    if (i != 0 || !layout_.y) return base_.DynamicOutput(i, dims);
+    KILN_ASSIGN_OR_RETURN(out_, base_.DynamicOutput(0, dims));
+    MakeTemp();
+    return &y_view_;
+  }
+  // Y computed in NCHW order, written to the real output by Finish.
+  void MakeTemp() {
+    y_temp_ = HostTensor(out_->dtype, out_->dims);
+    y_view_ = y_temp_.view();
+  }
+
+  // Writes the NCHW result to the real output in NHWC order (when Y is channels-last).
+  void Finish() {
+    if (out_ == nullptr) return;
+    TransposeChannels(y_view_.data, out_->data, out_->dims, ir::SizeOf(out_->dtype),
+                      /*to_nhwc=*/true, base_);
+  }
+
+ private:
+  ConvLayout layout_;
+  HostTensor temps_[2];  // X, Z in NCHW
+  TensorView views_[2];
+  size_t index_[2] = {SIZE_MAX, SIZE_MAX};  // the input each replaces; SIZE_MAX: none
+  TensorView* out_ = nullptr;
+  HostTensor y_temp_;
+  TensorView y_view_;
+};
 
 // Y = Conv(X, W, B) over inputs 0-2 of `ctx` into its bound output 0, which it returns.
 // Thread-safe.

@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Reference kernels of QLinearConv, ConvInteger, QLinearMatMul and MatMulInteger (uint8 and int8
-// tensors; per-tensor, per-output-channel, per-row and per-column scales and zero points).
+// tensors; per-tensor, per-output-channel, per-row and per-column scales and zero points), and of
+// Kiln's FusedQLinearConv (QLinearConv, then a quantized residual add and Relu;
+// src/ir/ops/fused.cc).
 //
 // As in the ONNX reference, the inputs are widened to int32 less their zero points (so a
 // convolution's padding reads the zero point, a real 0), products are summed in 32 bits (ONNX
@@ -18,6 +20,7 @@
 
 #include "kernels/reference/common.h"
 #include "kernels/reference/families.h"
+#include "kernels/reference/nn_conv.h"
 #include "kernels/util.h"
 
 namespace kiln::kernels {
@@ -53,17 +56,22 @@ double Multiplier(DataType t, float a, float b, float y) {
 // `zero_point`. As the ONNX spec writes it (and QuantizeLinear does), sum * multiplier is rounded
 // before the zero point is added; the ONNX reference rounds after, which differs only at an exact
 // tie with an odd zero point.
-void StoreRequantized(const TensorView& y, int64_t i, int32_t sum, double multiplier,
-                      int32_t zero_point) {
+void StoreQuantized(const TensorView& y, int64_t i, double real_over_scale, int32_t zero_point) {
   const bool is_signed = y.dtype == DataType::kInt8;
   const double lo = is_signed ? -128 : 0, hi = is_signed ? 127 : 255;
-  const double v = std::nearbyint(static_cast<double>(sum) * multiplier) + zero_point;
+  const double v = std::nearbyint(real_over_scale) + zero_point;
   const double q = !(v >= lo) ? lo : std::min(v, hi);  // NaN: the lowest value
   if (is_signed) {
     y.as<int8_t>()[i] = static_cast<int8_t>(q);
   } else {
     y.as<uint8_t>()[i] = static_cast<uint8_t>(q);
   }
+}
+
+void StoreRequantized(const TensorView& y, int64_t i, int32_t sum, double multiplier,
+                      int32_t zero_point, bool relu = false) {
+  const double v = static_cast<double>(sum) * multiplier;
+  StoreQuantized(y, i, relu && v < 0 ? 0.0 : v, zero_point);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -174,12 +182,13 @@ void ConvolveInt(const ConvGeometry& g, const int32_t* x, const int32_t* w, Kern
   });
 }
 
-// QLinearConv(x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point, B?).
-Status RunQLinearConv(const NodeDef& def, KernelContext& ctx) {
+// QLinearConv(x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point, B?)
+// into `y` (Y's dims and type), Relu applied before the quantization when `relu`.
+void QLinearConvInto(const NodeDef& def, KernelContext& ctx, const TensorView& y_out, bool relu) {
   const TensorView &x = *ctx.input(0), &x_scale = *ctx.input(1), &w = *ctx.input(3);
   const TensorView &w_scale = *ctx.input(4), &y_scale = *ctx.input(6), &y_zp = *ctx.input(7);
-  const TensorView* bias = ctx.input(8);
-  KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
+  const TensorView* bias = ctx.num_inputs() > 8 ? ctx.input(8) : nullptr;
+  const TensorView* y = &y_out;
   const ConvGeometry g = ConvGeometryOf(def, x.dims, w.dims, y->dims);
   std::vector<int32_t> x32, w32;
   WidenConvInputs(g, x, ctx.input(2), w, ctx.input(5), x32, w32);
@@ -194,10 +203,66 @@ Status RunQLinearConv(const NodeDef& def, KernelContext& ctx) {
   const int32_t* b = Omitted(bias) ? nullptr : bias->as<int32_t>();
   ConvolveInt(g, x32.data(), w32.data(), ctx, [&](int64_t i, int64_t m, int32_t sum) {
     if (b != nullptr) sum = static_cast<int32_t>(int64_t{sum} + b[m]);  // wraps as the sum does
-    StoreRequantized(*y, i, sum, multiplier[static_cast<size_t>(m)], yz);
+    StoreRequantized(*y, i, sum, multiplier[static_cast<size_t>(m)], yz, relu);
   });
+}
+
+Status RunQLinearConv(const NodeDef& def, KernelContext& ctx) {
+  KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
+  QLinearConvInto(def, ctx, *y, /*relu=*/false);
   return Status::Ok();
 }
+
+// FusedQLinearConv: Y = QLinearConv(inputs 0-8) [Relu without Z]; with Z (input 9, scale 10,
+// zero point 11) the output (scale 12, zero point 13) is com.microsoft's QLinearAdd of Y and Z,
+// computed as onnxruntime does, (y - y_zp) * (y_scale / out_scale) + (z - z_zp) * (z_scale /
+// out_scale), then Relu, rounded half to even, plus out_zero_point, saturated. Channels-last X, Y
+// and Z (the layout flags) go through NCHW temporaries.
+class FusedQLinearConvKernel final : public Kernel {
+ public:
+  explicit FusedQLinearConvKernel(const NodeDef& def)
+      : def_(def), relu_(def.attr_string("activation") == "Relu"), layout_(ReadConvLayout(def)) {}
+
+  Status Run(KernelContext& ctx) const override {
+    if (!layout_.any()) return RunNchw(ctx);
+    NchwContext nchw(ctx, layout_, 9);
+    KILN_RETURN_IF_ERROR(RunNchw(nchw), "");
+    nchw.Finish();
+    return Status::Ok();
+  }
+
+ private:
+  Status RunNchw(KernelContext& ctx) const {
+    KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def_, ctx, 0));
+    const TensorView* z = ctx.num_inputs() > 9 ? ctx.input(9) : nullptr;
+    if (Omitted(z)) {
+      QLinearConvInto(def_, ctx, *out, relu_);
+      return Status::Ok();
+    }
+    HostTensor y_temp(out->dtype, out->dims);
+    const TensorView y = y_temp.view();
+    QLinearConvInto(def_, ctx, y, /*relu=*/false);
+    const double out_scale = ScaleAt(*ctx.input(12), 0);
+    const double ay = ScaleAt(*ctx.input(6), 0) / out_scale;
+    const double az = ScaleAt(*ctx.input(10), 0) / out_scale;
+    const int32_t yz = QAt(*ctx.input(7), 0), zz = QAt(*ctx.input(11), 0);
+    const int32_t oz = QAt(*ctx.input(13), 0);
+    std::vector<int64_t> zi;
+    if (z->dims != out->dims) zi = BroadcastIndex(z->dims, out->dims);
+    ctx.ParallelFor(out->num_elements(), 16384, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        const int64_t j = zi.empty() ? i : zi[static_cast<size_t>(i)];
+        const double v = (QAt(y, i) - yz) * ay + (QAt(*z, j) - zz) * az;
+        StoreQuantized(*out, i, relu_ && v < 0 ? 0.0 : v, oz);
+      }
+    });
+    return Status::Ok();
+  }
+
+  NodeDef def_;
+  bool relu_;
+  ConvLayout layout_;
+};
 
 // ConvInteger(x, w, x_zero_point?, w_zero_point?) -> int32.
 Status RunConvInteger(const NodeDef& def, KernelContext& ctx) {
@@ -337,6 +402,10 @@ Status RunQLinearMatMul(const NodeDef& def, KernelContext& ctx) {
 
 void RegisterQLinearKernels(KernelRegistry& r) {
   RegisterStateless(r, "QLinearConv", RunQLinearConv);
+  r.Register(kReferenceBackend, "com.kiln", "FusedQLinearConv",
+             [](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
+               return std::unique_ptr<Kernel>(std::make_unique<FusedQLinearConvKernel>(def));
+             });
   RegisterStateless(r, "ConvInteger", RunConvInteger);
   RegisterStateless(r, "QLinearMatMul", RunQLinearMatMul);
   RegisterStateless(r, "MatMulInteger", RunMatMulInteger);
