@@ -49,6 +49,7 @@ void AddDefaultPasses(PassManager& pm, const CompileOptions& options) {
   // Outputs are chosen and typed before the fusions, so "node:index" names ONNX nodes.
   pm.Add(CreateOutputSelectionPass(options.out_nodes));
   pm.Add(CreateIoDtypePass(options.io_dtypes));
+  pm.Add(CreateQdqFusionPass());
   pm.Add(CreateConstantFoldingPass());
   pm.Add(CreateDeadCodeEliminationPass());
   pm.Add(CreateConvBnFoldPass());

@@ -119,6 +119,7 @@ class Node {
     return *this;
   }
   NodeDef& def() { return def_; }
+  const NodeDef& def() const { return def_; }
   const std::vector<const HostTensor*>& inputs() const { return inputs_; }
 
   Result<std::unique_ptr<kernels::Kernel>> PrepareCpu() const {

@@ -2,14 +2,15 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // channels_last: keeps activations channels-last (NHWC) between consecutive 2-D convolutions.
-// A float32 rank-4 value produced by a Conv / FusedConv and read only as the X (input 0) or
-// residual Z (input 3) of other 2-D Conv / FusedConv nodes (not a graph output, not captured by
-// a subgraph) is stored NHWC: its producer gets `kiln_y_nhwc = 1` and each reader
-// `kiln_x_nhwc = 1` / `kiln_z_nhwc = 1` (dims stay N, C, H, W; only the storage order changes).
-// A plain ONNX Conv that needs one of these attributes becomes the equivalent com.kiln FusedConv
-// (activation ""), so ONNX nodes never carry Kiln attributes. The pass owns the three
-// attributes: it sets each to what the graph calls for now and drops stale ones, so running it
-// twice changes nothing the second time.
+// A rank-4 value produced by a convolution and read only as the X (input 0) or residual Z of
+// other 2-D convolutions of its kind (not a graph output, not captured by a subgraph) is stored
+// NHWC: its producer gets `kiln_y_nhwc = 1` and each reader `kiln_x_nhwc = 1` / `kiln_z_nhwc =
+// 1` (dims stay N, C, H, W; only the storage order changes). The kinds: float32 Conv / FusedConv
+// (Z is input 3) and 8-bit QLinearConv / FusedQLinearConv (Z is input 9). A plain ONNX Conv or
+// QLinearConv that needs one of these attributes becomes the equivalent com.kiln FusedConv /
+// FusedQLinearConv (activation ""), so ONNX nodes never carry Kiln attributes. The pass owns the
+// three attributes: it sets each to what the graph calls for now and drops stale ones, so running
+// it twice changes nothing the second time.
 #include <map>
 #include <set>
 #include <string>
@@ -25,19 +26,38 @@ constexpr char kX[] = "kiln_x_nhwc";
 constexpr char kY[] = "kiln_y_nhwc";
 constexpr char kZ[] = "kiln_z_nhwc";
 
-bool IsRank4Float(const ir::Value* v) {
-  return v != nullptr && v->dtype() == ir::DataType::kFloat32 && v->shape().rank_known() &&
-         v->shape().rank() == 4;
+bool IsRank4(const ir::Value* v, bool quantized) {
+  if (v == nullptr || !v->shape().rank_known() || v->shape().rank() != 4) return false;
+  const ir::DataType t = v->dtype();
+  return quantized ? t == ir::DataType::kUint8 || t == ir::DataType::kInt8
+                   : t == ir::DataType::kFloat32;
 }
 
-// A Conv / FusedConv with a 2-D kernel over a float32 rank-4 X, giving one float32 rank-4 Y.
+bool IsQuantizedConv(const ir::Node* n) {
+  return pattern::IsOp(n, "QLinearConv") ||
+         pattern::IsOp(n, "FusedQLinearConv", pattern::kKilnDomain);
+}
+
+// The input index of a fused convolution's residual Z.
+size_t ResidualIndex(const ir::Node* n) { return IsQuantizedConv(n) ? 9 : 3; }
+
+// A convolution (Conv / FusedConv over float32, QLinearConv / FusedQLinearConv over 8-bit
+// tensors) with a 2-D kernel over a rank-4 X, giving one rank-4 Y.
 bool IsConv2d(const ir::Node* n) {
-  if (!pattern::IsOp(n, "Conv") && !pattern::IsOp(n, "FusedConv", pattern::kKilnDomain)) {
+  const bool quantized = IsQuantizedConv(n);
+  if (!quantized && !pattern::IsOp(n, "Conv") &&
+      !pattern::IsOp(n, "FusedConv", pattern::kKilnDomain)) {
     return false;
   }
-  const ir::Value* w = n->input(1);
-  return n->outputs().size() == 1 && IsRank4Float(n->input(0)) && IsRank4Float(n->output(0)) &&
-         w != nullptr && w->shape().rank_known() && w->shape().rank() == 4;
+  const ir::Value* w = n->input(quantized ? 3 : 1);
+  return n->outputs().size() == 1 && IsRank4(n->input(0), quantized) &&
+         IsRank4(n->output(0), quantized) && w != nullptr && w->shape().rank_known() &&
+         w->shape().rank() == 4;
+}
+
+// Both convolutions of one kind (float or quantized): a value passes NHWC only between those.
+bool SameKind(const ir::Node* a, const ir::Node* b) {
+  return IsQuantizedConv(a) == IsQuantizedConv(b);
 }
 
 // Provably the same shape: equal ranks and dims, none unknown (a named symbol counts as known).
@@ -62,7 +82,7 @@ std::map<const ir::Node*, std::set<std::string>> Plan(const ir::Graph& graph) {
     std::vector<std::pair<const ir::Node*, const char*>> marks;
     bool ok = true;
     for (const ir::Node* user : std::set<const ir::Node*>(uses.begin(), uses.end())) {
-      if (!IsConv2d(user)) {
+      if (!IsConv2d(user) || !SameKind(user, producer.get())) {
         ok = false;
         break;
       }
@@ -70,7 +90,7 @@ std::map<const ir::Node*, std::set<std::string>> Plan(const ir::Graph& graph) {
         if (user->input(i) != v) continue;
         if (i == 0) {
           marks.emplace_back(user, kX);
-        } else if (i == 3 && pattern::IsOp(user, "FusedConv", pattern::kKilnDomain) &&
+        } else if (i == ResidualIndex(user) && user->domain() == pattern::kKilnDomain &&
                    SameKnownShape(v->shape(), user->output(0)->shape())) {
           marks.emplace_back(user, kZ);
         } else {
@@ -97,19 +117,23 @@ class ChannelsLastPass : public Pass {
     for (const auto& n : graph.nodes()) snapshot.push_back(n.get());
     pattern::Rewriter rw(graph);
     for (ir::Node* n : snapshot) {
-      const bool is_conv = pattern::IsOp(n, "Conv");
-      if (!is_conv && !pattern::IsOp(n, "FusedConv", pattern::kKilnDomain)) continue;
+      const bool is_conv = pattern::IsOp(n, "Conv") || pattern::IsOp(n, "QLinearConv");
+      if (!is_conv && !pattern::IsOp(n, "FusedConv", pattern::kKilnDomain) &&
+          !pattern::IsOp(n, "FusedQLinearConv", pattern::kKilnDomain)) {
+        continue;
+      }
       auto it = want.find(n);
       const std::set<std::string> none;
       const std::set<std::string>& attrs = it == want.end() ? none : it->second;
       if (is_conv) {
         if (attrs.empty()) continue;
         graph.opsets().emplace(pattern::kKilnDomain, pattern::kKilnOpset);
-        pattern::NewNode spec{"FusedConv", pattern::kKilnDomain, n->name(), pattern::kKilnOpset,
+        const char* fused = IsQuantizedConv(n) ? "FusedQLinearConv" : "FusedConv";
+        pattern::NewNode spec{fused,       pattern::kKilnDomain, n->name(), pattern::kKilnOpset,
                               n->inputs(), n->outputs(),         n->attrs()};
         spec.attrs["activation"] = std::string();
         for (const std::string& a : attrs) spec.attrs[a] = int64_t{1};
-        ctx.log.push_back(StrCat("channels_last: ", n->Label(), " became FusedConv to keep ",
+        ctx.log.push_back(StrCat("channels_last: ", n->Label(), " became ", fused, " to keep ",
                                  Describe(attrs), " NHWC"));
         KILN_RETURN_IF_ERROR(rw.Replace({n}, std::move(spec)).status(), "in channels_last");
         changed = true;

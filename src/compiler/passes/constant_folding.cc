@@ -43,7 +43,10 @@ class ConstantFolding : public Pass {
     size_t folded = 0;
     for (ir::Node* node : order) {
       // A Constant's value is in the model already; turning it into an initializer adds nothing.
-      const size_t budget = node->op_type() == "Constant" ? SIZE_MAX : kMaxFoldedBytes;
+      // A DequantizeLinear of constant weights (a QDQ model's op that qdq_fusion left in float)
+      // would dequantize the whole tensor on every run: it is stored dequantized instead.
+      const bool unbounded = node->op_type() == "Constant" || node->op_type() == "DequantizeLinear";
+      const size_t budget = unbounded ? SIZE_MAX : kMaxFoldedBytes;
       auto results = EvaluateNode(*node, budget);
       if (results) {
         for (size_t i = 0; i < node->outputs().size(); ++i) {

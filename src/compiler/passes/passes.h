@@ -16,6 +16,7 @@ namespace kiln::compiler {
 // --input_shape: "name" -> dims (-1 = dynamic). Unknown names are an error naming them.
 std::unique_ptr<Pass> CreateShapeBindingPass(std::map<std::string, std::vector<int64_t>> shapes);
 std::unique_ptr<Pass> CreateConstantFoldingPass();
+std::unique_ptr<Pass> CreateQdqFusionPass();
 std::unique_ptr<Pass> CreateDeadCodeEliminationPass();
 std::unique_ptr<Pass> CreateConvBnFoldPass();
 std::unique_ptr<Pass> CreateBiasActivationFusionPass();

@@ -59,7 +59,29 @@ dnnl::memory::data_type MatrixInputType(const kernels::NodeDef& def) {
              : dnnl::memory::data_type::f32;
 }
 
-dnnl::memory::desc PlainDesc(const Dims& dims) { return StridedDesc(dims, kernels::Strides(dims)); }
+dnnl::memory::desc PlainDesc(const Dims& dims, dnnl::memory::data_type dt) {
+  return dnnl::memory::desc(ToDnnl(dims), dt, ToDnnl(kernels::Strides(dims)));
+}
+
+dnnl::memory::data_type DnnlType(DataType t) {
+  using dt = dnnl::memory::data_type;
+  switch (t) {
+    case DataType::kFloat32:
+      return dt::f32;
+    case DataType::kBFloat16:
+      return dt::bf16;
+    case DataType::kFloat16:
+      return dt::f16;
+    case DataType::kInt32:
+      return dt::s32;
+    case DataType::kInt8:
+      return dt::s8;
+    case DataType::kUint8:
+      return dt::u8;
+    default:
+      return dt::undef;
+  }
+}
 
 dnnl::memory::desc StridedDesc(const Dims& dims, const Dims& strides) {
   return dnnl::memory::desc(ToDnnl(dims), dnnl::memory::data_type::f32, ToDnnl(strides));

@@ -54,8 +54,12 @@ inline constexpr const char* kKilnDomain = "com.kiln";
 const dnnl::engine& Engine();
 
 dnnl::memory::dims ToDnnl(const Dims& dims);
-// A dense row-major float32 descriptor of `dims` (rank 1 to DNNL_MAX_NDIMS).
-dnnl::memory::desc PlainDesc(const Dims& dims);
+// A dense row-major descriptor of `dims` (rank 1 to DNNL_MAX_NDIMS), float32 unless `dt` says.
+dnnl::memory::desc PlainDesc(const Dims& dims,
+                             dnnl::memory::data_type dt = dnnl::memory::data_type::f32);
+// The oneDNN type of a Kiln element type oneDNN takes (float32, bfloat16, float16, int32, int8,
+// uint8); undef otherwise.
+dnnl::memory::data_type DnnlType(DataType t);
 
 // The data type a matrix primitive (convolution, deconvolution, matmul) of node `def` takes
 // its source and weights in: bf16 when the model was compiled for it (def.matrix_precision)

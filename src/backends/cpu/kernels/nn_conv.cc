@@ -2,8 +2,18 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // oneDNN convolutions and pools: Conv and Kiln's FusedConv (bias, residual and activation as
-// post-ops), MaxPool and AveragePool, float32, 1 to 3 spatial dims. (The global pools are
-// reductions: reduce.cc.)
+// post-ops), MaxPool and AveragePool, float32, 1 to 3 spatial dims (max pools also uint8 and
+// int8); and the int8 convolutions QLinearConv and Kiln's FusedQLinearConv (below). (The global
+// pools are reductions: reduce.cc.)
+//
+// The int8 convolutions run oneDNN's u8/s8 x s8 -> s32 convolution (VNNI / AMX-INT8 where the CPU
+// has them) with QLinearConv's arithmetic as attributes: per-channel output scales x_scale *
+// w_scale / y_scale, x's and y's zero points, the int32 bias in accumulator units. A
+// FusedQLinearConv's residual (QLinearAdd of Y and Z, then Relu) continues the post-op chain on
+// Y's real value in units of y_scale: round, clip to Y's 8-bit range (Y quantized as the QDQ graph
+// stores it), scale by y_scale / out_scale, add (Z - z_zero_point) * z_scale / out_scale (the
+// sum post-op over Z copied into dst), Relu, out_zero_point. Nonzero weight zero points, uint8
+// weights and scales or zero points that are not constants run on the reference kernel.
 //
 // Layouts: activations arrive and leave in plain NCHW (ONNX). A convolution lets oneDNN pick its
 // source, weights and destination layouts (format_tag::any): constant weights are reordered
@@ -77,15 +87,92 @@ struct ConvPlan final : ReorderedPlan {
   dnnl::reorder z_in;
 };
 
+// Where a convolution node's tensors are: Conv / FusedConv (X, W, B, Z) or QLinearConv /
+// FusedQLinearConv (X at 0, W at 3, B at 8, Z at 9).
+struct ConvInputs {
+  size_t x = 0, w = 1, b = 2, z = 3;
+};
+
+// A quantized convolution's constants, as oneDNN's int8 convolution takes them.
+struct QuantConv {
+  dnnl::memory::data_type x_dt, y_dt;  // X's and Y's (= Z's and the output's) 8-bit types
+  std::vector<float> scales;           // x_scale * w_scale[c] / y_scale: one, or one per channel
+  int32_t x_zp = 0, y_zp = 0;
+  // With a residual: y_scale / out_scale, z_scale / out_scale, Z's and the output's zero points.
+  float y_ratio = 1, z_ratio = 1;
+  int32_t z_zp = 0, out_zp = 0;
+};
+
+// Element 0 / i of a constant input as float or int (8-bit zero points, float32 scales).
+std::optional<float> ScaleConst(const NodeDef& def, size_t i, int64_t at = 0) {
+  const TensorView* t = def.input_given(i) ? def.constant(i) : nullptr;
+  if (t == nullptr || t->dtype != DataType::kFloat32 || at >= t->num_elements())
+    return std::nullopt;
+  return t->as<const float>()[at];
+}
+std::optional<int32_t> ZeroConst(const NodeDef& def, size_t i, int64_t at = 0) {
+  const TensorView* t = def.input_given(i) ? def.constant(i) : nullptr;
+  if (t == nullptr || at >= t->num_elements()) return std::nullopt;
+  if (t->dtype == DataType::kUint8) return int32_t{t->as<const uint8_t>()[at]};
+  if (t->dtype == DataType::kInt8) return int32_t{t->as<const int8_t>()[at]};
+  return std::nullopt;
+}
+
+// The constants of a QLinearConv / FusedQLinearConv (the op's definition has checked their
+// shapes and types); kFeatureUnsupported for what the oneDNN kernel leaves to the reference one.
+Result<QuantConv> ReadQuantConv(const NodeDef& def) {
+  auto decline = [&](const char* what) {
+    return def.Fail(code::kFeatureUnsupported, "the onednn int8 convolution needs ", what);
+  };
+  QuantConv q;
+  q.x_dt = DnnlType(def.input_types[0]);
+  q.y_dt = DnnlType(def.output_types[0]);
+  if (def.input_types[3] != DataType::kInt8) return decline("int8 weights");
+  const TensorView* ws = def.input_given(4) ? def.constant(4) : nullptr;
+  auto xs = ScaleConst(def, 1), ys = ScaleConst(def, 6);
+  auto xz = ZeroConst(def, 2), yz = ZeroConst(def, 7);
+  if (ws == nullptr || ws->dtype != DataType::kFloat32 || !xs || !ys || !xz || !yz) {
+    return decline("constant scales and zero points");
+  }
+  for (int64_t c = 0; c < ws->num_elements(); ++c) {
+    auto wz = ZeroConst(def, 5, c);
+    if (!wz || *wz != 0) return decline("weight zero points of 0 (symmetric weights)");
+    // As the reference computes the multiplier: each step rounded to float.
+    q.scales.push_back(static_cast<float>(*xs * ws->as<const float>()[c]) / *ys);
+  }
+  if (q.scales.empty()) return decline("weight scales");
+  if (def.input_given(8) && def.input_types[8] != DataType::kInt32) return decline("an int32 bias");
+  q.x_zp = *xz;
+  q.y_zp = *yz;
+  if (def.num_inputs() > 9 && def.input_given(9)) {
+    auto zs = ScaleConst(def, 10), os = ScaleConst(def, 12);
+    auto zz = ZeroConst(def, 11), oz = ZeroConst(def, 13);
+    if (!zs || !os || !zz || !oz) return decline("constant residual scales and zero points");
+    q.y_ratio = *ys / *os;
+    q.z_ratio = *zs / *os;
+    q.z_zp = *zz;
+    q.out_zp = *oz;
+  }
+  return q;
+}
+
 class ConvKernel final : public DnnlKernel {
  public:
   static Result<std::unique_ptr<Kernel>> Make(const KernelRegistry& registry, const NodeDef& def) {
-    KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
+    const bool quantized = def.op_type == "QLinearConv" || def.op_type == "FusedQLinearConv";
+    std::optional<QuantConv> quant;
+    ConvInputs in;
+    if (quantized) {
+      KILN_ASSIGN_OR_RETURN(quant, ReadQuantConv(def));
+      in = ConvInputs{0, 3, 8, 9};
+    } else {
+      KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
+    }
     ActivationAttrs act;
     if (def.domain == kKilnDomain) {
       KILN_ASSIGN_OR_RETURN(act, ReadDnnlActivation(def));
     }
-    const size_t rank = def.input_dims.size() > 1 ? def.input_dims[1].size() : 0;
+    const size_t rank = def.input_dims.size() > in.w ? def.input_dims[in.w].size() : 0;
     if (rank < 3 || rank > 5) {
       return def.Fail(code::kFeatureUnsupported, "W of rank ", rank,
                       ": the onednn convolution takes 1 to 3 spatial dims");
@@ -93,21 +180,28 @@ class ConvKernel final : public DnnlKernel {
     // A FusedConv's layout flags come with a 2-D convolution (its definition's rule).
     const kernels::ConvLayout layout = kernels::ReadConvLayout(def);
     KILN_ASSIGN_OR_RETURN(auto reference, ReferenceKernel(registry, def));
-    auto k = std::unique_ptr<ConvKernel>(new ConvKernel(
-        def, std::move(reference), kernels::ReadConvAttrs(def), act, layout, def.constant(1)));
+    auto k = std::unique_ptr<ConvKernel>(new ConvKernel(def, std::move(reference),
+                                                        kernels::ReadConvAttrs(def), act, layout,
+                                                        def.constant(in.w), in, std::move(quant)));
     KILN_RETURN_IF_ERROR(k->PrepareFirstPlan(), "");
     return std::unique_ptr<Kernel>(std::move(k));
   }
 
  private:
   ConvKernel(const NodeDef& def, std::unique_ptr<Kernel> reference, ConvAttrs attrs,
-             ActivationAttrs act, kernels::ConvLayout layout, const TensorView* w)
+             ActivationAttrs act, kernels::ConvLayout layout, const TensorView* w, ConvInputs in,
+             std::optional<QuantConv> quant)
       : DnnlKernel(def, std::move(reference)),
         attrs_(std::move(attrs)),
         act_(act),
-        layout_(layout) {
+        layout_(layout),
+        in_(in),
+        quant_(std::move(quant)) {
     if (w != nullptr) w_const_ = *w;
   }
+
+  // A quantized convolution's inputs are 8-bit, its scales constants: none is float32.
+  bool FloatInput(size_t i) const override { return !quant_; }
 
   // The destination's dims (Y's, from the window the definition sizes Y with) and the window
   // for X and W dims `x` and `wd` (which fit: the definition's rules); nullopt for what oneDNN
@@ -125,19 +219,19 @@ class ConvKernel final : public DnnlKernel {
 
   // X, W, then whether B and the residual Z are given.
   std::optional<Dims> Key(const std::vector<const Dims*>& in) const override {
-    if (in.size() < 2 || in[0] == nullptr || in[1] == nullptr) return std::nullopt;
-    const Dims& wd = *in[1];
+    auto at = [&](size_t i) { return i < in.size() ? in[i] : nullptr; };
+    const Dims *x = at(in_.x), *w = at(in_.w), *b = at(in_.b), *z = at(in_.z);
+    if (x == nullptr || w == nullptr) return std::nullopt;
+    const Dims& wd = *w;
     if (w_const_.data != nullptr && wd != w_const_.dims) return std::nullopt;
-    const Dims* b = in.size() > 2 ? in[2] : nullptr;
-    auto shape = Shape(*in[0], wd);
+    auto shape = Shape(*x, wd);
     if (!shape) return std::nullopt;
     // A residual that broadcasts runs on the reference kernel: the sum post-op wants it whole.
     // The layout is fixed per node, so it need not be part of the key.
-    const Dims* z = in.size() > 3 ? in[3] : nullptr;
     if (z && *z != shape->first) return std::nullopt;
     Dims key;
-    AppendKey(key, in[0]);
-    AppendKey(key, in[1]);
+    AppendKey(key, x);
+    AppendKey(key, w);
     key.push_back(b != nullptr);
     key.push_back(z != nullptr);
     return key;
@@ -165,24 +259,32 @@ class ConvKernel final : public DnnlKernel {
       wd[0] /= g;
       wd.insert(wd.begin(), g);
     }
-    auto stored = [](const Dims& d, bool nhwc) {
-      return nhwc ? memory::desc(ToDnnl(d), memory::data_type::f32, tag::nhwc) : PlainDesc(d);
+    using dt = memory::data_type;
+    // Stored types (X, Y / Z, W, B) and the types the primitive computes in.
+    const dt x_dt = quant_ ? quant_->x_dt : dt::f32, y_dt = quant_ ? quant_->y_dt : dt::f32;
+    const dt w_dt = quant_ ? dt::s8 : dt::f32, b_dt = quant_ ? dt::s32 : dt::f32;
+    const dt in = quant_ ? x_dt : MatrixInputType(def_), w_in = quant_ ? dt::s8 : in;
+    auto stored = [](const Dims& d, bool nhwc, dt type) {
+      return nhwc ? memory::desc(ToDnnl(d), type, tag::nhwc) : PlainDesc(d, type);
     };
-    p.x_md = stored(x, layout_.x);
-    p.y_md = stored(y, layout_.y);
-    p.z_md = stored(y, layout_.z);
-    p.w_user_md = PlainDesc(wd);
-    p.b_md = has_b ? PlainDesc({w_dims[0]}) : memory::desc();
-    const auto f32 = memory::data_type::f32, in = MatrixInputType(def_);
-    const memory::desc src_any(ToDnnl(x), in, tag::any), dst_any(ToDnnl(y), f32, tag::any);
-    const memory::desc w_any(ToDnnl(wd), in, tag::any);
+    p.x_md = stored(x, layout_.x, x_dt);
+    p.y_md = stored(y, layout_.y, y_dt);
+    p.z_md = stored(y, layout_.z, y_dt);
+    p.w_user_md = PlainDesc(wd, w_dt);
+    p.b_md = has_b ? PlainDesc({w_dims[0]}, b_dt) : memory::desc();
+    const memory::desc src_any(ToDnnl(x), in, tag::any), dst_any(ToDnnl(y), y_dt, tag::any);
+    const memory::desc w_any(ToDnnl(wd), w_in, tag::any);
     dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference,
                                          dnnl::algorithm::convolution_direct, src_any, w_any,
                                          p.b_md, dst_any, ToDnnl(win.stride), Minus1(win.dilation),
                                          ToDnnl(win.pad_begin), ToDnnl(win.pad_end));
     dnnl::primitive_attr attr = UserScratchpadAttr();
     dnnl::post_ops ops;
-    if (has_z) ops.append_sum(1.f);
+    if (quant_) {
+      SetQuantAttrs(*quant_, has_z, attr, ops);
+    } else if (has_z) {
+      ops.append_sum(1.f);
+    }
     AppendActivation(act_, ops);
     attr.set_post_ops(ops);
     dnnl::convolution_forward::primitive_desc pd(desc, attr, Engine());
@@ -192,11 +294,29 @@ class ConvKernel final : public DnnlKernel {
     if (p.reorder_z) p.z_in = MakeReorder(p.z_md, p.dst_md, p.scratch_md);
   }
 
+  // QLinearConv's arithmetic as attributes of the int8 convolution (see the file comment): the
+  // output scales, the zero points, and with a residual the post-ops before the activation.
+  static void SetQuantAttrs(const QuantConv& q, bool has_z, dnnl::primitive_attr& attr,
+                            dnnl::post_ops& ops) {
+    attr.set_output_scales(q.scales.size() > 1 ? 1 << 1 : 0, q.scales);
+    if (q.x_zp != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {q.x_zp});
+    const int32_t dst_zp = has_z ? q.out_zp : q.y_zp;
+    if (dst_zp != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {dst_zp});
+    if (!has_z) return;
+    const bool s8 = q.y_dt == dnnl::memory::data_type::s8;
+    const float lo = s8 ? -128.f : 0.f, hi = s8 ? 127.f : 255.f;
+    ops.append_eltwise(1.f, dnnl::algorithm::eltwise_round, 0.f, 0.f);
+    ops.append_eltwise(1.f, dnnl::algorithm::eltwise_clip, lo - q.y_zp, hi - q.y_zp);
+    ops.append_eltwise(1.f, dnnl::algorithm::eltwise_linear, q.y_ratio, 0.f);
+    ops.append_sum(q.z_ratio, q.z_zp, q.y_dt);
+  }
+
   Status Execute(const Plan& base, KernelContext& ctx, DnnlRun& run) const override {
     const auto& p = static_cast<const ConvPlan&>(base);
-    const TensorView* x = ctx.input(0);
-    const TensorView* b = ctx.num_inputs() > 2 ? ctx.input(2) : nullptr;
-    const TensorView* z = ctx.num_inputs() > 3 ? ctx.input(3) : nullptr;
+    auto at = [&](size_t i) { return i < ctx.num_inputs() ? ctx.input(i) : nullptr; };
+    const TensorView* x = ctx.input(in_.x);
+    const TensorView* b = at(in_.b);
+    const TensorView* z = at(in_.z);
     KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
     // The residual is reordered straight into dst, except when dst is Y itself and Z shares
     // Y's buffer in another layout: then through a buffer of its own (buffer 4).
@@ -217,15 +337,17 @@ class ConvKernel final : public DnnlKernel {
         std::memcpy(dst.get_data_handle(), z->data, p.dst_md.get_size());
       }
     };
-    RunReordered(p, p.conv, run, *x, *ctx.input(1), b, *y, z_via_buffer ? p.dst_md.get_size() : 0,
-                 residual);
+    RunReordered(p, p.conv, run, *x, *ctx.input(in_.w), b, *y,
+                 z_via_buffer ? p.dst_md.get_size() : 0, residual);
     return Status::Ok();
   }
 
   ConvAttrs attrs_;
   ActivationAttrs act_;
   kernels::ConvLayout layout_;
-  TensorView w_const_;  // constant W (valid for the kernel's lifetime), or data == null
+  ConvInputs in_;
+  std::optional<QuantConv> quant_;  // set for QLinearConv and FusedQLinearConv
+  TensorView w_const_;              // constant W (valid for the kernel's lifetime), or data == null
   mutable PackedWeights packed_;
 };
 
@@ -237,6 +359,11 @@ enum class PoolKind { kMax, kAverage };
 struct PoolPlan final : Plan {
   dnnl::memory::desc x_md, y_md, scratch_md;
   dnnl::pooling_forward pool;
+  // 8-bit pools run channels-last (oneDNN has no fast plain-layout 8-bit pool): the tensors as
+  // the pool takes them, and the reorders to and from them.
+  dnnl::memory::desc src_md, dst_md;
+  bool reorder = false;
+  dnnl::reorder src_in, dst_out;
 };
 
 class PoolKernel final : public DnnlKernel {
@@ -247,24 +374,31 @@ class PoolKernel final : public DnnlKernel {
       return def.Fail(code::kFeatureUnsupported,
                       "the onednn max pool does not write the Indices output");
     }
-    KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
+    // A max pool also takes 8-bit tensors (a quantized model's, qdq_fusion).
+    const DataType t = def.input_types.empty() ? DataType::kUndefined : def.input_types[0];
+    const bool int8 = kind == PoolKind::kMax && (t == DataType::kUint8 || t == DataType::kInt8);
+    if (!int8) KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
     KILN_ASSIGN_OR_RETURN(auto reference, ReferenceKernel(registry, def));
     KILN_ASSIGN_OR_RETURN(kernels::PoolAttrs a,
                           ReadAttrs(def, kind == PoolKind::kMax ? kernels::PoolKind::kMax
                                                                 : kernels::PoolKind::kAverage));
-    auto k = std::unique_ptr<PoolKernel>(
-        new PoolKernel(def, std::move(reference), kind, std::move(a.window), a.count_include_pad));
+    auto k = std::unique_ptr<PoolKernel>(new PoolKernel(def, std::move(reference), kind,
+                                                        std::move(a.window), a.count_include_pad,
+                                                        DnnlType(int8 ? t : DataType::kFloat32)));
     KILN_RETURN_IF_ERROR(k->PrepareFirstPlan(), "");
     return std::unique_ptr<Kernel>(std::move(k));
   }
 
  private:
   PoolKernel(const NodeDef& def, std::unique_ptr<Kernel> reference, PoolKind kind,
-             WindowAttrs window, bool include_pad)
+             WindowAttrs window, bool include_pad, dnnl::memory::data_type type)
       : DnnlKernel(def, std::move(reference)),
         kind_(kind),
         window_(std::move(window)),
-        include_pad_(include_pad) {}
+        include_pad_(include_pad),
+        type_(type) {}
+
+  bool FloatInput(size_t i) const override { return type_ == dnnl::memory::data_type::f32; }
 
   // The pool's attributes (kernels/attrs.h), declining what oneDNN's pooling cannot express
   // (dilations, more than 3 spatial dims). Malformed attributes never get here: the op's
@@ -314,23 +448,36 @@ class PoolKernel final : public DnnlKernel {
     if (!shape) return def_.Fail(code::kFeatureUnsupported, "no onednn window");
     const auto& [y, win] = *shape;
     auto plan = std::make_shared<PoolPlan>();
-    plan->x_md = PlainDesc(x);
-    plan->y_md = PlainDesc(y);
+    plan->x_md = PlainDesc(x, type_);
+    plan->y_md = PlainDesc(y, type_);
     const Dims& kernel = window_.kernel_shape;
     dnnl::algorithm alg = dnnl::algorithm::pooling_max;
     if (kind_ == PoolKind::kAverage) {
       alg = include_pad_ ? dnnl::algorithm::pooling_avg_include_padding
                          : dnnl::algorithm::pooling_avg_exclude_padding;
     }
+    plan->reorder = type_ != dnnl::memory::data_type::f32 && (x.size() == 4 || x.size() == 5);
+    plan->src_md = plan->x_md;
+    plan->dst_md = plan->y_md;
+    if (plan->reorder) {
+      const auto tag =
+          x.size() == 4 ? dnnl::memory::format_tag::nhwc : dnnl::memory::format_tag::ndhwc;
+      plan->src_md = dnnl::memory::desc(ToDnnl(x), type_, tag);
+      plan->dst_md = dnnl::memory::desc(ToDnnl(y), type_, tag);
+    }
     KILN_RETURN_IF_ERROR(
         Guard(def_,
               [&] {
                 dnnl::pooling_forward::desc desc(
-                    dnnl::prop_kind::forward_inference, alg, plan->x_md, plan->y_md,
+                    dnnl::prop_kind::forward_inference, alg, plan->src_md, plan->dst_md,
                     ToDnnl(win.stride), ToDnnl(kernel), ToDnnl(win.pad_begin), ToDnnl(win.pad_end));
                 dnnl::pooling_forward::primitive_desc pd(desc, UserScratchpadAttr(), Engine());
                 plan->pool = dnnl::pooling_forward(pd);
                 plan->scratch_md = pd.scratchpad_desc();
+                if (plan->reorder) {
+                  plan->src_in = MakeReorder(plan->x_md, plan->src_md, plan->scratch_md);
+                  plan->dst_out = MakeReorder(plan->dst_md, plan->y_md, plan->scratch_md);
+                }
               }),
         "");
     return std::shared_ptr<const Plan>(std::move(plan));
@@ -339,11 +486,20 @@ class PoolKernel final : public DnnlKernel {
   Status Execute(const Plan& base, KernelContext& ctx, DnnlRun& run) const override {
     const auto& p = static_cast<const PoolPlan&>(base);
     KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
-    run.Buffers({p.scratch_md.get_size()});
-    run.Execute(p.pool,
-                {{DNNL_ARG_SRC, &run.Memory(0, p.x_md, ctx.input(0)->data)},
-                 {DNNL_ARG_DST, &run.Memory(1, p.y_md, y->data)}},
-                p.scratch_md, run.buffer(0));
+    run.Buffers({p.scratch_md.get_size(), p.reorder ? p.src_md.get_size() : 0,
+                 p.reorder ? p.dst_md.get_size() : 0});
+    void* scratch = run.buffer(0);
+    const dnnl::memory& x = run.Memory(0, p.x_md, ctx.input(0)->data);
+    const dnnl::memory& out = run.Memory(1, p.y_md, y->data);
+    const dnnl::memory& src = p.reorder ? run.Memory(2, p.src_md, run.buffer(1)) : x;
+    const dnnl::memory& dst = p.reorder ? run.Memory(3, p.dst_md, run.buffer(2)) : out;
+    if (p.reorder) {
+      run.Execute(p.src_in, {{DNNL_ARG_FROM, &x}, {DNNL_ARG_TO, &src}}, p.scratch_md, scratch);
+    }
+    run.Execute(p.pool, {{DNNL_ARG_SRC, &src}, {DNNL_ARG_DST, &dst}}, p.scratch_md, scratch);
+    if (p.reorder) {
+      run.Execute(p.dst_out, {{DNNL_ARG_FROM, &dst}, {DNNL_ARG_TO, &out}}, p.scratch_md, scratch);
+    }
     run.Wait();
     return Status::Ok();
   }
@@ -351,6 +507,7 @@ class PoolKernel final : public DnnlKernel {
   PoolKind kind_;
   WindowAttrs window_;
   bool include_pad_;
+  dnnl::memory::data_type type_;  // the tensors' (f32; u8 or s8 for a max pool)
 };
 
 }  // namespace
@@ -360,6 +517,8 @@ void RegisterCpuConvKernels(KernelRegistry& r) {
   auto conv = [reg](const NodeDef& def) { return ConvKernel::Make(*reg, def); };
   r.Register(kCpuBackend, "", "Conv", conv);
   r.Register(kCpuBackend, kKilnDomain, "FusedConv", conv);
+  r.Register(kCpuBackend, "", "QLinearConv", conv);
+  r.Register(kCpuBackend, kKilnDomain, "FusedQLinearConv", conv);
   auto pool = [reg](PoolKind kind) -> KernelFactory {
     return [reg, kind](const NodeDef& def) { return PoolKernel::Make(*reg, def, kind); };
   };

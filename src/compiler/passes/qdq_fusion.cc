@@ -1,0 +1,313 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// qdq_fusion: a QDQ model (onnxruntime.quantization's QuantFormat.QDQ, TensorRT's and
+// OpenVINO's NNCF exports) writes every int8 op as DequantizeLinear -> float op -> QuantizeLinear.
+// Run as written, each op computes in float32 between an element-wise dequantize and quantize.
+// This pass turns the groups it recognises into integer ops, as onnxruntime's QDQ selectors do:
+//
+//   DQ(x) -> Conv(., DQ(w), [DQ(b) | b]) -> [Relu] -> Q                 => FusedQLinearConv
+//   ... then -> DQ -> Add(., DQ(z)) -> [Relu] -> Q                       => the same node with Z
+//   DQ(x) -> MaxPool -> Q with x's own scale and zero point             => MaxPool on x
+//
+// Conditions (anything else is left as written, which stays correct): the scales and zero
+// points are constants, one value each except the weights' per-output-channel ones (axis 0);
+// the weights are constant; the bias is a float32 constant or the DequantizeLinear of an int32
+// constant, requantized to x_scale * w_scale when its own scale differs; every intermediate
+// value has only the fused reader. The DequantizeLinear nodes stay for their other readers and
+// go with dead code elimination otherwise. It runs first, before constant folding would turn the
+// weights' DequantizeLinear into float32 constants.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/passes/passes.h"
+#include "compiler/passes/pattern_util.h"
+
+namespace kiln::compiler {
+namespace {
+
+using pattern::NewNode;
+using pattern::Rewriter;
+
+bool Is8Bit(ir::DataType t) { return t == ir::DataType::kUint8 || t == ir::DataType::kInt8; }
+
+bool IsConstant(const ir::Value* v) { return v != nullptr && v->constant() != nullptr; }
+
+// A quantize or dequantize node's scale and zero point.
+struct QParams {
+  ir::Value* scale = nullptr;
+  ir::Value* zero = nullptr;
+};
+
+// Constant float32 scale of one value with a constant 8-bit zero point of one value (`q` is the
+// quantized tensor, whose type the zero point has).
+bool IsPerTensor(const QParams& p, ir::DataType q) {
+  if (!IsConstant(p.scale) || !IsConstant(p.zero)) return false;
+  const ir::Tensor &s = *p.scale->constant(), &z = *p.zero->constant();
+  return s.dtype() == ir::DataType::kFloat32 && s.num_elements() == 1 && z.dtype() == q &&
+         z.num_elements() == 1;
+}
+
+// The same per-tensor parameters (equal constants).
+bool SameParams(const QParams& a, const QParams& b) {
+  if (a.scale == b.scale && a.zero == b.zero) return true;
+  auto sa = pattern::ScalarConstant(a.scale), sb = pattern::ScalarConstant(b.scale);
+  auto za = pattern::ScalarConstant(a.zero), zb = pattern::ScalarConstant(b.zero);
+  return sa && sb && za && zb && *sa == *sb && *za == *zb &&
+         a.zero->constant()->dtype() == b.zero->constant()->dtype();
+}
+
+// The DequantizeLinear (axis `axis` when per-axis; no blocks) that produces `v`; null otherwise.
+ir::Node* DequantizeOf(const ir::Value* v) {
+  ir::Node* n = v == nullptr ? nullptr : v->producer();
+  if (!pattern::IsOp(n, "DequantizeLinear") || n->input(0) == nullptr || n->input(1) == nullptr) {
+    return nullptr;
+  }
+  if (n->has_attr("block_size") && n->attr_int("block_size") != 0) return nullptr;
+  return n;
+}
+
+QParams ParamsOf(const ir::Node& qdq) { return {qdq.input(1), qdq.input(2)}; }
+
+// A per-tensor DequantizeLinear of an 8-bit x feeding `v`: its node, else null.
+ir::Node* PerTensorDequantize(const ir::Value* v) {
+  ir::Node* dq = DequantizeOf(v);
+  if (dq == nullptr || !Is8Bit(dq->input(0)->dtype()) || dq->input(2) == nullptr) return nullptr;
+  return IsPerTensor(ParamsOf(*dq), dq->input(0)->dtype()) ? dq : nullptr;
+}
+
+// The QuantizeLinear that is the sole reader of `v`, per tensor and to an 8-bit type.
+ir::Node* SoleQuantize(const ir::Graph& graph, const ir::Value* v) {
+  ir::Node* q = pattern::SoleUser(graph, v);
+  if (!pattern::IsOp(q, "QuantizeLinear") || q->input(0) != v || q->input(2) == nullptr ||
+      q->outputs().size() != 1) {
+    return nullptr;
+  }
+  const ir::DataType t = q->input(2)->dtype();
+  if (!Is8Bit(t) || q->output(0)->dtype() != t || !IsPerTensor(ParamsOf(*q), t)) return nullptr;
+  return q;
+}
+
+// The sole reader of `v` when it is a Relu of `v`, else null.
+ir::Node* SoleRelu(const ir::Graph& graph, const ir::Value* v) {
+  ir::Node* relu = pattern::SoleUser(graph, v);
+  return pattern::IsOp(relu, "Relu") && relu->outputs().size() == 1 ? relu : nullptr;
+}
+
+std::vector<float> FloatValues(const ir::Tensor& t) {
+  return std::vector<float>(t.data<float>(), t.data<float>() + t.num_elements());
+}
+
+// The weights' DequantizeLinear: constant 8-bit W with constant float32 scales (one, or one per
+// output channel along axis 0) and zero points of the same shape (or none).
+ir::Node* WeightDequantize(const ir::Value* w, int64_t m) {
+  ir::Node* dq = DequantizeOf(w);
+  if (dq == nullptr || !IsConstant(dq->input(0)) || !Is8Bit(dq->input(0)->dtype())) return nullptr;
+  const ir::Value* s = dq->input(1);
+  const ir::Value* z = dq->input(2);
+  if (!IsConstant(s) || s->constant()->dtype() != ir::DataType::kFloat32) return nullptr;
+  const int64_t n = s->constant()->num_elements();
+  if (n != 1 && (n != m || s->constant()->dims().size() != 1)) return nullptr;
+  if (n != 1 && dq->attr_int("axis") != 0) return nullptr;
+  if (z != nullptr && (!IsConstant(z) || z->constant()->dtype() != dq->input(0)->dtype() ||
+                       z->constant()->num_elements() != n)) {
+    return nullptr;
+  }
+  return dq;
+}
+
+// The bias as int32 in units of x_scale * w_scale[c] (QLinearConv's B): the int32 constant of
+// a DequantizeLinear whose scale is already that product (zero point 0), else the float bias
+// requantized. Null when the bias is neither.
+ir::Value* Int32Bias(ir::Graph& graph, ir::Value* b, float x_scale, const std::vector<float>& ws,
+                     int64_t m, const std::string& stem) {
+  std::vector<double> real(static_cast<size_t>(m));
+  ir::Node* dq = DequantizeOf(b);
+  if (dq != nullptr) {
+    const ir::Value *q = dq->input(0), *s = dq->input(1), *z = dq->input(2);
+    if (!IsConstant(q) || q->constant()->dtype() != ir::DataType::kInt32 ||
+        q->constant()->num_elements() != m || !IsConstant(s) ||
+        s->constant()->dtype() != ir::DataType::kFloat32) {
+      return nullptr;
+    }
+    const int64_t ns = s->constant()->num_elements();
+    if (ns != 1 && ns != m) return nullptr;
+    if (z != nullptr && (!IsConstant(z) || z->constant()->dtype() != ir::DataType::kInt32 ||
+                         z->constant()->num_elements() != ns)) {
+      return nullptr;
+    }
+    const int32_t* qd = q->constant()->data<int32_t>();
+    const float* sd = s->constant()->data<float>();
+    const int32_t* zd = z ? z->constant()->data<int32_t>() : nullptr;
+    bool same = true;
+    for (int64_t c = 0; c < m; ++c) {
+      const int64_t j = ns == 1 ? 0 : c;
+      const int32_t zc = zd ? zd[j] : 0;
+      same = same && zc == 0 && sd[j] == x_scale * ws[static_cast<size_t>(ws.size() == 1 ? 0 : c)];
+      // As DequantizeLinear computes it, in float32.
+      real[static_cast<size_t>(c)] =
+          static_cast<float>(static_cast<float>(int64_t{qd[c]} - zc) * sd[j]);
+    }
+    if (same) return dq->input(0);
+  } else if (IsConstant(b) && b->constant()->dtype() == ir::DataType::kFloat32 &&
+             b->constant()->num_elements() == m) {
+    const float* bd = b->constant()->data<float>();
+    for (int64_t c = 0; c < m; ++c) real[static_cast<size_t>(c)] = bd[c];
+  } else {
+    return nullptr;
+  }
+  std::vector<int32_t> q(static_cast<size_t>(m));
+  for (int64_t c = 0; c < m; ++c) {
+    const double unit = double{x_scale} * ws[static_cast<size_t>(ws.size() == 1 ? 0 : c)];
+    const double v = unit > 0 ? std::nearbyint(real[static_cast<size_t>(c)] / unit) : 0.0;
+    if (!(std::fabs(v) < 2147483647.0)) return nullptr;  // not representable (or NaN)
+    q[static_cast<size_t>(c)] = static_cast<int32_t>(v);
+  }
+  ir::Value* out = graph.AddUniqueValue(stem + "_bias_int32", {});
+  out->set_constant(ir::Tensor::FromVector(ir::DataType::kInt32, {m}, q));
+  return out;
+}
+
+Result<bool> TryConv(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
+  if (!pattern::IsOp(&conv, "Conv") || conv.outputs().size() != 1) return false;
+  ir::Graph& graph = rw.graph();
+  ir::Node* dqx = PerTensorDequantize(conv.input(0));
+  if (dqx == nullptr || conv.input(1) == nullptr || !conv.input(1)->shape().rank_known()) {
+    return false;
+  }
+  const ir::Shape& wshape = conv.input(1)->shape();
+  if (wshape.rank() < 3 || !wshape[0].known()) return false;
+  const int64_t m = wshape[0].value;
+  ir::Node* dqw = WeightDequantize(conv.input(1), m);
+  if (dqw == nullptr) return false;
+
+  // Y = Q([Relu](Conv)).
+  std::vector<ir::Node*> fused = {&conv};
+  ir::Value* y = conv.output(0);
+  std::string activation;
+  if (ir::Node* relu = SoleRelu(graph, y)) {
+    fused.push_back(relu);
+    y = relu->output(0);
+    activation = "Relu";
+  }
+  ir::Node* qy = SoleQuantize(graph, y);
+  if (qy == nullptr) return false;
+  fused.push_back(qy);
+  ir::Value* out = qy->output(0);
+
+  const float xs = pattern::ScalarConstant(dqx->input(1)).value();
+  const std::vector<float> ws = FloatValues(*dqw->input(1)->constant());
+  const std::string stem = conv.name().empty() ? std::string("conv") : conv.name();
+  ir::Value* bias = nullptr;
+  if (conv.input(2) != nullptr) {
+    bias = Int32Bias(graph, conv.input(2), xs, ws, m, stem);
+    if (bias == nullptr) return false;
+  }
+  // Zero points default to 0 of W's type.
+  ir::Value* wz = dqw->input(2);
+  if (wz == nullptr) {
+    wz = graph.AddUniqueValue(stem + "_w_zero_point", {});
+    const ir::Tensor& wc = *dqw->input(0)->constant();
+    const std::vector<int8_t> zeros(ws.size(), 0);  // 0 is the same byte in int8 and uint8
+    std::vector<int64_t> dims;
+    if (ws.size() != 1) dims.push_back(m);
+    wz->set_constant(ir::Tensor::FromVector(wc.dtype(), dims, zeros));
+  }
+  std::vector<ir::Value*> inputs = {dqx->input(0), dqx->input(1), dqx->input(2),
+                                    dqw->input(0), dqw->input(1), wz,
+                                    qy->input(1),  qy->input(2),  bias};
+
+  // The residual: Q's output read only by a DequantizeLinear (of Q's own parameters) read only by
+  // an Add with a per-tensor DequantizeLinear of the same type, then [Relu], then Q.
+  std::string residual;
+  if (activation.empty()) {
+    ir::Node* dqy = pattern::SoleUser(graph, out);
+    ir::Node* add = dqy && pattern::IsOp(dqy, "DequantizeLinear") && dqy->input(0) == out &&
+                            dqy->input(2) != nullptr && SameParams(ParamsOf(*dqy), ParamsOf(*qy))
+                        ? pattern::SoleUser(graph, dqy->output(0))
+                        : nullptr;
+    ir::Node* dqz = nullptr;
+    if (pattern::IsOp(add, "Add") && add->outputs().size() == 1) {
+      ir::Value* other = pattern::OtherInput(*add, dqy->output(0));
+      dqz = other == dqy->output(0) ? nullptr : PerTensorDequantize(other);
+    }
+    if (dqz != nullptr && dqz->input(0)->dtype() == out->dtype() &&
+        dqz->output(0)->shape().rank_known() && dqz->output(0)->shape() == y->shape() &&
+        !pattern::DependsOn(dqz->input(0), &conv)) {
+      ir::Value* sum = add->output(0);
+      std::vector<ir::Node*> tail = {dqy, add};
+      std::string act;
+      if (ir::Node* relu = SoleRelu(graph, sum)) {
+        tail.push_back(relu);
+        sum = relu->output(0);
+        act = "Relu";
+      }
+      ir::Node* qo = SoleQuantize(graph, sum);
+      if (qo != nullptr && qo->output(0)->dtype() == out->dtype()) {
+        tail.push_back(qo);
+        fused.insert(fused.end(), tail.begin(), tail.end());
+        inputs.insert(inputs.end(),
+                      {dqz->input(0), dqz->input(1), dqz->input(2), qo->input(1), qo->input(2)});
+        out = qo->output(0);
+        activation = act;
+        residual = StrCat(" and the residual ", add->Label());
+      }
+    }
+  }
+
+  graph.opsets().emplace(pattern::kKilnDomain, pattern::kKilnOpset);
+  NewNode spec{
+      "FusedQLinearConv", pattern::kKilnDomain, conv.name(), pattern::kKilnOpset, inputs, {out},
+      conv.attrs()};
+  spec.attrs["activation"] = activation;
+  ctx.log.push_back(StrCat("qdq_fusion: ", conv.Label(), residual,
+                           " with their quantize/dequantize became FusedQLinearConv"));
+  KILN_RETURN_IF_ERROR(rw.Replace(fused, std::move(spec)).status(), "in qdq_fusion");
+  return true;
+}
+
+// DQ(x) -> MaxPool -> Q of the same parameters: the maximum commutes with a monotonic
+// (de)quantization, so MaxPool runs on x itself.
+Result<bool> TryMaxPool(ir::Node& pool, Rewriter& rw, PassContext& ctx) {
+  if (!pattern::IsOp(&pool, "MaxPool") || pool.opset() < 12) return false;
+  const ir::Value* indices = pool.output(1);
+  if (indices != nullptr &&
+      (!rw.graph().Uses(indices).empty() || pattern::IsGraphOutput(rw.graph(), indices))) {
+    return false;
+  }
+  ir::Node* dqx = PerTensorDequantize(pool.input(0));
+  if (dqx == nullptr) return false;
+  ir::Node* q = SoleQuantize(rw.graph(), pool.output(0));
+  if (q == nullptr || !SameParams(ParamsOf(*q), ParamsOf(*dqx)) ||
+      q->output(0)->dtype() != dqx->input(0)->dtype()) {
+    return false;
+  }
+  NewNode spec{"MaxPool",      "",          pool.name(), pool.opset(), {dqx->input(0)},
+               {q->output(0)}, pool.attrs()};
+  ctx.log.push_back(
+      StrCat("qdq_fusion: ", pool.Label(), " runs on the quantized ", dqx->input(0)->name()));
+  KILN_RETURN_IF_ERROR(rw.Replace({&pool, q}, std::move(spec)).status(), "in qdq_fusion");
+  return true;
+}
+
+class QdqFusionPass : public Pass {
+ public:
+  const char* name() const override { return "qdq_fusion"; }
+  Result<bool> Run(ir::Graph& graph, PassContext& ctx) override {
+    return pattern::RewriteEachNode(graph, [&](ir::Node& n, Rewriter& rw) -> Result<bool> {
+      KILN_ASSIGN_OR_RETURN(bool done, TryConv(n, rw, ctx));
+      if (done) return true;
+      return TryMaxPool(n, rw, ctx);
+    });
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> CreateQdqFusionPass() { return std::make_unique<QdqFusionPass>(); }
+
+}  // namespace kiln::compiler

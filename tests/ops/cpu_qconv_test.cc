@@ -1,0 +1,250 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The cpu backend's int8 convolutions (oneDNN's u8/s8 x s8 convolution) and 8-bit max pool
+// against the reference kernels: QLinearConv and Kiln's FusedQLinearConv (residual QLinearAdd,
+// Relu, channels-last layout flags), per-tensor and per-channel weight scales, uint8 and int8
+// activations, nonzero zero points. An output element may differ from the reference by one
+// step, where float32 and double round a value that lies within float32's error of a tie.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tests/ops/cpu_vs_reference_util.h"
+
+namespace kiln::cpu {
+namespace {
+
+using namespace vs_reference;  // NOLINT(build/namespaces): the test helpers
+using kernels::DataType;
+using kernels::HostTensor;
+
+// Random 8-bit or int32 values in [lo, hi].
+HostTensor Ints8(DataType t, Dims dims, uint32_t seed, int lo, int hi) {
+  HostTensor h(t, std::move(dims));
+  std::mt19937 gen(seed);
+  std::uniform_int_distribution<int> dist(lo, hi);
+  const int64_t n = h.view().num_elements();
+  for (int64_t i = 0; i < n; ++i) {
+    const int v = dist(gen);
+    if (t == DataType::kInt32) {
+      const int32_t w = v;
+      std::memcpy(h.bytes.data() + 4 * i, &w, 4);
+    } else {
+      h.bytes[static_cast<size_t>(i)] = static_cast<uint8_t>(v);  // int8 as its two's complement
+    }
+  }
+  return h;
+}
+
+HostTensor Scalar8(DataType t, int v) {
+  HostTensor h(t, {});
+  h.bytes[0] = static_cast<uint8_t>(v);
+  return h;
+}
+
+HostTensor Floats(Dims dims, const std::vector<float>& v) {
+  HostTensor h(DataType::kFloat32, std::move(dims));
+  std::memcpy(h.bytes.data(), v.data(), v.size() * sizeof(float));
+  return h;
+}
+
+struct QConvCase {
+  DataType x_type = DataType::kUint8, y_type = DataType::kUint8;
+  Dims x = {1, 16, 9, 9};
+  int64_t m = 24, k = 3, group = 1, stride = 1;
+  bool per_channel = true, bias = true, residual = false, relu = false;
+  bool nhwc = false;  // X, Y and Z stored channels-last
+  int x_zp = 131, y_zp = 7;
+};
+
+int Lo(DataType t) { return t == DataType::kInt8 ? -128 : 0; }
+int Hi(DataType t) { return t == DataType::kInt8 ? 127 : 255; }
+
+// A QLinearConv (FusedQLinearConv when fused) of the case, with scales that spread Y over its
+// 8-bit range.
+Node QConvNode(const QConvCase& c, uint32_t seed) {
+  const bool fused = c.residual || c.relu || c.nhwc;
+  Node node = fused ? Node::Fused("FusedQLinearConv") : Node("QLinearConv", 10);
+  const int64_t cg = c.x[1] / c.group;
+  const Dims w = {c.m, cg, c.k, c.k};
+  std::vector<float> ws(c.per_channel ? static_cast<size_t>(c.m) : 1);
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> spread(0.5f, 2.0f);
+  for (float& s : ws) s = 0.004f * spread(gen);
+  const Dims wq_dims = c.per_channel ? Dims{c.m} : Dims{};
+  node.In(Ints8(c.x_type, c.x, seed, Lo(c.x_type), Hi(c.x_type)))
+      .Const(Floats({}, {0.02f}))
+      .Const(Scalar8(c.x_type, c.x_type == DataType::kInt8 ? -3 : c.x_zp))
+      .Const(Ints8(DataType::kInt8, w, seed + 1, -127, 127))
+      .Const(Floats(wq_dims, ws))
+      .Const(Ints8(DataType::kInt8, wq_dims, 0, 0, 0))
+      // Y's scale: about the spread of a sum of cg * k * k products of the inputs.
+      .Const(Floats({}, {0.02f * 0.004f * 40.0f * static_cast<float>(cg * c.k * c.k) / 8.0f}))
+      .Const(Scalar8(c.y_type, c.y_type == DataType::kInt8 ? 5 : c.y_zp));
+  if (c.bias) {
+    node.Const(Ints8(DataType::kInt32, {c.m}, seed + 2, -20000, 20000));
+  } else if (c.residual) {
+    node.None();
+  }
+  const int64_t pad = c.k / 2;
+  const int64_t oh = (c.x[2] + 2 * pad - c.k) / c.stride + 1;
+  const int64_t ow = (c.x[3] + 2 * pad - c.k) / c.stride + 1;
+  if (c.residual) {
+    node.In(Ints8(c.y_type, {c.x[0], c.m, oh, ow}, seed + 3, Lo(c.y_type), Hi(c.y_type)))
+        .Const(Floats({}, {0.05f}))
+        .Const(Scalar8(c.y_type, c.y_type == DataType::kInt8 ? -9 : 120))
+        .Const(Floats({}, {0.08f}))
+        .Const(Scalar8(c.y_type, c.relu ? Lo(c.y_type) + 2 : 100));
+  }
+  node.Ints("pads", {pad, pad, pad, pad})
+      .Ints("strides", {c.stride, c.stride})
+      .Int("group", c.group)
+      .Outputs({c.y_type});
+  if (fused) node.Str("activation", c.relu ? "Relu" : "");
+  if (c.nhwc) {
+    node.Int("kiln_x_nhwc", 1).Int("kiln_y_nhwc", 1);
+    if (c.residual) node.Int("kiln_z_nhwc", 1);
+  }
+  return node;
+}
+
+int Value8(const HostTensor& t, size_t i) {
+  return t.dtype == DataType::kInt8 ? static_cast<int8_t>(t.bytes[i]) : t.bytes[i];
+}
+
+// Runs the cpu kernel (on oneDNN unless `expect` says otherwise) and the reference kernel;
+// every element within one step, at most 2 % of them off at all, and the output not constant
+// (a case whose output saturates everywhere would test nothing).
+void CheckQuantized(const Node& node, Expect expect = Expect::kOneDnn) {
+  auto want = node.Run(Registry().Create(kernels::kReferenceBackend, node.def()));
+  ASSERT_TRUE(want.ok()) << "reference: " << want.status().message();
+  auto cpu = node.PrepareCpu();
+  if (expect == Expect::kDeclined) {
+    ASSERT_FALSE(cpu.ok()) << "the cpu kernel took a node it should decline";
+    EXPECT_EQ(cpu.status().code(), code::kFeatureUnsupported) << cpu.status().message();
+    return;
+  }
+  ASSERT_TRUE(cpu.ok()) << "cpu kernel declined: " << cpu.status().message();
+  const int64_t before = ReferenceRunCount();
+  auto got = node.Run(std::move(cpu));
+  ASSERT_TRUE(got.ok()) << "cpu: " << got.status().message();
+  EXPECT_EQ(ReferenceRunCount() - before, expect == Expect::kOneDnn ? 0 : 1);
+  const HostTensor &g = (*got)[0], &w = (*want)[0];
+  ASSERT_EQ(g.dims, w.dims);
+  ASSERT_EQ(g.dtype, w.dtype);
+  size_t off = 0, worst = 0;
+  int worst_diff = 0, lo = 255, hi = -128;
+  for (size_t i = 0; i < w.bytes.size(); ++i) {
+    const int d = std::abs(Value8(g, i) - Value8(w, i));
+    off += d != 0;
+    if (d > worst_diff) worst_diff = d, worst = i;
+    lo = std::min(lo, Value8(w, i));
+    hi = std::max(hi, Value8(w, i));
+  }
+  EXPECT_LE(worst_diff, 1) << "at " << worst << ": cpu " << Value8(g, worst) << " vs reference "
+                           << Value8(w, worst);
+  EXPECT_LE(off, w.bytes.size() / 50) << off << " of " << w.bytes.size() << " elements off";
+  EXPECT_GT(hi - lo, 20) << "the reference output hardly varies: the case tests little";
+}
+
+TEST(CpuQLinearConvTest, PerChannelUint8WithBiasAndZeroPoints) { CheckQuantized(QConvNode({}, 1)); }
+
+TEST(CpuQLinearConvTest, PerTensorWithoutBiasStrided) {
+  QConvCase c;
+  c.per_channel = false;
+  c.bias = false;
+  c.stride = 2;
+  CheckQuantized(QConvNode(c, 2));
+}
+
+TEST(CpuQLinearConvTest, Int8ActivationsAndOutput) {
+  QConvCase c;
+  c.x_type = DataType::kInt8;
+  c.y_type = DataType::kInt8;
+  CheckQuantized(QConvNode(c, 3));
+}
+
+TEST(CpuQLinearConvTest, DepthwiseAndOneByOne) {
+  QConvCase dw;
+  dw.group = 16;
+  dw.m = 16;
+  CheckQuantized(QConvNode(dw, 4));
+  QConvCase pw;
+  pw.k = 1;
+  pw.x = {2, 32, 7, 7};
+  CheckQuantized(QConvNode(pw, 5));
+}
+
+TEST(CpuFusedQLinearConvTest, ResidualAddAndRelu) {
+  for (bool relu : {false, true}) {
+    SCOPED_TRACE(relu);
+    QConvCase c;
+    c.residual = true;
+    c.relu = relu;
+    CheckQuantized(QConvNode(c, 6));
+  }
+}
+
+TEST(CpuFusedQLinearConvTest, ReluWithoutResidual) {
+  QConvCase c;
+  c.relu = true;
+  CheckQuantized(QConvNode(c, 7));
+}
+
+TEST(CpuFusedQLinearConvTest, Int8Residual) {
+  QConvCase c;
+  c.x_type = DataType::kInt8;
+  c.y_type = DataType::kInt8;
+  c.residual = true;
+  c.relu = true;
+  CheckQuantized(QConvNode(c, 8));
+}
+
+TEST(CpuFusedQLinearConvTest, ChannelsLastTensors) {
+  // The reference reads and writes the flagged tensors NHWC too: both see the same bytes.
+  for (bool residual : {false, true}) {
+    SCOPED_TRACE(residual);
+    QConvCase c;
+    c.nhwc = true;
+    c.residual = residual;
+    CheckQuantized(QConvNode(c, 9));
+  }
+}
+
+TEST(CpuQLinearConvTest, AsymmetricWeightsRunOnTheReferenceKernel) {
+  QConvCase c;
+  Node node = QConvNode(c, 10);
+  // oneDNN's int8 convolution takes no weight zero points: the factory declines the node.
+  Node asym("QLinearConv", 10);
+  for (size_t i = 0; i < node.inputs().size(); ++i) {
+    HostTensor t = *node.inputs()[i];
+    if (i == 5) t = Ints8(DataType::kInt8, {c.m}, 11, -3, 3);
+    if (node.def().constants[i] != nullptr) {
+      asym.Const(std::move(t));
+    } else {
+      asym.In(std::move(t));
+    }
+  }
+  asym.Ints("pads", {1, 1, 1, 1}).Outputs({DataType::kUint8});
+  CheckQuantized(asym, Expect::kDeclined);
+}
+
+TEST(CpuMaxPoolTest, Uint8AndInt8) {
+  for (DataType t : {DataType::kUint8, DataType::kInt8}) {
+    Node node("MaxPool", 12);
+    node.In(Ints8(t, {1, 16, 11, 11}, 12, Lo(t), Hi(t)))
+        .Ints("kernel_shape", {3, 3})
+        .Ints("strides", {2, 2})
+        .Ints("pads", {1, 1, 1, 1})
+        .Outputs({t});
+    CheckQuantized(node);
+  }
+}
+
+}  // namespace
+}  // namespace kiln::cpu

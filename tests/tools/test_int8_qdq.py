@@ -1,0 +1,134 @@
+# Copyright 2026 The Kiln Authors
+# SPDX-License-Identifier: Apache-2.0
+"""int8 from QDQ models (docs/atc.md "int8"): a small ResNet-style network (a 7x7 stem, max
+pool, two residual blocks, one with a strided 1x1 shortcut, global pool, Gemm) quantized by
+onnxruntime.quantization (QuantFormat.QDQ, per channel and per tensor, uint8 and int8
+activations) compiles to FusedQLinearConv nodes and a MaxPool on the quantized tensor, and gives
+onnxruntime's results within one step of the output's quantization."""
+import json
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+ort = pytest.importorskip("onnxruntime")
+quantization = pytest.importorskip("onnxruntime.quantization")
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+KILN = os.environ.get("KILN_BIN", os.path.join(ROOT, "build", "release", "tools", "kiln", "kiln"))
+SHAPE = (1, 3, 64, 64)
+
+
+def kiln(*args):
+    r = subprocess.run([KILN, *map(str, args)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, f"kiln {' '.join(map(str, args))}\n{r.stdout}\n{r.stderr}"
+    return r
+
+
+def float_model(path):
+    rng = np.random.default_rng(8)
+    inits, nodes = [], []
+
+    def conv(x, cin, cout, k, stride=1, relu=True, name=None):
+        name = name or f"conv{len(nodes)}"
+        w = rng.standard_normal((cout, cin, k, k)) * np.sqrt(2.0 / (cin * k * k))
+        inits.append(numpy_helper.from_array(w.astype(np.float32), f"{name}_w"))
+        inits.append(numpy_helper.from_array(
+            (0.1 * rng.standard_normal(cout)).astype(np.float32), f"{name}_b"))
+        p = k // 2
+        nodes.append(helper.make_node("Conv", [x, f"{name}_w", f"{name}_b"], [f"{name}_y"],
+                                      pads=[p] * 4, strides=[stride] * 2))
+        if not relu:
+            return f"{name}_y"
+        nodes.append(helper.make_node("Relu", [f"{name}_y"], [f"{name}_r"]))
+        return f"{name}_r"
+
+    def block(x, cin, cout, stride):
+        a = conv(x, cin, cout // 2, 1)
+        b = conv(a, cout // 2, cout // 2, 3, stride)
+        c = conv(b, cout // 2, cout, 1, relu=False)
+        s = x if stride == 1 and cin == cout else conv(x, cin, cout, 1, stride, relu=False)
+        out = f"add{len(nodes)}"
+        nodes.append(helper.make_node("Add", [c, s], [out]))
+        nodes.append(helper.make_node("Relu", [out], [out + "_r"]))
+        return out + "_r"
+
+    x = conv("x", 3, 16, 7, 2)
+    nodes.append(helper.make_node("MaxPool", [x], ["pool"], kernel_shape=[3, 3], strides=[2, 2],
+                                  pads=[1, 1, 1, 1]))
+    x = block("pool", 16, 32, 2)
+    x = block(x, 32, 32, 1)
+    nodes.append(helper.make_node("GlobalAveragePool", [x], ["gap"]))
+    nodes.append(helper.make_node("Flatten", ["gap"], ["flat"]))
+    inits.append(numpy_helper.from_array(
+        (rng.standard_normal((10, 32)) / np.sqrt(32)).astype(np.float32), "fc_w"))
+    inits.append(numpy_helper.from_array(np.zeros(10, np.float32), "fc_b"))
+    nodes.append(helper.make_node("Gemm", ["flat", "fc_w", "fc_b"], ["y"], transB=1))
+    graph = helper.make_graph(nodes, "tiny_resnet",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, SHAPE)],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 10])],
+                              inits)
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    onnx.save(m, str(path))
+
+
+class Calibration(quantization.CalibrationDataReader):
+    def __init__(self):
+        rng = np.random.default_rng(3)
+        self.feeds = iter([{"x": rng.standard_normal(SHAPE).astype(np.float32)}
+                           for _ in range(4)])
+
+    def get_next(self):
+        return next(self.feeds, None)
+
+
+@pytest.fixture(scope="module")
+def f32_model(tmp_path_factory):
+    d = tmp_path_factory.mktemp("int8")
+    float_model(d / "f32.onnx")
+    return d
+
+
+@pytest.mark.parametrize("per_channel,activations", [(True, "QUInt8"), (False, "QInt8")])
+def test_a_qdq_model_runs_int8_and_matches_onnxruntime(f32_model, per_channel, activations):
+    d = f32_model
+    name = f"qdq_{int(per_channel)}_{activations}"
+    qdq = d / f"{name}.onnx"
+    quantization.quantize_static(
+        str(d / "f32.onnx"), str(qdq), Calibration(), quant_format=quantization.QuantFormat.QDQ,
+        per_channel=per_channel, activation_type=getattr(quantization.QuantType, activations),
+        weight_type=quantization.QuantType.QInt8)
+    r = kiln("atc", "--framework=5", f"--model={qdq}", f"--output={d / name}", "--log=info")
+    log = r.stdout + r.stderr
+    # Every convolution and both residual adds became integer ops.
+    assert log.count("became FusedQLinearConv") == 8, log
+    assert log.count("and the residual") == 2, log
+    assert "runs on the quantized" in log, log
+    # The 8-bit activations stay channels-last between the convolutions.
+    assert "channels_last: FusedQLinearConv" in log and "keeps X, Y NHWC" in log, log
+    kiln("atc", "--mode=1", f"--om={d / name}.om", f"--json={d / name}.json")
+    with open(d / f"{name}.json") as f:
+        text = json.dumps(json.load(f))
+    assert text.count('"FusedQLinearConv"') == 8, text[:2000]
+    assert '"Conv"' not in text
+
+    x = np.random.default_rng(5).standard_normal(SHAPE).astype(np.float32)
+    np.save(d / "x.npy", x)
+    out = d / f"out_{name}"
+    kiln("bench", "--model", d / f"{name}.om", "--input", d / "x.npy", "--output", out,
+         "--outfmt", "NPY", "--loop", 1)
+    got = np.load(out / "x_0.npy")
+    (expected,) = ort.InferenceSession(str(qdq), providers=["CPUExecutionProvider"]).run(
+        None, {"x": x})
+    # The logits are dequantized from the last QuantizeLinear: an element may differ by one
+    # step where onnxruntime's integer Gemm and Kiln's float one round differently.
+    step = float(numpy_helper.to_array(next(
+        i for i in onnx.load(str(qdq)).graph.initializer if i.name == "y_scale")))
+    diff = np.abs(got - expected)
+    assert diff.max() <= step * 1.01, (diff.max(), step)
+    assert np.mean(diff > 0) < 0.5
+    assert got.argmax() == expected.argmax()
