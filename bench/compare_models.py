@@ -82,6 +82,8 @@ def crnn_features(_model):
 MODELS = {
     "resnet50_v1.5": (os.path.join(GENERATED, "resnet50_v1.5.onnx"),
                       ref.classifier_sets("input", 50)),
+    "resnet50_qdq": (os.path.join(GENERATED, "resnet50_v1.5_qdq.onnx"),
+                     ref.classifier_sets("input", 50)),
     "mobilenetv2": (os.path.join(GENERATED, "mobilenetv2.onnx"), ref.classifier_sets("input", 2)),
     "bert_encoder": (os.path.join(GENERATED, "bert_encoder.onnx"), ref.bert_sets),
     "yolov8n_320n": (os.path.join(SITE, "nudenet", "320n.onnx"), ref.yolo_sets),
@@ -92,8 +94,8 @@ MODELS = {
 }
 # Models whose outputs are class scores along the last axis: their bf16 accuracy includes the
 # agreement of the arg-max (top-1) with onnxruntime's.
-CLASS_SCORES = {"resnet50_v1.5", "mobilenetv2", "mnist-8", "crnn_head"}
-GENERATOR_NAMES = {"resnet50_v1.5": "resnet50", "mobilenetv2": "mobilenetv2",
+CLASS_SCORES = {"resnet50_v1.5", "resnet50_qdq", "mobilenetv2", "mnist-8", "crnn_head"}
+GENERATOR_NAMES = {"resnet50_v1.5": "resnet50", "resnet50_qdq": "resnet50_qdq", "mobilenetv2": "mobilenetv2",
                    "bert_encoder": "bert", "crnn_head": "crnn"}
 F32_PEERS = ("ort", "openvino-f32")
 BF16_MODE = "allow_mix_precision_bf16"  # kiln-bf16: the .om compiled with this precision mode
@@ -101,8 +103,11 @@ BF16_MODE = "allow_mix_precision_bf16"  # kiln-bf16: the .om compiled with this 
 # taken from the user's cache, which may hold a figure measured under load (docs/tools.md).
 PEAK_CACHE = tempfile.mkdtemp(prefix="kiln_peak_")
 
-# An output agrees when max |kiln - ort| <= RTOL * max |ort| + ATOL.
+# An output agrees when max |kiln - ort| <= RTOL * max |ort| + ATOL. An int8 model's output is
+# dequantized from 8 bits: it agrees within two steps of that quantization (about 1 % of the
+# range), since Kiln's and onnxruntime's integer kernels may round a tie differently.
 RTOL, ATOL = 1e-3, 1e-5
+RTOL_OF = {"resnet50_qdq": 2e-2}
 
 ORT_COLD = r"""
 import json, sys, time
@@ -417,7 +422,8 @@ def cross_check(case, build, threads, sess, bf16=False):
         diff = np.abs(have - ref64)
         scale = float(np.max(np.abs(ref64))) if ref64.size else 0.0
         max_abs = float(np.max(diff)) if diff.size else 0.0
-        good = bool(np.all(np.isfinite(have))) and (bf16 or max_abs <= RTOL * scale + ATOL)
+        rtol = RTOL_OF.get(case["name"], RTOL)
+        good = bool(np.all(np.isfinite(have))) and (bf16 or max_abs <= rtol * scale + ATOL)
         ok = ok and good
         checks.append(accuracy(got["name"], have, ref64, case["name"]) | {"ok": good})
     return ok, checks

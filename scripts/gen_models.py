@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Generates the models of the public set that no package ships, with seeded random weights.
 
-    .venv/bin/python scripts/gen_models.py --out DIR [--only resnet50,mobilenetv2,bert]
+    .venv/bin/python scripts/gen_models.py --out DIR [--only resnet50,mobilenetv2,bert,...]
 
 writes DIR/resnet50_v1.5.onnx, DIR/mobilenetv2.onnx and DIR/bert_encoder.onnx: standard
 architectures (torchvision ResNet-50 v1.5 and MobileNetV2, a BERT encoder at all-MiniLM-L6
@@ -15,6 +15,11 @@ stay finite: the models are for speed and compiler tests, never for accuracy.
 Every model passes onnx.checker.check_model(full_check=True) before it is written, and the
 output is byte-for-byte deterministic. A model whose file already exists and carries this
 script's GENERATOR_VERSION in its metadata_props is skipped (--force regenerates it).
+
+`resnet50_qdq` (DIR/resnet50_v1.5_qdq.onnx) is that ResNet-50 quantized the way users quantize
+for onnxruntime: onnxruntime.quantization's quant_pre_process (BatchNormalization folded), then
+quantize_static in the QDQ format, int8 weights per output channel, uint8 activations,
+calibrated (MinMax) on 8 seeded standard-normal images.
 """
 import argparse
 import math
@@ -428,8 +433,43 @@ def build_crnn_head(seed=7, steps=80, features=512, hidden=256, classes=97):
                    {"kiln_architecture": "crnn_head", "kiln_purpose": "speed (recurrent)"})
 
 
+def build_resnet50_qdq(seed=51, calibration_images=8):
+    """build_resnet50's model quantized by onnxruntime.quantization (see the module comment)."""
+    import tempfile
+
+    from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
+                                          quant_pre_process, quantize_static)
+
+    class Images(CalibrationDataReader):
+        def __init__(self):
+            rng = np.random.default_rng(seed)
+            self.feeds = iter([{"input": rng.standard_normal((1, 3, 224, 224)).astype(np.float32)}
+                               for _ in range(calibration_images)])
+
+        def get_next(self):
+            return next(self.feeds, None)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        f32, pre, qdq = (os.path.join(tmp, n) for n in ("f32.onnx", "pre.onnx", "qdq.onnx"))
+        onnx.save(build_resnet50(), f32)
+        quant_pre_process(f32, pre, skip_symbolic_shape=True)
+        quantize_static(pre, qdq, Images(), quant_format=QuantFormat.QDQ, per_channel=True,
+                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
+        model = onnx.load(qdq)
+    model.doc_string = ("ResNet-50 v1.5 (scripts/gen_models.py, seeded random weights) quantized "
+                        "by onnxruntime.quantization: QDQ, per-channel int8 weights, uint8 "
+                        "activations. For speed and compiler tests only.")
+    del model.metadata_props[:]
+    for key, value in {VERSION_KEY: GENERATOR_VERSION, "kiln_seed": str(seed),
+                       "kiln_architecture": "resnet50_v1.5_qdq",
+                       "kiln_purpose": "speed (int8)"}.items():
+        model.metadata_props.add(key=key, value=value)
+    return model
+
+
 MODELS = {
     "resnet50": ("resnet50_v1.5.onnx", build_resnet50),
+    "resnet50_qdq": ("resnet50_v1.5_qdq.onnx", build_resnet50_qdq),
     "crnn": ("crnn_head.onnx", build_crnn_head),
     "mobilenetv2": ("mobilenetv2.onnx", build_mobilenetv2),
     "bert": ("bert_encoder.onnx", build_bert_encoder),
