@@ -18,5 +18,7 @@ void RegisterCpuReduceKernels(kernels::KernelRegistry& registry);
 void RegisterCpuTensorKernels(kernels::KernelRegistry& registry);
 // resize_pad.cc: Resize and Pad.
 void RegisterCpuResizePadKernels(kernels::KernelRegistry& registry);
+// quantize.cc: per-tensor QuantizeLinear and DequantizeLinear.
+void RegisterCpuQuantizeKernels(kernels::KernelRegistry& registry);
 
 }  // namespace kiln::cpu

@@ -17,6 +17,7 @@ void RegisterCpuKernels(kernels::KernelRegistry& registry) {
   RegisterCpuReduceKernels(registry);
   RegisterCpuTensorKernels(registry);
   RegisterCpuResizePadKernels(registry);
+  RegisterCpuQuantizeKernels(registry);
 }
 
 }  // namespace kiln::cpu
