@@ -167,6 +167,9 @@ const std::unordered_map<std::string, Rule>& Rules() {
       {"LRN", {Kind::kWindow, 0}},
       {"Conv", {Kind::kConv, 0}},
       {"FusedConv", {Kind::kConv, 0}},
+      {"QLinearConv", {Kind::kConv, 0}},
+      {"FusedQLinearConv", {Kind::kConv, 0}},
+      {"ConvInteger", {Kind::kConv, 0}},
       {"ConvTranspose", {Kind::kConvTranspose, 0}},
       {"MatMul", {Kind::kMatMul, 0}},
       {"FusedMatMul", {Kind::kMatMul, 0}},
@@ -205,6 +208,14 @@ NodeCost PrepareCost(const NodeDef& def) {
     case Kind::kConv:
     case Kind::kGemm:
     case Kind::kMatMul:
+      if (def.op_type == "QLinearConv" || def.op_type == "FusedQLinearConv") {
+        // W is input 3; the epilogue requantizes (bias at 8, residual at 9, activation).
+        cost.weight_input = 3;
+        cost.per_element = 2 + (def.input_given(8) ? 1 : 0) + (def.input_given(9) ? 3 : 0) +
+                           (def.attr_string("activation").empty() ? 0 : 1);
+        break;
+      }
+      if (def.op_type == "ConvInteger") break;  // inputs 2 and 3 are zero points: no epilogue
       // The epilogue: bias (input 2), residual (input 3) and a fused activation.
       cost.per_element = (def.input_given(2) ? 1 : 0) + (def.input_given(3) ? 1 : 0) +
                          (def.attr_string("activation").empty() ? 0 : 1);
@@ -222,7 +233,7 @@ NodeCost PrepareCost(const NodeDef& def) {
 std::optional<uint64_t> Flops(const NodeCost& cost, const std::vector<const TensorView*>& inputs,
                               const std::vector<const TensorView*>& outputs) {
   const TensorView* x = At(inputs, 0);
-  const TensorView* w = At(inputs, 1);
+  const TensorView* w = At(inputs, cost.weight_input);
   const TensorView* y = At(outputs, 0);
   const double out = static_cast<double>(Elements(y));
   double flops = 0;

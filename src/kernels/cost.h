@@ -33,9 +33,10 @@ struct NodeCost {
     kAttention,      // Q·Kᵀ, softmax, ·V
   };
   Kind kind = Kind::kUnknown;
-  double per_element = 0;  // kPerOutput / kPerInput; for kConv/kGemm/kMatMul the epilogue's
-  int64_t window = 1;      // kWindow
-  int64_t heads = 0;       // kAttention: q_num_heads for 3-D inputs (0: 4-D inputs)
+  double per_element = 0;   // kPerOutput / kPerInput; for kConv/kGemm/kMatMul the epilogue's
+  int64_t window = 1;       // kWindow
+  size_t weight_input = 1;  // kConv: W's input (3 for QLinearConv and FusedQLinearConv)
+  int64_t heads = 0;        // kAttention: q_num_heads for 3-D inputs (0: 4-D inputs)
 };
 
 // The cost rule for `def`'s op (never fails: an op without a rule is kUnknown).

@@ -8,12 +8,14 @@
 // step, where float32 and double round a value that lies within float32's error of a tie.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "kernels/cost.h"
 #include "tests/ops/cpu_vs_reference_util.h"
 
 namespace kiln::cpu {
@@ -244,6 +246,79 @@ TEST(CpuMaxPoolTest, Uint8AndInt8) {
         .Outputs({t});
     CheckQuantized(node);
   }
+}
+
+TEST(QLinearConvCostTest, CountsTheProductsOfW) {
+  // The profiler's FLOPs (kernels/cost.h): W is input 3 of a quantized convolution.
+  QConvCase c;
+  c.residual = true;
+  const Node node = QConvNode(c, 1);
+  const kernels::NodeCost cost = kernels::PrepareCost(node.def());
+  std::vector<kernels::TensorView> views;
+  for (const HostTensor* t : node.inputs()) views.push_back(t ? t->view() : kernels::TensorView());
+  std::vector<const kernels::TensorView*> in;
+  for (size_t i = 0; i < views.size(); ++i) in.push_back(node.inputs()[i] ? &views[i] : nullptr);
+  HostTensor y(DataType::kUint8, {1, 24, 9, 9});
+  const kernels::TensorView yv = y.view();
+  auto flops = kernels::Flops(cost, in, {&yv});
+  ASSERT_TRUE(flops.has_value());
+  const uint64_t products = 2ull * 24 * 81 * (16 * 3 * 3);
+  EXPECT_GE(*flops, products);
+  EXPECT_LE(*flops, products + 10ull * 24 * 81);  // the requantizing epilogue
+}
+
+// Values around every rounding tie of the scale, beyond both ends of the range, and NaN.
+HostTensor TiesAndEdges(float scale, int64_t n) {
+  std::vector<float> v;
+  for (int64_t i = 0; static_cast<int64_t>(v.size()) < n; ++i) {
+    const float k = static_cast<float>(i % 600) - 300.0f;
+    v.push_back((k + 0.5f) * scale);
+    v.push_back(k * scale * 1.37f);
+  }
+  v.resize(static_cast<size_t>(n));
+  v[3] = std::nanf("");
+  v[5] = 1e30f;
+  v[7] = -1e30f;
+  return Floats({n}, v);
+}
+
+TEST(CpuQuantizeLinearTest, PerTensorEqualsTheReference) {
+  for (DataType t : {DataType::kUint8, DataType::kInt8}) {
+    Node node("QuantizeLinear", 19);
+    node.In(TiesAndEdges(0.25f, 100003))
+        .Const(Floats({}, {0.25f}))
+        .Const(Scalar8(t, t == DataType::kUint8 ? 128 : -4))
+        .Outputs({t});
+    auto want = node.Run(Registry().Create(kernels::kReferenceBackend, node.def()));
+    auto got = node.Run(node.PrepareCpu());
+    ASSERT_TRUE(want.ok() && got.ok());
+    EXPECT_EQ((*got)[0].bytes, (*want)[0].bytes);
+  }
+}
+
+TEST(CpuDequantizeLinearTest, PerTensorEqualsTheReference) {
+  for (DataType t : {DataType::kUint8, DataType::kInt8}) {
+    Node node("DequantizeLinear", 19);
+    node.In(Ints8(t, {3, 40001}, 13, Lo(t), Hi(t)))
+        .Const(Floats({}, {0.0137f}))
+        .Const(Scalar8(t, t == DataType::kUint8 ? 131 : 9));
+    auto want = node.Run(Registry().Create(kernels::kReferenceBackend, node.def()));
+    auto got = node.Run(node.PrepareCpu());
+    ASSERT_TRUE(want.ok() && got.ok());
+    EXPECT_EQ((*got)[0].bytes, (*want)[0].bytes);
+  }
+}
+
+TEST(CpuQuantizeLinearTest, PerAxisIsLeftToTheReferenceKernel) {
+  Node node("QuantizeLinear", 19);
+  node.In(Random({4, 8}, 14))
+      .Const(Floats({8}, std::vector<float>(8, 0.1f)))
+      .Const(Ints8(DataType::kUint8, {8}, 15, 0, 255))
+      .Int("axis", 1)
+      .Outputs({DataType::kUint8});
+  auto cpu = node.PrepareCpu();
+  ASSERT_FALSE(cpu.ok());
+  EXPECT_EQ(cpu.status().code(), code::kFeatureUnsupported);
 }
 
 }  // namespace
