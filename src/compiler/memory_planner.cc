@@ -29,9 +29,11 @@ std::optional<uint64_t> BytesOf(const ir::Value& v) {
   return bytes;
 }
 
-bool MayRunInPlace(const ir::Node& node) {
+// The input whose memory output 0 may take (kTraitInPlace), or null.
+const ir::Value* InPlaceInput(const ir::Node& node) {
   const ir::OpSchema* schema = ir::OpRegistry::Global().Find(node.domain(), node.op_type());
-  return schema != nullptr && schema->has(ir::kTraitInPlace);
+  if (schema == nullptr || !schema->has(ir::kTraitInPlace)) return nullptr;
+  return node.input(schema->in_place_input);
 }
 
 Result<MemoryPlan> PlanMemory(const ir::Graph& graph) {
@@ -70,8 +72,8 @@ Result<MemoryPlan> PlanMemory(const ir::Graph& graph) {
   std::unordered_map<const ir::Value*, const ir::Value*> alias;  // value -> storage owner
   for (size_t i = 0; i < order.size(); ++i) {
     const ir::Node& n = *order[i];
-    if (!MayRunInPlace(n) || n.outputs().empty() || n.inputs().empty()) continue;
-    const ir::Value* in = n.input(0);
+    if (n.outputs().empty() || n.inputs().empty()) continue;
+    const ir::Value* in = InPlaceInput(n);
     const ir::Value* out = n.output(0);
     if (!in || !out || !first.count(in) || !first.count(out) || last[in] != i ||
         captured.count(in)) {

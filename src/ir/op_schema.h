@@ -129,8 +129,9 @@ AttrSpec OptionalAttr(const char* name, AttrKind kind);
 
 // What passes, planners and the runtime may assume of an op, declared once with it.
 enum OpTrait : uint32_t {
-  // Output 0 may take input 0's memory (the planner's in-place reuse): the kernel reads each
-  // element before it writes the same element, or moves no data at all (Reshape).
+  // Output 0 may take the memory of input `in_place_input` (0 unless OpSchema::InPlace says;
+  // the planner's in-place reuse): the kernel reads each element before it writes the same
+  // element, or moves no data at all (Reshape).
   kTraitInPlace = 1u << 0,
   // A unary activation that Conv, Gemm and MatMul kernels can apply as a post-op
   // (bias_activation_fusion).
@@ -164,6 +165,7 @@ struct OpSchema {
   InferFn infer = nullptr;
   std::vector<AttrSpec> attrs;
   uint32_t traits = 0;
+  size_t in_place_input = 0;  // kTraitInPlace: the input whose memory output 0 may take
 
   bool has(OpTrait t) const { return (traits & t) != 0; }
   OpSchema& Attrs(std::vector<AttrSpec> specs) {
@@ -172,6 +174,12 @@ struct OpSchema {
   }
   OpSchema& Traits(uint32_t t) {
     traits |= t;
+    return *this;
+  }
+  // kTraitInPlace with output 0 taking input `input`'s memory (a fused residual).
+  OpSchema& InPlace(size_t input) {
+    traits |= kTraitInPlace;
+    in_place_input = input;
     return *this;
   }
 };

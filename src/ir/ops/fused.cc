@@ -165,7 +165,8 @@ void RegisterFusedOps(OpRegistry& r) {
     return base;
   };
   // The base ops' attributes as the newest ONNX opset has them (the fused ops follow it), and
-  // FusedConv's channels_last flags: absent is NCHW.
+  // FusedConv's channels_last flags: absent is NCHW. A fused convolution's output may take its
+  // residual's memory (the residual is read into the sum before any output is written).
   r.Register(
       MakeSchema("FusedConv", 1, 2, 4, 1, 1, kFamily, FusedConv, kDomain)
           .Attrs(activation({Attr("auto_pad", "NOTSET"), OptionalAttr("dilations", AttrKind::kInts),
@@ -174,7 +175,8 @@ void RegisterFusedOps(OpRegistry& r) {
                              OptionalAttr("strides", AttrKind::kInts),
                              OptionalAttr("kiln_x_nhwc", AttrKind::kInt),
                              OptionalAttr("kiln_y_nhwc", AttrKind::kInt),
-                             OptionalAttr("kiln_z_nhwc", AttrKind::kInt)})));
+                             OptionalAttr("kiln_z_nhwc", AttrKind::kInt)}))
+          .InPlace(3));
   r.Register(
       MakeSchema("FusedQLinearConv", 1, 8, 14, 1, 1, kFamily, FusedQLinearConv, kDomain)
           .Attrs(activation(
@@ -183,7 +185,8 @@ void RegisterFusedOps(OpRegistry& r) {
                OptionalAttr("strides", AttrKind::kInts), OptionalAttr("dilations", AttrKind::kInts),
                OptionalAttr("pads", AttrKind::kInts), OptionalAttr("kiln_x_nhwc", AttrKind::kInt),
                OptionalAttr("kiln_y_nhwc", AttrKind::kInt),
-               OptionalAttr("kiln_z_nhwc", AttrKind::kInt)})));
+               OptionalAttr("kiln_z_nhwc", AttrKind::kInt)}))
+          .InPlace(9));
   r.Register(MakeSchema("FusedGemm", 1, 2, 3, 1, 1, kFamily, FusedGemm, kDomain)
                  .Attrs(activation({Attr("alpha", 1.0), Attr("beta", 1.0), Attr("transA", 0),
                                     Attr("transB", 0)})));

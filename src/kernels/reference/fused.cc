@@ -8,6 +8,7 @@
 // rounded to the element type, so a fused node computes what the ops it replaces compute.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -162,9 +163,21 @@ class FusedConvKernel final : public Kernel {
 
  private:
   Status RunNchw(KernelContext& ctx) const {
-    KILN_ASSIGN_OR_RETURN(TensorView * y, RunConv(def_, conv_, ctx));
-    // The residual Z has Y's type and broadcasts to Y (the definition's rules).
+    // The residual Z has Y's type and broadcasts to Y (the definition's rules). It may share Y's
+    // memory (the planner's in-place reuse): then it is copied before the convolution writes Y.
     const TensorView* z = ctx.num_inputs() > 3 ? ctx.input(3) : nullptr;
+    HostTensor z_copy;
+    TensorView z_view;
+    if (z != nullptr) {
+      KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def_, ctx, 0));
+      if (out->data == z->data && z->bytes() != 0) {
+        z_copy = HostTensor(z->dtype, z->dims);
+        std::memcpy(z_copy.bytes.data(), z->data, z->bytes());
+        z_view = z_copy.view();
+        z = &z_view;
+      }
+    }
+    KILN_ASSIGN_OR_RETURN(TensorView * y, RunConv(def_, conv_, ctx));
     if (z == nullptr && act_.kind == ActKind::kNone) return Status::Ok();
     DispatchFloat(y->dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
