@@ -66,6 +66,40 @@ TEST(MemoryPlannerTest, ReshapesOfADyingInputShareItsStorage) {
   EXPECT_EQ(plan->work_size, 1024u);
 }
 
+// x -> Exp -> z; FusedConv(x, w, b?, z) -> y, then `after` reads z again or not: the fused
+// convolution's output takes its residual's memory only when the residual dies there.
+void CheckResidualInPlace(bool z_read_later) {
+  GraphBuilder g;
+  ir::Value* x = g.In("x", DataType::kFloat32, {1, 2, 4, 4});
+  ir::Value* z = g.Op("Exp", "e", {x});
+  ir::Value* w = g.ConstF("w", {2, 2, 1, 1}, std::vector<float>(4, 0.5f));
+  ir::Value* y = g.graph.AddUniqueValue("y", {});
+  g.graph.opsets().emplace("com.kiln", 1);
+  ir::Node* conv = *g.graph.AddNode("FusedConv", "com.kiln", "conv", 1, {x, w, nullptr, z}, {y});
+  conv->set_attr("activation", std::string());
+  ir::Value* out = g.Op("Neg", "n", {y});
+  if (z_read_later) out = g.Op("Add", "a", {out, z});
+  g.Out(out);
+  ASSERT_TRUE(g.Infer().ok());
+  auto plan = PlanMemory(g.graph);
+  ASSERT_TRUE(plan.ok());
+  if (z_read_later) {
+    EXPECT_EQ(plan->activations[y].alias_of, nullptr);
+    EXPECT_NE(plan->activations[y].offset, plan->activations[z].offset);
+  } else {
+    EXPECT_EQ(plan->activations[y].alias_of, z);
+    EXPECT_EQ(plan->activations[y].offset, plan->activations[z].offset);
+  }
+}
+
+TEST(MemoryPlannerTest, FusedConvOutputTakesItsDyingResidualsMemory) {
+  CheckResidualInPlace(false);
+}
+
+TEST(MemoryPlannerTest, FusedConvResidualStillReadLaterIsNotOverwritten) {
+  CheckResidualInPlace(true);
+}
+
 TEST(MemoryPlannerTest, InputStillReadLaterIsNotOverwrittenInPlace) {
   GraphBuilder g;
   ir::Value* x = g.In("x", DataType::kFloat32, {16});
