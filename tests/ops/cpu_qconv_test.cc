@@ -248,6 +248,50 @@ TEST(CpuMaxPoolTest, Uint8AndInt8) {
   }
 }
 
+// QLinearMatMul(a [.., M, K], B [K, N] constant int8) with per-tensor or per-column b_scale.
+Node QMatMulNode(DataType a_type, DataType y_type, Dims a, int64_t n, bool per_column,
+                 uint32_t seed) {
+  const int64_t k = a.back();
+  std::vector<float> bs(per_column ? static_cast<size_t>(n) : 1);
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> spread(0.5f, 2.0f);
+  for (float& s : bs) s = 0.004f * spread(gen);
+  const Dims b_param = per_column ? Dims{n} : Dims{};
+  Node node("QLinearMatMul", 10);
+  node.In(Ints8(a_type, std::move(a), seed, Lo(a_type), Hi(a_type)))
+      .Const(Floats({}, {0.02f}))
+      .Const(Scalar8(a_type, a_type == DataType::kInt8 ? 3 : 119))
+      .Const(Ints8(DataType::kInt8, {k, n}, seed + 1, -127, 127))
+      .Const(Floats(b_param, bs))
+      .Const(Ints8(DataType::kInt8, b_param, 0, 0, 0))
+      .Const(Floats({}, {0.02f * 0.004f * 40.0f * static_cast<float>(k) / 8.0f}))
+      .Const(Scalar8(y_type, y_type == DataType::kInt8 ? -6 : 130))
+      .Outputs({y_type});
+  return node;
+}
+
+TEST(CpuQLinearMatMulTest, PerColumnAndPerTensorUint8AndInt8) {
+  CheckQuantized(QMatMulNode(DataType::kUint8, DataType::kUint8, {7, 96}, 40, true, 21));
+  CheckQuantized(QMatMulNode(DataType::kUint8, DataType::kUint8, {2, 5, 64}, 33, false, 22));
+  CheckQuantized(QMatMulNode(DataType::kInt8, DataType::kInt8, {3, 48}, 17, true, 23));
+}
+
+TEST(CpuQLinearMatMulTest, AsymmetricOrComputedWeightsRunOnTheReferenceKernel) {
+  Node node = QMatMulNode(DataType::kUint8, DataType::kUint8, {4, 32}, 8, false, 24);
+  Node asym("QLinearMatMul", 10);
+  for (size_t i = 0; i < node.inputs().size(); ++i) {
+    HostTensor t = *node.inputs()[i];
+    if (i == 5) t = Scalar8(DataType::kInt8, 2);
+    if (node.def().constants[i] != nullptr && i != 3) {
+      asym.Const(std::move(t));
+    } else {
+      asym.In(std::move(t));  // B computed for the first case below
+    }
+  }
+  asym.Outputs({DataType::kUint8});
+  CheckQuantized(asym, Expect::kDeclined);
+}
+
 TEST(QLinearConvCostTest, CountsTheProductsOfW) {
   // The profiler's FLOPs (kernels/cost.h): W is input 3 of a quantized convolution.
   QConvCase c;

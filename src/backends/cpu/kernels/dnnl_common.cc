@@ -83,8 +83,8 @@ dnnl::memory::data_type DnnlType(DataType t) {
   }
 }
 
-dnnl::memory::desc StridedDesc(const Dims& dims, const Dims& strides) {
-  return dnnl::memory::desc(ToDnnl(dims), dnnl::memory::data_type::f32, ToDnnl(strides));
+dnnl::memory::desc StridedDesc(const Dims& dims, const Dims& strides, dnnl::memory::data_type dt) {
+  return dnnl::memory::desc(ToDnnl(dims), dt, ToDnnl(strides));
 }
 
 dnnl::memory Wrap(const dnnl::memory::desc& md, const void* data) {

@@ -67,8 +67,9 @@ dnnl::memory::data_type DnnlType(DataType t);
 // Accumulation, bias and destination stay f32; the reorders into the primitive's layout convert.
 dnnl::memory::data_type MatrixInputType(const kernels::NodeDef& def);
 bool CpuHasBf16();
-// A float32 descriptor of `dims` with explicit element strides.
-dnnl::memory::desc StridedDesc(const Dims& dims, const Dims& strides);
+// A descriptor of `dims` with explicit element strides, float32 unless `dt` says.
+dnnl::memory::desc StridedDesc(const Dims& dims, const Dims& strides,
+                               dnnl::memory::data_type dt = dnnl::memory::data_type::f32);
 // A memory object over `data` (not owned) with descriptor `md`.
 dnnl::memory Wrap(const dnnl::memory::desc& md, const void* data);
 

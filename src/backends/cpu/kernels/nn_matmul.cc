@@ -3,9 +3,13 @@
 //
 // oneDNN matrix products: MatMul (numpy batch broadcasting), Gemm (transA/transB through
 // strides, alpha, beta and C as post-ops) and Kiln's FusedMatMul and FusedGemm (bias and
-// activation as post-ops), float32. A constant B (the weights) is reordered once into the
-// layout the primitive prefers; a computed B is read where it lies.
+// activation as post-ops), float32; and QLinearMatMul with constant int8 weights (uint8/int8 A,
+// oneDNN's u8/s8 x s8 matmul: output scales a_scale * b_scale / y_scale per tensor or per
+// column, A's and Y's zero points as attributes; B's zero points must be 0). A constant B (the
+// weights) is reordered once into the layout the primitive prefers; a computed B is read where
+// it lies.
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,7 +19,61 @@
 namespace kiln::cpu {
 namespace {
 
-enum class ProductKind { kMatMul, kGemm, kFusedMatMul, kFusedGemm };
+enum class ProductKind { kMatMul, kGemm, kFusedMatMul, kFusedGemm, kQLinearMatMul };
+
+// A QLinearMatMul's constants, as oneDNN's int8 matmul takes them.
+struct QuantProduct {
+  dnnl::memory::data_type a_dt, y_dt;
+  std::vector<float> scales;  // a_scale * b_scale[n] / y_scale: one, or one per column
+  int32_t a_zp = 0, y_zp = 0;
+};
+
+// Element `at` of constant input i: a float32 scale or an 8-bit zero point.
+std::optional<float> FloatAt(const NodeDef& def, size_t i, int64_t at = 0) {
+  const TensorView* t = def.input_given(i) ? def.constant(i) : nullptr;
+  if (t == nullptr || t->dtype != DataType::kFloat32 || at >= t->num_elements())
+    return std::nullopt;
+  return t->as<const float>()[at];
+}
+std::optional<int32_t> ZeroAt(const NodeDef& def, size_t i, int64_t at = 0) {
+  const TensorView* t = def.input_given(i) ? def.constant(i) : nullptr;
+  if (t == nullptr || at >= t->num_elements()) return std::nullopt;
+  if (t->dtype == DataType::kUint8) return int32_t{t->as<const uint8_t>()[at]};
+  if (t->dtype == DataType::kInt8) return int32_t{t->as<const int8_t>()[at]};
+  return std::nullopt;
+}
+
+// The constants of a QLinearMatMul the int8 kernel takes: constant 2-D int8 B with zero points
+// 0, one a_scale / a_zero_point / y_scale / y_zero_point, b_scale one or one per column.
+Result<QuantProduct> ReadQuantProduct(const NodeDef& def) {
+  auto decline = [&](const char* what) {
+    return def.Fail(code::kFeatureUnsupported, "the onednn int8 matmul needs ", what);
+  };
+  if (def.input_types[3] != DataType::kInt8 || def.constant(3) == nullptr ||
+      def.input_dims[3].size() != 2) {
+    return decline("constant 2-D int8 B");
+  }
+  const int64_t n = def.input_dims[3][1];
+  const TensorView* bs = def.input_given(4) ? def.constant(4) : nullptr;
+  auto as = FloatAt(def, 1), ys = FloatAt(def, 6);
+  auto az = ZeroAt(def, 2), yz = ZeroAt(def, 7);
+  if (bs == nullptr || bs->dtype != DataType::kFloat32 || !as || !ys || !az || !yz ||
+      def.constant(1)->num_elements() != 1 || def.constant(2)->num_elements() != 1 ||
+      (bs->num_elements() != 1 && (bs->num_elements() != n || bs->rank() != 1))) {
+    return decline("constant per-tensor A and Y parameters, B's per tensor or per column");
+  }
+  QuantProduct q;
+  q.a_dt = DnnlType(def.input_types[0]);
+  q.y_dt = DnnlType(def.output_types[0]);
+  for (int64_t c = 0; c < bs->num_elements(); ++c) {
+    auto bz = ZeroAt(def, 5, def.input_given(5) && def.constant(5)->num_elements() == 1 ? 0 : c);
+    if (def.input_given(5) && (!bz || *bz != 0)) return decline("B zero points of 0");
+    q.scales.push_back(static_cast<float>(*as * bs->as<const float>()[c]) / *ys);
+  }
+  q.a_zp = *az;
+  q.y_zp = *yz;
+  return q;
+}
 
 // The geometry of one product: A, B and the destination as oneDNN sees them (equal ranks, batch
 // dims broadcast; the destination has Y's elements), and the third input as a binary post-op
@@ -40,25 +98,34 @@ class ProductKernel final : public DnnlKernel {
  public:
   static Result<std::unique_ptr<Kernel>> Make(const KernelRegistry& registry, const NodeDef& def,
                                               ProductKind kind) {
-    KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
+    std::optional<QuantProduct> quant;
+    if (kind == ProductKind::kQLinearMatMul) {
+      KILN_ASSIGN_OR_RETURN(quant, ReadQuantProduct(def));
+    } else {
+      KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
+    }
     KILN_ASSIGN_OR_RETURN(auto reference, ReferenceKernel(registry, def));
     ActivationAttrs act;
     if (kind == ProductKind::kFusedMatMul || kind == ProductKind::kFusedGemm) {
       KILN_ASSIGN_OR_RETURN(act, ReadDnnlActivation(def));
     }
-    auto k = std::unique_ptr<ProductKernel>(
-        new ProductKernel(def, std::move(reference), kind, act, def.constant(1)));
+    const size_t b = quant ? 3 : 1;
+    auto k = std::unique_ptr<ProductKernel>(new ProductKernel(
+        def, std::move(reference), kind, act, def.constant(b), b, std::move(quant)));
     KILN_RETURN_IF_ERROR(k->PrepareFirstPlan(), "");
     return std::unique_ptr<Kernel>(std::move(k));
   }
 
  private:
   ProductKernel(const NodeDef& def, std::unique_ptr<Kernel> reference, ProductKind kind,
-                ActivationAttrs act, const TensorView* b_const)
+                ActivationAttrs act, const TensorView* b_const, size_t b_input,
+                std::optional<QuantProduct> quant)
       : DnnlKernel(def, std::move(reference)),
         kind_(kind),
         act_(act),
-        gemm_(kind == ProductKind::kGemm || kind == ProductKind::kFusedGemm) {
+        gemm_(kind == ProductKind::kGemm || kind == ProductKind::kFusedGemm),
+        b_input_(b_input),
+        quant_(std::move(quant)) {
     if (gemm_) {
       trans_a_ = def.attr_int("transA") != 0;
       trans_b_ = def.attr_int("transB") != 0;
@@ -111,15 +178,19 @@ class ProductKernel final : public DnnlKernel {
     return g;
   }
 
+  // A quantized product's inputs are 8-bit, its parameters constants: none is float32.
+  bool FloatInput(size_t i) const override { return !quant_; }
+
   std::optional<Dims> Key(const std::vector<const Dims*>& in) const override {
-    if (in.size() < 2 || in[0] == nullptr || in[1] == nullptr) return std::nullopt;
-    if (b_const_.data != nullptr && *in[1] != b_const_.dims) return std::nullopt;
+    const Dims* b = b_input_ < in.size() ? in[b_input_] : nullptr;
+    if (in.empty() || in[0] == nullptr || b == nullptr) return std::nullopt;
+    if (b_const_.data != nullptr && *b != b_const_.dims) return std::nullopt;
     const Dims* c = in.size() > 2 ? in[2] : nullptr;
-    if (kind_ == ProductKind::kMatMul) c = nullptr;
-    if (!Shape(*in[0], *in[1], c)) return std::nullopt;
+    if (kind_ == ProductKind::kMatMul || quant_) c = nullptr;
+    if (!Shape(*in[0], *b, c)) return std::nullopt;
     Dims key;
     AppendKey(key, in[0]);
-    AppendKey(key, in[1]);
+    AppendKey(key, b);
     AppendKey(key, c);
     return key;
   }
@@ -135,9 +206,10 @@ class ProductKernel final : public DnnlKernel {
 
   void Create(const Geometry& g, ProductPlan& p) const {
     using dnnl::algorithm;
-    p.a_md = StridedDesc(g.a, g.a_strides);
-    const dnnl::memory::desc b_user = StridedDesc(g.b, g.b_strides);
-    p.dst_md = PlainDesc(g.dst);
+    using dt = dnnl::memory::data_type;
+    p.a_md = StridedDesc(g.a, g.a_strides, quant_ ? quant_->a_dt : dt::f32);
+    const dnnl::memory::desc b_user = StridedDesc(g.b, g.b_strides, quant_ ? dt::s8 : dt::f32);
+    p.dst_md = PlainDesc(g.dst, quant_ ? quant_->y_dt : dt::f32);
     const bool has_addend = !g.addend.empty();
     if (has_addend) p.addend_md = PlainDesc(g.addend);
     dnnl::primitive_attr attr = UserScratchpadAttr();
@@ -153,12 +225,23 @@ class ProductKernel final : public DnnlKernel {
       p.addend_arg = DNNL_ARG_ATTR_MULTIPLE_POST_OP(ops.len()) | DNNL_ARG_SRC_1;
       ops.append_binary(algorithm::binary_add, p.addend_md);
     }
+    if (quant_) {
+      // The scales per tensor or per column (the destination's last dim), then the zero points.
+      const int last = static_cast<int>(g.dst.size()) - 1;
+      attr.set_output_scales(quant_->scales.size() > 1 ? 1 << last : 0, quant_->scales);
+      if (quant_->a_zp != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {quant_->a_zp});
+      if (quant_->y_zp != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {quant_->y_zp});
+    }
     AppendActivation(act_, ops, scale);
     attr.set_post_ops(ops);
     // bf16 takes both factors in bf16: only a product with constant weights (B packed once)
-    // does, its A converted per run; one with two computed factors (attention) stays f32.
-    const auto in = b_const_.data != nullptr ? MatrixInputType(def_) : dnnl::memory::data_type::f32;
-    p.convert_a = in != dnnl::memory::data_type::f32;
+    // does, its A converted per run; one with two computed factors (attention) stays f32. An
+    // int8 product takes its own types.
+    const auto in = quant_                     ? quant_->a_dt
+                    : b_const_.data != nullptr ? MatrixInputType(def_)
+                                               : dnnl::memory::data_type::f32;
+    const auto w_in = quant_ ? dt::s8 : in;
+    p.convert_a = !quant_ && in != dnnl::memory::data_type::f32;
     if (p.convert_a) {
       Dims row_major(g.a.size(), 1);
       for (size_t i = g.a.size(); i-- > 1;) row_major[i - 1] = row_major[i] * g.a[i];
@@ -174,7 +257,7 @@ class ProductKernel final : public DnnlKernel {
     if (b_const_.data != nullptr) {
       // Constant weights: let oneDNN choose their layout, pack them once.
       try {
-        pd = create(dnnl::memory::desc(ToDnnl(g.b), in, dnnl::memory::format_tag::any));
+        pd = create(dnnl::memory::desc(ToDnnl(g.b), w_in, dnnl::memory::format_tag::any));
       } catch (const dnnl::error&) {
         if (p.convert_a) throw;  // bf16 declined: these dims run on the reference kernel
         pd = create(b_user);
@@ -194,7 +277,7 @@ class ProductKernel final : public DnnlKernel {
     const auto& p = static_cast<const ProductPlan&>(base);
     KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
     run.Buffers({p.scratch_md.get_size(), p.convert_a ? p.src_md.get_size() : 0});
-    const void* b = p.weights != nullptr ? p.weights : ctx.input(1)->data;
+    const void* b = p.weights != nullptr ? p.weights : ctx.input(b_input_)->data;
     const dnnl::memory* addend =
         p.addend_arg != 0 ? &run.Memory(3, p.addend_md, ctx.input(2)->data) : nullptr;
     const dnnl::memory* src = &run.Memory(0, p.a_md, ctx.input(0)->data);
@@ -218,7 +301,9 @@ class ProductKernel final : public DnnlKernel {
   bool gemm_;
   bool trans_a_ = false, trans_b_ = false;
   float alpha_ = 1.0f, beta_ = 1.0f;
-  TensorView b_const_;  // the constant B, or data == null
+  size_t b_input_;                     // B's input: 1, or 3 for QLinearMatMul
+  std::optional<QuantProduct> quant_;  // set for QLinearMatMul
+  TensorView b_const_;                 // the constant B, or data == null
   mutable PackedWeights packed_;
 };
 
@@ -233,6 +318,7 @@ void RegisterCpuMatMulKernels(KernelRegistry& r) {
   r.Register(kCpuBackend, "", "Gemm", product(ProductKind::kGemm));
   r.Register(kCpuBackend, kKilnDomain, "FusedMatMul", product(ProductKind::kFusedMatMul));
   r.Register(kCpuBackend, kKilnDomain, "FusedGemm", product(ProductKind::kFusedGemm));
+  r.Register(kCpuBackend, "", "QLinearMatMul", product(ProductKind::kQLinearMatMul));
 }
 
 }  // namespace kiln::cpu
