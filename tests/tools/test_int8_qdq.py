@@ -4,7 +4,8 @@
 pool, two residual blocks, one with a strided 1x1 shortcut, global pool, Gemm) quantized by
 onnxruntime.quantization (QuantFormat.QDQ, per channel and per tensor, uint8 and int8
 activations) compiles to FusedQLinearConv nodes and a MaxPool on the quantized tensor, and gives
-onnxruntime's results within one step of the output's quantization."""
+onnxruntime's results within one step of the output's quantization; a transformer-style MLP
+block's weight products become QLinearMatMul (the product of two activations stays float)."""
 import json
 import os
 import subprocess
@@ -132,3 +133,64 @@ def test_a_qdq_model_runs_int8_and_matches_onnxruntime(f32_model, per_channel, a
     assert diff.max() <= step * 1.01, (diff.max(), step)
     assert np.mean(diff > 0) < 0.5
     assert got.argmax() == expected.argmax()
+
+
+def mlp_model(path):
+    """x [1, 16, 64] -> MatMul W1 [64, 128] + b1 -> Relu -> MatMul W2 [128, 64] + b2 -> + x ->
+    MatMul by its own transpose (two activations) -> y [1, 16, 16]."""
+    rng = np.random.default_rng(9)
+    inits = [numpy_helper.from_array((rng.standard_normal(s) * g).astype(np.float32), n)
+             for n, s, g in [("w1", (64, 128), 0.15), ("b1", (128,), 0.1),
+                             ("w2", (128, 64), 0.1), ("b2", (64,), 0.1)]]
+    nodes = [
+        helper.make_node("MatMul", ["x", "w1"], ["h1"]),
+        helper.make_node("Add", ["h1", "b1"], ["h1b"]),
+        helper.make_node("Relu", ["h1b"], ["h1r"]),
+        helper.make_node("MatMul", ["h1r", "w2"], ["h2"]),
+        helper.make_node("Add", ["h2", "b2"], ["h2b"]),
+        helper.make_node("Add", ["h2b", "x"], ["res"]),
+        helper.make_node("Transpose", ["res"], ["resT"], perm=[0, 2, 1]),
+        helper.make_node("MatMul", ["res", "resT"], ["y"]),
+    ]
+    graph = helper.make_graph(nodes, "mlp",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16, 64])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 16, 16])],
+                              inits)
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    onnx.save(m, str(path))
+
+
+class MlpCalibration(quantization.CalibrationDataReader):
+    def __init__(self):
+        rng = np.random.default_rng(4)
+        self.feeds = iter([{"x": rng.standard_normal((1, 16, 64)).astype(np.float32)}
+                           for _ in range(4)])
+
+    def get_next(self):
+        return next(self.feeds, None)
+
+
+@pytest.mark.parametrize("per_channel", [True, False])
+def test_weight_products_of_a_qdq_model_run_int8(tmp_path, per_channel):
+    mlp_model(tmp_path / "f32.onnx")
+    qdq = tmp_path / "qdq.onnx"
+    quantization.quantize_static(
+        str(tmp_path / "f32.onnx"), str(qdq), MlpCalibration(),
+        quant_format=quantization.QuantFormat.QDQ, per_channel=per_channel,
+        activation_type=quantization.QuantType.QUInt8, weight_type=quantization.QuantType.QInt8,
+        op_types_to_quantize=["MatMul"])
+    r = kiln("atc", "--framework=5", f"--model={qdq}", f"--output={tmp_path / 'mlp'}", "--log=info")
+    log = r.stdout + r.stderr
+    assert log.count("became QLinearMatMul") == 2, log  # not the product of two activations
+    x = np.random.default_rng(6).standard_normal((1, 16, 64)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    kiln("bench", "--model", tmp_path / "mlp.om", "--input", tmp_path / "x.npy", "--output",
+         tmp_path / "out", "--outfmt", "NPY", "--loop", 1)
+    got = np.load(tmp_path / "out" / "x_0.npy")
+    (expected,) = ort.InferenceSession(str(qdq), providers=["CPUExecutionProvider"]).run(
+        None, {"x": x})
+    # The integer products requantize as onnxruntime's do; the last (float) product of two
+    # dequantized activations sums in another order.
+    scale = float(np.max(np.abs(expected)))
+    assert np.max(np.abs(got - expected)) <= 1e-4 * scale

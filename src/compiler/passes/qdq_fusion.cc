@@ -8,18 +8,23 @@
 //
 //   DQ(x) -> Conv(., DQ(w), [DQ(b) | b]) -> [Relu] -> Q                 => FusedQLinearConv
 //   ... then -> DQ -> Add(., DQ(z)) -> [Relu] -> Q                       => the same node with Z
-//   DQ(x) -> MaxPool -> Q with x's own scale and zero point             => MaxPool on x
+//   DQ(a) -> MatMul(., DQ(B)) -> Q, B constant and 2-D                  => QLinearMatMul
+//   DQ(x) -> MaxPool / Reshape / Transpose / ... -> Q of x's own parameters => the op on x
 //
 // Conditions (anything else is left as written, which stays correct): the scales and zero
-// points are constants, one value each except the weights' per-output-channel ones (axis 0);
-// the weights are constant; the bias is a float32 constant or the DequantizeLinear of an int32
-// constant, requantized to x_scale * w_scale when its own scale differs; every intermediate
-// value has only the fused reader. The DequantizeLinear nodes stay for their other readers and
-// go with dead code elimination otherwise. It runs first, before constant folding would turn the
-// weights' DequantizeLinear into float32 constants.
+// points are constants, one value each except the weights' per-output-channel ones (a
+// convolution's axis 0, a matmul's column axis 1); the weights are constant int8 with zero points
+// 0 (symmetric, onnxruntime's default: what int8 kernels take; other weights would leave the
+// integer op to a slow reference kernel, so their group stays in float); the bias is a float32
+// constant or the DequantizeLinear of an int32 constant, requantized to x_scale * w_scale when its
+// own scale differs; every intermediate value has only the fused reader. The DequantizeLinear
+// nodes stay for their other readers and go with dead code elimination otherwise. It runs first,
+// before constant folding would turn the weights' DequantizeLinear into float32 constants.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -102,22 +107,44 @@ std::vector<float> FloatValues(const ir::Tensor& t) {
   return std::vector<float>(t.data<float>(), t.data<float>() + t.num_elements());
 }
 
-// The weights' DequantizeLinear: constant 8-bit W with constant float32 scales (one, or one per
-// output channel along axis 0) and zero points of the same shape (or none).
-ir::Node* WeightDequantize(const ir::Value* w, int64_t m) {
+// The weights' DequantizeLinear: constant int8 W with constant float32 scales (one, or `m`
+// along `axis` of W) and zero points of the same shape that are all 0 (or none).
+ir::Node* WeightDequantize(const ir::Value* w, int64_t m, int64_t axis) {
   ir::Node* dq = DequantizeOf(w);
-  if (dq == nullptr || !IsConstant(dq->input(0)) || !Is8Bit(dq->input(0)->dtype())) return nullptr;
+  if (dq == nullptr || !IsConstant(dq->input(0)) || dq->input(0)->dtype() != ir::DataType::kInt8) {
+    return nullptr;
+  }
   const ir::Value* s = dq->input(1);
   const ir::Value* z = dq->input(2);
   if (!IsConstant(s) || s->constant()->dtype() != ir::DataType::kFloat32) return nullptr;
   const int64_t n = s->constant()->num_elements();
   if (n != 1 && (n != m || s->constant()->dims().size() != 1)) return nullptr;
-  if (n != 1 && dq->attr_int("axis") != 0) return nullptr;
-  if (z != nullptr && (!IsConstant(z) || z->constant()->dtype() != dq->input(0)->dtype() ||
-                       z->constant()->num_elements() != n)) {
-    return nullptr;
+  const int64_t rank = static_cast<int64_t>(dq->input(0)->constant()->dims().size());
+  const int64_t a = dq->attr_int("axis");
+  if (n != 1 && a != axis && a != axis - rank) return nullptr;
+  if (z != nullptr) {
+    if (!IsConstant(z) || z->constant()->dtype() != ir::DataType::kInt8 ||
+        z->constant()->num_elements() != n) {
+      return nullptr;
+    }
+    const int8_t* zd = z->constant()->data<int8_t>();
+    for (int64_t i = 0; i < n; ++i) {
+      if (zd[i] != 0) return nullptr;
+    }
   }
   return dq;
+}
+
+// W's zero points: the DequantizeLinear's, else zeros of W's type (one per scale).
+ir::Value* WeightZeroPoint(ir::Graph& graph, const ir::Node& dqw, size_t scales,
+                           const std::string& stem) {
+  if (dqw.input(2) != nullptr) return dqw.input(2);
+  ir::Value* wz = graph.AddUniqueValue(stem + "_w_zero_point", {});
+  const std::vector<int8_t> zeros(scales, 0);
+  std::vector<int64_t> dims;
+  if (scales != 1) dims.push_back(static_cast<int64_t>(scales));
+  wz->set_constant(ir::Tensor::FromVector(dqw.input(0)->dtype(), dims, zeros));
+  return wz;
 }
 
 // The bias as int32 in units of x_scale * w_scale[c] (QLinearConv's B): the int32 constant of
@@ -182,7 +209,7 @@ Result<bool> TryConv(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
   const ir::Shape& wshape = conv.input(1)->shape();
   if (wshape.rank() < 3 || !wshape[0].known()) return false;
   const int64_t m = wshape[0].value;
-  ir::Node* dqw = WeightDequantize(conv.input(1), m);
+  ir::Node* dqw = WeightDequantize(conv.input(1), m, 0);
   if (dqw == nullptr) return false;
 
   // Y = Q([Relu](Conv)).
@@ -207,16 +234,7 @@ Result<bool> TryConv(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
     bias = Int32Bias(graph, conv.input(2), xs, ws, m, stem);
     if (bias == nullptr) return false;
   }
-  // Zero points default to 0 of W's type.
-  ir::Value* wz = dqw->input(2);
-  if (wz == nullptr) {
-    wz = graph.AddUniqueValue(stem + "_w_zero_point", {});
-    const ir::Tensor& wc = *dqw->input(0)->constant();
-    const std::vector<int8_t> zeros(ws.size(), 0);  // 0 is the same byte in int8 and uint8
-    std::vector<int64_t> dims;
-    if (ws.size() != 1) dims.push_back(m);
-    wz->set_constant(ir::Tensor::FromVector(wc.dtype(), dims, zeros));
-  }
+  ir::Value* wz = WeightZeroPoint(graph, *dqw, ws.size(), stem);
   std::vector<ir::Value*> inputs = {dqx->input(0), dqx->input(1), dqx->input(2),
                                     dqw->input(0), dqw->input(1), wz,
                                     qy->input(1),  qy->input(2),  bias};
@@ -270,27 +288,76 @@ Result<bool> TryConv(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
   return true;
 }
 
-// DQ(x) -> MaxPool -> Q of the same parameters: the maximum commutes with a monotonic
-// (de)quantization, so MaxPool runs on x itself.
-Result<bool> TryMaxPool(ir::Node& pool, Rewriter& rw, PassContext& ctx) {
-  if (!pattern::IsOp(&pool, "MaxPool") || pool.opset() < 12) return false;
-  const ir::Value* indices = pool.output(1);
-  if (indices != nullptr &&
-      (!rw.graph().Uses(indices).empty() || pattern::IsGraphOutput(rw.graph(), indices))) {
+// DQ(a) -> MatMul(., DQ(B)) -> Q with a constant 2-D B: QLinearMatMul.
+Result<bool> TryMatMul(ir::Node& matmul, Rewriter& rw, PassContext& ctx) {
+  if (!pattern::IsOp(&matmul, "MatMul") || matmul.outputs().size() != 1) return false;
+  ir::Graph& graph = rw.graph();
+  ir::Node* dqa = PerTensorDequantize(matmul.input(0));
+  const ir::Value* b = matmul.input(1);
+  if (dqa == nullptr || b == nullptr || !b->shape().rank_known() || b->shape().rank() != 2 ||
+      !b->shape()[1].known()) {
     return false;
   }
-  ir::Node* dqx = PerTensorDequantize(pool.input(0));
+  ir::Node* dqb = WeightDequantize(b, b->shape()[1].value, 1);
+  ir::Node* q = SoleQuantize(graph, matmul.output(0));
+  if (dqb == nullptr || q == nullptr) return false;
+  const std::string stem = matmul.name().empty() ? std::string("matmul") : matmul.name();
+  const size_t scales = static_cast<size_t>(dqb->input(1)->constant()->num_elements());
+  NewNode spec{"QLinearMatMul",
+               "",
+               matmul.name(),
+               std::max(matmul.opset(), 10),
+               {dqa->input(0), dqa->input(1), dqa->input(2), dqb->input(0), dqb->input(1),
+                WeightZeroPoint(graph, *dqb, scales, stem), q->input(1), q->input(2)},
+               {q->output(0)},
+               {}};
+  ctx.log.push_back(
+      StrCat("qdq_fusion: ", matmul.Label(), " with its quantize/dequantize became QLinearMatMul"));
+  KILN_RETURN_IF_ERROR(rw.Replace({&matmul, q}, std::move(spec)).status(), "in qdq_fusion");
+  return true;
+}
+
+// Ops that move or select elements without computing new values (and MaxPool, a selection):
+// their quantized form, when a DequantizeLinear feeds their data input (input 0) and a
+// QuantizeLinear of the same constants reads their output, is the op on the 8-bit tensor itself,
+// since the quantization of a dequantized value of the same parameters is that value. The
+// opset from which each takes 8-bit tensors.
+int EightBitSince(const ir::Node& n) {
+  static const std::map<std::string, int> kOps = {
+      {"MaxPool", 12},     {"Reshape", 5},   {"Flatten", 1},      {"Squeeze", 1},
+      {"Unsqueeze", 1},    {"Transpose", 1}, {"Slice", 1},        {"Gather", 1},
+      {"Identity", 1},     {"Expand", 8},    {"DepthToSpace", 1}, {"SpaceToDepth", 1},
+      {"GlobalMaxPool", 1}};
+  if (!n.domain().empty()) return INT32_MAX;
+  auto it = kOps.find(n.op_type());
+  return it == kOps.end() ? INT32_MAX : it->second;
+}
+
+Result<bool> TryDataMovement(ir::Node& op, Rewriter& rw, PassContext& ctx) {
+  if (op.opset() < EightBitSince(op) || op.outputs().empty()) return false;
+  ir::Graph& graph = rw.graph();
+  for (size_t i = 1; i < op.outputs().size(); ++i) {  // MaxPool's Indices: unread
+    const ir::Value* extra = op.output(i);
+    if (extra != nullptr && (!graph.Uses(extra).empty() || pattern::IsGraphOutput(graph, extra))) {
+      return false;
+    }
+  }
+  ir::Node* dqx = PerTensorDequantize(op.input(0));
   if (dqx == nullptr) return false;
-  ir::Node* q = SoleQuantize(rw.graph(), pool.output(0));
+  for (size_t i = 1; i < op.inputs().size(); ++i) {
+    if (op.input(i) == op.input(0)) return false;  // the dequantized value as an index or shape
+  }
+  ir::Node* q = SoleQuantize(graph, op.output(0));
   if (q == nullptr || !SameParams(ParamsOf(*q), ParamsOf(*dqx)) ||
       q->output(0)->dtype() != dqx->input(0)->dtype()) {
     return false;
   }
-  NewNode spec{"MaxPool",      "",          pool.name(), pool.opset(), {dqx->input(0)},
-               {q->output(0)}, pool.attrs()};
+  std::vector<ir::Value*> inputs = op.inputs();
+  inputs[0] = dqx->input(0);
+  NewNode spec{op.op_type(), "", op.name(), op.opset(), inputs, {q->output(0)}, op.attrs()};
   ctx.log.push_back(
-      StrCat("qdq_fusion: ", pool.Label(), " runs on the quantized ", dqx->input(0)->name()));
-  KILN_RETURN_IF_ERROR(rw.Replace({&pool, q}, std::move(spec)).status(), "in qdq_fusion");
+      StrCat("qdq_fusion: ", op.Label(), " runs on the quantized ", dqx->input(0)->name()));
+  KILN_RETURN_IF_ERROR(rw.Replace({&op, q}, std::move(spec)).status(), "in qdq_fusion");
   return true;
 }
 
@@ -301,7 +368,9 @@ class QdqFusionPass : public Pass {
     return pattern::RewriteEachNode(graph, [&](ir::Node& n, Rewriter& rw) -> Result<bool> {
       KILN_ASSIGN_OR_RETURN(bool done, TryConv(n, rw, ctx));
       if (done) return true;
-      return TryMaxPool(n, rw, ctx);
+      KILN_ASSIGN_OR_RETURN(done, TryMatMul(n, rw, ctx));
+      if (done) return true;
+      return TryDataMovement(n, rw, ctx);
     });
   }
 };
