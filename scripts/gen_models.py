@@ -16,10 +16,11 @@ Every model passes onnx.checker.check_model(full_check=True) before it is writte
 output is byte-for-byte deterministic. A model whose file already exists and carries this
 script's GENERATOR_VERSION in its metadata_props is skipped (--force regenerates it).
 
-`resnet50_qdq` (DIR/resnet50_v1.5_qdq.onnx) is that ResNet-50 quantized the way users quantize
-for onnxruntime: onnxruntime.quantization's quant_pre_process (BatchNormalization folded), then
-quantize_static in the QDQ format, int8 weights per output channel, uint8 activations,
-calibrated (MinMax) on 8 seeded standard-normal images.
+`resnet50_qdq` (DIR/resnet50_v1.5_qdq.onnx) and `bert_qdq` (DIR/bert_encoder_qdq.onnx) are that
+ResNet-50 and BERT encoder quantized the way users quantize for onnxruntime:
+onnxruntime.quantization's quant_pre_process (BatchNormalization folded), then quantize_static in
+the QDQ format, int8 weights (per output channel for ResNet-50), uint8 activations, calibrated
+(MinMax) on seeded random inputs.
 """
 import argparse
 import math
@@ -433,38 +434,61 @@ def build_crnn_head(seed=7, steps=80, features=512, hidden=256, classes=97):
                    {"kiln_architecture": "crnn_head", "kiln_purpose": "speed (recurrent)"})
 
 
-def build_resnet50_qdq(seed=51, calibration_images=8):
-    """build_resnet50's model quantized by onnxruntime.quantization (see the module comment)."""
+def _quantize_qdq(model, feeds, seed, architecture, doc, per_channel):
+    """`model` quantized by onnxruntime.quantization as its documentation shows: quant_pre_process
+    (BatchNormalization folded), then quantize_static in the QDQ format, int8 weights, uint8
+    activations, every op type it quantizes, MinMax-calibrated on `feeds`."""
     import tempfile
 
     from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
                                           quant_pre_process, quantize_static)
 
-    class Images(CalibrationDataReader):
+    class Feeds(CalibrationDataReader):
         def __init__(self):
-            rng = np.random.default_rng(seed)
-            self.feeds = iter([{"input": rng.standard_normal((1, 3, 224, 224)).astype(np.float32)}
-                               for _ in range(calibration_images)])
+            self.feeds = iter(feeds)
 
         def get_next(self):
             return next(self.feeds, None)
 
     with tempfile.TemporaryDirectory() as tmp:
         f32, pre, qdq = (os.path.join(tmp, n) for n in ("f32.onnx", "pre.onnx", "qdq.onnx"))
-        onnx.save(build_resnet50(), f32)
+        onnx.save(model, f32)
         quant_pre_process(f32, pre, skip_symbolic_shape=True)
-        quantize_static(pre, qdq, Images(), quant_format=QuantFormat.QDQ, per_channel=True,
+        quantize_static(pre, qdq, Feeds(), quant_format=QuantFormat.QDQ, per_channel=per_channel,
                         activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
         model = onnx.load(qdq)
-    model.doc_string = ("ResNet-50 v1.5 (scripts/gen_models.py, seeded random weights) quantized "
-                        "by onnxruntime.quantization: QDQ, per-channel int8 weights, uint8 "
-                        "activations. For speed and compiler tests only.")
+    model.doc_string = doc + " For speed and compiler tests only."
     del model.metadata_props[:]
     for key, value in {VERSION_KEY: GENERATOR_VERSION, "kiln_seed": str(seed),
-                       "kiln_architecture": "resnet50_v1.5_qdq",
-                       "kiln_purpose": "speed (int8)"}.items():
+                       "kiln_architecture": architecture, "kiln_purpose": "speed (int8)"}.items():
         model.metadata_props.add(key=key, value=value)
     return model
+
+
+def build_resnet50_qdq(seed=51, calibration_images=8):
+    """build_resnet50's model quantized (QDQ, per-channel weights; see _quantize_qdq),
+    calibrated on seeded standard-normal images."""
+    rng = np.random.default_rng(seed)
+    feeds = [{"input": rng.standard_normal((1, 3, 224, 224)).astype(np.float32)}
+             for _ in range(calibration_images)]
+    return _quantize_qdq(build_resnet50(), feeds, seed, "resnet50_v1.5_qdq",
+                         "ResNet-50 v1.5 (scripts/gen_models.py, seeded random weights) quantized "
+                         "by onnxruntime.quantization: QDQ, per-channel int8 weights, uint8 "
+                         "activations.", per_channel=True)
+
+
+def build_bert_qdq(seed=61, calibration_sets=4, seq=128):
+    """build_bert_encoder's model quantized (QDQ, per-tensor weights, every op type
+    onnxruntime quantizes; see _quantize_qdq), calibrated on seeded random token ids."""
+    rng = np.random.default_rng(seed)
+    feeds = [{"input_ids": rng.integers(1000, 30522, (1, seq)).astype(np.int64),
+              "attention_mask": np.ones((1, seq), np.int64),
+              "token_type_ids": np.zeros((1, seq), np.int64)} for _ in range(calibration_sets)]
+    return _quantize_qdq(build_bert_encoder(), feeds, seed, "bert_encoder_qdq",
+                         "A BERT encoder at all-MiniLM-L6 sizes (scripts/gen_models.py, seeded "
+                         "random weights) quantized by onnxruntime.quantization: QDQ, int8 "
+                         "weights, uint8 activations, every op type it quantizes.",
+                         per_channel=False)
 
 
 MODELS = {
@@ -473,6 +497,7 @@ MODELS = {
     "crnn": ("crnn_head.onnx", build_crnn_head),
     "mobilenetv2": ("mobilenetv2.onnx", build_mobilenetv2),
     "bert": ("bert_encoder.onnx", build_bert_encoder),
+    "bert_qdq": ("bert_encoder_qdq.onnx", build_bert_qdq),
 }
 
 
