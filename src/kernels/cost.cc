@@ -173,6 +173,8 @@ const std::unordered_map<std::string, Rule>& Rules() {
       {"ConvTranspose", {Kind::kConvTranspose, 0}},
       {"MatMul", {Kind::kMatMul, 0}},
       {"FusedMatMul", {Kind::kMatMul, 0}},
+      {"QLinearMatMul", {Kind::kMatMul, 0}},
+      {"MatMulInteger", {Kind::kMatMul, 0}},
       {"Gemm", {Kind::kGemm, 0}},
       {"FusedGemm", {Kind::kGemm, 0}},
       {"LSTM", {Kind::kRecurrent, 0}},
@@ -215,7 +217,12 @@ NodeCost PrepareCost(const NodeDef& def) {
                            (def.attr_string("activation").empty() ? 0 : 1);
         break;
       }
-      if (def.op_type == "ConvInteger") break;  // inputs 2 and 3 are zero points: no epilogue
+      if (def.op_type == "QLinearMatMul") {
+        cost.per_element = 2;  // the requantization
+        break;
+      }
+      // Inputs 2 and 3 are zero points: no epilogue.
+      if (def.op_type == "ConvInteger" || def.op_type == "MatMulInteger") break;
       // The epilogue: bias (input 2), residual (input 3) and a fused activation.
       cost.per_element = (def.input_given(2) ? 1 : 0) + (def.input_given(3) ? 1 : 0) +
                          (def.attr_string("activation").empty() ? 0 : 1);

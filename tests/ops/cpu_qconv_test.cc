@@ -311,6 +311,20 @@ TEST(QLinearConvCostTest, CountsTheProductsOfW) {
   EXPECT_LE(*flops, products + 10ull * 24 * 81);  // the requantizing epilogue
 }
 
+TEST(QLinearMatMulCostTest, CountsTheProducts) {
+  const Node node = QMatMulNode(DataType::kUint8, DataType::kUint8, {2, 5, 64}, 33, false, 22);
+  const kernels::NodeCost cost = kernels::PrepareCost(node.def());
+  std::vector<kernels::TensorView> views;
+  for (const HostTensor* t : node.inputs()) views.push_back(t->view());
+  std::vector<const kernels::TensorView*> in;
+  for (const auto& v : views) in.push_back(&v);
+  HostTensor y(DataType::kUint8, {2, 5, 33});
+  const kernels::TensorView yv = y.view();
+  auto flops = kernels::Flops(cost, in, {&yv});
+  ASSERT_TRUE(flops.has_value());
+  EXPECT_EQ(*flops, 2ull * 2 * 5 * 33 * 64 + 2ull * 2 * 5 * 33);
+}
+
 // Values around every rounding tie of the scale, beyond both ends of the range, and NaN.
 HostTensor TiesAndEdges(float scale, int64_t n) {
   std::vector<float> v;
