@@ -3,9 +3,11 @@
 //
 // oneDNN matrix products: MatMul (numpy batch broadcasting), Gemm (transA/transB through
 // strides, alpha, beta and C as post-ops) and Kiln's FusedMatMul and FusedGemm (bias and
-// activation as post-ops), float32; and QLinearMatMul with constant int8 weights (uint8/int8 A,
+// activation as post-ops), float32; QLinearMatMul with constant int8 weights (uint8/int8 A,
 // oneDNN's u8/s8 x s8 matmul: output scales a_scale * b_scale / y_scale per tensor or per
-// column, A's and Y's zero points as attributes; B's zero points must be 0). A constant B (the
+// column, A's and Y's zero points as attributes; B's zero points must be 0); and MatMulInteger
+// (int8 B with zero points 0, A's one zero point given at run time: what onnxruntime's dynamic
+// quantization writes after DynamicQuantizeLinear) into int32. A constant B (the
 // weights) is reordered once into the layout the primitive prefers; a computed B is read where
 // it lies.
 #include <algorithm>
@@ -19,7 +21,7 @@
 namespace kiln::cpu {
 namespace {
 
-enum class ProductKind { kMatMul, kGemm, kFusedMatMul, kFusedGemm, kQLinearMatMul };
+enum class ProductKind { kMatMul, kGemm, kFusedMatMul, kFusedGemm, kQLinearMatMul, kMatMulInteger };
 
 // A QLinearMatMul's constants, as oneDNN's int8 matmul takes them.
 struct QuantProduct {
@@ -41,6 +43,27 @@ std::optional<int32_t> ZeroAt(const NodeDef& def, size_t i, int64_t at = 0) {
   if (t->dtype == DataType::kUint8) return int32_t{t->as<const uint8_t>()[at]};
   if (t->dtype == DataType::kInt8) return int32_t{t->as<const int8_t>()[at]};
   return std::nullopt;
+}
+
+// What the int8 kernel takes of a MatMulInteger: int8 B (constant or computed) whose zero point,
+// when given, is a constant 0; A's zero point one value (read at run time: DynamicQuantizeLinear
+// computes it). Returns A's and Y's types as a QuantProduct without scales.
+Result<QuantProduct> ReadIntegerProduct(const NodeDef& def) {
+  auto decline = [&](const char* what) {
+    return def.Fail(code::kFeatureUnsupported, "the onednn int8 matmul needs ", what);
+  };
+  if (def.input_types[1] != DataType::kInt8) return decline("int8 B");
+  if (def.num_inputs() > 3 && def.input_given(3)) {
+    const TensorView* bz = def.constant(3);
+    if (bz == nullptr) return decline("a constant B zero point");
+    for (int64_t i = 0; i < bz->num_elements(); ++i) {
+      if (bz->as<const int8_t>()[i] != 0) return decline("B zero points of 0");
+    }
+  }
+  QuantProduct q;
+  q.a_dt = DnnlType(def.input_types[0]);
+  q.y_dt = dnnl::memory::data_type::s32;
+  return q;
 }
 
 // The constants of a QLinearMatMul the int8 kernel takes: constant 2-D int8 B with zero points
@@ -80,7 +103,8 @@ Result<QuantProduct> ReadQuantProduct(const NodeDef& def) {
 // operand.
 struct Geometry {
   Dims a, a_strides, b, b_strides, dst;
-  Dims addend;  // C or the bias padded to dst's rank; empty when there is none
+  Dims addend;                // C or the bias padded to dst's rank; empty when there is none
+  bool a_zero_point = false;  // MatMulInteger: A's zero point is given (read per run)
 };
 
 struct ProductPlan final : Plan {
@@ -88,6 +112,7 @@ struct ProductPlan final : Plan {
   dnnl::memory::desc a_md, b_md, dst_md, addend_md, scratch_md;
   const void* weights = nullptr;  // constant B in b_md, when B is constant
   int addend_arg = 0;             // the binary post-op's argument id
+  dnnl::memory::desc zp_md;       // MatMulInteger's run-time zero point of A (one int32), or empty
   // bf16 (MatrixInputType): A as stored (a_md) is converted into src_md before the product.
   bool convert_a = false;
   dnnl::memory::desc src_md;
@@ -101,6 +126,8 @@ class ProductKernel final : public DnnlKernel {
     std::optional<QuantProduct> quant;
     if (kind == ProductKind::kQLinearMatMul) {
       KILN_ASSIGN_OR_RETURN(quant, ReadQuantProduct(def));
+    } else if (kind == ProductKind::kMatMulInteger) {
+      KILN_ASSIGN_OR_RETURN(quant, ReadIntegerProduct(def));
     } else {
       KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
     }
@@ -109,7 +136,7 @@ class ProductKernel final : public DnnlKernel {
     if (kind == ProductKind::kFusedMatMul || kind == ProductKind::kFusedGemm) {
       KILN_ASSIGN_OR_RETURN(act, ReadDnnlActivation(def));
     }
-    const size_t b = quant ? 3 : 1;
+    const size_t b = kind == ProductKind::kQLinearMatMul ? 3 : 1;
     auto k = std::unique_ptr<ProductKernel>(new ProductKernel(
         def, std::move(reference), kind, act, def.constant(b), b, std::move(quant)));
     KILN_RETURN_IF_ERROR(k->PrepareFirstPlan(), "");
@@ -181,6 +208,14 @@ class ProductKernel final : public DnnlKernel {
   // A quantized product's inputs are 8-bit, its parameters constants: none is float32.
   bool FloatInput(size_t i) const override { return !quant_; }
 
+  // MatMulInteger: A's zero point, when given, holds one value (a per-row one runs on the
+  // reference kernel).
+  bool Takes(const KernelContext& ctx) const override {
+    if (kind_ != ProductKind::kMatMulInteger || ctx.num_inputs() < 3) return true;
+    const TensorView* az = ctx.input(2);
+    return az == nullptr || az->num_elements() == 1;
+  }
+
   std::optional<Dims> Key(const std::vector<const Dims*>& in) const override {
     const Dims* b = b_input_ < in.size() ? in[b_input_] : nullptr;
     if (in.empty() || in[0] == nullptr || b == nullptr) return std::nullopt;
@@ -192,6 +227,7 @@ class ProductKernel final : public DnnlKernel {
     AppendKey(key, in[0]);
     AppendKey(key, b);
     AppendKey(key, c);
+    if (kind_ == ProductKind::kMatMulInteger) key.push_back(in.size() > 2 && in[2] != nullptr);
     return key;
   }
 
@@ -199,6 +235,7 @@ class ProductKernel final : public DnnlKernel {
     auto dims = SplitKey(key, 3);
     auto g = Shape(*dims[0], *dims[1], dims[2] ? &*dims[2] : nullptr);
     if (!g) return def_.Fail(code::kFeatureUnsupported, "no onednn geometry");
+    g->a_zero_point = kind_ == ProductKind::kMatMulInteger && key.back() != 0;
     auto plan = std::make_shared<ProductPlan>();
     KILN_RETURN_IF_ERROR(Guard(def_, [&] { Create(*g, *plan); }), "");
     return std::shared_ptr<const Plan>(std::move(plan));
@@ -225,12 +262,15 @@ class ProductKernel final : public DnnlKernel {
       p.addend_arg = DNNL_ARG_ATTR_MULTIPLE_POST_OP(ops.len()) | DNNL_ARG_SRC_1;
       ops.append_binary(algorithm::binary_add, p.addend_md);
     }
-    if (quant_) {
+    if (kind_ == ProductKind::kQLinearMatMul) {
       // The scales per tensor or per column (the destination's last dim), then the zero points.
       const int last = static_cast<int>(g.dst.size()) - 1;
       attr.set_output_scales(quant_->scales.size() > 1 ? 1 << last : 0, quant_->scales);
       if (quant_->a_zp != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {quant_->a_zp});
       if (quant_->y_zp != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {quant_->y_zp});
+    } else if (kind_ == ProductKind::kMatMulInteger && g.a_zero_point) {
+      attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});  // given per run
+      p.zp_md = PlainDesc({1}, dnnl::memory::data_type::s32);
     }
     AppendActivation(act_, ops, scale);
     attr.set_post_ops(ops);
@@ -281,6 +321,14 @@ class ProductKernel final : public DnnlKernel {
     const dnnl::memory* addend =
         p.addend_arg != 0 ? &run.Memory(3, p.addend_md, ctx.input(2)->data) : nullptr;
     const dnnl::memory* src = &run.Memory(0, p.a_md, ctx.input(0)->data);
+    int32_t a_zp = 0;  // MatMulInteger's zero point of A, as the primitive takes it
+    const dnnl::memory* zp = nullptr;
+    if (!p.zp_md.is_zero()) {
+      const TensorView* az = ctx.input(2);
+      a_zp = az->dtype == DataType::kUint8 ? int32_t{az->as<const uint8_t>()[0]}
+                                           : int32_t{az->as<const int8_t>()[0]};
+      zp = &run.Memory(5, p.zp_md, &a_zp);
+    }
     if (p.convert_a) {
       const dnnl::memory& a = *src;
       src = &run.Memory(4, p.src_md, run.buffer(1));
@@ -290,7 +338,8 @@ class ProductKernel final : public DnnlKernel {
                 {{DNNL_ARG_SRC, src},
                  {DNNL_ARG_WEIGHTS, &run.Memory(1, p.b_md, b)},
                  {DNNL_ARG_DST, &run.Memory(2, p.dst_md, y->data)},
-                 {p.addend_arg, addend}},
+                 {p.addend_arg, addend},
+                 {DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, zp}},
                 p.scratch_md, run.buffer(0));
     run.Wait();
     return Status::Ok();
@@ -319,6 +368,7 @@ void RegisterCpuMatMulKernels(KernelRegistry& r) {
   r.Register(kCpuBackend, kKilnDomain, "FusedMatMul", product(ProductKind::kFusedMatMul));
   r.Register(kCpuBackend, kKilnDomain, "FusedGemm", product(ProductKind::kFusedGemm));
   r.Register(kCpuBackend, "", "QLinearMatMul", product(ProductKind::kQLinearMatMul));
+  r.Register(kCpuBackend, "", "MatMulInteger", product(ProductKind::kMatMulInteger));
 }
 
 }  // namespace kiln::cpu
