@@ -18,7 +18,9 @@ void RegisterCpuReduceKernels(kernels::KernelRegistry& registry);
 void RegisterCpuTensorKernels(kernels::KernelRegistry& registry);
 // resize_pad.cc: Resize and Pad.
 void RegisterCpuResizePadKernels(kernels::KernelRegistry& registry);
-// quantize.cc: per-tensor QuantizeLinear and DequantizeLinear.
+// quantize.cc: per-tensor QuantizeLinear and DequantizeLinear, DynamicQuantizeLinear.
 void RegisterCpuQuantizeKernels(kernels::KernelRegistry& registry);
+// cast.cc: Cast from the integer types to float32.
+void RegisterCpuCastKernels(kernels::KernelRegistry& registry);
 
 }  // namespace kiln::cpu

@@ -4,10 +4,14 @@
 // QuantizeLinear and DequantizeLinear as a QDQ model runs them on every execution: float32
 // activations to and from uint8 / int8 with one scale and zero point (per tensor), the QDQ
 // nodes qdq_fusion leaves around the ops it does not turn into integer ops (and a model's first
-// quantization of its input). The arithmetic is the reference kernel's (kernels/reference/
+// quantization of its input); and DynamicQuantizeLinear, which onnxruntime's dynamic quantization
+// puts before every MatMulInteger. The arithmetic is the reference kernel's (kernels/reference/
 // quantize.cc): x / scale in float32, rounded half to even, plus the zero point, saturated, NaN
-// to the lowest value; float32(x - zero_point) * scale. Per-axis and blocked parameters, other
-// types and opset 23's precision run on the reference kernel.
+// to the lowest value; float32(x - zero_point) * scale; DynamicQuantizeLinear's range [min(0,
+// min x), max(0, max x)] (NaN left out) over [0, 255]. Per-axis and blocked parameters, other
+// types, opset 23's precision and a degenerate range (all zero, infinite) run on the reference
+// kernel.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -54,6 +58,30 @@ KILN_CPU_CLONES void DequantizeU8(const uint8_t* KILN_RESTRICT x, float* KILN_RE
 KILN_CPU_CLONES void DequantizeS8(const int8_t* KILN_RESTRICT x, float* KILN_RESTRICT y, int64_t n,
                                   float s, int32_t z) {
   for (int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(int32_t{x[i]} - z) * s;
+}
+
+// min(0, min x) and max(0, max x), NaN left out (a NaN compares false), in 16 lanes.
+KILN_CPU_CLONES void RangeWithZero(const float* KILN_RESTRICT x, int64_t n, float* lo, float* hi) {
+  float mn[16] = {}, mx[16] = {};
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    for (int j = 0; j < 16; ++j) {
+      const float v = x[i + j];
+      mn[j] = v < mn[j] ? v : mn[j];
+      mx[j] = v > mx[j] ? v : mx[j];
+    }
+  }
+  for (; i < n; ++i) {
+    mn[0] = x[i] < mn[0] ? x[i] : mn[0];
+    mx[0] = x[i] > mx[0] ? x[i] : mx[0];
+  }
+  float a = 0.0f, b = 0.0f;
+  for (int j = 0; j < 16; ++j) {
+    a = mn[j] < a ? mn[j] : a;
+    b = mx[j] > b ? mx[j] : b;
+  }
+  *lo = a;
+  *hi = b;
 }
 
 bool Is8Bit(DataType t) { return t == DataType::kUint8 || t == DataType::kInt8; }
@@ -134,6 +162,45 @@ class QdqKernel final : public FallbackKernel {
   Kind kind_;
 };
 
+class DynamicQuantizeKernel final : public FallbackKernel {
+ public:
+  static Result<std::unique_ptr<Kernel>> Make(const KernelRegistry& registry, const NodeDef& def) {
+    if (def.input_types.empty() || def.input_types[0] != DataType::kFloat32) {
+      return def.Fail(code::kFeatureUnsupported, "the cpu kernel takes float32 x only");
+    }
+    KILN_ASSIGN_OR_RETURN(auto reference, internal::PrepareReference(registry, def));
+    return std::unique_ptr<Kernel>(new DynamicQuantizeKernel(def, std::move(reference)));
+  }
+
+  Status Run(KernelContext& ctx) const override {
+    const TensorView* x = ctx.input(0);
+    const float* in = x->as<const float>();
+    const int64_t n = x->num_elements();
+    float min_x = 0.0f, max_x = 0.0f;
+    RangeWithZero(in, n, &min_x, &max_x);
+    // The reference's formula; a degenerate or infinite range is left to it.
+    const float scale = (max_x - min_x) / 255.0f;
+    const float zero_point = std::nearbyint(std::min(std::max(-min_x / scale, 0.0f), 255.0f));
+    if (!(scale > 0.0f) || !std::isfinite(scale) || std::isnan(zero_point)) {
+      return RunReference(ctx);
+    }
+    KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
+    KILN_ASSIGN_OR_RETURN(TensorView * y_scale, kernels::BoundOutput(def_, ctx, 1));
+    KILN_ASSIGN_OR_RETURN(TensorView * y_zero_point, kernels::BoundOutput(def_, ctx, 2));
+    uint8_t* out = y->as<uint8_t>();
+    ctx.ParallelFor(n, kGrainCheap, [&](int64_t begin, int64_t end) {
+      QuantizeU8(in + begin, out + begin, end - begin, scale, zero_point);
+    });
+    *y_scale->as<float>() = scale;
+    *y_zero_point->as<uint8_t>() = static_cast<uint8_t>(zero_point);
+    return Status::Ok();
+  }
+
+ private:
+  DynamicQuantizeKernel(const NodeDef& def, std::unique_ptr<Kernel> reference)
+      : FallbackKernel(def, std::move(reference)) {}
+};
+
 }  // namespace
 
 void RegisterCpuQuantizeKernels(KernelRegistry& r) {
@@ -143,6 +210,8 @@ void RegisterCpuQuantizeKernels(KernelRegistry& r) {
              [reg](const NodeDef& def) { return QdqKernel::Make(*reg, def, Kind::kQuantize); });
   r.Register(internal::kCpu, "", "DequantizeLinear",
              [reg](const NodeDef& def) { return QdqKernel::Make(*reg, def, Kind::kDequantize); });
+  r.Register(internal::kCpu, "", "DynamicQuantizeLinear",
+             [reg](const NodeDef& def) { return DynamicQuantizeKernel::Make(*reg, def); });
 }
 
 }  // namespace kiln::cpu

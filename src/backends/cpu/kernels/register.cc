@@ -18,6 +18,7 @@ void RegisterCpuKernels(kernels::KernelRegistry& registry) {
   RegisterCpuTensorKernels(registry);
   RegisterCpuResizePadKernels(registry);
   RegisterCpuQuantizeKernels(registry);
+  RegisterCpuCastKernels(registry);
 }
 
 }  // namespace kiln::cpu
