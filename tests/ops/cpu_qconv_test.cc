@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -290,6 +291,86 @@ TEST(CpuQLinearMatMulTest, AsymmetricOrComputedWeightsRunOnTheReferenceKernel) {
   }
   asym.Outputs({DataType::kUint8});
   CheckQuantized(asym, Expect::kDeclined);
+}
+
+// Runs the cpu kernel (expected to take the node) and the reference kernel: every output equal
+// byte for byte. `expect`: whether a oneDNN kernel's run went to oneDNN or to its reference
+// kernel; nullopt for the own loops (which hand a run they do not take to the reference kernel
+// without counting it).
+void ExpectSameBytes(const Node& node, std::optional<Expect> expect = Expect::kOneDnn) {
+  auto want = node.Run(Registry().Create(kernels::kReferenceBackend, node.def()));
+  ASSERT_TRUE(want.ok()) << "reference: " << want.status().message();
+  auto cpu = node.PrepareCpu();
+  ASSERT_TRUE(cpu.ok()) << "cpu kernel declined: " << cpu.status().message();
+  const int64_t before = ReferenceRunCount();
+  auto got = node.Run(std::move(cpu));
+  ASSERT_TRUE(got.ok()) << "cpu: " << got.status().message();
+  if (expect) EXPECT_EQ(ReferenceRunCount() - before, *expect == Expect::kOneDnn ? 0 : 1);
+  ASSERT_EQ(got->size(), want->size());
+  for (size_t o = 0; o < got->size(); ++o) {
+    EXPECT_EQ((*got)[o].dims, (*want)[o].dims) << "output " << o;
+    EXPECT_EQ((*got)[o].bytes, (*want)[o].bytes) << "output " << o;
+  }
+}
+
+// MatMulInteger(A uint8 [.., M, K], B int8 [K, N], a_zero_point (a computed input, as
+// DynamicQuantizeLinear gives it), b_zero_point 0): exact int32 sums.
+TEST(CpuMatMulIntegerTest, ComputedZeroPointConstantOrComputedB) {
+  for (bool b_const : {true, false}) {
+    SCOPED_TRACE(b_const);
+    Node node("MatMulInteger", 10);
+    node.In(Ints8(DataType::kUint8, {2, 9, 70}, 31, 0, 255));
+    node.In(Ints8(DataType::kInt8, {70, 23}, 32, -127, 127), b_const);
+    node.In(Scalar8(DataType::kUint8, 117));
+    node.Const(Scalar8(DataType::kInt8, 0));
+    node.Outputs({DataType::kInt32});
+    ExpectSameBytes(node);
+  }
+  Node no_zero_point("MatMulInteger", 10);
+  no_zero_point.In(Ints8(DataType::kInt8, {5, 33}, 33, -128, 127))
+      .Const(Ints8(DataType::kInt8, {33, 12}, 34, -127, 127))
+      .Outputs({DataType::kInt32});
+  ExpectSameBytes(no_zero_point);
+}
+
+TEST(CpuMatMulIntegerTest, PerRowZeroPointRunsOnTheReferenceKernel) {
+  Node node("MatMulInteger", 10);
+  node.In(Ints8(DataType::kUint8, {6, 16}, 35, 0, 255))
+      .Const(Ints8(DataType::kInt8, {16, 4}, 36, -127, 127))
+      .In(Ints8(DataType::kUint8, {6}, 37, 0, 255))
+      .Outputs({DataType::kInt32});
+  ExpectSameBytes(node, Expect::kReference);
+}
+
+TEST(CpuDynamicQuantizeLinearTest, EqualsTheReference) {
+  // A range on both sides of zero with a NaN left out, one all positive (zero point 0), and one
+  // all zero (a degenerate range: the reference's own formula).
+  HostTensor mixed = Random({3, 1001}, 38, -2.5f, 7.0f);
+  reinterpret_cast<float*>(mixed.bytes.data())[17] = std::nanf("");
+  for (HostTensor* x : {&mixed}) {
+    Node node("DynamicQuantizeLinear", 11);
+    node.In(*x).Outputs({DataType::kUint8, DataType::kFloat32, DataType::kUint8});
+    ExpectSameBytes(node, std::nullopt);
+  }
+  Node positive("DynamicQuantizeLinear", 11);
+  positive.In(Random({40000}, 39, 0.5f, 3.0f))
+      .Outputs({DataType::kUint8, DataType::kFloat32, DataType::kUint8});
+  ExpectSameBytes(positive, std::nullopt);
+  Node zeros("DynamicQuantizeLinear", 11);
+  zeros.In(Floats({64}, std::vector<float>(64, 0.0f)))
+      .Outputs({DataType::kUint8, DataType::kFloat32, DataType::kUint8});
+  ExpectSameBytes(zeros, std::nullopt);
+}
+
+TEST(CpuCastTest, IntegersToFloatEqualTheReference) {
+  for (DataType t : {DataType::kInt32, DataType::kUint8, DataType::kInt8}) {
+    Node node("Cast", 19);
+    node.In(Ints8(t, {3, 20011}, 40, t == DataType::kInt32 ? -20000000 : Lo(t),
+                  t == DataType::kInt32 ? 20000000 : Hi(t)))
+        .Int("to", 1)
+        .Outputs({DataType::kFloat32});
+    ExpectSameBytes(node, std::nullopt);
+  }
 }
 
 TEST(QLinearConvCostTest, CountsTheProductsOfW) {

@@ -5,7 +5,9 @@ pool, two residual blocks, one with a strided 1x1 shortcut, global pool, Gemm) q
 onnxruntime.quantization (QuantFormat.QDQ, per channel and per tensor, uint8 and int8
 activations) compiles to FusedQLinearConv nodes and a MaxPool on the quantized tensor, and gives
 onnxruntime's results within one step of the output's quantization; a transformer-style MLP
-block's weight products become QLinearMatMul (the product of two activations stays float)."""
+block's weight products become QLinearMatMul (the product of two activations stays float); the
+same block quantized dynamically (onnxruntime's quantize_dynamic: DynamicQuantizeLinear ->
+MatMulInteger) matches onnxruntime."""
 import json
 import os
 import subprocess
@@ -194,3 +196,24 @@ def test_weight_products_of_a_qdq_model_run_int8(tmp_path, per_channel):
     # dequantized activations sums in another order.
     scale = float(np.max(np.abs(expected)))
     assert np.max(np.abs(got - expected)) <= 1e-4 * scale
+
+
+def test_a_dynamically_quantized_model_matches_onnxruntime(tmp_path):
+    mlp_model(tmp_path / "f32.onnx")
+    dyn = tmp_path / "dyn.onnx"
+    quantization.quantize_dynamic(str(tmp_path / "f32.onnx"), str(dyn),
+                                  weight_type=quantization.QuantType.QInt8)
+    ops = [n.op_type for n in onnx.load(str(dyn)).graph.node]
+    assert ops.count("MatMulInteger") == 2 and "DynamicQuantizeLinear" in ops, ops
+    kiln("atc", "--framework=5", f"--model={dyn}", f"--output={tmp_path / 'dyn'}")
+    x = np.random.default_rng(7).standard_normal((1, 16, 64)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    kiln("bench", "--model", tmp_path / "dyn.om", "--input", tmp_path / "x.npy", "--output",
+         tmp_path / "out", "--outfmt", "NPY", "--loop", 1)
+    got = np.load(tmp_path / "out" / "x_0.npy")
+    (expected,) = ort.InferenceSession(str(dyn), providers=["CPUExecutionProvider"]).run(
+        None, {"x": x})
+    # Exact int32 sums, the same dynamic ranges; float scaling and the last float product may
+    # round differently.
+    scale = float(np.max(np.abs(expected)))
+    assert np.max(np.abs(got - expected)) <= 1e-4 * scale, np.max(np.abs(got - expected))
