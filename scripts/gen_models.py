@@ -20,7 +20,8 @@ script's GENERATOR_VERSION in its metadata_props is skipped (--force regenerates
 ResNet-50 and BERT encoder quantized the way users quantize for onnxruntime:
 onnxruntime.quantization's quant_pre_process (BatchNormalization folded), then quantize_static in
 the QDQ format, int8 weights (per output channel for ResNet-50), uint8 activations, calibrated
-(MinMax) on seeded random inputs.
+(MinMax) on seeded random inputs; `bert_dynamic` (DIR/bert_encoder_dynamic.onnx) is the BERT
+encoder quantized dynamically (quantize_dynamic: DynamicQuantizeLinear -> MatMulInteger).
 """
 import argparse
 import math
@@ -491,6 +492,31 @@ def build_bert_qdq(seed=61, calibration_sets=4, seq=128):
                          per_channel=False)
 
 
+def build_bert_dynamic(seed=62):
+    """build_bert_encoder's model quantized dynamically, as onnxruntime's transformer recipes do
+    (quant_pre_process, then quantize_dynamic with int8 weights: DynamicQuantizeLinear ->
+    MatMulInteger -> Cast -> Mul per weight product)."""
+    import tempfile
+
+    from onnxruntime.quantization import QuantType, quant_pre_process, quantize_dynamic
+
+    with tempfile.TemporaryDirectory() as tmp:
+        f32, pre, dyn = (os.path.join(tmp, n) for n in ("f32.onnx", "pre.onnx", "dyn.onnx"))
+        onnx.save(build_bert_encoder(), f32)
+        quant_pre_process(f32, pre, skip_symbolic_shape=True)
+        quantize_dynamic(pre, dyn, weight_type=QuantType.QInt8)
+        model = onnx.load(dyn)
+    model.doc_string = ("A BERT encoder at all-MiniLM-L6 sizes (scripts/gen_models.py, seeded "
+                        "random weights) quantized dynamically by onnxruntime.quantization (int8 "
+                        "weights). For speed and compiler tests only.")
+    del model.metadata_props[:]
+    for key, value in {VERSION_KEY: GENERATOR_VERSION, "kiln_seed": str(seed),
+                       "kiln_architecture": "bert_encoder_dynamic",
+                       "kiln_purpose": "speed (int8)"}.items():
+        model.metadata_props.add(key=key, value=value)
+    return model
+
+
 MODELS = {
     "resnet50": ("resnet50_v1.5.onnx", build_resnet50),
     "resnet50_qdq": ("resnet50_v1.5_qdq.onnx", build_resnet50_qdq),
@@ -498,6 +524,7 @@ MODELS = {
     "mobilenetv2": ("mobilenetv2.onnx", build_mobilenetv2),
     "bert": ("bert_encoder.onnx", build_bert_encoder),
     "bert_qdq": ("bert_encoder_qdq.onnx", build_bert_qdq),
+    "bert_dynamic": ("bert_encoder_dynamic.onnx", build_bert_dynamic),
 }
 
 

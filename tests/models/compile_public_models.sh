@@ -21,13 +21,14 @@ generated="$root/build/models"
 "$root/.venv/bin/python" "$root/scripts/gen_models.py" --out "$generated" > /dev/null
 models+=("$generated/resnet50_v1.5.onnx" "$generated/resnet50_v1.5_qdq.onnx"
          "$generated/mobilenetv2.onnx" "$generated/bert_encoder.onnx"
-         "$generated/bert_encoder_qdq.onnx")
+         "$generated/bert_encoder_qdq.onnx" "$generated/bert_encoder_dynamic.onnx")
 declare -A shapes=(
   [resnet50_v1.5]="input:1,3,224,224"
   [resnet50_v1.5_qdq]="input:1,3,224,224"
   [mobilenetv2]="input:1,3,224,224"
   [bert_encoder]="input_ids:1,128;attention_mask:1,128;token_type_ids:1,128"
   [bert_encoder_qdq]="input_ids:1,128;attention_mask:1,128;token_type_ids:1,128"
+  [bert_encoder_dynamic]="input_ids:1,128;attention_mask:1,128;token_type_ids:1,128"
 )
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
