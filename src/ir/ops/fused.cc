@@ -3,8 +3,9 @@
 //
 // Kiln's fused ops (domain "com.kiln"), produced by the compiler's fusion passes:
 // FusedConv, FusedGemm, FusedMatMul — the base op plus an optional residual / bias and an
-// activation — and FusedQLinearConv, a QLinearConv with an optional quantized residual and Relu
-// (qdq_fusion; see src/compiler/passes/README.md).
+// activation — and FusedQLinearConv, a QLinearConv with an optional quantized residual and Relu,
+// and FusedQLinearMatMul, a QLinearMatMul with an int32 bias (qdq_fusion; see
+// src/compiler/passes/README.md).
 #include <set>
 #include <variant>
 
@@ -125,6 +126,27 @@ Status FusedQLinearConv(InferenceContext& ctx) {
   return Status::Ok();
 }
 
+// FusedQLinearMatMul(a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point,
+// bias?): QLinearMatMul with an int32 bias, one value per output column in units of a_scale *
+// b_scale, added to the integer sum before the requantization (as QLinearConv's B; qdq_fusion
+// makes it from a QDQ Gemm).
+Status FusedQLinearMatMul(InferenceContext& ctx) {
+  KILN_RETURN_IF_ERROR(InferAsBase(ctx, "QLinearMatMul"), "");
+  if (!ctx.has_input(8)) return Status::Ok();
+  if (ctx.input_dtype(8) != DataType::kInt32) {
+    return ctx.Fail("bias is ", Name(ctx.input_dtype(8)), "; int32 is required");
+  }
+  const Shape& bias = ctx.input_shape(8);
+  const Shape& out = ctx.outputs()[0].shape;
+  if (!bias.rank_known()) return Status::Ok();
+  const Dim last = out.rank_known() && out.rank() > 0 ? out[out.rank() - 1] : Dim::Unknown();
+  if (bias.rank() != 1 || (bias[0].known() && last.known() && bias[0].value != last.value)) {
+    return ctx.Fail("bias has shape ", bias.ToString(), "; one value per output column of ",
+                    out.ToString(), " is required");
+  }
+  return Status::Ok();
+}
+
 Status FusedGemm(InferenceContext& ctx) { return InferAsBase(ctx, "Gemm"); }
 
 Status FusedMatMul(InferenceContext& ctx) {
@@ -187,6 +209,8 @@ void RegisterFusedOps(OpRegistry& r) {
                OptionalAttr("kiln_y_nhwc", AttrKind::kInt),
                OptionalAttr("kiln_z_nhwc", AttrKind::kInt)}))
           .InPlace(9));
+  r.Register(MakeSchema("FusedQLinearMatMul", 1, 8, 9, 1, 1, kFamily, FusedQLinearMatMul, kDomain)
+                 .Attrs(activation({})));
   r.Register(MakeSchema("FusedGemm", 1, 2, 3, 1, 1, kFamily, FusedGemm, kDomain)
                  .Attrs(activation({Attr("alpha", 1.0), Attr("beta", 1.0), Attr("transA", 0),
                                     Attr("transB", 0)})));

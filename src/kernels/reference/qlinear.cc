@@ -376,10 +376,12 @@ Status RunMatMulInteger(const NodeDef& def, KernelContext& ctx) {
   return Status::Ok();
 }
 
-// QLinearMatMul(a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point).
+// QLinearMatMul(a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point), and
+// Kiln's FusedQLinearMatMul with its int32 bias (input 8, one per column) added to the sum.
 Status RunQLinearMatMul(const NodeDef& def, KernelContext& ctx) {
   const TensorView &a = *ctx.input(0), &a_scale = *ctx.input(1), &b = *ctx.input(3);
   const TensorView &b_scale = *ctx.input(4), &y_scale = *ctx.input(6), &y_zp = *ctx.input(7);
+  const TensorView* bias = ctx.num_inputs() > 8 ? ctx.input(8) : nullptr;
   KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
   const MatMulGeometry g = MatMulGeometryOf(a.dims, b.dims);
   std::vector<int32_t> a32, b32;
@@ -389,10 +391,12 @@ Status RunQLinearMatMul(const NodeDef& def, KernelContext& ctx) {
   const DataType t = a_scale.dtype;
   const float ys = ScaleAt(y_scale, 0);
   const int32_t yz = QAt(y_zp, 0);
+  const int32_t* bd = Omitted(bias) ? nullptr : bias->as<int32_t>();
   MatMulInt(g, a32.data(), b32.data(), ctx,
             [&](int64_t o, int64_t ab, int64_t i, int64_t bb, int64_t j, int32_t sum) {
               const double multiplier =
                   Multiplier(t, ScaleAt(a_scale, sa(ab, i)), ScaleAt(b_scale, sb(bb, j)), ys);
+              if (bd != nullptr) sum = static_cast<int32_t>(int64_t{sum} + bd[j]);  // wraps
               StoreRequantized(*y, o, sum, multiplier, yz);
             });
   return Status::Ok();
@@ -408,6 +412,10 @@ void RegisterQLinearKernels(KernelRegistry& r) {
              });
   RegisterStateless(r, "ConvInteger", RunConvInteger);
   RegisterStateless(r, "QLinearMatMul", RunQLinearMatMul);
+  r.Register(kReferenceBackend, "com.kiln", "FusedQLinearMatMul",
+             [](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
+               return MakeFunctionKernel(def, RunQLinearMatMul);
+             });
   RegisterStateless(r, "MatMulInteger", RunMatMulInteger);
 }
 
