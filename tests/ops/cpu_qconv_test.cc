@@ -277,6 +277,25 @@ TEST(CpuQLinearMatMulTest, PerColumnAndPerTensorUint8AndInt8) {
   CheckQuantized(QMatMulNode(DataType::kInt8, DataType::kInt8, {3, 48}, 17, true, 23));
 }
 
+TEST(CpuFusedQLinearMatMulTest, Int32BiasAddedBeforeTheRequantization) {
+  for (bool per_column : {true, false}) {
+    SCOPED_TRACE(per_column);
+    Node plain = QMatMulNode(DataType::kUint8, DataType::kUint8, {3, 80}, 29, per_column, 25);
+    Node node = Node::Fused("FusedQLinearMatMul");
+    for (size_t i = 0; i < plain.inputs().size(); ++i) {
+      if (plain.def().constants[i] != nullptr) {
+        node.Const(*plain.inputs()[i]);
+      } else {
+        node.In(*plain.inputs()[i]);
+      }
+    }
+    node.Const(Ints8(DataType::kInt32, {29}, 26, -30000, 30000))
+        .Str("activation", "")
+        .Outputs({DataType::kUint8});
+    CheckQuantized(node);
+  }
+}
+
 TEST(CpuQLinearMatMulTest, AsymmetricOrComputedWeightsRunOnTheReferenceKernel) {
   Node node = QMatMulNode(DataType::kUint8, DataType::kUint8, {4, 32}, 8, false, 24);
   Node asym("QLinearMatMul", 10);

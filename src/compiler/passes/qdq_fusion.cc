@@ -9,6 +9,7 @@
 //   DQ(x) -> Conv(., DQ(w), [DQ(b) | b]) -> [Relu] -> Q                 => FusedQLinearConv
 //   ... then -> DQ -> Add(., DQ(z)) -> [Relu] -> Q                       => the same node with Z
 //   DQ(a) -> MatMul(., DQ(B)) -> Q, B constant and 2-D                  => QLinearMatMul
+//   DQ(a) -> Gemm(., DQ(W), [C]) -> Q, W constant, alpha = beta = 1      => FusedQLinearMatMul
 //   DQ(x) -> MaxPool / Reshape / Transpose / ... -> Q of x's own parameters => the op on x
 //
 // Conditions (anything else is left as written, which stays correct): the scales and zero
@@ -317,6 +318,71 @@ Result<bool> TryMatMul(ir::Node& matmul, Rewriter& rw, PassContext& ctx) {
   return true;
 }
 
+// DQ(a) -> Gemm(., DQ(W), [C]) -> Q with transA 0, alpha 1 and beta 1, constant 2-D W and a
+// per-column C: FusedQLinearMatMul over W as [K, N] (transposed here when transB) with C as its
+// int32 bias.
+Result<bool> TryGemm(ir::Node& gemm, Rewriter& rw, PassContext& ctx) {
+  if (!pattern::IsOp(&gemm, "Gemm") || gemm.outputs().size() != 1) return false;
+  if (gemm.attr_int("transA") != 0 || gemm.attr_float("alpha") != 1.0f ||
+      (gemm.input(2) != nullptr && gemm.attr_float("beta") != 1.0f)) {
+    return false;
+  }
+  ir::Graph& graph = rw.graph();
+  ir::Node* dqa = PerTensorDequantize(gemm.input(0));
+  const ir::Value* w = gemm.input(1);
+  if (dqa == nullptr || w == nullptr || !w->shape().rank_known() || w->shape().rank() != 2 ||
+      !w->shape()[0].known() || !w->shape()[1].known()) {
+    return false;
+  }
+  const bool trans_b = gemm.attr_int("transB") != 0;
+  const int64_t n = w->shape()[trans_b ? 0 : 1].value, k = w->shape()[trans_b ? 1 : 0].value;
+  ir::Node* dqw = WeightDequantize(w, n, trans_b ? 0 : 1);
+  ir::Node* q = SoleQuantize(graph, gemm.output(0));
+  if (dqw == nullptr || q == nullptr) return false;
+  const std::string stem = gemm.name().empty() ? std::string("gemm") : gemm.name();
+  const float as = pattern::ScalarConstant(dqa->input(1)).value();
+  const std::vector<float> ws = FloatValues(*dqw->input(1)->constant());
+  ir::Value* bias = nullptr;
+  if (gemm.input(2) != nullptr) {
+    // C of one value per column: [N] or [1, N] (not [M, 1] of as many values).
+    const ir::Shape& c = gemm.input(2)->shape();
+    if (!c.rank_known() || c.rank() < 1 || c.rank() > 2 || !c[c.rank() - 1].known() ||
+        c[c.rank() - 1].value != n || (c.rank() == 2 && !(c[0].known() && c[0].value == 1))) {
+      return false;
+    }
+    bias = Int32Bias(graph, gemm.input(2), as, ws, n, stem);
+    if (bias == nullptr) return false;
+  }
+  ir::Value* b = dqw->input(0);
+  if (trans_b) {  // [N, K] -> [K, N]
+    const int8_t* src = b->constant()->data<int8_t>();
+    std::vector<int8_t> t(static_cast<size_t>(n * k));
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t j = 0; j < k; ++j) t[static_cast<size_t>(j * n + i)] = src[i * k + j];
+    }
+    b = graph.AddUniqueValue(stem + "_weights_kn", {});
+    b->set_constant(ir::Tensor::FromVector(ir::DataType::kInt8, {k, n}, t));
+  }
+  std::vector<ir::Value*> inputs = {dqa->input(0), dqa->input(1),
+                                    dqa->input(2), b,
+                                    dqw->input(1), WeightZeroPoint(graph, *dqw, ws.size(), stem),
+                                    q->input(1),   q->input(2)};
+  if (bias != nullptr) inputs.push_back(bias);
+  graph.opsets().emplace(pattern::kKilnDomain, pattern::kKilnOpset);
+  NewNode spec{"FusedQLinearMatMul",
+               pattern::kKilnDomain,
+               gemm.name(),
+               pattern::kKilnOpset,
+               inputs,
+               {q->output(0)},
+               {}};
+  spec.attrs["activation"] = std::string();
+  ctx.log.push_back(StrCat("qdq_fusion: ", gemm.Label(),
+                           " with its quantize/dequantize became FusedQLinearMatMul"));
+  KILN_RETURN_IF_ERROR(rw.Replace({&gemm, q}, std::move(spec)).status(), "in qdq_fusion");
+  return true;
+}
+
 // Ops that move or select elements without computing new values (and MaxPool, a selection):
 // their quantized form, when a DequantizeLinear feeds their data input (input 0) and a
 // QuantizeLinear of the same constants reads their output, is the op on the 8-bit tensor itself,
@@ -369,6 +435,8 @@ class QdqFusionPass : public Pass {
       KILN_ASSIGN_OR_RETURN(bool done, TryConv(n, rw, ctx));
       if (done) return true;
       KILN_ASSIGN_OR_RETURN(done, TryMatMul(n, rw, ctx));
+      if (done) return true;
+      KILN_ASSIGN_OR_RETURN(done, TryGemm(n, rw, ctx));
       if (done) return true;
       return TryDataMovement(n, rw, ctx);
     });

@@ -7,7 +7,8 @@
 // oneDNN's u8/s8 x s8 matmul: output scales a_scale * b_scale / y_scale per tensor or per
 // column, A's and Y's zero points as attributes; B's zero points must be 0); and MatMulInteger
 // (int8 B with zero points 0, A's one zero point given at run time: what onnxruntime's dynamic
-// quantization writes after DynamicQuantizeLinear) into int32. A constant B (the
+// quantization writes after DynamicQuantizeLinear) into int32. Kiln's FusedQLinearMatMul adds its
+// int32 bias to the integer sum (oneDNN's s32 bias, before the output scales). A constant B (the
 // weights) is reordered once into the layout the primitive prefers; a computed B is read where
 // it lies.
 #include <algorithm>
@@ -103,7 +104,8 @@ Result<QuantProduct> ReadQuantProduct(const NodeDef& def) {
 // operand.
 struct Geometry {
   Dims a, a_strides, b, b_strides, dst;
-  Dims addend;                // C or the bias padded to dst's rank; empty when there is none
+  Dims addend;  // C or the bias padded to dst's rank; empty when there is none
+  Dims bias;    // FusedQLinearMatMul's int32 bias padded to dst's rank; empty when none
   bool a_zero_point = false;  // MatMulInteger: A's zero point is given (read per run)
 };
 
@@ -113,6 +115,7 @@ struct ProductPlan final : Plan {
   const void* weights = nullptr;  // constant B in b_md, when B is constant
   int addend_arg = 0;             // the binary post-op's argument id
   dnnl::memory::desc zp_md;       // MatMulInteger's run-time zero point of A (one int32), or empty
+  dnnl::memory::desc bias_md;     // FusedQLinearMatMul's int32 bias, or empty
   // bf16 (MatrixInputType): A as stored (a_md) is converted into src_md before the product.
   bool convert_a = false;
   dnnl::memory::desc src_md;
@@ -137,8 +140,10 @@ class ProductKernel final : public DnnlKernel {
       KILN_ASSIGN_OR_RETURN(act, ReadDnnlActivation(def));
     }
     const size_t b = kind == ProductKind::kQLinearMatMul ? 3 : 1;
+    // FusedQLinearMatMul's bias (input 8): int32, one per column.
+    const size_t bias = kind == ProductKind::kQLinearMatMul && def.num_inputs() > 8 ? 8 : SIZE_MAX;
     auto k = std::unique_ptr<ProductKernel>(new ProductKernel(
-        def, std::move(reference), kind, act, def.constant(b), b, std::move(quant)));
+        def, std::move(reference), kind, act, def.constant(b), b, std::move(quant), bias));
     KILN_RETURN_IF_ERROR(k->PrepareFirstPlan(), "");
     return std::unique_ptr<Kernel>(std::move(k));
   }
@@ -146,12 +151,13 @@ class ProductKernel final : public DnnlKernel {
  private:
   ProductKernel(const NodeDef& def, std::unique_ptr<Kernel> reference, ProductKind kind,
                 ActivationAttrs act, const TensorView* b_const, size_t b_input,
-                std::optional<QuantProduct> quant)
+                std::optional<QuantProduct> quant, size_t bias_input)
       : DnnlKernel(def, std::move(reference)),
         kind_(kind),
         act_(act),
         gemm_(kind == ProductKind::kGemm || kind == ProductKind::kFusedGemm),
         b_input_(b_input),
+        bias_input_(bias_input),
         quant_(std::move(quant)) {
     if (gemm_) {
       trans_a_ = def.attr_int("transA") != 0;
@@ -223,18 +229,24 @@ class ProductKernel final : public DnnlKernel {
     const Dims* c = in.size() > 2 ? in[2] : nullptr;
     if (kind_ == ProductKind::kMatMul || quant_) c = nullptr;
     if (!Shape(*in[0], *b, c)) return std::nullopt;
+    const Dims* bias = bias_input_ < in.size() ? in[bias_input_] : nullptr;
     Dims key;
     AppendKey(key, in[0]);
     AppendKey(key, b);
     AppendKey(key, c);
+    AppendKey(key, bias);
     if (kind_ == ProductKind::kMatMulInteger) key.push_back(in.size() > 2 && in[2] != nullptr);
     return key;
   }
 
   Result<std::shared_ptr<const Plan>> Build(const Dims& key) const override {
-    auto dims = SplitKey(key, 3);
+    auto dims = SplitKey(key, 4);
     auto g = Shape(*dims[0], *dims[1], dims[2] ? &*dims[2] : nullptr);
     if (!g) return def_.Fail(code::kFeatureUnsupported, "no onednn geometry");
+    if (dims[3]) {  // one value per column (the definition's rule), padded to dst's rank
+      g->bias.assign(g->dst.size(), 1);
+      g->bias.back() = (*dims[3])[0];
+    }
     g->a_zero_point = kind_ == ProductKind::kMatMulInteger && key.back() != 0;
     auto plan = std::make_shared<ProductPlan>();
     KILN_RETURN_IF_ERROR(Guard(def_, [&] { Create(*g, *plan); }), "");
@@ -289,8 +301,9 @@ class ProductKernel final : public DnnlKernel {
     } else {
       p.src_md = p.a_md;
     }
+    if (!g.bias.empty()) p.bias_md = PlainDesc(g.bias, dt::s32);
     auto create = [&](const dnnl::memory::desc& b_md) {
-      dnnl::matmul::desc desc(p.src_md, b_md, p.dst_md);
+      dnnl::matmul::desc desc(p.src_md, b_md, p.bias_md, p.dst_md);
       return dnnl::matmul::primitive_desc(desc, attr, Engine());
     };
     dnnl::matmul::primitive_desc pd;
@@ -334,13 +347,16 @@ class ProductKernel final : public DnnlKernel {
       src = &run.Memory(4, p.src_md, run.buffer(1));
       run.Execute(p.a_in, {{DNNL_ARG_FROM, &a}, {DNNL_ARG_TO, src}}, p.scratch_md, run.buffer(0));
     }
-    run.Execute(p.matmul,
-                {{DNNL_ARG_SRC, src},
-                 {DNNL_ARG_WEIGHTS, &run.Memory(1, p.b_md, b)},
-                 {DNNL_ARG_DST, &run.Memory(2, p.dst_md, y->data)},
-                 {p.addend_arg, addend},
-                 {DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, zp}},
-                p.scratch_md, run.buffer(0));
+    run.Execute(
+        p.matmul,
+        {{DNNL_ARG_SRC, src},
+         {DNNL_ARG_WEIGHTS, &run.Memory(1, p.b_md, b)},
+         {DNNL_ARG_DST, &run.Memory(2, p.dst_md, y->data)},
+         {p.addend_arg, addend},
+         {DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, zp},
+         {DNNL_ARG_BIAS,
+          p.bias_md.is_zero() ? nullptr : &run.Memory(6, p.bias_md, ctx.input(bias_input_)->data)}},
+        p.scratch_md, run.buffer(0));
     run.Wait();
     return Status::Ok();
   }
@@ -351,6 +367,7 @@ class ProductKernel final : public DnnlKernel {
   bool trans_a_ = false, trans_b_ = false;
   float alpha_ = 1.0f, beta_ = 1.0f;
   size_t b_input_;                     // B's input: 1, or 3 for QLinearMatMul
+  size_t bias_input_;                  // FusedQLinearMatMul's bias input (8), else SIZE_MAX
   std::optional<QuantProduct> quant_;  // set for QLinearMatMul
   TensorView b_const_;                 // the constant B, or data == null
   mutable PackedWeights packed_;
@@ -368,6 +385,7 @@ void RegisterCpuMatMulKernels(KernelRegistry& r) {
   r.Register(kCpuBackend, kKilnDomain, "FusedMatMul", product(ProductKind::kFusedMatMul));
   r.Register(kCpuBackend, kKilnDomain, "FusedGemm", product(ProductKind::kFusedGemm));
   r.Register(kCpuBackend, "", "QLinearMatMul", product(ProductKind::kQLinearMatMul));
+  r.Register(kCpuBackend, kKilnDomain, "FusedQLinearMatMul", product(ProductKind::kQLinearMatMul));
   r.Register(kCpuBackend, "", "MatMulInteger", product(ProductKind::kMatMulInteger));
 }
 
