@@ -453,6 +453,22 @@ std::vector<std::optional<Dims>> SplitKey(const Dims& key, size_t count) {
   return out;
 }
 
+std::optional<float> ConstScale(const NodeDef& def, size_t i, int64_t at) {
+  const TensorView* t = def.input_given(i) ? def.constant(i) : nullptr;
+  if (t == nullptr || t->dtype != DataType::kFloat32 || at >= t->num_elements()) {
+    return std::nullopt;
+  }
+  return t->as<const float>()[at];
+}
+
+std::optional<int32_t> ConstZeroPoint(const NodeDef& def, size_t i, int64_t at) {
+  const TensorView* t = def.input_given(i) ? def.constant(i) : nullptr;
+  if (t == nullptr || at >= t->num_elements()) return std::nullopt;
+  if (t->dtype == DataType::kUint8) return int32_t{t->as<const uint8_t>()[at]};
+  if (t->dtype == DataType::kInt8) return int32_t{t->as<const int8_t>()[at]};
+  return std::nullopt;
+}
+
 Status RequireFloat32(const NodeDef& def) {
   for (size_t i = 0; i < def.num_inputs(); ++i) {
     if (def.input_given(i) && def.input_types[i] != DataType::kFloat32) {

@@ -287,6 +287,12 @@ void AppendKey(Dims& key, const Dims* dims);
 // The first `count` dims AppendKey appended to `key`, in order (nullopt for an omitted input).
 std::vector<std::optional<Dims>> SplitKey(const Dims& key, size_t count);
 
+// Element `at` of constant input i of `def` as a quantized op's parameter: a float32 scale, or
+// an 8-bit zero point widened; nullopt when the input is absent, not constant, of another type
+// or too short (the int8 kernels then leave the node to the reference kernel).
+std::optional<float> ConstScale(const NodeDef& def, size_t i, int64_t at = 0);
+std::optional<int32_t> ConstZeroPoint(const NodeDef& def, size_t i, int64_t at = 0);
+
 // Common Prepare checks: every given input and every output is float32 (kFeatureUnsupported
 // otherwise, naming the node).
 Status RequireFloat32(const NodeDef& def);

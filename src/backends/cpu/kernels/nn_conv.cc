@@ -103,21 +103,6 @@ struct QuantConv {
   int32_t z_zp = 0, out_zp = 0;
 };
 
-// Element 0 / i of a constant input as float or int (8-bit zero points, float32 scales).
-std::optional<float> ScaleConst(const NodeDef& def, size_t i, int64_t at = 0) {
-  const TensorView* t = def.input_given(i) ? def.constant(i) : nullptr;
-  if (t == nullptr || t->dtype != DataType::kFloat32 || at >= t->num_elements())
-    return std::nullopt;
-  return t->as<const float>()[at];
-}
-std::optional<int32_t> ZeroConst(const NodeDef& def, size_t i, int64_t at = 0) {
-  const TensorView* t = def.input_given(i) ? def.constant(i) : nullptr;
-  if (t == nullptr || at >= t->num_elements()) return std::nullopt;
-  if (t->dtype == DataType::kUint8) return int32_t{t->as<const uint8_t>()[at]};
-  if (t->dtype == DataType::kInt8) return int32_t{t->as<const int8_t>()[at]};
-  return std::nullopt;
-}
-
 // The constants of a QLinearConv / FusedQLinearConv (the op's definition has checked their
 // shapes and types); kFeatureUnsupported for what the oneDNN kernel leaves to the reference one.
 Result<QuantConv> ReadQuantConv(const NodeDef& def) {
@@ -129,13 +114,13 @@ Result<QuantConv> ReadQuantConv(const NodeDef& def) {
   q.y_dt = DnnlType(def.output_types[0]);
   if (def.input_types[3] != DataType::kInt8) return decline("int8 weights");
   const TensorView* ws = def.input_given(4) ? def.constant(4) : nullptr;
-  auto xs = ScaleConst(def, 1), ys = ScaleConst(def, 6);
-  auto xz = ZeroConst(def, 2), yz = ZeroConst(def, 7);
+  auto xs = ConstScale(def, 1), ys = ConstScale(def, 6);
+  auto xz = ConstZeroPoint(def, 2), yz = ConstZeroPoint(def, 7);
   if (ws == nullptr || ws->dtype != DataType::kFloat32 || !xs || !ys || !xz || !yz) {
     return decline("constant scales and zero points");
   }
   for (int64_t c = 0; c < ws->num_elements(); ++c) {
-    auto wz = ZeroConst(def, 5, c);
+    auto wz = ConstZeroPoint(def, 5, c);
     if (!wz || *wz != 0) return decline("weight zero points of 0 (symmetric weights)");
     // As the reference computes the multiplier: each step rounded to float.
     q.scales.push_back(static_cast<float>(*xs * ws->as<const float>()[c]) / *ys);
@@ -145,8 +130,8 @@ Result<QuantConv> ReadQuantConv(const NodeDef& def) {
   q.x_zp = *xz;
   q.y_zp = *yz;
   if (def.num_inputs() > 9 && def.input_given(9)) {
-    auto zs = ScaleConst(def, 10), os = ScaleConst(def, 12);
-    auto zz = ZeroConst(def, 11), oz = ZeroConst(def, 13);
+    auto zs = ConstScale(def, 10), os = ConstScale(def, 12);
+    auto zz = ConstZeroPoint(def, 11), oz = ConstZeroPoint(def, 13);
     if (!zs || !os || !zz || !oz) return decline("constant residual scales and zero points");
     q.y_ratio = *ys / *os;
     q.z_ratio = *zs / *os;

@@ -31,21 +31,6 @@ struct QuantProduct {
   int32_t a_zp = 0, y_zp = 0;
 };
 
-// Element `at` of constant input i: a float32 scale or an 8-bit zero point.
-std::optional<float> FloatAt(const NodeDef& def, size_t i, int64_t at = 0) {
-  const TensorView* t = def.input_given(i) ? def.constant(i) : nullptr;
-  if (t == nullptr || t->dtype != DataType::kFloat32 || at >= t->num_elements())
-    return std::nullopt;
-  return t->as<const float>()[at];
-}
-std::optional<int32_t> ZeroAt(const NodeDef& def, size_t i, int64_t at = 0) {
-  const TensorView* t = def.input_given(i) ? def.constant(i) : nullptr;
-  if (t == nullptr || at >= t->num_elements()) return std::nullopt;
-  if (t->dtype == DataType::kUint8) return int32_t{t->as<const uint8_t>()[at]};
-  if (t->dtype == DataType::kInt8) return int32_t{t->as<const int8_t>()[at]};
-  return std::nullopt;
-}
-
 // What the int8 kernel takes of a MatMulInteger: int8 B (constant or computed) whose zero point,
 // when given, is a constant 0; A's zero point one value (read at run time: DynamicQuantizeLinear
 // computes it). Returns A's and Y's types as a QuantProduct without scales.
@@ -79,8 +64,8 @@ Result<QuantProduct> ReadQuantProduct(const NodeDef& def) {
   }
   const int64_t n = def.input_dims[3][1];
   const TensorView* bs = def.input_given(4) ? def.constant(4) : nullptr;
-  auto as = FloatAt(def, 1), ys = FloatAt(def, 6);
-  auto az = ZeroAt(def, 2), yz = ZeroAt(def, 7);
+  auto as = ConstScale(def, 1), ys = ConstScale(def, 6);
+  auto az = ConstZeroPoint(def, 2), yz = ConstZeroPoint(def, 7);
   if (bs == nullptr || bs->dtype != DataType::kFloat32 || !as || !ys || !az || !yz ||
       def.constant(1)->num_elements() != 1 || def.constant(2)->num_elements() != 1 ||
       (bs->num_elements() != 1 && (bs->num_elements() != n || bs->rank() != 1))) {
@@ -90,7 +75,8 @@ Result<QuantProduct> ReadQuantProduct(const NodeDef& def) {
   q.a_dt = DnnlType(def.input_types[0]);
   q.y_dt = DnnlType(def.output_types[0]);
   for (int64_t c = 0; c < bs->num_elements(); ++c) {
-    auto bz = ZeroAt(def, 5, def.input_given(5) && def.constant(5)->num_elements() == 1 ? 0 : c);
+    auto bz =
+        ConstZeroPoint(def, 5, def.input_given(5) && def.constant(5)->num_elements() == 1 ? 0 : c);
     if (def.input_given(5) && (!bz || *bz != 0)) return decline("B zero points of 0");
     q.scales.push_back(static_cast<float>(*as * bs->as<const float>()[c]) / *ys);
   }
