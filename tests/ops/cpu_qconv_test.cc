@@ -361,6 +361,40 @@ TEST(CpuMatMulIntegerTest, PerRowZeroPointRunsOnTheReferenceKernel) {
   ExpectSameBytes(node, Expect::kReference);
 }
 
+// ConvInteger(x uint8, w int8, x_zero_point computed, w_zero_point zeros): exact int32 sums,
+// with the padding reading the zero point.
+TEST(CpuConvIntegerTest, ComputedZeroPointPaddedAndGrouped) {
+  for (int64_t group : {int64_t{1}, int64_t{4}}) {
+    SCOPED_TRACE(group);
+    Node node("ConvInteger", 10);
+    node.In(Ints8(DataType::kUint8, {1, 8, 10, 9}, 41, 0, 255))
+        .Const(Ints8(DataType::kInt8, {12, 8 / group, 3, 3}, 42, -127, 127))
+        .In(Scalar8(DataType::kUint8, 121))
+        .Const(Ints8(DataType::kInt8, {12}, 0, 0, 0))
+        .Ints("pads", {1, 1, 1, 1})
+        .Int("group", group)
+        .Outputs({DataType::kInt32});
+    ExpectSameBytes(node);
+  }
+  Node no_zero_point("ConvInteger", 10);
+  no_zero_point.In(Ints8(DataType::kInt8, {2, 4, 6, 6}, 43, -128, 127))
+      .Const(Ints8(DataType::kInt8, {5, 4, 1, 1}, 44, -127, 127))
+      .Outputs({DataType::kInt32});
+  ExpectSameBytes(no_zero_point);
+}
+
+TEST(CpuConvIntegerTest, AsymmetricWeightsAreLeftToTheReferenceKernel) {
+  Node node("ConvInteger", 10);
+  node.In(Ints8(DataType::kUint8, {1, 4, 5, 5}, 45, 0, 255))
+      .Const(Ints8(DataType::kInt8, {3, 4, 3, 3}, 46, -127, 127))
+      .In(Scalar8(DataType::kUint8, 100))
+      .Const(Scalar8(DataType::kInt8, 3))
+      .Outputs({DataType::kInt32});
+  auto cpu = node.PrepareCpu();
+  ASSERT_FALSE(cpu.ok());
+  EXPECT_EQ(cpu.status().code(), code::kFeatureUnsupported);
+}
+
 TEST(CpuDynamicQuantizeLinearTest, EqualsTheReference) {
   // A range on both sides of zero with a NaN left out, one all positive (zero point 0), and one
   // all zero (a degenerate range: the reference's own formula).

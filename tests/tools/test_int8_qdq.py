@@ -218,3 +218,23 @@ def test_a_dynamically_quantized_model_matches_onnxruntime(tmp_path):
     # round differently.
     scale = float(np.max(np.abs(expected)))
     assert np.max(np.abs(got - expected)) <= 1e-4 * scale, np.max(np.abs(got - expected))
+
+
+def test_dynamically_quantized_convolutions_match_onnxruntime(f32_model):
+    """quantize_dynamic on the convolution network: DynamicQuantizeLinear -> ConvInteger."""
+    d = f32_model
+    dyn = d / "conv_dyn.onnx"
+    quantization.quantize_dynamic(str(d / "f32.onnx"), str(dyn), op_types_to_quantize=["Conv"],
+                                  weight_type=quantization.QuantType.QInt8)
+    ops = [n.op_type for n in onnx.load(str(dyn)).graph.node]
+    assert ops.count("ConvInteger") == 8, ops
+    kiln("atc", "--framework=5", f"--model={dyn}", f"--output={d / 'conv_dyn'}")
+    x = np.random.default_rng(5).standard_normal(SHAPE).astype(np.float32)
+    np.save(d / "xd.npy", x)
+    kiln("bench", "--model", d / "conv_dyn.om", "--input", d / "xd.npy", "--output",
+         d / "out_dyn", "--outfmt", "NPY", "--loop", 1)
+    got = np.load(d / "out_dyn" / "xd_0.npy")
+    (expected,) = ort.InferenceSession(str(dyn), providers=["CPUExecutionProvider"]).run(
+        None, {"x": x})
+    scale = float(np.max(np.abs(expected)))
+    assert np.max(np.abs(got - expected)) <= 1e-3 * scale, np.max(np.abs(got - expected))

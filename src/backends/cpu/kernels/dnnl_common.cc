@@ -204,7 +204,8 @@ void ReorderedPlan::PlanReorders(const dnnl::primitive_desc_base& pd, const void
 void RunReordered(const ReorderedPlan& p, const dnnl::primitive& prim, DnnlRun& run,
                   const TensorView& x, const TensorView& w, const TensorView* b,
                   const TensorView& y, size_t extra_bytes,
-                  FunctionRef<void(const dnnl::memory& dst, void* scratch)> before_primitive) {
+                  FunctionRef<void(const dnnl::memory& dst, void* scratch)> before_primitive,
+                  const dnnl::memory* src_zero_point) {
   run.Buffers({p.reorder_src ? p.src_md.get_size() : 0, p.reorder_dst ? p.dst_md.get_size() : 0,
                p.reorder_w ? p.w_md.get_size() : 0, p.scratch_md.get_size(), extra_bytes});
   void* scratch = run.buffer(3);
@@ -231,7 +232,8 @@ void RunReordered(const ReorderedPlan& p, const dnnl::primitive& prim, DnnlRun& 
               {{DNNL_ARG_SRC, &src},
                {DNNL_ARG_WEIGHTS, weights},
                {DNNL_ARG_DST, &dst},
-               {DNNL_ARG_BIAS, b != nullptr ? &run.Memory(8, p.b_md, b->data) : nullptr}},
+               {DNNL_ARG_BIAS, b != nullptr ? &run.Memory(8, p.b_md, b->data) : nullptr},
+               {DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, src_zero_point}},
               p.scratch_md, scratch);
   if (p.reorder_dst) {
     run.Execute(p.dst_out, {{DNNL_ARG_FROM, &dst}, {DNNL_ARG_TO, &y_mem}}, p.scratch_md, scratch);

@@ -214,10 +214,12 @@ struct ReorderedPlan : Plan {
 // `b` when given), Y reordered back. `before_primitive(dst, scratch)` runs just before the
 // primitive (convolution's residual goes into dst there); `extra_bytes` more per-run buffer
 // is its buffer(4).
+// `src_zero_point`, when given, is the primitive's run-time zero point of X (one int32).
 void RunReordered(const ReorderedPlan& p, const dnnl::primitive& prim, DnnlRun& run,
                   const TensorView& x, const TensorView& w, const TensorView* b,
                   const TensorView& y, size_t extra_bytes,
-                  FunctionRef<void(const dnnl::memory& dst, void* scratch)> before_primitive);
+                  FunctionRef<void(const dnnl::memory& dst, void* scratch)> before_primitive,
+                  const dnnl::memory* src_zero_point = nullptr);
 
 // The base of every kernel here (oneDNN's, and nn.cc's own channel normalisation loops, whose
 // plan is just the dims). A subclass says which input dims a plan depends on (Key),

@@ -14,6 +14,8 @@
 // stores it), scale by y_scale / out_scale, add (Z - z_zero_point) * z_scale / out_scale (the
 // sum post-op over Z copied into dst), Relu, out_zero_point. Nonzero weight zero points, uint8
 // weights and scales or zero points that are not constants run on the reference kernel.
+// ConvInteger runs the same convolution into int32 with X's zero point given per run (oneDNN's
+// run-time zero point; DynamicQuantizeLinear computes it in dynamically quantized models).
 //
 // Layouts: activations arrive and leave in plain NCHW (ONNX). A convolution lets oneDNN pick its
 // source, weights and destination layouts (format_tag::any): constant weights are reordered
@@ -85,12 +87,15 @@ struct ConvPlan final : ReorderedPlan {
   dnnl::memory::desc z_md;
   bool reorder_z = false;
   dnnl::reorder z_in;
+  dnnl::memory::desc zp_md;  // ConvInteger's run-time zero point of X (one int32), or empty
 };
 
-// Where a convolution node's tensors are: Conv / FusedConv (X, W, B, Z) or QLinearConv /
-// FusedQLinearConv (X at 0, W at 3, B at 8, Z at 9).
+// Where a convolution node's tensors are: Conv / FusedConv (X, W, B, Z), QLinearConv /
+// FusedQLinearConv (X at 0, W at 3, B at 8, Z at 9) or ConvInteger (X, W, X's zero point at 2;
+// no B or Z: SIZE_MAX).
 struct ConvInputs {
   size_t x = 0, w = 1, b = 2, z = 3;
+  size_t x_zero_point = SIZE_MAX;  // ConvInteger's, read per run
 };
 
 // A quantized convolution's constants, as oneDNN's int8 convolution takes them.
@@ -102,6 +107,28 @@ struct QuantConv {
   float y_ratio = 1, z_ratio = 1;
   int32_t z_zp = 0, out_zp = 0;
 };
+
+// What the int8 convolution takes of a ConvInteger: int8 W whose zero points, when given, are
+// constant zeros; X's zero point (one value) is read per run. The output is int32, unscaled.
+Result<QuantConv> ReadIntegerConv(const NodeDef& def) {
+  if (def.input_types[1] != DataType::kInt8) {
+    return def.Fail(code::kFeatureUnsupported, "the onednn int8 convolution needs int8 weights");
+  }
+  if (def.num_inputs() > 3 && def.input_given(3)) {
+    const TensorView* wz = def.constant(3);
+    for (int64_t i = 0; wz != nullptr && i < wz->num_elements(); ++i) {
+      if (wz->as<const int8_t>()[i] != 0) wz = nullptr;
+    }
+    if (wz == nullptr) {
+      return def.Fail(code::kFeatureUnsupported,
+                      "the onednn int8 convolution needs constant weight zero points of 0");
+    }
+  }
+  QuantConv q;
+  q.x_dt = DnnlType(def.input_types[0]);
+  q.y_dt = dnnl::memory::data_type::s32;
+  return q;
+}
 
 // The constants of a QLinearConv / FusedQLinearConv (the op's definition has checked their
 // shapes and types); kFeatureUnsupported for what the oneDNN kernel leaves to the reference one.
@@ -150,6 +177,9 @@ class ConvKernel final : public DnnlKernel {
     if (quantized) {
       KILN_ASSIGN_OR_RETURN(quant, ReadQuantConv(def));
       in = ConvInputs{0, 3, 8, 9};
+    } else if (def.op_type == "ConvInteger") {
+      KILN_ASSIGN_OR_RETURN(quant, ReadIntegerConv(def));
+      in = ConvInputs{0, 1, SIZE_MAX, SIZE_MAX, 2};
     } else {
       KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
     }
@@ -188,6 +218,13 @@ class ConvKernel final : public DnnlKernel {
   // A quantized convolution's inputs are 8-bit, its scales constants: none is float32.
   bool FloatInput(size_t i) const override { return !quant_; }
 
+  // ConvInteger: X's zero point, when given, holds one value.
+  bool Takes(const KernelContext& ctx) const override {
+    if (in_.x_zero_point >= ctx.num_inputs()) return true;
+    const TensorView* xz = ctx.input(in_.x_zero_point);
+    return xz == nullptr || xz->num_elements() == 1;
+  }
+
   // The destination's dims (Y's, from the window the definition sizes Y with) and the window
   // for X and W dims `x` and `wd` (which fit: the definition's rules); nullopt for what oneDNN
   // does not take here (more than 3 spatial dims, an empty Y).
@@ -202,10 +239,11 @@ class ConvKernel final : public DnnlKernel {
     return std::make_pair(std::move(y), std::move(w->w));
   }
 
-  // X, W, then whether B and the residual Z are given.
+  // X, W, then whether B, the residual Z and X's run-time zero point are given.
   std::optional<Dims> Key(const std::vector<const Dims*>& in) const override {
     auto at = [&](size_t i) { return i < in.size() ? in[i] : nullptr; };
     const Dims *x = at(in_.x), *w = at(in_.w), *b = at(in_.b), *z = at(in_.z);
+    const Dims* xz = at(in_.x_zero_point);
     if (x == nullptr || w == nullptr) return std::nullopt;
     const Dims& wd = *w;
     if (w_const_.data != nullptr && wd != w_const_.dims) return std::nullopt;
@@ -219,23 +257,26 @@ class ConvKernel final : public DnnlKernel {
     AppendKey(key, w);
     key.push_back(b != nullptr);
     key.push_back(z != nullptr);
+    key.push_back(xz != nullptr);
     return key;
   }
 
   Result<std::shared_ptr<const Plan>> Build(const Dims& key) const override {
     auto dims = SplitKey(key, 2);
     const Dims &x = *dims[0], &wd = *dims[1];
-    const bool has_b = key[key.size() - 2] != 0, has_z = key.back() != 0;
+    const bool has_b = key[key.size() - 3] != 0, has_z = key[key.size() - 2] != 0;
+    const bool has_xz = key.back() != 0;
     auto shape = Shape(x, wd);
     if (!shape) return def_.Fail(code::kFeatureUnsupported, "X does not fit W");
     const auto& [y, win] = *shape;
     auto plan = std::make_shared<ConvPlan>();
-    KILN_RETURN_IF_ERROR(Guard(def_, [&] { Create(x, wd, y, win, has_b, has_z, *plan); }), "");
+    KILN_RETURN_IF_ERROR(Guard(def_, [&] { Create(x, wd, y, win, has_b, has_z, has_xz, *plan); }),
+                         "");
     return std::shared_ptr<const Plan>(std::move(plan));
   }
 
   void Create(const Dims& x, const Dims& w_dims, const Dims& y, const kernels::Window& win,
-              bool has_b, bool has_z, ConvPlan& p) const {
+              bool has_b, bool has_z, bool has_xz, ConvPlan& p) const {
     using dnnl::memory;
     using tag = memory::format_tag;
     const int64_t g = attrs_.group;
@@ -265,7 +306,12 @@ class ConvKernel final : public DnnlKernel {
                                          ToDnnl(win.pad_begin), ToDnnl(win.pad_end));
     dnnl::primitive_attr attr = UserScratchpadAttr();
     dnnl::post_ops ops;
-    if (quant_) {
+    if (in_.x_zero_point != SIZE_MAX) {  // ConvInteger: int32 sums, X's zero point per run
+      if (has_xz) {
+        attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
+        p.zp_md = PlainDesc({1}, memory::data_type::s32);
+      }
+    } else if (quant_) {
       SetQuantAttrs(*quant_, has_z, attr, ops);
     } else if (has_z) {
       ops.append_sum(1.f);
@@ -322,8 +368,16 @@ class ConvKernel final : public DnnlKernel {
         std::memcpy(dst.get_data_handle(), z->data, p.dst_md.get_size());
       }
     };
+    int32_t x_zp = 0;  // ConvInteger's zero point of X, as the primitive takes it
+    const dnnl::memory* zp = nullptr;
+    if (!p.zp_md.is_zero()) {
+      const TensorView* xz = ctx.input(in_.x_zero_point);
+      x_zp = xz->dtype == DataType::kUint8 ? int32_t{xz->as<const uint8_t>()[0]}
+                                           : int32_t{xz->as<const int8_t>()[0]};
+      zp = &run.Memory(9, p.zp_md, &x_zp);
+    }
     RunReordered(p, p.conv, run, *x, *ctx.input(in_.w), b, *y,
-                 z_via_buffer ? p.dst_md.get_size() : 0, residual);
+                 z_via_buffer ? p.dst_md.get_size() : 0, residual, zp);
     return Status::Ok();
   }
 
@@ -331,7 +385,7 @@ class ConvKernel final : public DnnlKernel {
   ActivationAttrs act_;
   kernels::ConvLayout layout_;
   ConvInputs in_;
-  std::optional<QuantConv> quant_;  // set for QLinearConv and FusedQLinearConv
+  std::optional<QuantConv> quant_;  // set for QLinearConv, FusedQLinearConv and ConvInteger
   TensorView w_const_;              // constant W (valid for the kernel's lifetime), or data == null
   mutable PackedWeights packed_;
 };
@@ -504,6 +558,7 @@ void RegisterCpuConvKernels(KernelRegistry& r) {
   r.Register(kCpuBackend, kKilnDomain, "FusedConv", conv);
   r.Register(kCpuBackend, "", "QLinearConv", conv);
   r.Register(kCpuBackend, kKilnDomain, "FusedQLinearConv", conv);
+  r.Register(kCpuBackend, "", "ConvInteger", conv);
   auto pool = [reg](PoolKind kind) -> KernelFactory {
     return [reg, kind](const NodeDef& def) { return PoolKernel::Make(*reg, def, kind); };
   };
