@@ -24,6 +24,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
@@ -279,6 +280,41 @@ TEST(CpuFusedConvTest, ActivationWithoutResidualAndResidualWithoutBias) {
 
 TEST(CpuFusedConvTest, ClipWithDefaultBounds) {
   FusedConvNode({1, 4, 5, 5}, {4, 4, 3, 3}, true, false, "Clip", 25).Check(36);
+}
+
+// A run whose residual Z (input `z`) shares output 0's memory, as the planner's in-place reuse
+// arranges when Z dies at the node (OpSchema::InPlace): Z's values are in the output's buffer
+// when the kernel starts.
+class ResidualInOutputContext final : public kernels::ForwardingContext {
+ public:
+  ResidualInOutputContext(kernels::KernelContext& base, size_t z)
+      : ForwardingContext(base), z_(z), z_view_(*base.input(z)) {
+    kernels::TensorView* y = base.output(0);
+    std::memcpy(y->data, z_view_.data, z_view_.bytes());
+    z_view_.data = y->data;
+  }
+  const kernels::TensorView* input(size_t i) const override {
+    return i == z_ ? &z_view_ : base_.input(i);
+  }
+
+ private:
+  size_t z_;
+  kernels::TensorView z_view_;
+};
+
+TEST(CpuFusedConvTest, ResidualSharingTheOutputsMemory) {
+  const Node node = FusedConvNode({1, 8, 6, 6}, {8, 8, 3, 3}, true, true, "Relu", 50);
+  auto want = node.Run(Registry().Create(kernels::kReferenceBackend, node.def()));
+  ASSERT_TRUE(want.ok());
+  for (const char* backend : {kernels::kReferenceBackend, "cpu"}) {
+    SCOPED_TRACE(backend);
+    auto kernel = Registry().Create(backend, node.def());
+    ASSERT_TRUE(kernel.ok()) << kernel.status().message();
+    TestContext ctx(node.inputs(), node.def().output_types, &node.def());
+    ResidualInOutputContext aliased(ctx, 3);
+    ASSERT_TRUE((*kernel)->Run(aliased).ok());
+    Node::Compare(ctx.outputs(), *want, 72);
+  }
 }
 
 TEST(CpuFusedConvTest, BroadcastResidualRunsOnTheReferenceKernel) {
