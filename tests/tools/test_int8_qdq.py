@@ -238,3 +238,41 @@ def test_dynamically_quantized_convolutions_match_onnxruntime(f32_model):
         None, {"x": x})
     scale = float(np.max(np.abs(expected)))
     assert np.max(np.abs(got - expected)) <= 1e-3 * scale, np.max(np.abs(got - expected))
+
+
+def test_a_gemm_with_a_row_shaped_bias_compiles_and_matches_onnxruntime(tmp_path):
+    """Gemm(x, W, C) with C of shape [1, N]: the quantized bias is reshaped to the [N] the integer
+    product takes (reused as it is only when already 1-D)."""
+    rng = np.random.default_rng(12)
+    inits = [numpy_helper.from_array((rng.standard_normal((8, 16)) * 0.3).astype(np.float32), "w"),
+             numpy_helper.from_array((rng.standard_normal((1, 8)) * 0.2).astype(np.float32), "c")]
+    graph = helper.make_graph(
+        [helper.make_node("Gemm", ["x", "w", "c"], ["y"], transB=1)], "gemm_row_bias",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 8])], inits)
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    onnx.save(m, str(tmp_path / "f32.onnx"))
+
+    class Feeds(quantization.CalibrationDataReader):
+        def __init__(self):
+            self.feeds = iter([{"x": rng.standard_normal((1, 16)).astype(np.float32)}
+                               for _ in range(4)])
+
+        def get_next(self):
+            return next(self.feeds, None)
+
+    qdq = tmp_path / "qdq.onnx"
+    quantization.quantize_static(str(tmp_path / "f32.onnx"), str(qdq), Feeds(),
+                                 quant_format=quantization.QuantFormat.QDQ)
+    r = kiln("atc", "--framework=5", f"--model={qdq}", f"--output={tmp_path / 'g'}", "--log=info")
+    assert "became FusedQLinearMatMul" in r.stdout + r.stderr
+    x = rng.standard_normal((1, 16)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    kiln("bench", "--model", tmp_path / "g.om", "--input", tmp_path / "x.npy", "--output",
+         tmp_path / "out", "--outfmt", "NPY", "--loop", 1)
+    got = np.load(tmp_path / "out" / "x_0.npy")
+    (expected,) = ort.InferenceSession(str(qdq), providers=["CPUExecutionProvider"]).run(
+        None, {"x": x})
+    step = float(np.max(np.abs(expected))) / 100  # well above one step of y's quantization
+    assert np.max(np.abs(got - expected)) <= step, (got, expected)

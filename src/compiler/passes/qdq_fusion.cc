@@ -180,7 +180,8 @@ ir::Value* Int32Bias(ir::Graph& graph, ir::Value* b, float x_scale, const std::v
       real[static_cast<size_t>(c)] =
           static_cast<float>(static_cast<float>(int64_t{qd[c]} - zc) * sd[j]);
     }
-    if (same) return dq->input(0);
+    // Reused as it is only when it is already the 1-D [m] tensor the integer ops take.
+    if (same && q->constant()->dims().size() == 1) return dq->input(0);
   } else if (IsConstant(b) && b->constant()->dtype() == ir::DataType::kFloat32 &&
              b->constant()->num_elements() == m) {
     const float* bd = b->constant()->data<float>();
