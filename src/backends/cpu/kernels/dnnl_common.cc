@@ -471,6 +471,22 @@ std::optional<int32_t> ConstZeroPoint(const NodeDef& def, size_t i, int64_t at) 
   return std::nullopt;
 }
 
+bool ZeroPointsAreZero(const NodeDef& def, size_t i) {
+  if (i >= def.num_inputs() || !def.input_given(i)) return true;
+  const TensorView* t = def.constant(i);
+  if (t == nullptr) return false;
+  for (int64_t j = 0; j < t->num_elements(); ++j) {
+    auto z = ConstZeroPoint(def, i, j);
+    if (!z || *z != 0) return false;
+  }
+  return true;
+}
+
+int32_t RunTimeZeroPoint(const TensorView& zero_point) {
+  return zero_point.dtype == DataType::kUint8 ? int32_t{zero_point.as<const uint8_t>()[0]}
+                                              : int32_t{zero_point.as<const int8_t>()[0]};
+}
+
 Status RequireFloat32(const NodeDef& def) {
   for (size_t i = 0; i < def.num_inputs(); ++i) {
     if (def.input_given(i) && def.input_types[i] != DataType::kFloat32) {

@@ -294,6 +294,11 @@ std::vector<std::optional<Dims>> SplitKey(const Dims& key, size_t count);
 // or too short (the int8 kernels then leave the node to the reference kernel).
 std::optional<float> ConstScale(const NodeDef& def, size_t i, int64_t at = 0);
 std::optional<int32_t> ConstZeroPoint(const NodeDef& def, size_t i, int64_t at = 0);
+// Whether input i of `def` (an int8 weight's zero points) is absent or a constant of zeros: the
+// only weight zero points oneDNN's int8 primitives take.
+bool ZeroPointsAreZero(const NodeDef& def, size_t i);
+// Element 0 of a uint8 or int8 zero point given at run time, widened.
+int32_t RunTimeZeroPoint(const TensorView& zero_point);
 
 // Common Prepare checks: every given input and every output is float32 (kFeatureUnsupported
 // otherwise, naming the node).

@@ -114,15 +114,9 @@ Result<QuantConv> ReadIntegerConv(const NodeDef& def) {
   if (def.input_types[1] != DataType::kInt8) {
     return def.Fail(code::kFeatureUnsupported, "the onednn int8 convolution needs int8 weights");
   }
-  if (def.num_inputs() > 3 && def.input_given(3)) {
-    const TensorView* wz = def.constant(3);
-    for (int64_t i = 0; wz != nullptr && i < wz->num_elements(); ++i) {
-      if (wz->as<const int8_t>()[i] != 0) wz = nullptr;
-    }
-    if (wz == nullptr) {
-      return def.Fail(code::kFeatureUnsupported,
-                      "the onednn int8 convolution needs constant weight zero points of 0");
-    }
+  if (!ZeroPointsAreZero(def, 3)) {
+    return def.Fail(code::kFeatureUnsupported,
+                    "the onednn int8 convolution needs constant weight zero points of 0");
   }
   QuantConv q;
   q.x_dt = DnnlType(def.input_types[0]);
@@ -146,9 +140,8 @@ Result<QuantConv> ReadQuantConv(const NodeDef& def) {
   if (ws == nullptr || ws->dtype != DataType::kFloat32 || !xs || !ys || !xz || !yz) {
     return decline("constant scales and zero points");
   }
+  if (!ZeroPointsAreZero(def, 5)) return decline("weight zero points of 0 (symmetric weights)");
   for (int64_t c = 0; c < ws->num_elements(); ++c) {
-    auto wz = ConstZeroPoint(def, 5, c);
-    if (!wz || *wz != 0) return decline("weight zero points of 0 (symmetric weights)");
     // As the reference computes the multiplier: each step rounded to float.
     q.scales.push_back(static_cast<float>(*xs * ws->as<const float>()[c]) / *ys);
   }
@@ -371,9 +364,7 @@ class ConvKernel final : public DnnlKernel {
     int32_t x_zp = 0;  // ConvInteger's zero point of X, as the primitive takes it
     const dnnl::memory* zp = nullptr;
     if (!p.zp_md.is_zero()) {
-      const TensorView* xz = ctx.input(in_.x_zero_point);
-      x_zp = xz->dtype == DataType::kUint8 ? int32_t{xz->as<const uint8_t>()[0]}
-                                           : int32_t{xz->as<const int8_t>()[0]};
+      x_zp = RunTimeZeroPoint(*ctx.input(in_.x_zero_point));
       zp = &run.Memory(9, p.zp_md, &x_zp);
     }
     RunReordered(p, p.conv, run, *x, *ctx.input(in_.w), b, *y,

@@ -39,13 +39,7 @@ Result<QuantProduct> ReadIntegerProduct(const NodeDef& def) {
     return def.Fail(code::kFeatureUnsupported, "the onednn int8 matmul needs ", what);
   };
   if (def.input_types[1] != DataType::kInt8) return decline("int8 B");
-  if (def.num_inputs() > 3 && def.input_given(3)) {
-    const TensorView* bz = def.constant(3);
-    if (bz == nullptr) return decline("a constant B zero point");
-    for (int64_t i = 0; i < bz->num_elements(); ++i) {
-      if (bz->as<const int8_t>()[i] != 0) return decline("B zero points of 0");
-    }
-  }
+  if (!ZeroPointsAreZero(def, 3)) return decline("constant B zero points of 0");
   QuantProduct q;
   q.a_dt = DnnlType(def.input_types[0]);
   q.y_dt = dnnl::memory::data_type::s32;
@@ -74,10 +68,8 @@ Result<QuantProduct> ReadQuantProduct(const NodeDef& def) {
   QuantProduct q;
   q.a_dt = DnnlType(def.input_types[0]);
   q.y_dt = DnnlType(def.output_types[0]);
+  if (!ZeroPointsAreZero(def, 5)) return decline("B zero points of 0");
   for (int64_t c = 0; c < bs->num_elements(); ++c) {
-    auto bz =
-        ConstZeroPoint(def, 5, def.input_given(5) && def.constant(5)->num_elements() == 1 ? 0 : c);
-    if (def.input_given(5) && (!bz || *bz != 0)) return decline("B zero points of 0");
     q.scales.push_back(static_cast<float>(*as * bs->as<const float>()[c]) / *ys);
   }
   q.a_zp = *az;
@@ -323,9 +315,7 @@ class ProductKernel final : public DnnlKernel {
     int32_t a_zp = 0;  // MatMulInteger's zero point of A, as the primitive takes it
     const dnnl::memory* zp = nullptr;
     if (!p.zp_md.is_zero()) {
-      const TensorView* az = ctx.input(2);
-      a_zp = az->dtype == DataType::kUint8 ? int32_t{az->as<const uint8_t>()[0]}
-                                           : int32_t{az->as<const int8_t>()[0]};
+      a_zp = RunTimeZeroPoint(*ctx.input(2));
       zp = &run.Memory(5, p.zp_md, &a_zp);
     }
     if (p.convert_a) {
