@@ -1,12 +1,15 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// The CPU backend's oneDNN LSTM and GRU against the reference kernels (the oracle): every
-// direction, with and without bias and initial states, LSTM's peepholes, GRU's
-// linear_before_reset, batch > 1, every output; sequence_lens equal to the sequence runs on
-// oneDNN and shorter ones on the reference kernel; layout 1, clip, other activations and
-// computed weights are declined at Prepare. Tolerance as cpu_vs_reference_test.cc's, with the
-// reduction length I + H (each step's gates sum over the input and the previous state).
+// The CPU backend's recurrent kernels against the reference kernels (the oracle): LSTM and RNN
+// (Kiln's own recurrence, nn_lstm_rnn.cc) and GRU (oneDNN, nn_gru.cc). Every direction, with
+// and without bias and initial states, LSTM's peepholes, clip and input_forget, both layouts,
+// sequence_lens with padded and empty rows, batches that are not a multiple of the kernel's
+// row groups, hidden sizes that are not a multiple of its column blocks, X dims known only at
+// run time, unused outputs; GRU's linear_before_reset, and the GRU cases oneDNN does not express
+// (shorter sequence_lens on the reference kernel; layout 1, clip, other activations declined).
+// Tolerance as cpu_vs_reference_test.cc's, with the reduction length I + H (each step's gates
+// sum over the input and the previous state).
 #include "tests/ops/cpu_vs_reference_util.h"
 
 #include <gtest/gtest.h>
@@ -32,10 +35,12 @@ HostTensor Lens(std::vector<int32_t> v) {
   return t;
 }
 
-// LSTM (gates 4) or GRU (gates 3) over X [T, B, I] with constant W, R (and B, P when asked).
+int64_t Gates(const std::string& op) { return op == "LSTM" ? 4 : op == "GRU" ? 3 : 1; }
+
+// LSTM (gates 4), GRU (3) or RNN (1) over X [T, B, I] with constant W, R (and B, P when asked).
 Node Recurrent(const std::string& op, Sizes s, const std::string& direction, bool bias,
                bool initial, uint32_t seed, bool peephole = false) {
-  const int64_t g = op == "LSTM" ? 4 : 3, d = direction == "bidirectional" ? 2 : 1;
+  const int64_t g = Gates(op), d = direction == "bidirectional" ? 2 : 1;
   Node n(op, 14);
   n.In(Random({s.t, s.b, s.i}, seed))
       .Const(Random({d, g * s.h, s.i}, seed + 1))
@@ -95,48 +100,124 @@ TEST(CpuGruTest, WithoutBiasOrInitialState) {
       .Check(25);
 }
 
-// sequence_lens at the sequence's length is the plain run; shorter rows (padding) need the
-// reference kernel's per-row lengths.
-TEST(CpuRecurrentTest, SequenceLensFullRunOnOneDnnShorterOnTheReference) {
-  // Built directly: sequence_lens is the fifth input.
-  for (const char* op : {"LSTM", "GRU"}) {
-    SCOPED_TRACE(op);
-    const int64_t g = std::string(op) == "LSTM" ? 4 : 3;
-    for (bool full : {true, false}) {
-      Node n(op, 14);
-      n.In(Random({kSmall.t, kSmall.b, kSmall.i}, 80))
-          .Const(Random({1, g * kSmall.h, kSmall.i}, 81))
-          .Const(Random({1, g * kSmall.h, kSmall.h}, 82))
-          .Const(Random({1, 2 * g * kSmall.h}, 83))
-          .In(Lens(full ? std::vector<int32_t>{5, 5, 5} : std::vector<int32_t>{5, 2, 4}));
-      n.Int("hidden_size", kSmall.h);
-      n.Outputs(std::vector<DataType>(g == 4 ? 3 : 2, DataType::kFloat32));
-      n.Check(13, full ? Expect::kOneDnn : Expect::kReference);
+// An LSTM or RNN with sequence_lens, X [T, B, I] or (layout 1) [B, T, I].
+Node WithLens(const std::string& op, Sizes s, const std::string& direction,
+              std::vector<int32_t> lens, int64_t layout, bool initial, uint32_t seed) {
+  const int64_t g = Gates(op), d = direction == "bidirectional" ? 2 : 1;
+  const Dims x = layout ? Dims{s.b, s.t, s.i} : Dims{s.t, s.b, s.i};
+  const Dims state = layout ? Dims{s.b, d, s.h} : Dims{d, s.b, s.h};
+  Node n(op, 14);
+  n.In(Random(x, seed))
+      .Const(Random({d, g * s.h, s.i}, seed + 1))
+      .Const(Random({d, g * s.h, s.h}, seed + 2))
+      .Const(Random({d, 2 * g * s.h}, seed + 3))
+      .In(Lens(std::move(lens)));
+  if (initial) {
+    n.In(Random(state, seed + 4));
+    if (op == "LSTM") n.In(Random(state, seed + 5));
+  }
+  n.Int("hidden_size", s.h).Str("direction", direction).Int("layout", layout);
+  n.Outputs(std::vector<DataType>(op == "LSTM" ? 3 : 2, DataType::kFloat32));
+  return n;
+}
+
+// Rows shorter than the sequence (padding: zeros in Y past a row's length) and empty rows (zero
+// final states), six rows (a group of four and a remainder), both layouts.
+TEST(CpuLstmTest, SequenceLensPaddedAndEmptyRowsBothLayouts) {
+  for (const char* op : {"LSTM", "RNN"}) {
+    for (int64_t layout : {0, 1}) {
+      for (const char* dir : {"forward", "reverse", "bidirectional"}) {
+        SCOPED_TRACE(std::string(op) + " " + dir + " layout " + std::to_string(layout));
+        WithLens(op, {5, 6, 7, 6}, dir, {5, 2, 0, 5, 3, 1}, layout, true, 70).Check(13);
+        WithLens(op, {5, 6, 7, 6}, dir, {5, 5, 5, 5, 5, 5}, layout, false, 71).Check(13);
+      }
     }
   }
 }
 
-TEST(CpuRecurrentTest, DeclinesWhatOneDnnDoesNotExpress) {
-  Recurrent("LSTM", kSmall, "forward", true, false, 90)
+TEST(CpuLstmTest, ClipAndInputForget) {
+  // Gate sums of random weights reach beyond 0.5: the clip binds.
+  Recurrent("LSTM", kSmall, "bidirectional", true, true, 90).Float("clip", 0.5f).Check(13);
+  Recurrent("LSTM", kSmall, "forward", true, true, 91, true).Int("input_forget", 1).Check(13);
+  Recurrent("LSTM", kSmall, "reverse", true, false, 92, true)
+      .Int("input_forget", 1)
+      .Float("clip", 0.3f)
+      .Check(13);
+}
+
+// 4H = 160 columns: two full column blocks and a padded one; nine rows: two groups and one.
+TEST(CpuLstmTest, HiddenAndBatchOffTheKernelsBlocks) {
+  Recurrent("LSTM", {7, 9, 24, 40}, "bidirectional", true, true, 93, true).Check(64);
+  Recurrent("RNN", {7, 9, 24, 40}, "forward", true, true, 94).Check(64);
+}
+
+// X's sequence and batch known only at run time: the plan is built for the run's dims.
+TEST(CpuLstmTest, DimsKnownAtRunTime) {
+  Recurrent("LSTM", {6, 3, 8, 16}, "bidirectional", true, true, 95)
+      .Planned(0, {-1, -1, 8})
+      .Check(24);
+}
+
+// Y alone, or Y_h alone, as a graph may use them.
+TEST(CpuLstmTest, UnusedOutputs) {
+  for (std::vector<bool> used :
+       {std::vector<bool>{true, false, false}, {false, true, false}, {false, false, true}}) {
+    Node n = Recurrent("LSTM", kSmall, "bidirectional", true, true, 96);
+    n.def().has_output = used;
+    n.Check(13);
+  }
+}
+
+TEST(CpuRnnTest, EveryDirectionWithAndWithoutBiasAndInitialState) {
+  for (const char* dir : {"forward", "reverse", "bidirectional"}) {
+    SCOPED_TRACE(dir);
+    Recurrent("RNN", kSmall, dir, true, true, 100).Check(13);
+    Recurrent("RNN", {4, 2, 16, 32}, dir, false, false, 101).Check(48);
+  }
+  Recurrent("RNN", kSmall, "forward", true, true, 102).Float("clip", 0.5f).Check(13);
+}
+
+// GRU's sequence_lens at the sequence's length is oneDNN's plain run; shorter rows (padding) need
+// the reference kernel's per-row lengths.
+TEST(CpuGruTest, SequenceLensFullRunOnOneDnnShorterOnTheReference) {
+  for (bool full : {true, false}) {
+    WithLens("GRU", kSmall, "forward",
+             full ? std::vector<int32_t>{5, 5, 5} : std::vector<int32_t>{5, 2, 4}, 0, false, 80)
+        .Check(13, full ? Expect::kOneDnn : Expect::kReference);
+  }
+}
+
+TEST(CpuRecurrentTest, DeclinesWhatTheKernelsDoNotExpress) {
+  Recurrent("GRU", kSmall, "forward", true, false, 110)
       .Int("layout", 1)
       .Check(13, Expect::kDeclined);
-  Recurrent("LSTM", kSmall, "forward", true, false, 91)
+  Recurrent("GRU", kSmall, "forward", true, false, 111)
       .Float("clip", 0.5f)
       .Check(13, Expect::kDeclined);
-  Recurrent("LSTM", kSmall, "forward", true, false, 92)
-      .Int("input_forget", 1)
-      .Check(13, Expect::kDeclined);
-  Recurrent("GRU", kSmall, "forward", true, false, 93)
+  Recurrent("GRU", kSmall, "forward", true, false, 112)
       .Attr("activations", std::vector<std::string>{"relu", "tanh"})
       .Check(13, Expect::kDeclined);
+  Recurrent("LSTM", kSmall, "forward", true, false, 113)
+      .Attr("activations", std::vector<std::string>{"sigmoid", "relu", "tanh"})
+      .Check(13, Expect::kDeclined);
+  Recurrent("RNN", kSmall, "forward", true, false, 114)
+      .Attr("activations", std::vector<std::string>{"relu"})
+      .Check(13, Expect::kDeclined);
+  Recurrent("RNN", kSmall, "forward", true, false, 115)
+      .Attr("activations", std::vector<std::string>{"tanh"})
+      .Attr("activation_alpha", std::vector<float>{2.0f})
+      .Check(13, Expect::kDeclined);
   // Computed weights.
-  Node computed("LSTM", 14);
-  computed.In(Random({kSmall.t, kSmall.b, kSmall.i}, 94))
-      .In(Random({1, 4 * kSmall.h, kSmall.i}, 95))
-      .Const(Random({1, 4 * kSmall.h, kSmall.h}, 96))
-      .Int("hidden_size", kSmall.h)
-      .Outputs(std::vector<DataType>(3, DataType::kFloat32));
-  computed.Check(13, Expect::kDeclined);
+  for (const char* op : {"LSTM", "RNN"}) {
+    const int64_t g = Gates(op);
+    Node computed(op, 14);
+    computed.In(Random({kSmall.t, kSmall.b, kSmall.i}, 116))
+        .In(Random({1, g * kSmall.h, kSmall.i}, 117))
+        .Const(Random({1, g * kSmall.h, kSmall.h}, 118))
+        .Int("hidden_size", kSmall.h)
+        .Outputs(std::vector<DataType>(g == 4 ? 3 : 2, DataType::kFloat32));
+    computed.Check(13, Expect::kDeclined);
+  }
 }
 
 }  // namespace

@@ -55,7 +55,7 @@ inline HostTensor Random(Dims dims, uint32_t seed, float lo = -1.0f, float hi = 
 
 // What the run of a case is expected to take.
 enum class Expect {
-  kOneDnn,     // the cpu kernel runs it with oneDNN
+  kOneDnn,     // the cpu kernel runs it (oneDNN, or its own loops), not the reference kernel
   kReference,  // the cpu kernel is created but hands the run to the reference kernel
   kDeclined,   // the cpu factory declines (kFeatureUnsupported) at Prepare
 };

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "backends/cpu/cpu_compute.h"
+#include "backends/cpu/kernels/elementwise_internal.h"
 #include "kernels/cost.h"
 
 namespace kiln::cpu {
@@ -296,6 +297,10 @@ void AppendActivation(const ActivationAttrs& act, dnnl::post_ops& ops, float sca
 }
 
 int64_t ReferenceRunCount() { return g_reference_runs.load(std::memory_order_relaxed); }
+
+namespace internal {
+void CountReferenceRun() { g_reference_runs.fetch_add(1, std::memory_order_relaxed); }
+}  // namespace internal
 
 DnnlKernel::DnnlKernel(const NodeDef& def, std::unique_ptr<Kernel> reference)
     : def_(def), reference_(std::move(reference)) {}

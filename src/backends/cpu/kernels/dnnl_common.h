@@ -307,11 +307,13 @@ Status RequireFloat32(const NodeDef& def);
 // The reference kernel of `def` (the fallback every cpu kernel holds).
 Result<std::unique_ptr<Kernel>> ReferenceKernel(const KernelRegistry& registry, const NodeDef& def);
 
-// Per-family registration (nn_conv.cc, nn_deconv.cc, nn_matmul.cc, nn.cc, nn_recurrent.cc).
+// Per-family registration (nn_conv.cc, nn_deconv.cc, nn_matmul.cc, nn.cc, nn_gru.cc,
+// nn_lstm_rnn.cc).
 void RegisterCpuConvKernels(KernelRegistry& registry);
 void RegisterCpuDeconvKernels(KernelRegistry& registry);
 void RegisterCpuMatMulKernels(KernelRegistry& registry);
 void RegisterCpuNnKernels(KernelRegistry& registry);
-void RegisterCpuRecurrentKernels(KernelRegistry& registry);
+void RegisterCpuGruKernel(KernelRegistry& registry);
+void RegisterCpuLstmRnnKernels(KernelRegistry& registry);
 
 }  // namespace kiln::cpu

@@ -32,16 +32,24 @@ inline constexpr int64_t kGrainCheap = 32768;
 inline constexpr int64_t kGrainMath = 16384;
 inline constexpr int64_t kGrainScalarCall = 4096;
 
+// Counts one run handed to a reference kernel (register.h's ReferenceRunCount).
+void CountReferenceRun();
+
 // A cpu kernel that holds the node's reference kernel and hands it every run it does not take
 // (a broadcast or axes pattern it has no loop for, inputs whose run-time dims do not fit the
 // bound output, a bad computed axes input): the reference kernel computes those or reports the
 // error, naming the node. Run stays const and thread-safe: the reference kernel is itself
-// thread-safe and nothing else is mutable.
+// thread-safe and nothing else is mutable. Each hand-off counts in ReferenceRunCount, so a test
+// can tell the cpu loop from the fallback; the reference never sees this kernel's slot state.
 class FallbackKernel : public Kernel {
  protected:
   FallbackKernel(const NodeDef& def, std::unique_ptr<Kernel> reference)
       : def_(def), reference_(std::move(reference)) {}
-  Status RunReference(KernelContext& ctx) const { return reference_->Run(ctx); }
+  Status RunReference(KernelContext& ctx) const {
+    CountReferenceRun();
+    kernels::ForwardingContext without_state(ctx);
+    return reference_->Run(without_state);
+  }
 
   const NodeDef def_;
 

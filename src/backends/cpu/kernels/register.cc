@@ -12,7 +12,8 @@ void RegisterCpuKernels(kernels::KernelRegistry& registry) {
   RegisterCpuDeconvKernels(registry);
   RegisterCpuMatMulKernels(registry);
   RegisterCpuNnKernels(registry);
-  RegisterCpuRecurrentKernels(registry);
+  RegisterCpuGruKernel(registry);
+  RegisterCpuLstmRnnKernels(registry);
   RegisterCpuElementwiseKernels(registry);
   RegisterCpuReduceKernels(registry);
   RegisterCpuTensorKernels(registry);

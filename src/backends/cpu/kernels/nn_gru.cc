@@ -1,20 +1,20 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// oneDNN's RNN primitives for ONNX LSTM and GRU (float32, forward inference): every direction
-// (forward, reverse, bidirectional), initial states, LSTM's peepholes, GRU's
-// linear_before_reset (oneDNN's lbr_gru), Y / Y_h / Y_c each optional.
+// oneDNN's RNN primitives for ONNX GRU (float32, forward inference): every direction (forward,
+// reverse, bidirectional), initial states, linear_before_reset (oneDNN's lbr_gru), Y and Y_h
+// each optional. (LSTM and RNN are Kiln's own: nn_lstm_rnn.cc; oneDNN's LSTM measured 1.4-2.6x
+// slower than that on batch-1 models, its GRU as fast as onnxruntime's.)
 //
-// ONNX and oneDNN order the gates differently (ONNX LSTM i, o, f, c; oneDNN i, f, c, o; GRU z, r,
-// h in both) and lay the weights out differently (ONNX [D, G*H, I]; oneDNN ldigo): the constant
-// weights are rearranged once at Prepare into oneDNN's plain layout, W's and R's biases summed
-// (lbr_gru keeps R's bias of the hidden gate apart), then packed into the layout each plan's
-// primitive asks for. A bidirectional Y comes out of oneDNN as [T, B, 2H] and is spread into
-// ONNX's [T, 2, B, H].
+// ONNX and oneDNN both order the gates z, r, h but lay the weights out differently (ONNX
+// [D, G*H, I]; oneDNN ldigo): the constant weights are rearranged once at Prepare into oneDNN's
+// plain layout, W's and R's biases summed (lbr_gru keeps R's bias of the hidden gate apart), then
+// packed into the layout each plan's primitive asks for. A bidirectional Y comes out of oneDNN
+// as [T, B, 2H] and is spread into ONNX's [T, 2, B, H].
 //
-// The reference kernel runs what oneDNN does not express: layout 1, clip, input_forget,
-// activations other than the defaults, computed (non-constant) weights, and runs whose
-// sequence_lens are not all the sequence length.
+// The reference kernel runs what oneDNN does not express: layout 1, clip, activations other
+// than the defaults, computed (non-constant) weights, and runs whose sequence_lens are not all
+// the sequence length.
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -29,12 +29,10 @@
 namespace kiln::cpu {
 namespace {
 
-enum class Cell { kGru, kLstm };
-
 // One primitive's descriptors and packed weights.
 struct RnnPrimitive {
   dnnl::primitive rnn;
-  dnnl::memory::desc x_md, h0_md, c0_md, w_md, r_md, p_md, b_md, y_md, hn_md, cn_md, scratch_md;
+  dnnl::memory::desc x_md, h0_md, w_md, r_md, b_md, y_md, hn_md, scratch_md;
   std::shared_ptr<AlignedBuffer> w, r;  // packed for the primitive
 };
 
@@ -48,30 +46,27 @@ struct RecurrentPlan final : Plan {
   int64_t seq = 0, batch = 0;
 };
 
-class RecurrentKernel final : public DnnlKernel {
+class GruKernel final : public DnnlKernel {
  public:
-  static Result<std::unique_ptr<Kernel>> Make(const KernelRegistry& registry, const NodeDef& def,
-                                              Cell cell) {
-    for (size_t i : {0, 1, 2, 3, 5, 6, 7}) {
+  static Result<std::unique_ptr<Kernel>> Make(const KernelRegistry& registry, const NodeDef& def) {
+    for (size_t i : {0, 1, 2, 3, 5}) {
       if (def.input_given(i) && def.input_types[i] != DataType::kFloat32) {
-        return def.Fail(code::kFeatureUnsupported, "the onednn RNN kernel takes float32 only");
+        return def.Fail(code::kFeatureUnsupported, "the onednn GRU kernel takes float32 only");
       }
     }
     for (size_t i = 0; i < def.num_outputs(); ++i) {
       if (def.output_used(i) && def.output_types[i] != DataType::kFloat32) {
-        return def.Fail(code::kFeatureUnsupported, "the onednn RNN kernel takes float32 only");
+        return def.Fail(code::kFeatureUnsupported, "the onednn GRU kernel takes float32 only");
       }
     }
-    if (def.attr_int("layout") != 0 || def.has_attr("clip") ||
-        (cell == Cell::kLstm && def.attr_int("input_forget") != 0)) {
-      return def.Fail(code::kFeatureUnsupported,
-                      "layout 1, clip and input_forget run on the reference kernel");
+    if (def.attr_int("layout") != 0 || def.has_attr("clip")) {
+      return def.Fail(code::kFeatureUnsupported, "layout 1 and clip run on the reference kernel");
     }
-    if (!DefaultActivations(def, cell)) {
+    if (!DefaultActivations(def)) {
       return def.Fail(code::kFeatureUnsupported, "activations other than the defaults");
     }
-    // Constant weights (and bias, peepholes): rearranged once.
-    for (size_t i : {1, 2, 3, 7}) {
+    // Constant weights (and bias): rearranged once.
+    for (size_t i : {1, 2, 3}) {
       if (def.input_given(i) && def.constant(i) == nullptr) {
         return def.Fail(code::kFeatureUnsupported, "computed weights");
       }
@@ -80,33 +75,30 @@ class RecurrentKernel final : public DnnlKernel {
       return def.Fail(code::kFeatureUnsupported, "W and R of rank 3");
     }
     KILN_ASSIGN_OR_RETURN(auto reference, ReferenceKernel(registry, def));
-    auto k = std::unique_ptr<RecurrentKernel>(new RecurrentKernel(def, std::move(reference), cell));
+    auto k = std::unique_ptr<GruKernel>(new GruKernel(def, std::move(reference)));
     k->Rearrange();
     KILN_RETURN_IF_ERROR(k->PrepareFirstPlan(), "");
     return std::unique_ptr<Kernel>(std::move(k));
   }
 
  private:
-  RecurrentKernel(const NodeDef& def, std::unique_ptr<Kernel> reference, Cell cell)
-      : DnnlKernel(def, std::move(reference)), cell_(cell) {
+  GruKernel(const NodeDef& def, std::unique_ptr<Kernel> reference)
+      : DnnlKernel(def, std::move(reference)) {
     const std::string dir = def.attr_string("direction");
     dirs_ = dir == "bidirectional" ? 2 : 1;
     direction_ = dir == "bidirectional" ? dnnl::rnn_direction::bidirectional_concat
                  : dir == "reverse"     ? dnnl::rnn_direction::unidirectional_right2left
                                         : dnnl::rnn_direction::unidirectional_left2right;
-    gates_ = cell == Cell::kLstm ? 4 : 3;
     hidden_ = def.input_dims[2][2];
     input_ = def.input_dims[1][2];
-    lbr_ = cell == Cell::kGru && def.attr_int("linear_before_reset") != 0;
+    lbr_ = def.attr_int("linear_before_reset") != 0;
     bias_offset_ = (lbr_ ? gates_ + 1 : gates_) * hidden_;
   }
 
-  static bool DefaultActivations(const NodeDef& def, Cell cell) {
+  static bool DefaultActivations(const NodeDef& def) {
     if (def.has_attr("activation_alpha") || def.has_attr("activation_beta")) return false;
     const std::vector<std::string> names = def.attr_strings("activations");
-    const std::vector<std::string> want = cell == Cell::kLstm
-                                              ? std::vector<std::string>{"sigmoid", "tanh", "tanh"}
-                                              : std::vector<std::string>{"sigmoid", "tanh"};
+    const std::vector<std::string> want = {"sigmoid", "tanh"};
     for (size_t i = 0; i < names.size(); ++i) {
       std::string n = names[i];
       std::transform(n.begin(), n.end(), n.begin(), [](char c) {
@@ -117,14 +109,8 @@ class RecurrentKernel final : public DnnlKernel {
     return true;
   }
 
-  // oneDNN gate g is ONNX gate kGate[g] (LSTM: i, f, c, o from ONNX's i, o, f, c).
-  int64_t OnnxGate(int64_t g) const {
-    static constexpr int64_t kLstm[] = {0, 2, 3, 1};
-    return cell_ == Cell::kLstm ? kLstm[g] : g;
-  }
-
   // W [D, G*H, I] and R [D, G*H, H] into ldigo; B into ldgo (W's + R's bias; lbr_gru: G+1
-  // gates, R's hidden-gate bias last); P [D, 3H] (i, o, f) into ldgo (i, f, o).
+  // gates, R's hidden-gate bias last).
   void Rearrange() {
     const int64_t D = dirs_, G = gates_, H = hidden_;
     auto weights = [&](const TensorView& src, int64_t in, std::shared_ptr<AlignedBuffer>& out) {
@@ -135,7 +121,7 @@ class RecurrentKernel final : public DnnlKernel {
         for (int64_t g = 0; g < G; ++g)
           for (int64_t h = 0; h < H; ++h)
             for (int64_t i = 0; i < in; ++i)
-              o[((d * in + i) * G + g) * H + h] = s[(d * G * H + OnnxGate(g) * H + h) * in + i];
+              o[((d * in + i) * G + g) * H + h] = s[(d * G * H + g * H + h) * in + i];
     };
     weights(*def_.constant(1), input_, w_user_);
     weights(*def_.constant(2), H, r_user_);
@@ -150,7 +136,7 @@ class RecurrentKernel final : public DnnlKernel {
         const float* rb = wb + G * H;
         for (int64_t g = 0; g < G; ++g) {
           for (int64_t h = 0; h < H; ++h) {
-            const int64_t at = OnnxGate(g) * H + h;
+            const int64_t at = g * H + h;
             const bool apart = lbr_ && g == G - 1;  // lbr_gru: R's hidden bias is gate G
             b[(d * bias_gates + g) * H + h] = wb[at] + (apart ? 0.0f : rb[at]);
             if (apart) b[(d * bias_gates + G) * H + h] = rb[at];
@@ -158,19 +144,9 @@ class RecurrentKernel final : public DnnlKernel {
         }
       }
     }
-    if (cell_ == Cell::kLstm && def_.input_given(7)) {
-      static constexpr int64_t kPeephole[] = {0, 2, 1};  // oneDNN i, f, o from ONNX i, o, f
-      peephole_ = std::make_shared<AlignedBuffer>(sizeof(float) * D * 3 * H);
-      const float* s = def_.constant(7)->as<float>();
-      auto* p = static_cast<float*>(peephole_->data());
-      for (int64_t d = 0; d < D; ++d)
-        for (int64_t g = 0; g < 3; ++g)
-          for (int64_t h = 0; h < H; ++h)
-            p[(d * 3 + g) * H + h] = s[(d * 3 + kPeephole[g]) * H + h];
-    }
   }
 
-  // X's dims, then whether initial_h and initial_c are given.
+  // X's dims, then whether initial_h is given.
   std::optional<Dims> Key(const std::vector<const Dims*>& in) const override {
     if (in.empty() || in[0] == nullptr || in[0]->size() != 3 || (*in[0])[2] != input_) {
       return std::nullopt;
@@ -178,7 +154,6 @@ class RecurrentKernel final : public DnnlKernel {
     if ((*in[0])[0] == 0 || (*in[0])[1] == 0) return std::nullopt;
     Dims key = *in[0];
     key.push_back(in.size() > 5 && in[5] != nullptr);
-    key.push_back(cell_ == Cell::kLstm && in.size() > 6 && in[6] != nullptr);
     return key;
   }
 
@@ -204,24 +179,22 @@ class RecurrentKernel final : public DnnlKernel {
 
   void Create(const Dims& key, RecurrentPlan& p) const {
     const int64_t T = key[0], B = key[1];
-    const bool has_h0 = key[3] != 0, has_c0 = key[4] != 0;
+    const bool has_h0 = key[3] != 0;
     p.seq = T;
     p.batch = B;
     p.split = dirs_ == 2 && ComputeThreads() >= 2;
     if (!p.split) {
-      MakePrimitive(T, B, has_h0, has_c0, direction_, dirs_, 0, p.all);
+      MakePrimitive(T, B, has_h0, direction_, dirs_, 0, p.all);
       return;
     }
     TeamScope one(1);  // each runs on one thread, beside the other
-    MakePrimitive(T, B, has_h0, has_c0, dnnl::rnn_direction::unidirectional_left2right, 1, 0,
-                  p.dir[0]);
-    MakePrimitive(T, B, has_h0, has_c0, dnnl::rnn_direction::unidirectional_right2left, 1, 1,
-                  p.dir[1]);
+    MakePrimitive(T, B, has_h0, dnnl::rnn_direction::unidirectional_left2right, 1, 0, p.dir[0]);
+    MakePrimitive(T, B, has_h0, dnnl::rnn_direction::unidirectional_right2left, 1, 1, p.dir[1]);
   }
 
   // The primitive for `dirs` directions starting at direction `first` of the node's weights.
-  void MakePrimitive(int64_t T, int64_t B, bool has_h0, bool has_c0, dnnl::rnn_direction direction,
-                     int64_t dirs, int64_t first, RnnPrimitive& p) const {
+  void MakePrimitive(int64_t T, int64_t B, bool has_h0, dnnl::rnn_direction direction, int64_t dirs,
+                     int64_t first, RnnPrimitive& p) const {
     using dnnl::memory;
     using tag = memory::format_tag;
     const auto f32 = memory::data_type::f32;
@@ -229,17 +202,14 @@ class RecurrentKernel final : public DnnlKernel {
     p.x_md = memory::desc({T, B, input_}, f32, tag::tnc);
     const memory::desc state({1, D, B, H}, f32, tag::ldnc);
     p.h0_md = has_h0 ? state : memory::desc();
-    p.c0_md = cell_ == Cell::kLstm && has_c0 ? state : memory::desc();
     p.y_md = memory::desc({T, B, D * H}, f32, tag::tnc);
     p.hn_md = state;
-    p.cn_md = cell_ == Cell::kLstm ? state : memory::desc();
     const memory::desc w_any({1, D, input_, G, H}, f32, tag::any);
     const memory::desc r_any({1, D, H, G, H}, f32, tag::any);
     p.b_md = memory::desc({1, D, lbr_ ? G + 1 : G, H}, f32, tag::ldgo);
-    p.p_md = peephole_ ? memory::desc({1, D, 3, H}, f32, tag::ldgo) : memory::desc();
     const auto prop = dnnl::prop_kind::forward_inference;
     const dnnl::primitive_attr attr = UserScratchpadAttr();
-    // The primitive of op descriptor `desc` (lstm_forward, lbr_gru_forward or gru_forward).
+    // The primitive of op descriptor `desc` (lbr_gru_forward or gru_forward).
     memory::desc w_md, r_md;
     auto make = [&](auto primitive_tag, const auto& desc) {
       using Primitive = decltype(primitive_tag);
@@ -249,11 +219,7 @@ class RecurrentKernel final : public DnnlKernel {
       p.scratch_md = pd.scratchpad_desc();
       p.rnn = Primitive(pd);
     };
-    if (cell_ == Cell::kLstm) {
-      make(dnnl::lstm_forward(),
-           dnnl::lstm_forward::desc(prop, direction, p.x_md, p.h0_md, p.c0_md, w_any, r_any, p.p_md,
-                                    p.b_md, p.y_md, p.hn_md, p.cn_md));
-    } else if (lbr_) {
+    if (lbr_) {
       make(dnnl::lbr_gru_forward(),
            dnnl::lbr_gru_forward::desc(prop, direction, p.x_md, p.h0_md, w_any, r_any, p.b_md,
                                        p.y_md, p.hn_md));
@@ -274,26 +240,19 @@ class RecurrentKernel final : public DnnlKernel {
     p.r = pack(H, *r_user_, r_md);
   }
 
-  // Runs `p` through `run`: X, initial states at h0/c0 (null: zeros), results into y/hn/cn,
-  // the node's bias and peepholes from direction `first`.
-  void RunPrimitive(const RnnPrimitive& p, DnnlRun& run, const void* x, const float* h0,
-                    const float* c0, void* y, float* hn, float* cn, int64_t first,
-                    void* scratch) const {
-    const bool lstm = cell_ == Cell::kLstm;
+  // Runs `p` through `run`: X, the initial state at h0 (null: zeros), results into y/hn, the
+  // node's bias from direction `first`.
+  void RunPrimitive(const RnnPrimitive& p, DnnlRun& run, const void* x, const float* h0, void* y,
+                    float* hn, int64_t first, void* scratch) const {
     const float* bias = static_cast<const float*>(bias_->data()) + first * bias_offset_;
-    const float* peep =
-        peephole_ ? static_cast<const float*>(peephole_->data()) + first * 3 * hidden_ : nullptr;
     run.Execute(p.rnn,
                 {{DNNL_ARG_SRC_LAYER, &run.Memory(0, p.x_md, x)},
                  {DNNL_ARG_SRC_ITER, h0 ? &run.Memory(1, p.h0_md, h0) : nullptr},
-                 {DNNL_ARG_SRC_ITER_C, lstm && c0 ? &run.Memory(2, p.c0_md, c0) : nullptr},
                  {DNNL_ARG_WEIGHTS_LAYER, &run.Memory(3, p.w_md, p.w->data())},
                  {DNNL_ARG_WEIGHTS_ITER, &run.Memory(4, p.r_md, p.r->data())},
-                 {DNNL_ARG_WEIGHTS_PEEPHOLE, peep ? &run.Memory(5, p.p_md, peep) : nullptr},
                  {DNNL_ARG_BIAS, &run.Memory(6, p.b_md, bias)},
                  {DNNL_ARG_DST_LAYER, &run.Memory(7, p.y_md, y)},
-                 {DNNL_ARG_DST_ITER, &run.Memory(8, p.hn_md, hn)},
-                 {DNNL_ARG_DST_ITER_C, lstm ? &run.Memory(9, p.cn_md, cn) : nullptr}},
+                 {DNNL_ARG_DST_ITER, &run.Memory(8, p.hn_md, hn)}},
                 p.scratch_md, scratch);
     run.Wait();
   }
@@ -302,49 +261,39 @@ class RecurrentKernel final : public DnnlKernel {
     const auto& p = static_cast<const RecurrentPlan&>(base);
     const int64_t T = p.seq, B = p.batch, D = dirs_, H = hidden_;
     const size_t state_bytes = sizeof(float) * D * B * H;
-    TensorView *y = nullptr, *hn = nullptr, *cn = nullptr;
+    TensorView *y = nullptr, *hn = nullptr;
     if (ctx.num_outputs() > 0 && ctx.output_wanted(0)) {
       KILN_ASSIGN_OR_RETURN(y, kernels::BoundOutput(def_, ctx, 0));
     }
     if (ctx.num_outputs() > 1 && ctx.output_wanted(1)) {
       KILN_ASSIGN_OR_RETURN(hn, kernels::BoundOutput(def_, ctx, 1));
     }
-    if (cell_ == Cell::kLstm && ctx.num_outputs() > 2 && ctx.output_wanted(2)) {
-      KILN_ASSIGN_OR_RETURN(cn, kernels::BoundOutput(def_, ctx, 2));
-    }
     const TensorView* h0 = ctx.num_inputs() > 5 ? ctx.input(5) : nullptr;
-    const TensorView* c0 = ctx.num_inputs() > 6 ? ctx.input(6) : nullptr;
     const float* h0_data = h0 && h0->data ? h0->as<const float>() : nullptr;
-    const float* c0_data = cell_ == Cell::kLstm && c0 && c0->data ? c0->as<const float>() : nullptr;
     const void* x = ctx.input(0)->data;
-    const bool lstm = cell_ == Cell::kLstm;
     // Y straight into the output with one direction (ONNX's [T, 1, B, H] is oneDNN's [T, B, H]);
     // else through buffers, one per primitive: [T, B, 2H] (one primitive) or two [T, B, H].
     const bool y_direct = y != nullptr && D == 1;
     const size_t y_bytes = sizeof(float) * T * B * D * H;
     if (!p.split) {
-      run.Buffers({p.all.scratch_md.get_size(), y_direct ? 0 : y_bytes, hn ? 0 : state_bytes,
-                   cn || !lstm ? 0 : state_bytes});
+      run.Buffers({p.all.scratch_md.get_size(), y_direct ? 0 : y_bytes, hn ? 0 : state_bytes});
       void* y_data = y_direct ? y->data : run.buffer(1);
-      RunPrimitive(p.all, run, x, h0_data, c0_data, y_data,
-                   hn ? hn->as<float>() : static_cast<float*>(run.buffer(2)),
-                   cn ? cn->as<float>() : static_cast<float*>(run.buffer(3)), 0, run.buffer(0));
+      RunPrimitive(p.all, run, x, h0_data, y_data,
+                   hn ? hn->as<float>() : static_cast<float*>(run.buffer(2)), 0, run.buffer(0));
       if (y != nullptr && !y_direct) Spread(static_cast<const float*>(y_data), H * D, 0, T, B, y);
       return Status::Ok();
     }
     run.Buffers({p.dir[0].scratch_md.get_size(), p.dir[1].scratch_md.get_size(), y_bytes / 2,
-                 y_bytes / 2, hn ? 0 : state_bytes, cn || !lstm ? 0 : state_bytes});
+                 y_bytes / 2, hn ? 0 : state_bytes});
     float* hn_data = hn ? hn->as<float>() : static_cast<float*>(run.buffer(4));
-    float* cn_data = cn ? cn->as<float>() : static_cast<float*>(run.buffer(5));
-    void* pieces[6];
-    for (size_t i = 0; i < 6; ++i) pieces[i] = run.buffer(i);  // Buffers is per thread
+    void* pieces[5];
+    for (size_t i = 0; i < 5; ++i) pieces[i] = run.buffer(i);  // Buffers is per thread
     DnnlRun& helper = run.Helper();
     const int64_t state = B * H;
     ctx.ParallelFor(2, 1, [&](int64_t begin, int64_t end) {
       for (int64_t d = begin; d < end; ++d) {
         RunPrimitive(p.dir[d], d == 0 ? run : helper, x, h0_data ? h0_data + d * state : nullptr,
-                     c0_data ? c0_data + d * state : nullptr, pieces[2 + d], hn_data + d * state,
-                     lstm ? cn_data + d * state : nullptr, d, pieces[d]);
+                     pieces[2 + d], hn_data + d * state, d, pieces[d]);
       }
     });
     if (y != nullptr) {
@@ -367,22 +316,20 @@ class RecurrentKernel final : public DnnlKernel {
                       sizeof(float) * H);
   }
 
-  Cell cell_;
-  int64_t dirs_ = 1, gates_ = 4, hidden_ = 0, input_ = 0;
+  static constexpr int64_t gates_ = 3;  // z, r, h
+  int64_t dirs_ = 1, hidden_ = 0, input_ = 0;
   bool lbr_ = false;
   dnnl::rnn_direction direction_ = dnnl::rnn_direction::unidirectional_left2right;
-  std::shared_ptr<AlignedBuffer> w_user_, r_user_, bias_, peephole_;
+  std::shared_ptr<AlignedBuffer> w_user_, r_user_, bias_;
   int64_t bias_offset_ = 0;  // floats of bias_ per direction
 };
 
 }  // namespace
 
-void RegisterCpuRecurrentKernels(KernelRegistry& r) {
+void RegisterCpuGruKernel(KernelRegistry& r) {
   const KernelRegistry* reg = &r;
-  r.Register(kCpuBackend, "", "LSTM",
-             [reg](const NodeDef& def) { return RecurrentKernel::Make(*reg, def, Cell::kLstm); });
   r.Register(kCpuBackend, "", "GRU",
-             [reg](const NodeDef& def) { return RecurrentKernel::Make(*reg, def, Cell::kGru); });
+             [reg](const NodeDef& def) { return GruKernel::Make(*reg, def); });
 }
 
 }  // namespace kiln::cpu
