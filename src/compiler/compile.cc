@@ -58,6 +58,8 @@ void AddDefaultPasses(PassManager& pm, const CompileOptions& options) {
   pm.Add(CreateActivationFusionPass());
   pm.Add(CreateBiasActivationFusionPass());
   pm.Add(CreateResidualAddFusionPass());
+  pm.Add(CreateBiasActivationFusionPass());  // the activation after a residual FusedConv
+  pm.Add(CreatePostAffineFusionPass());
   pm.Add(CreateTransposeCancellationPass());
   pm.Add(CreateChannelsLastPass());
   pm.Add(CreateConstantFoldingPass());

@@ -62,6 +62,8 @@ Result<ActivationAttrs> ReadActivation(const NodeDef& def) {
   } else {
     return def.Fail(code::kFeatureUnsupported, "activation '", name, "' is not supported");
   }
+  a.post_scale = param("post_scale", 1.0f);
+  a.post_shift = param("post_shift", 0.0f);
   return a;
 }
 

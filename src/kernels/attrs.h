@@ -69,10 +69,13 @@ enum class ActivationKind {
 
 // The activation with its activation_alpha / activation_beta (LeakyRelu alpha, Clip min and
 // max, HardSigmoid alpha and beta, Swish alpha), absent ones as the ONNX ops default them; unused
-// parameters are 0.
+// parameters are 0. FusedConv's post_scale / post_shift follow the activation: its result times
+// post_scale plus post_shift (1 and 0 when absent).
 struct ActivationAttrs {
   ActivationKind kind = ActivationKind::kNone;
   float alpha = 0, beta = 0;
+  float post_scale = 1, post_shift = 0;
+  bool has_post() const { return post_scale != 1.0f || post_shift != 0.0f; }
 };
 // kFeatureUnsupported for an activation name it does not know (the fused ops' definitions
 // refuse those first).

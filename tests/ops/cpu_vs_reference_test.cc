@@ -272,6 +272,27 @@ TEST(CpuFusedConvTest, EveryActivationWithBiasAndResidual) {
   }
 }
 
+// post_scale / post_shift (post_affine_fusion) after every activation, HardSigmoid's own linear
+// step included, with and without a residual.
+TEST(CpuFusedConvTest, AffineAfterEveryActivation) {
+  for (const char* act : {"", "Relu", "LeakyRelu", "Clip", "Sigmoid", "Tanh", "HardSigmoid",
+                          "HardSwish", "Gelu", "Swish"}) {
+    for (bool blocked : {false, true}) {
+      SCOPED_TRACE(std::string(act) + (blocked ? " blocked" : " small"));
+      Node node = blocked ? FusedConvNode({1, 32, 7, 7}, {48, 32, 3, 3}, true, true, act, 26)
+                          : FusedConvNode({1, 3, 6, 5}, {5, 3, 3, 3}, true, false, act, 27);
+      if (std::string(act) == "HardSigmoid") {
+        node.Float("activation_alpha", 0.3f).Float("activation_beta", 0.4f);
+      }
+      node.Float("post_scale", -0.7f).Float("post_shift", 0.25f);
+      node.Check(blocked ? 288 : 27);
+    }
+  }
+  FusedConvNode({1, 4, 5, 5}, {4, 4, 3, 3}, true, false, "HardSwish", 28)
+      .Float("post_shift", 1.5f)
+      .Check(36);
+}
+
 TEST(CpuFusedConvTest, ActivationWithoutResidualAndResidualWithoutBias) {
   FusedConvNode({2, 16, 5, 5}, {16, 16, 3, 3}, true, false, "Relu", 22).Check(144);
   FusedConvNode({2, 16, 5, 5}, {16, 16, 3, 3}, false, true, "Relu", 23).Check(144);

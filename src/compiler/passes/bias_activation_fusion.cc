@@ -6,7 +6,10 @@
 //   Conv [+ Add(constant per-channel bias), when the Conv has no B] [+ activation] -> FusedConv
 //   Gemm + activation                                                           -> FusedGemm
 //   MatMul + Add(constant 1-D bias of size N) [+ activation]                    -> FusedMatMul
-// Every value that disappears must have exactly one use and must not be a graph output.
+//   FusedConv without an activation + activation                                -> FusedConv
+// Every value that disappears must have exactly one use and must not be a graph output. The
+// last case is for the FusedConv residual_add_fusion makes (the conv's sum with a residual Z,
+// which the activation follows): the pass runs once more after residual_add_fusion.
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -166,6 +169,20 @@ Result<bool> TryConv(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
   return Emit(rw, ctx, fused, std::move(spec));
 }
 
+Result<bool> TryFusedConv(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
+  if (conv.outputs().size() != 1 || !conv.attr_string("activation").empty() ||
+      conv.has_attr("post_scale") || conv.has_attr("post_shift")) {
+    return false;
+  }
+  std::optional<Activation> act;
+  ir::Node* a = ActivationOf(rw.graph(), conv.output(0), &act);
+  if (a == nullptr) return false;
+  NewNode spec{"FusedConv",   pattern::kKilnDomain, conv.name(), pattern::kKilnOpset,
+               conv.inputs(), {a->output(0)},       conv.attrs()};
+  SetActivation(act, spec);
+  return Emit(rw, ctx, {&conv, a}, std::move(spec));
+}
+
 Result<bool> TryGemm(ir::Node& gemm, Rewriter& rw, PassContext& ctx) {
   if (gemm.outputs().size() != 1) return false;
   std::optional<Activation> act;
@@ -222,6 +239,7 @@ class BiasActivationFusionPass : public Pass {
       if (pattern::IsOp(&n, "Conv")) return TryConv(n, rw, ctx);
       if (pattern::IsOp(&n, "Gemm")) return TryGemm(n, rw, ctx);
       if (pattern::IsOp(&n, "MatMul")) return TryMatMul(n, rw, ctx);
+      if (pattern::IsOp(&n, "FusedConv", pattern::kKilnDomain)) return TryFusedConv(n, rw, ctx);
       return false;
     });
   }

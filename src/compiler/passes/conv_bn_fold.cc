@@ -1,17 +1,20 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// conv_bn_fold: Conv (or ConvTranspose), then an Add of a constant per-channel bias, then an
-// inference BatchNormalization — the Add or the BatchNormalization or both — becomes one Conv
-// (ConvTranspose) whose weights and bias absorb them (exporters write a ConvTranspose's bias as
-// such an Add, e.g. PP-OCR's detector head):
-//   B0[m] = B[m] + add[m]                             (B = 0 when the Conv has none; add = 0
-//                                                      without the Add)
-//   f[m] = scale[m] / sqrt(var[m] + epsilon)          (f = 1 without the BatchNormalization)
-//   W'[m, ...] = W[m, ...] * f[m]
-//   B'[m] = (B0[m] - mean[m]) * f[m] + bias[m]
-// The Add's constant must broadcast along the channel axis only (dims of 1 elsewhere, or a
-// scalar). Only float32 constants are folded; the arithmetic is done in double.
+// conv_bn_fold: Conv (or ConvTranspose), then a chain of per-channel affine steps — an Add, Sub,
+// Mul or Div of a constant per-channel tensor (or scalar) and inference BatchNormalizations, in
+// any order, each the only reader of what precedes it — becomes one Conv (ConvTranspose) whose
+// weights and bias absorb them. Exporters write a ConvTranspose's bias as such an Add (PP-OCR's
+// detector head), and PP-LCNet-style blocks scale and shift each convolution's output by
+// learned scalars (a Mul and an Add: PP-OCRv4's "learnable affine blocks"). The chain keeps
+// y = conv(x) * f[m] + g[m] per output channel m, starting from f = 1, g = B (0 without B):
+//   Add a: g += a        Sub a (y - a): g -= a
+//   Mul s: f *= s, g *= s        Div s (y / s, s != 0): f /= s, g /= s
+//   BatchNormalization: k = scale[m] / sqrt(var[m] + epsilon); f *= k, g = (g - mean) * k + bias
+// and the result is W'[m, ...] = W[m, ...] * f[m], B'[m] = g[m]. A constant must broadcast
+// along the channel axis only (dims of 1 elsewhere, or a scalar). Only float32 constants are
+// folded; the arithmetic is done in double. A Conv's bias Add alone is left to
+// bias_activation_fusion (which makes it the FusedConv's bias).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -110,7 +113,7 @@ bool IsInferenceBatchNorm(const ir::Graph& graph, const ir::Node* bn, const ir::
   return true;
 }
 
-// Folds the bias Add and/or BatchNormalization that follow `conv` (each the only reader of
+// Folds the chain of per-channel affine steps that follows `conv` (each the only reader of
 // what precedes it) into it.
 Result<bool> TryFold(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
   if (!pattern::IsOp(&conv, "Conv") && !pattern::IsOp(&conv, "ConvTranspose")) return false;
@@ -135,43 +138,49 @@ Result<bool> TryFold(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
     old_b = *given;
   }
   std::vector<ir::Node*> folded = {&conv};
+  std::vector<double> f(static_cast<size_t>(m), 1.0), g(old_b.begin(), old_b.end());
   ir::Value* out = conv.output(0);
-  ir::Node* next = pattern::SoleUser(graph, out);
-  if (pattern::IsOp(next, "Add") && next->inputs().size() == 2 && next->output(0) != nullptr &&
-      !pattern::IsGraphOutput(graph, out)) {
-    const ir::Value* other = next->input(0) == out ? next->input(1) : next->input(0);
-    auto add = other != out ? PerChannelConstant(other, rank, m) : std::nullopt;
-    if (add) {
-      for (int64_t c = 0; c < m; ++c) old_b[c] += (*add)[c];
-      folded.push_back(next);
-      out = next->output(0);
-      next = pattern::SoleUser(graph, out);
-    }
-  }
-  std::vector<double> factor(static_cast<size_t>(m), 1.0);
-  std::vector<double> shift(static_cast<size_t>(m), 0.0);  // bias[m] - mean[m] * f[m]
-  if (IsInferenceBatchNorm(graph, next, out) && !pattern::IsGraphOutput(graph, out)) {
-    auto scale = FloatConstant(next->input(1), m);
-    auto bias = FloatConstant(next->input(2), m);
-    auto mean = FloatConstant(next->input(3), m);
-    auto var = FloatConstant(next->input(4), m);
-    if (scale && bias && mean && var) {
+  while (!pattern::IsGraphOutput(graph, out)) {
+    ir::Node* next = pattern::SoleUser(graph, out);
+    if (next == nullptr || next->output(0) == nullptr) break;
+    if (IsInferenceBatchNorm(graph, next, out)) {
+      auto scale = FloatConstant(next->input(1), m);
+      auto bias = FloatConstant(next->input(2), m);
+      auto mean = FloatConstant(next->input(3), m);
+      auto var = FloatConstant(next->input(4), m);
+      if (!scale || !bias || !mean || !var) break;
       const double eps = next->attr_float("epsilon");
-      bool finite = true;
+      bool finite = true;  // else the BN gives NaN or inf: leave it visible
+      for (int64_t c = 0; c < m; ++c) finite = finite && double{(*var)[c]} + eps > 0;
+      if (!finite) break;
       for (int64_t c = 0; c < m; ++c) {
-        const double denom = static_cast<double>((*var)[c]) + eps;
-        finite = finite && denom > 0;  // else the BN gives NaN or inf: leave it visible
-        factor[c] = finite ? (*scale)[c] / std::sqrt(denom) : 1.0;
-        shift[c] = (*bias)[c] - (*mean)[c] * factor[c];
+        const double k = (*scale)[c] / std::sqrt(double{(*var)[c]} + eps);
+        f[c] *= k;
+        g[c] = (g[c] - (*mean)[c]) * k + (*bias)[c];
       }
-      if (finite) {
-        folded.push_back(next);
-        out = next->output(0);
-      } else {
-        std::fill(factor.begin(), factor.end(), 1.0);
-        std::fill(shift.begin(), shift.end(), 0.0);
+    } else {
+      const bool add = pattern::IsOp(next, "Add"), sub = pattern::IsOp(next, "Sub");
+      const bool mul = pattern::IsOp(next, "Mul"), div = pattern::IsOp(next, "Div");
+      if (!(add || sub || mul || div) || next->inputs().size() != 2) break;
+      // The constant operand: either side of Add and Mul, the right of Sub and Div.
+      const bool left = next->input(1) == out;
+      if (left && (sub || div)) break;
+      const ir::Value* other = left ? next->input(0) : next->input(1);
+      if (other == out) break;
+      auto c_values = PerChannelConstant(other, rank, m);
+      if (!c_values) break;
+      const std::vector<float>& v = *c_values;
+      if (div && std::any_of(v.begin(), v.end(), [](float d) { return d == 0.0f; })) break;
+      for (int64_t c = 0; c < m; ++c) {
+        const double d = v[c];
+        if (add) g[c] += d;
+        if (sub) g[c] -= d;
+        if (mul) f[c] *= d, g[c] *= d;
+        if (div) f[c] /= d, g[c] /= d;
       }
     }
+    folded.push_back(next);
+    out = next->output(0);
   }
   if (folded.size() == 1) return false;
   if (folded.size() == 2 && folded[1]->op_type() == "Add" && conv.op_type() == "Conv") {
@@ -181,12 +190,9 @@ Result<bool> TryFold(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
   std::vector<float> new_w(channel_of.size());
   const float* old_w = w_data.data<float>();
   for (size_t i = 0; i < new_w.size(); ++i) {
-    new_w[i] = static_cast<float>(old_w[i] * factor[channel_of[i]]);
+    new_w[i] = static_cast<float>(old_w[i] * f[channel_of[i]]);
   }
-  std::vector<float> new_b(static_cast<size_t>(m));
-  for (int64_t c = 0; c < m; ++c) {
-    new_b[c] = static_cast<float>(static_cast<double>(old_b[c]) * factor[c] + shift[c]);
-  }
+  std::vector<float> new_b(g.begin(), g.end());
 
   std::string stem = conv.name().empty() ? std::string("conv") : conv.name();
   ir::Value* w_folded = graph.AddUniqueValue(stem + "_bn_folded_W", {});

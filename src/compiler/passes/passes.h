@@ -21,6 +21,7 @@ std::unique_ptr<Pass> CreateDeadCodeEliminationPass();
 std::unique_ptr<Pass> CreateConvBnFoldPass();
 std::unique_ptr<Pass> CreateBiasActivationFusionPass();
 std::unique_ptr<Pass> CreateResidualAddFusionPass();
+std::unique_ptr<Pass> CreatePostAffineFusionPass();
 std::unique_ptr<Pass> CreateLayerNormFusionPass();
 std::unique_ptr<Pass> CreateGeluFusionPass();
 std::unique_ptr<Pass> CreateActivationFusionPass();

@@ -197,7 +197,9 @@ void RegisterFusedOps(OpRegistry& r) {
                              OptionalAttr("strides", AttrKind::kInts),
                              OptionalAttr("kiln_x_nhwc", AttrKind::kInt),
                              OptionalAttr("kiln_y_nhwc", AttrKind::kInt),
-                             OptionalAttr("kiln_z_nhwc", AttrKind::kInt)}))
+                             OptionalAttr("kiln_z_nhwc", AttrKind::kInt),
+                             OptionalAttr("post_scale", AttrKind::kFloat),
+                             OptionalAttr("post_shift", AttrKind::kFloat)}))
           .InPlace(3));
   r.Register(
       MakeSchema("FusedQLinearConv", 1, 8, 14, 1, 1, kFamily, FusedQLinearConv, kDomain)

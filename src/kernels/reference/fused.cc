@@ -30,12 +30,16 @@ constexpr const char* kKilnDomain = "com.kiln";
 
 using ActKind = ActivationKind;
 
-// The `activation` attribute (attrs.h) with its parameters as doubles.
+// The `activation` attribute (attrs.h) with its parameters as doubles, and the affine step
+// after it (FusedConv's post_scale / post_shift).
 struct Activation {
   ActKind kind = ActKind::kNone;
   double alpha = 0, beta = 0;
+  double post_scale = 1, post_shift = 0;
 
-  double Apply(double v) const {
+  bool identity() const { return kind == ActKind::kNone && post_scale == 1 && post_shift == 0; }
+  double Apply(double v) const { return Act(v) * post_scale + post_shift; }
+  double Act(double v) const {
     switch (kind) {
       case ActKind::kNone:
         return v;
@@ -64,7 +68,11 @@ struct Activation {
 
 Result<Activation> PrepareActivation(const NodeDef& def, DataType type) {
   KILN_ASSIGN_OR_RETURN(ActivationAttrs attrs, ReadActivation(def));
-  const Activation a{attrs.kind, attrs.alpha, attrs.beta};
+  const Activation a{attrs.kind, attrs.alpha, attrs.beta, attrs.post_scale, attrs.post_shift};
+  if (!ir::IsFloat(type) && attrs.has_post()) {
+    return def.Fail(code::kFeatureUnsupported, "post_scale / post_shift on ", ir::Name(type),
+                    " is not supported");
+  }
   if (!ir::IsFloat(type) && a.kind != ActKind::kNone && a.kind != ActKind::kRelu &&
       a.kind != ActKind::kClip) {
     return def.Fail(code::kFeatureUnsupported, "activation '", def.attr_string("activation"),
@@ -100,7 +108,7 @@ class Epilogue {
   }
   C operator()(C v) const {
     if constexpr (kIsFloat<T>) {
-      return act_.kind == ActKind::kNone ? v : static_cast<C>(act_.Apply(static_cast<double>(v)));
+      return act_.identity() ? v : static_cast<C>(act_.Apply(static_cast<double>(v)));
     } else {
       switch (act_.kind) {
         case ActKind::kRelu:
@@ -178,7 +186,7 @@ class FusedConvKernel final : public Kernel {
       }
     }
     KILN_ASSIGN_OR_RETURN(TensorView * y, RunConv(def_, conv_, ctx));
-    if (z == nullptr && act_.kind == ActKind::kNone) return Status::Ok();
+    if (z == nullptr && act_.identity()) return Status::Ok();
     DispatchFloat(y->dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
       Apply<T>(*y, z, ctx);

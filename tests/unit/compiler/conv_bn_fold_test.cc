@@ -197,6 +197,78 @@ TEST(ConvBnFoldPassTest, FoldedGroupedConvMatchesConvThenBatchNormOnATinyInput) 
   ExpectFoldedConvMatchesConvThenBatchNorm(2);
 }
 
+// PP-LCNet's learnable affine block: Conv -> Mul(scalar) -> Add(scalar), here after a
+// BatchNormalization and followed by a per-channel Div and Sub, all in one Conv; its output
+// matches the chain computed step by step (the test's own arithmetic) on a padded 3x3 conv.
+TEST(ConvBnFoldPassTest, AffineChainOfMulAddSubDivFoldsWithBatchNorm) {
+  const int c = 2, h = 4, wd = 4, m = 2, k = 3, pad = 1;
+  std::vector<float> x(c * h * wd), w(m * c * k * k), b = {0.25f, -0.5f};
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((i * 7) % 11) / 4 - 1.25f;
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>((i * 5) % 13) / 6 - 1.0f;
+  const std::vector<float> scale = {1.5f, -0.75f}, bias = {0.1f, -0.2f}, mean = {0.5f, -1.0f},
+                           var = {0.25f, 1.0f};
+  const float mul = 0.8f, add = -0.3f, sub[2] = {0.5f, -2.0f}, div[2] = {4.0f, -0.5f};
+
+  GraphBuilder g;
+  ir::Value* in = g.In("x", DataType::kFloat32, {1, c, h, wd});
+  ir::Value* y = g.Op("Conv", "conv", {in, g.ConstF("w", {m, c, k, k}, w), g.ConstF("b", {m}, b)},
+                      {{"pads", std::vector<int64_t>{pad, pad, pad, pad}}});
+  y = g.Op("BatchNormalization", "bn",
+           {y, g.ConstF("scale", {m}, scale), g.ConstF("bias", {m}, bias),
+            g.ConstF("mean", {m}, mean), g.ConstF("var", {m}, var)},
+           {{"epsilon", 0.0f}});
+  y = g.Op("Mul", "lab_scale", {g.ConstF("s", {}, {mul}), y});
+  y = g.Op("Add", "lab_bias", {y, g.ConstF("a", {1}, {add})});
+  y = g.Op("Div", "div", {y, g.ConstF("d", {1, m, 1, 1}, {div[0], div[1]})});
+  g.Out(g.Op("Sub", "sub", {y, g.ConstF("u", {m, 1, 1}, {sub[0], sub[1]})}));
+  auto pass = CreateConvBnFoldPass();
+  ASSERT_TRUE(RunPass(*pass, g));
+  EXPECT_EQ(g.OpTypes(), "Conv");
+  const ir::Node* conv = g.FindNode("Conv");
+  ASSERT_NE(conv, nullptr);
+  EXPECT_EQ(conv->origins(), (testing::Names{"conv", "bn", "lab_scale", "lab_bias", "div", "sub"}));
+
+  std::vector<double> expected = ConvRef(x, c, h, wd, w, m, k, b, pad, 1);
+  const size_t plane = h * wd;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const size_t oc = i / plane;
+    double v = scale[oc] * (expected[i] - mean[oc]) / std::sqrt(double{var[oc]}) + bias[oc];
+    expected[i] = (v * mul + add) / div[oc] - sub[oc];
+  }
+  std::vector<double> folded =
+      ConvRef(x, c, h, wd, Floats(conv->input(1)), m, k, Floats(conv->input(2)), pad, 1);
+  ASSERT_EQ(folded.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) EXPECT_NEAR(folded[i], expected[i], 1e-5) << i;
+}
+
+// What is not a per-channel affine step of the conv's output stops the chain: a constant on the
+// left of Sub or Div (c - y, c / y), a Div by a constant with a zero, a Mul whose constant
+// varies along a spatial axis. The steps before it still fold.
+TEST(ConvBnFoldPassTest, AffineChainStopsAtWhatIsNotPerChannelAffine) {
+  struct Case {
+    const char* op;
+    bool const_left;
+    std::vector<int64_t> dims;
+    std::vector<float> values;
+  };
+  for (const Case& t :
+       {Case{"Sub", true, {}, {1}}, Case{"Div", true, {}, {2}},
+        Case{"Div", false, {2, 1, 1}, {2, 0}}, Case{"Mul", false, {1, 1, 2, 1}, {2, 3}}}) {
+    SCOPED_TRACE(t.op);
+    GraphBuilder g;
+    ir::Value* x = g.In("x", DataType::kFloat32, {1, 1, 2, 1});
+    ir::Value* y = g.Op("Conv", "conv", {x, g.ConstF("w", {2, 1, 1, 1}, {2, -3})});
+    y = g.Op("Mul", "mul", {y, g.ConstF("s", {}, {0.5f})});
+    ir::Value* k = g.ConstF("k", t.dims, t.values);
+    g.Out(g.Op(t.op, "stop",
+               t.const_left ? std::vector<ir::Value*>{k, y} : std::vector<ir::Value*>{y, k}));
+    auto pass = CreateConvBnFoldPass();
+    ASSERT_TRUE(RunPass(*pass, g));
+    EXPECT_EQ(g.OpTypes(), std::string("Conv,") + t.op);
+    testing::ExpectAllNear(Floats(g.FindNode("Conv")->input(1)), {1.0f, -1.5f}, 1e-6f);
+  }
+}
+
 TEST(ConvBnFoldPassTest, ConvTransposeScalesItsSecondWeightAxisPerOutputChannel) {
   GraphBuilder g;
   ir::Value* x = g.In("x", DataType::kFloat32, {1, 4, 1, 1});

@@ -255,10 +255,15 @@ Result<ActivationAttrs> ReadDnnlActivation(const NodeDef& def) {
 void AppendActivation(const ActivationAttrs& act, dnnl::post_ops& ops, float scale, float shift) {
   using Kind = ActivationKind;
   using dnnl::algorithm;
-  if (act.kind == Kind::kHardSigmoid) {  // max(0, min(1, alpha * v + beta)); 2.6 has no op
-    ops.append_eltwise(1.f, algorithm::eltwise_linear, act.alpha * scale,
-                       act.alpha * shift + act.beta);
-    ops.append_eltwise(1.f, algorithm::eltwise_clip_v2, 0.f, 1.f);
+  if (act.kind == Kind::kHardSigmoid) {
+    // max(0, min(1, alpha * v + beta)); 2.6 has no op. A post affine (s, t) joins the linear
+    // step, the clip's bounds moving with it (s * clip(u, 0, 1) + t = clip(s * u + t, lo, hi)
+    // with lo, hi = t and s + t in order): a chain with a second eltwise_linear computes wrong
+    // results in oneDNN 2.6 (measured on its convolutions).
+    const float s = act.post_scale, t = act.post_shift;
+    ops.append_eltwise(1.f, algorithm::eltwise_linear, act.alpha * scale * s,
+                       (act.alpha * shift + act.beta) * s + t);
+    ops.append_eltwise(1.f, algorithm::eltwise_clip_v2, std::min(t, s + t), std::max(t, s + t));
     return;
   }
   if (scale != 1.0f || shift != 0.0f) {
@@ -293,6 +298,12 @@ void AppendActivation(const ActivationAttrs& act, dnnl::post_ops& ops, float sca
     case Kind::kSwish:  // v * sigmoid(alpha * v)
       ops.append_eltwise(1.f, algorithm::eltwise_swish, act.alpha, 0.f);
       break;
+  }
+  // (HardSigmoid took its post affine above.) A pre-linear (scale, shift) and a post affine
+  // would make two eltwise_linear steps; only FusedConv has a post affine, and the convolution
+  // kernel passes no pre-linear.
+  if (act.has_post()) {
+    ops.append_eltwise(1.f, algorithm::eltwise_linear, act.post_scale, act.post_shift);
   }
 }
 

@@ -1,0 +1,89 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// post_affine_fusion: a FusedConv's output scaled and shifted by scalar constants — a chain of
+// Mul, Add, Sub (y - c) and Div (y / c, c != 0) nodes, each the only reader of what precedes
+// it — becomes the FusedConv's post_scale / post_shift: y = act(conv + B + Z) * post_scale +
+// post_shift (one oneDNN eltwise_linear post-op, no pass over memory of its own). PP-LCNet's
+// "learnable affine blocks" put such a Mul and Add after every activation (PP-OCRv4's
+// detector: 34 of each), and between two convolutions they also kept channels_last from keeping
+// the tensor NHWC. An affine step before the activation is conv_bn_fold's (into the weights);
+// this pass takes what follows an activation or a residual. Runs after residual_add_fusion.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/passes/passes.h"
+#include "compiler/passes/pattern_util.h"
+
+namespace kiln::compiler {
+namespace {
+
+using pattern::NewNode;
+using pattern::Rewriter;
+
+Result<bool> TryFuse(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
+  if (!pattern::IsOp(&conv, "FusedConv", pattern::kKilnDomain) || conv.outputs().size() != 1) {
+    return false;
+  }
+  ir::Graph& graph = rw.graph();
+  double scale = conv.has_attr("post_scale") ? conv.attr_float("post_scale") : 1.0;
+  double shift = conv.has_attr("post_shift") ? conv.attr_float("post_shift") : 0.0;
+  std::vector<ir::Node*> fused = {&conv};
+  ir::Value* out = conv.output(0);
+  if (out == nullptr || out->dtype() != ir::DataType::kFloat32) return false;
+  for (;;) {
+    ir::Node* next = pattern::SoleUser(graph, out);
+    const bool add = pattern::IsOp(next, "Add"), sub = pattern::IsOp(next, "Sub");
+    const bool mul = pattern::IsOp(next, "Mul"), div = pattern::IsOp(next, "Div");
+    if (!(add || sub || mul || div) || next->inputs().size() != 2 || next->output(0) == nullptr) {
+      break;
+    }
+    // The constant: either side of Add and Mul, the right of Sub and Div; one float32 value
+    // that cannot broadcast the output to a larger shape.
+    const bool left = next->input(1) == out;
+    if (left && (sub || div)) break;
+    const ir::Value* c = left ? next->input(0) : next->input(1);
+    if (c == out || c == nullptr || c->constant() == nullptr ||
+        c->constant()->dtype() != ir::DataType::kFloat32 || !pattern::IsScalarFor(c, out)) {
+      break;
+    }
+    const std::optional<double> v = pattern::ScalarConstant(c);
+    if (!v || (div && *v == 0.0)) break;
+    if (add) shift += *v;
+    if (sub) shift -= *v;
+    if (mul) scale *= *v, shift *= *v;
+    if (div) scale /= *v, shift /= *v;
+    fused.push_back(next);
+    out = next->output(0);
+  }
+  if (fused.size() == 1) return false;
+
+  NewNode spec{"FusedConv", pattern::kKilnDomain, conv.name(), conv.opset(), conv.inputs(),
+               {out},       conv.attrs()};
+  spec.attrs["post_scale"] = static_cast<float>(scale);
+  spec.attrs["post_shift"] = static_cast<float>(shift);
+  for (size_t i = 1; i < fused.size(); ++i) {
+    ctx.log.push_back(
+        StrCat("post_affine_fusion: fused ", fused[i]->Label(), " into ", conv.Label()));
+  }
+  KILN_RETURN_IF_ERROR(rw.Replace(fused, std::move(spec)).status(), "in post_affine_fusion");
+  return true;
+}
+
+class PostAffineFusionPass : public Pass {
+ public:
+  const char* name() const override { return "post_affine_fusion"; }
+  Result<bool> Run(ir::Graph& graph, PassContext& ctx) override {
+    return pattern::RewriteEachNode(graph,
+                                    [&](ir::Node& n, Rewriter& rw) { return TryFuse(n, rw, ctx); });
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> CreatePostAffineFusionPass() {
+  return std::make_unique<PostAffineFusionPass>();
+}
+
+}  // namespace kiln::compiler
