@@ -550,6 +550,21 @@ TEST(CpuConvTransposeTest, Groups) {
       .Check(144);
 }
 
+// Kernel equal to the stride without padding: the matmul-and-spread path (nn_deconv.cc), with
+// 2-wide taps (the paired spread) and others, a batch, one output channel; and the cases next
+// to it that take the deconvolution primitive (output_padding, groups).
+TEST(CpuConvTransposeTest, KernelEqualToStrideRunsAsOneMatmul) {
+  DeconvNode({2, 24, 5, 7}, {24, 24, 2, 2}, 1, true, 230).Ints("strides", {2, 2}).Check(96);
+  DeconvNode({1, 24, 6, 5}, {24, 1, 2, 2}, 1, true, 231).Ints("strides", {2, 2}).Check(96);
+  DeconvNode({2, 5, 4, 3}, {5, 3, 3, 2}, 1, false, 232).Ints("strides", {3, 2}).Check(30);
+  DeconvNode({1, 4, 3, 3}, {4, 6, 1, 3}, 1, true, 233).Ints("strides", {1, 3}).Check(12);
+  DeconvNode({1, 4, 3, 3}, {4, 3, 2, 2}, 1, true, 234)
+      .Ints("strides", {2, 2})
+      .Ints("output_padding", {1, 1})
+      .Check(16);
+  DeconvNode({1, 4, 3, 3}, {4, 3, 2, 2}, 2, true, 235).Ints("strides", {2, 2}).Check(16);
+}
+
 TEST(CpuConvTransposeTest, DepthwiseIsLeftToTheReferenceKernel) {
   DeconvNode({1, 8, 6, 6}, {8, 1, 4, 4}, 8, true, 218)
       .Ints("strides", {2, 2})

@@ -19,11 +19,20 @@
 // into the layout the primitive picks (format_tag::any): once at Prepare for a constant W, on
 // every run for a computed one. Activations are reordered in and out of the layout the
 // primitive picks, or stay plain (see Create). Depthwise ones are declined (IsDepthwise).
+//
+// A 2-D one whose kernel equals its stride, without padding, dilation or groups (the 2x2
+// stride-2 upsampling of detection and segmentation heads) writes every output pixel from one
+// input pixel: it runs as one matmul, C [C_out*kh*kw, H*W] = W^T [C_out*kh*kw, C_in] x X
+// [C_in, H*W] per image, and a loop that spreads C's rows into Y with the bias (Patches). oneDNN
+// 2.6's deconvolution measured 5.3 ms on PP-OCRv4 det's 24-channel 160x160 one (its gemm +
+// col2im; the blocked kernels 7 ms), the matmul and spread about 1.
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "backends/cpu/kernels/dnnl_common.h"
+#include "backends/cpu/kernels/simd.h"
 
 namespace kiln::cpu {
 namespace {
@@ -32,7 +41,35 @@ using kernels::ConvAttrs;
 
 struct DeconvPlan final : ReorderedPlan {
   dnnl::deconvolution_forward deconv;
+  // The matmul path (kernel == stride, see the file comment): W^T packed once, C's shape.
+  bool patches = false;
+  dnnl::matmul mm;
+  dnnl::memory::desc a_md, xm_md, c_md;
+  std::shared_ptr<AlignedBuffer> wt;
+  int64_t rows = 0, pixels = 0, kh = 0, kw = 0;
 };
+
+// Spreads one row of C (output channel co, tap ky, kx: `c` over the input's H x W pixels) into
+// Y's plane of co (width W * kw): Y[y * kh + ky][x * kw + kx] = c[y * W + x] + bias.
+KILN_CPU_CLONES void SpreadTap(const float* KILN_RESTRICT c, float bias, int64_t h, int64_t w,
+                               int64_t kh, int64_t kw, int64_t ky, int64_t kx,
+                               float* KILN_RESTRICT plane) {
+  const int64_t ow = w * kw;
+  for (int64_t y = 0; y < h; ++y) {
+    float* KILN_RESTRICT row = plane + (y * kh + ky) * ow + kx;
+    const float* KILN_RESTRICT from = c + y * w;
+    for (int64_t x = 0; x < w; ++x) row[x * kw] = from[x] + bias;
+  }
+}
+
+// The common 2x2 case: both taps of a row at once, stores unit-stride.
+KILN_CPU_CLONES void SpreadPair(const float* KILN_RESTRICT c0, const float* KILN_RESTRICT c1,
+                                float bias, int64_t w, float* KILN_RESTRICT row) {
+  for (int64_t x = 0; x < w; ++x) {
+    row[2 * x] = c0[x] + bias;
+    row[2 * x + 1] = c1[x] + bias;
+  }
+}
 
 // The geometry of one run: Y's dims and the window as oneDNN wants it.
 struct DeconvShape {
@@ -149,10 +186,51 @@ class DeconvKernel final : public DnnlKernel {
     return view;
   }
 
+  // Whether the run is the matmul path's (the file comment).
+  bool IsPatches(const Dims& x, const Dims& wd, const DeconvShape& shape) const {
+    if (x.size() != 4 || attrs_.group != 1 || w_const_.data == nullptr) return false;
+    for (size_t i = 0; i < 2; ++i) {
+      if (shape.stride[i] != wd[2 + i] || shape.dilate[i] != 0 || shape.pad_l[i] != 0 ||
+          shape.pad_r[i] != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  void CreatePatches(const Dims& x, const Dims& wd, DeconvPlan& p) const {
+    using dnnl::memory;
+    using tag = memory::format_tag;
+    const auto f32 = memory::data_type::f32;
+    const int64_t n = x[0], ci = x[1], co = wd[1];
+    p.patches = true;
+    p.kh = wd[2];
+    p.kw = wd[3];
+    p.rows = co * p.kh * p.kw;
+    p.pixels = x[2] * x[3];
+    // W [C_in, C_out, kh, kw] is W^T's transpose: W^T [rows, C_in] packed row-major once.
+    p.wt = std::make_shared<AlignedBuffer>(sizeof(float) * p.rows * ci);
+    const float* w = static_cast<const float*>(w_const_.data);
+    auto* wt = static_cast<float*>(p.wt->data());
+    for (int64_t k = 0; k < ci; ++k)
+      for (int64_t r = 0; r < p.rows; ++r) wt[r * ci + k] = w[k * p.rows + r];
+    p.a_md = memory::desc({1, p.rows, ci}, f32, tag::abc);
+    p.xm_md = memory::desc({n, ci, p.pixels}, f32, tag::abc);
+    p.c_md = memory::desc({n, p.rows, p.pixels}, f32, tag::abc);
+    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(p.a_md, p.xm_md, p.c_md),
+                                    UserScratchpadAttr(), Engine());
+    p.scratch_md = pd.scratchpad_desc();
+    p.mm = dnnl::matmul(pd);
+  }
+
   void Create(const Dims& x, const Dims& wd, const DeconvShape& shape, bool has_b,
               DeconvPlan& p) const {
     using dnnl::memory;
     using tag = memory::format_tag;
+    if (IsPatches(x, wd, shape)) {
+      CreatePatches(x, wd, p);
+      return;
+    }
     Dims w_strides;
     const Dims w_view = WeightsView(wd, w_strides);
     p.x_md = PlainDesc(x);
@@ -189,10 +267,50 @@ class DeconvKernel final : public DnnlKernel {
     p.PlanReorders(pd, w_const_.data, packed_);
   }
 
+  Status ExecutePatches(const DeconvPlan& p, KernelContext& ctx, DnnlRun& run, const TensorView* b,
+                        TensorView& y) const {
+    const TensorView& x = *ctx.input(0);
+    run.Buffers({p.scratch_md.get_size(), p.c_md.get_size()});
+    const float* c = static_cast<const float*>(run.buffer(1));
+    run.Execute(p.mm,
+                {{DNNL_ARG_SRC, &run.Memory(0, p.a_md, p.wt->data())},
+                 {DNNL_ARG_WEIGHTS, &run.Memory(1, p.xm_md, x.data)},
+                 {DNNL_ARG_DST, &run.Memory(2, p.c_md, c)}},
+                p.scratch_md, run.buffer(0));
+    run.Wait();
+    // Spread C into Y, one (image, output channel) plane per chunk.
+    const int64_t n = x.dims[0], co = y.dims[1], h = x.dims[2], w = x.dims[3];
+    const int64_t taps = p.kh * p.kw, plane = p.pixels * taps;
+    const float* bias = b != nullptr ? b->as<const float>() : nullptr;
+    float* out = y.as<float>();
+    ctx.ParallelFor(n * co, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        const float bv = bias != nullptr ? bias[i % co] : 0.0f;
+        const float* rows = c + i * taps * p.pixels;  // C's rows of (image, co): (ky, kx)
+        float* to = out + i * plane;
+        for (int64_t ky = 0; ky < p.kh; ++ky) {
+          const float* tap = rows + ky * p.kw * p.pixels;
+          if (p.kw == 2) {
+            for (int64_t yy = 0; yy < h; ++yy) {
+              SpreadPair(tap + yy * w, tap + p.pixels + yy * w, bv, w,
+                         to + (yy * p.kh + ky) * w * 2);
+            }
+            continue;
+          }
+          for (int64_t kx = 0; kx < p.kw; ++kx) {
+            SpreadTap(tap + kx * p.pixels, bv, h, w, p.kh, p.kw, ky, kx, to);
+          }
+        }
+      }
+    });
+    return Status::Ok();
+  }
+
   Status Execute(const Plan& base, KernelContext& ctx, DnnlRun& run) const override {
     const auto& p = static_cast<const DeconvPlan&>(base);
     const TensorView* b = ctx.num_inputs() > 2 ? ctx.input(2) : nullptr;
     KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
+    if (p.patches) return ExecutePatches(p, ctx, run, b, *y);
     RunReordered(p, p.deconv, run, *ctx.input(0), *ctx.input(1), b, *y, 0,
                  [](const dnnl::memory&, void*) {});
     return Status::Ok();
