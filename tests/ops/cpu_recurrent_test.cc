@@ -1,13 +1,13 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// The CPU backend's recurrent kernels against the reference kernels (the oracle): LSTM and RNN
-// (Kiln's own recurrence, nn_lstm_rnn.cc) and GRU (oneDNN, nn_gru.cc). Every direction, with
-// and without bias and initial states, LSTM's peepholes, clip and input_forget, both layouts,
-// sequence_lens with padded and empty rows, batches that are not a multiple of the kernel's
-// row groups, hidden sizes that are not a multiple of its column blocks, X dims known only at
-// run time, unused outputs; GRU's linear_before_reset, and the GRU cases oneDNN does not express
-// (shorter sequence_lens on the reference kernel; layout 1, clip, other activations declined).
+// The CPU backend's recurrent kernels (LSTM, GRU, RNN: Kiln's own recurrence, nn_recurrent.cc)
+// against the reference kernels (the oracle). Every direction, with and without bias and initial
+// states, LSTM's peepholes and input_forget, GRU's linear_before_reset (both of its step
+// shapes), clip, both layouts, sequence_lens with padded and empty rows, batches that are not a
+// multiple of the kernel's row groups, hidden sizes that are not a multiple of its column
+// blocks, X dims known only at run time, unused outputs; other activations and computed weights
+// are declined (the reference kernel runs them).
 // Tolerance as cpu_vs_reference_test.cc's, with the reduction length I + H (each step's gates
 // sum over the input and the previous state).
 #include "tests/ops/cpu_vs_reference_util.h"
@@ -123,8 +123,8 @@ Node WithLens(const std::string& op, Sizes s, const std::string& direction,
 
 // Rows shorter than the sequence (padding: zeros in Y past a row's length) and empty rows (zero
 // final states), six rows (a group of four and a remainder), both layouts.
-TEST(CpuLstmTest, SequenceLensPaddedAndEmptyRowsBothLayouts) {
-  for (const char* op : {"LSTM", "RNN"}) {
+TEST(CpuRecurrentTest, SequenceLensPaddedAndEmptyRowsBothLayouts) {
+  for (const char* op : {"LSTM", "GRU", "RNN"}) {
     for (int64_t layout : {0, 1}) {
       for (const char* dir : {"forward", "reverse", "bidirectional"}) {
         SCOPED_TRACE(std::string(op) + " " + dir + " layout " + std::to_string(layout));
@@ -149,6 +149,12 @@ TEST(CpuLstmTest, ClipAndInputForget) {
 TEST(CpuLstmTest, HiddenAndBatchOffTheKernelsBlocks) {
   Recurrent("LSTM", {7, 9, 24, 40}, "bidirectional", true, true, 93, true).Check(64);
   Recurrent("RNN", {7, 9, 24, 40}, "forward", true, true, 94).Check(64);
+  // GRU: z and r's 80 columns in two blocks (one padded), h's 40 in one.
+  for (int lbr : {0, 1}) {
+    Recurrent("GRU", {7, 9, 24, 40}, "bidirectional", true, true, 97)
+        .Int("linear_before_reset", lbr)
+        .Check(64);
+  }
 }
 
 // X's sequence and batch known only at run time: the plan is built for the run's dims.
@@ -177,23 +183,20 @@ TEST(CpuRnnTest, EveryDirectionWithAndWithoutBiasAndInitialState) {
   Recurrent("RNN", kSmall, "forward", true, true, 102).Float("clip", 0.5f).Check(13);
 }
 
-// GRU's sequence_lens at the sequence's length is oneDNN's plain run; shorter rows (padding) need
-// the reference kernel's per-row lengths.
-TEST(CpuGruTest, SequenceLensFullRunOnOneDnnShorterOnTheReference) {
-  for (bool full : {true, false}) {
-    WithLens("GRU", kSmall, "forward",
-             full ? std::vector<int32_t>{5, 5, 5} : std::vector<int32_t>{5, 2, 4}, 0, false, 80)
-        .Check(13, full ? Expect::kOneDnn : Expect::kReference);
+TEST(CpuGruTest, ClipLayoutOneAndPaddedSequences) {
+  for (int lbr : {0, 1}) {
+    SCOPED_TRACE(lbr);
+    Recurrent("GRU", kSmall, "bidirectional", true, true, 120)
+        .Int("linear_before_reset", lbr)
+        .Float("clip", 0.4f)
+        .Check(13);
+    WithLens("GRU", {5, 6, 7, 6}, "reverse", {5, 2, 0, 5, 3, 1}, 1, true, 121)
+        .Int("linear_before_reset", lbr)
+        .Check(13);
   }
 }
 
 TEST(CpuRecurrentTest, DeclinesWhatTheKernelsDoNotExpress) {
-  Recurrent("GRU", kSmall, "forward", true, false, 110)
-      .Int("layout", 1)
-      .Check(13, Expect::kDeclined);
-  Recurrent("GRU", kSmall, "forward", true, false, 111)
-      .Float("clip", 0.5f)
-      .Check(13, Expect::kDeclined);
   Recurrent("GRU", kSmall, "forward", true, false, 112)
       .Attr("activations", std::vector<std::string>{"relu", "tanh"})
       .Check(13, Expect::kDeclined);
@@ -208,7 +211,7 @@ TEST(CpuRecurrentTest, DeclinesWhatTheKernelsDoNotExpress) {
       .Attr("activation_alpha", std::vector<float>{2.0f})
       .Check(13, Expect::kDeclined);
   // Computed weights.
-  for (const char* op : {"LSTM", "RNN"}) {
+  for (const char* op : {"LSTM", "GRU", "RNN"}) {
     const int64_t g = Gates(op);
     Node computed(op, 14);
     computed.In(Random({kSmall.t, kSmall.b, kSmall.i}, 116))

@@ -307,13 +307,11 @@ Status RequireFloat32(const NodeDef& def);
 // The reference kernel of `def` (the fallback every cpu kernel holds).
 Result<std::unique_ptr<Kernel>> ReferenceKernel(const KernelRegistry& registry, const NodeDef& def);
 
-// Per-family registration (nn_conv.cc, nn_deconv.cc, nn_matmul.cc, nn.cc, nn_gru.cc,
-// nn_lstm_rnn.cc).
+// Per-family registration (nn_conv.cc, nn_deconv.cc, nn_matmul.cc, nn.cc, nn_recurrent.cc).
 void RegisterCpuConvKernels(KernelRegistry& registry);
 void RegisterCpuDeconvKernels(KernelRegistry& registry);
 void RegisterCpuMatMulKernels(KernelRegistry& registry);
 void RegisterCpuNnKernels(KernelRegistry& registry);
-void RegisterCpuGruKernel(KernelRegistry& registry);
-void RegisterCpuLstmRnnKernels(KernelRegistry& registry);
+void RegisterCpuRecurrentKernels(KernelRegistry& registry);
 
 }  // namespace kiln::cpu

@@ -12,8 +12,7 @@ void RegisterCpuKernels(kernels::KernelRegistry& registry) {
   RegisterCpuDeconvKernels(registry);
   RegisterCpuMatMulKernels(registry);
   RegisterCpuNnKernels(registry);
-  RegisterCpuGruKernel(registry);
-  RegisterCpuLstmRnnKernels(registry);
+  RegisterCpuRecurrentKernels(registry);
   RegisterCpuElementwiseKernels(registry);
   RegisterCpuReduceKernels(registry);
   RegisterCpuTensorKernels(registry);

@@ -1,15 +1,15 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// ONNX LSTM and RNN (float32, the default activations: sigmoid/tanh/tanh, tanh) as Kiln's own
-// kernels: every direction, both layouts, sequence_lens, initial states, clip, and LSTM's
-// peepholes and input_forget; every output optional. What they do not take (other
-// activations, computed weights) runs on the reference kernel.
+// ONNX LSTM, GRU and RNN (float32, the default activations: sigmoid/tanh/tanh, sigmoid/tanh,
+// tanh) as Kiln's own kernels: every direction, both layouts, sequence_lens, initial states,
+// clip, LSTM's peepholes and input_forget, GRU's linear_before_reset; every output optional.
+// What they do not take (other activations, computed weights) runs on the reference kernel.
 //
 // A run is two parts:
 //   1. the input projection of every step at once, X [T*B, I] x W^T [I, D*G*H] (G gates: LSTM's
-//      4, RNN's 1), one oneDNN matmul over the whole team, W^T packed once per plan: most of
-//      the FLOPs when I >= H;
+//      4, GRU's 3, RNN's 1), one oneDNN matmul over the whole team, W^T packed once per plan:
+//      most of the FLOPs when I >= H;
 //   2. the recurrence, step by step: gates = projection + bias + h R^T, then the cell. Each
 //      (direction, group of batch rows) is one independent work item on the team: a
 //      bidirectional node's directions run side by side without a barrier per step.
@@ -20,9 +20,12 @@
 // in registers (its auto-vectoriser spilled them to the stack: 27 instead of 114 GFLOP/s for
 // four rows).
 //
-// oneDNN's LSTM primitive (GRU's kernel: nn_gru.cc) measured 1.4-2.6x slower than this on
-// batch-1 LSTMs, and it takes neither sequence_lens shorter than the sequence, nor layout 1,
-// clip or input_forget.
+// A GRU without linear_before_reset multiplies R_h by r . h, known only after the z and r gates:
+// its step is two products (R's z and r columns, then its h columns, packed as two segments).
+//
+// oneDNN's RNN primitives (these ops' kernels before) measured 1.4-2.6x slower than this on
+// batch-1 LSTMs and 0.8-1.2x on GRUs, and take neither sequence_lens shorter than the
+// sequence, nor layout 1, clip or input_forget (those ran on the reference kernel).
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -64,10 +67,9 @@ KILN_VEC_INLINE void RecurrentBlock(const float* KILN_RESTRICT h, int64_t hs,
     for (int j = 0; j < 4; ++j) std::memcpy(out + r * os + 16 * j, &acc[r][j], sizeof(Vec16));
 }
 
-// out [rows, blocks * 64] = h [rows, H] x packed R.
+// out [rows, blocks * 64] (rows `width` apart) = h [rows, H] x packed R.
 KILN_CPU_CLONES void RecurrentProduct(const float* h, int64_t rows, const float* packed, int64_t H,
-                                      int64_t blocks, float* out) {
-  const int64_t width = blocks * kBlock;
+                                      int64_t blocks, float* out, int64_t width) {
   for (int64_t nb = 0; nb < blocks; ++nb) {
     const float* block = packed + nb * H * kBlock;
     float* o = out + nb * kBlock;
@@ -112,7 +114,47 @@ KILN_CPU_CLONES void RnnCell(const float* KILN_RESTRICT x, const float* KILN_RES
   for (int64_t j = 0; j < H; ++j) h[j] = vec::Tanh(Clamp(x[j] + bias[j] + hr[j], clip));
 }
 
-enum class Cell { kRnn = 1, kLstm = 4 };  // the value: the gates
+// GRU (gates z, r, h; `x` and `bias` hold all three): z, and r . h for the hidden gate's
+// product (linear_before_reset 0).
+KILN_CPU_CLONES void GruGates(const float* KILN_RESTRICT x, const float* KILN_RESTRICT bias,
+                              const float* KILN_RESTRICT hr, const float* KILN_RESTRICT h,
+                              float* KILN_RESTRICT z, float* KILN_RESTRICT rh, int64_t H,
+                              float clip) {
+  for (int64_t j = 0; j < H; ++j) {
+    z[j] = vec::Sigmoid(Clamp(x[j] + bias[j] + hr[j], clip));
+    rh[j] = vec::Sigmoid(Clamp(x[H + j] + bias[H + j] + hr[H + j], clip)) * h[j];
+  }
+}
+
+// GRU's new state from z and the hidden gate's sums (linear_before_reset 0: `hrh` is
+// R_h (r . h); R's hidden bias is in `bias`).
+KILN_CPU_CLONES void GruUpdate(const float* KILN_RESTRICT x, const float* KILN_RESTRICT bias,
+                               const float* KILN_RESTRICT hrh, const float* KILN_RESTRICT z,
+                               const float* KILN_RESTRICT h, float* KILN_RESTRICT h_out, int64_t H,
+                               float clip) {
+  for (int64_t j = 0; j < H; ++j) {
+    const float g = vec::Tanh(Clamp(x[2 * H + j] + bias[2 * H + j] + hrh[j], clip));
+    h_out[j] = (1.0f - z[j]) * g + z[j] * h[j];
+  }
+}
+
+// One row's GRU with linear_before_reset: the hidden gate adds r . (R_h h + Rb_h).
+KILN_CPU_CLONES void GruCellLinearBeforeReset(const float* KILN_RESTRICT x,
+                                              const float* KILN_RESTRICT bias,
+                                              const float* KILN_RESTRICT hr,
+                                              const float* KILN_RESTRICT rbh,
+                                              const float* KILN_RESTRICT h,
+                                              float* KILN_RESTRICT h_out, int64_t H, float clip) {
+  for (int64_t j = 0; j < H; ++j) {
+    const float z = vec::Sigmoid(Clamp(x[j] + bias[j] + hr[j], clip));
+    const float r = vec::Sigmoid(Clamp(x[H + j] + bias[H + j] + hr[H + j], clip));
+    const float g =
+        vec::Tanh(Clamp(x[2 * H + j] + bias[2 * H + j] + r * (hr[2 * H + j] + rbh[j]), clip));
+    h_out[j] = (1.0f - z) * g + z * h[j];
+  }
+}
+
+enum class Cell { kRnn = 1, kGru = 3, kLstm = 4 };  // the value: the gates
 
 // The projection's matmul for one X shape: X [T*B, I] x W^T [I, D*G*H], W^T packed as oneDNN
 // wants it.
@@ -157,28 +199,41 @@ class RecurrenceKernel final : public DnnlKernel {
     layout_ = def.attr_int("layout");
     if (def.has_attr("clip")) clip_ = def.attr_float("clip");
     input_forget_ = cell == Cell::kLstm && def.attr_int("input_forget") != 0;
+    reset_after_ = cell == Cell::kGru && def.attr_int("linear_before_reset") == 0;
     hidden_ = def.constant(2)->dims[2];
     input_ = def.constant(1)->dims[2];
-    blocks_ = (gates_ * hidden_ + kBlock - 1) / kBlock;
+    // R's column segments, each packed into whole blocks: one of all G*H columns, or (GRU
+    // without linear_before_reset, whose hidden gate multiplies r . h) z and r, then h.
+    const int64_t H = hidden_;
+    segments_ = reset_after_ ? std::vector<Segment>{{0, 2 * H}, {2 * H, H}}
+                             : std::vector<Segment>{{0, gates_ * H}};
+    for (Segment& g : segments_) {
+      g.first_block = blocks_;
+      blocks_ += (g.cols + kBlock - 1) / kBlock;
+    }
   }
 
   static bool DefaultActivations(const NodeDef& def, Cell cell) {
     if (def.has_attr("activation_alpha") || def.has_attr("activation_beta")) return false;
     static const char* const kLstm[] = {"sigmoid", "tanh", "tanh"};
+    static const char* const kGru[] = {"sigmoid", "tanh"};
     static const char* const kRnn[] = {"tanh"};
-    const bool lstm = cell == Cell::kLstm;
     const std::vector<std::string> names = def.attr_strings("activations");
     for (size_t i = 0; i < names.size(); ++i) {
       std::string n = names[i];
       std::transform(n.begin(), n.end(), n.begin(),
                      [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-      if (n != (lstm ? kLstm[i % 3] : kRnn[0])) return false;
+      const char* want = cell == Cell::kLstm  ? kLstm[i % 3]
+                         : cell == Cell::kGru ? kGru[i % 2]
+                                              : kRnn[0];
+      if (n != want) return false;
     }
     return true;
   }
 
   // W [D, GH, I] into W^T [I, D*GH] (packed further by each plan); R [D, GH, H] into column
-  // blocks per direction; the two biases summed into [D, GH]; peepholes [D, 3H] (zeros without).
+  // blocks per direction and segment; the two biases summed into [D, GH] (but GRU's Rb_h with
+  // linear_before_reset, which r multiplies: rbh_ [D, H]); peepholes [D, 3H] (zeros without).
   void Pack() {
     const int64_t D = dirs_, H = hidden_, I = input_, G = gates_ * H;
     const float* w = def_.constant(1)->as<float>();
@@ -190,15 +245,24 @@ class RecurrenceKernel final : public DnnlKernel {
     const int64_t per_dir = blocks_ * H * kBlock;
     r_.assign(static_cast<size_t>(D * per_dir), 0.0f);
     for (int64_t d = 0; d < D; ++d)
-      for (int64_t n = 0; n < G; ++n)
-        for (int64_t k = 0; k < H; ++k)
-          r_[d * per_dir + (n / kBlock) * H * kBlock + k * kBlock + n % kBlock] =
-              r[(d * G + n) * H + k];
+      for (const Segment& g : segments_)
+        for (int64_t n = 0; n < g.cols; ++n)
+          for (int64_t k = 0; k < H; ++k)
+            r_[d * per_dir + (g.first_block + n / kBlock) * H * kBlock + k * kBlock + n % kBlock] =
+                r[(d * G + g.first_col + n) * H + k];
     bias_.assign(static_cast<size_t>(D * G), 0.0f);
+    rbh_.assign(static_cast<size_t>(D * H), 0.0f);
+    const bool rbh_apart = cell_ == Cell::kGru && !reset_after_;
     if (def_.input_given(3)) {
       const float* b = def_.constant(3)->as<float>();
-      for (int64_t d = 0; d < D; ++d)
-        for (int64_t n = 0; n < G; ++n) bias_[d * G + n] = b[d * 2 * G + n] + b[d * 2 * G + G + n];
+      for (int64_t d = 0; d < D; ++d) {
+        for (int64_t n = 0; n < G; ++n) {
+          const float rb = b[d * 2 * G + G + n];
+          const bool apart = rbh_apart && n >= 2 * H;
+          bias_[d * G + n] = b[d * 2 * G + n] + (apart ? 0.0f : rb);
+          if (apart) rbh_[d * H + n - 2 * H] = rb;
+        }
+      }
     }
     peephole_.assign(static_cast<size_t>(D * 3 * H), 0.0f);
     if (cell_ == Cell::kLstm && def_.input_given(7)) {
@@ -268,10 +332,10 @@ class RecurrenceKernel final : public DnnlKernel {
       if (out[i] && padded) std::memset(out[i]->data, 0, out[i]->num_elements() * sizeof(float));
     }
     // Per work item of (direction, up to kRows batch rows): h (two: a step reads one and
-    // writes the other), c (LSTM's) and the recurrent product.
+    // writes the other), c (LSTM's) or z (GRU's), r . h (GRU's) and the recurrent product.
     const int64_t groups = (B + kRows - 1) / kRows;
     const int64_t width = blocks_ * kBlock;
-    const int64_t per_item = kRows * (3 * H + width);
+    const int64_t per_item = kRows * (4 * H + width);
     run.Buffers({p.scratch_md.get_size(), p.g_md.get_size(),
                  sizeof(float) * static_cast<size_t>(D * groups * per_item)});
     const float* projection = static_cast<const float*>(run.buffer(1));
@@ -306,8 +370,9 @@ class RecurrenceKernel final : public DnnlKernel {
         const bool rev = reverse_ || d == 1;
         float* h = work + item * per_item;
         float* h_next = h + kRows * H;
-        float* c = h_next + kRows * H;
-        float* hr = c + kRows * H;  // the recurrent product
+        float* c = h_next + kRows * H;  // GRU: z
+        float* rh = c + kRows * H;
+        float* hr = rh + kRows * H;  // the recurrent product
         for (int64_t r = 0; r < rows; ++r) {
           const int64_t at = state_at(d, b0 + r);
           if (h0)
@@ -321,9 +386,25 @@ class RecurrenceKernel final : public DnnlKernel {
         }
         const float* bias = bias_.data() + d * G;
         const float* peep = peephole_.data() + d * 3 * H;
+        const float* rbh = rbh_.data() + d * H;
         const float* packed = r_.data() + d * blocks_ * H * kBlock;
+        const Segment& first = segments_[0];
+        const int64_t first_blocks = (first.cols + kBlock - 1) / kBlock;
+        auto row_t = [&](int64_t r, int64_t step) {  // the time a row reads (0 once it is done)
+          const int64_t len = lens ? lens[b0 + r] : T;
+          return step < len ? (rev ? len - 1 - step : step) : 0;
+        };
         for (int64_t step = 0; step < T; ++step) {
-          RecurrentProduct(h, rows, packed, H, blocks_, hr);
+          RecurrentProduct(h, rows, packed, H, first_blocks, hr, width);
+          if (reset_after_) {  // GRU: z and r . h, then R_h (r . h)
+            const Segment& hidden = segments_[1];
+            for (int64_t r = 0; r < rows; ++r) {
+              GruGates(projection + x_row(row_t(r, step), b0 + r) * D * G + d * G, bias,
+                       hr + r * width, h + r * H, c + r * H, rh + r * H, H, clip);
+            }
+            RecurrentProduct(rh, rows, packed + hidden.first_block * H * kBlock, H,
+                             blocks_ - hidden.first_block, hr + hidden.first_block * kBlock, width);
+          }
           for (int64_t r = 0; r < rows; ++r) {
             const int64_t b = b0 + r, len = lens ? lens[b] : T;
             if (step >= len) {  // this row is done: its states stay
@@ -332,11 +413,16 @@ class RecurrenceKernel final : public DnnlKernel {
             }
             const int64_t t = rev ? len - 1 - step : step;
             const float* xt = projection + x_row(t, b) * D * G + d * G;
+            float* next = h_next + r * H;
             if (cell_ == Cell::kLstm) {
-              LstmCell(xt, bias, hr + r * width, peep, c + r * H, h_next + r * H, H, clip,
-                       input_forget_);
+              LstmCell(xt, bias, hr + r * width, peep, c + r * H, next, H, clip, input_forget_);
+            } else if (reset_after_) {
+              GruUpdate(xt, bias, hr + r * width + segments_[1].first_block * kBlock, c + r * H,
+                        h + r * H, next, H, clip);
+            } else if (cell_ == Cell::kGru) {
+              GruCellLinearBeforeReset(xt, bias, hr + r * width, rbh, h + r * H, next, H, clip);
             } else {
-              RnnCell(xt, bias, hr + r * width, h_next + r * H, H, clip);
+              RnnCell(xt, bias, hr + r * width, next, H, clip);
             }
             if (y) std::copy_n(h_next + r * H, H, y + y_at(t, d, b));
           }
@@ -353,21 +439,30 @@ class RecurrenceKernel final : public DnnlKernel {
     return Status::Ok();
   }
 
+  // Columns [first_col, first_col + cols) of R's G*H, packed from block first_block on.
+  struct Segment {
+    int64_t first_col, cols, first_block = 0;
+  };
+
   const Cell cell_;
   const int64_t gates_;
+  bool reset_after_ = false;  // GRU with linear_before_reset 0: R_h multiplies r . h
+  std::vector<Segment> segments_;
   int64_t dirs_ = 1, hidden_ = 0, input_ = 0, layout_ = 0, blocks_ = 0;
   bool reverse_ = false, input_forget_ = false;
   float clip_ = std::numeric_limits<float>::infinity();
-  std::vector<float> w_, r_, bias_, peephole_;
+  std::vector<float> w_, r_, bias_, rbh_, peephole_;
   mutable PackedWeights packed_;
 };
 
 }  // namespace
 
-void RegisterCpuLstmRnnKernels(KernelRegistry& r) {
+void RegisterCpuRecurrentKernels(KernelRegistry& r) {
   const KernelRegistry* reg = &r;
   r.Register(kCpuBackend, "", "LSTM",
              [reg](const NodeDef& def) { return RecurrenceKernel::Make(*reg, def, Cell::kLstm); });
+  r.Register(kCpuBackend, "", "GRU",
+             [reg](const NodeDef& def) { return RecurrenceKernel::Make(*reg, def, Cell::kGru); });
   r.Register(kCpuBackend, "", "RNN",
              [reg](const NodeDef& def) { return RecurrenceKernel::Make(*reg, def, Cell::kRnn); });
 }
