@@ -157,6 +157,24 @@ TEST(CpuLstmTest, HiddenAndBatchOffTheKernelsBlocks) {
   }
 }
 
+// Steps big enough that the threads share each one (nn_recurrent.cc kShareStepMinFlops: 2 x
+// rows x gates x H^2 >= 2^20 with fewer items than threads; these run on two threads or more),
+// GRU's four-barrier step included, with a padded row and a hidden size that splits unevenly.
+TEST(CpuRecurrentTest, StepsSharedByTheThreads) {
+  Recurrent("LSTM", {4, 1, 8, 363}, "forward", true, true, 140, true).Check(371);
+  Recurrent("LSTM", {3, 2, 8, 363}, "reverse", true, false, 141).Int("layout", 0).Check(371);
+  for (int lbr : {0, 1}) {
+    SCOPED_TRACE(lbr);
+    Recurrent("GRU", {3, 1, 8, 420}, "forward", true, true, 142)
+        .Int("linear_before_reset", lbr)
+        .Check(428);
+    WithLens("GRU", {3, 3, 8, 420}, "forward", {3, 1, 2}, 0, true, 143)
+        .Int("linear_before_reset", lbr)
+        .Check(428);
+  }
+  Recurrent("RNN", {3, 1, 8, 730}, "forward", true, true, 144).Check(738);
+}
+
 // X's sequence and batch known only at run time: the plan is built for the run's dims.
 TEST(CpuLstmTest, DimsKnownAtRunTime) {
   Recurrent("LSTM", {6, 3, 8, 16}, "bidirectional", true, true, 95)

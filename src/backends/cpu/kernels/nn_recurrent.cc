@@ -26,6 +26,8 @@
 // oneDNN's RNN primitives (these ops' kernels before) measured 1.4-2.6x slower than this on
 // batch-1 LSTMs and 0.8-1.2x on GRUs, and take neither sequence_lens shorter than the
 // sequence, nor layout 1, clip or input_forget (those ran on the reference kernel).
+#include <omp.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -38,6 +40,7 @@
 #include "backends/cpu/kernels/dnnl_common.h"
 #include "backends/cpu/kernels/simd.h"
 #include "backends/cpu/kernels/vec_math.h"
+#include "backends/cpu/spin_governor.h"
 #include "kernels/util.h"
 
 namespace kiln::cpu {
@@ -45,6 +48,20 @@ namespace {
 
 constexpr int64_t kBlock = 64;  // R's packed column block: four 16-float vectors
 constexpr int64_t kRows = 4;    // batch rows sharing each load of R
+
+// A node with fewer (direction, row group) items than threads shares each step among the
+// threads (two barriers a step, four for a GRU without linear_before_reset) when a step's
+// product is at least this many FLOPs (about 10 us on one core, several times the barriers'
+// cost) and the idle workers spin: with the team parked (spin_governor.h) each barrier waits
+// on a futex, and a 512-unit LSTM measured 4 ms shared against 3.5 ms on one thread (1.8 ms
+// shared while spinning). ThreadSanitizer builds keep every item on one thread: TSan does not
+// see libgomp's barriers (tests/tsan.supp).
+constexpr int64_t kShareStepMinFlops = int64_t{1} << 20;
+#if defined(__SANITIZE_THREAD__)
+constexpr bool kShareSteps = false;
+#else
+constexpr bool kShareSteps = true;
+#endif
 
 typedef float Vec16 __attribute__((vector_size(64), aligned(4)));
 
@@ -90,10 +107,10 @@ KILN_VEC_INLINE float Clamp(float x, float clip) {
 // here. c is updated in place, the new h written to `h`. forget_from_input: f = 1 - i.
 KILN_CPU_CLONES void LstmCell(const float* KILN_RESTRICT x, const float* KILN_RESTRICT bias,
                               const float* KILN_RESTRICT hr, const float* KILN_RESTRICT p,
-                              float* KILN_RESTRICT c, float* KILN_RESTRICT h, int64_t H, float clip,
-                              bool forget_from_input) {
+                              float* KILN_RESTRICT c, float* KILN_RESTRICT h, int64_t H, int64_t j0,
+                              int64_t j1, float clip, bool forget_from_input) {
   const float coupled = forget_from_input ? 1.0f : 0.0f;
-  for (int64_t j = 0; j < H; ++j) {
+  for (int64_t j = j0; j < j1; ++j) {
     const int64_t ji = j, jo = H + j, jf = 2 * H + j, jc = 3 * H + j;
     const float cj = c[j];
     const float i = vec::Sigmoid(Clamp(x[ji] + bias[ji] + hr[ji] + p[ji] * cj, clip));
@@ -109,9 +126,9 @@ KILN_CPU_CLONES void LstmCell(const float* KILN_RESTRICT x, const float* KILN_RE
 
 // One row's RNN cell: h = tanh(x + bias + hr).
 KILN_CPU_CLONES void RnnCell(const float* KILN_RESTRICT x, const float* KILN_RESTRICT bias,
-                             const float* KILN_RESTRICT hr, float* KILN_RESTRICT h, int64_t H,
-                             float clip) {
-  for (int64_t j = 0; j < H; ++j) h[j] = vec::Tanh(Clamp(x[j] + bias[j] + hr[j], clip));
+                             const float* KILN_RESTRICT hr, float* KILN_RESTRICT h, int64_t j0,
+                             int64_t j1, float clip) {
+  for (int64_t j = j0; j < j1; ++j) h[j] = vec::Tanh(Clamp(x[j] + bias[j] + hr[j], clip));
 }
 
 // GRU (gates z, r, h; `x` and `bias` hold all three): z, and r . h for the hidden gate's
@@ -119,8 +136,8 @@ KILN_CPU_CLONES void RnnCell(const float* KILN_RESTRICT x, const float* KILN_RES
 KILN_CPU_CLONES void GruGates(const float* KILN_RESTRICT x, const float* KILN_RESTRICT bias,
                               const float* KILN_RESTRICT hr, const float* KILN_RESTRICT h,
                               float* KILN_RESTRICT z, float* KILN_RESTRICT rh, int64_t H,
-                              float clip) {
-  for (int64_t j = 0; j < H; ++j) {
+                              int64_t j0, int64_t j1, float clip) {
+  for (int64_t j = j0; j < j1; ++j) {
     z[j] = vec::Sigmoid(Clamp(x[j] + bias[j] + hr[j], clip));
     rh[j] = vec::Sigmoid(Clamp(x[H + j] + bias[H + j] + hr[H + j], clip)) * h[j];
   }
@@ -131,21 +148,19 @@ KILN_CPU_CLONES void GruGates(const float* KILN_RESTRICT x, const float* KILN_RE
 KILN_CPU_CLONES void GruUpdate(const float* KILN_RESTRICT x, const float* KILN_RESTRICT bias,
                                const float* KILN_RESTRICT hrh, const float* KILN_RESTRICT z,
                                const float* KILN_RESTRICT h, float* KILN_RESTRICT h_out, int64_t H,
-                               float clip) {
-  for (int64_t j = 0; j < H; ++j) {
+                               int64_t j0, int64_t j1, float clip) {
+  for (int64_t j = j0; j < j1; ++j) {
     const float g = vec::Tanh(Clamp(x[2 * H + j] + bias[2 * H + j] + hrh[j], clip));
     h_out[j] = (1.0f - z[j]) * g + z[j] * h[j];
   }
 }
 
 // One row's GRU with linear_before_reset: the hidden gate adds r . (R_h h + Rb_h).
-KILN_CPU_CLONES void GruCellLinearBeforeReset(const float* KILN_RESTRICT x,
-                                              const float* KILN_RESTRICT bias,
-                                              const float* KILN_RESTRICT hr,
-                                              const float* KILN_RESTRICT rbh,
-                                              const float* KILN_RESTRICT h,
-                                              float* KILN_RESTRICT h_out, int64_t H, float clip) {
-  for (int64_t j = 0; j < H; ++j) {
+KILN_CPU_CLONES void GruCellLinearBeforeReset(
+    const float* KILN_RESTRICT x, const float* KILN_RESTRICT bias, const float* KILN_RESTRICT hr,
+    const float* KILN_RESTRICT rbh, const float* KILN_RESTRICT h, float* KILN_RESTRICT h_out,
+    int64_t H, int64_t j0, int64_t j1, float clip) {
+  for (int64_t j = j0; j < j1; ++j) {
     const float z = vec::Sigmoid(Clamp(x[j] + bias[j] + hr[j], clip));
     const float r = vec::Sigmoid(Clamp(x[H + j] + bias[H + j] + hr[H + j], clip));
     const float g =
@@ -363,78 +378,116 @@ class RecurrenceKernel final : public DnnlKernel {
     };
     auto state_at = [&](int64_t d, int64_t b) { return (layout_ ? b * D + d : d * B + b) * H; };
     const float clip = clip_;
-    ctx.ParallelFor(D * groups, 1, [&](int64_t begin, int64_t end) {
-      for (int64_t item = begin; item < end; ++item) {
-        const int64_t d = item / groups, b0 = (item % groups) * kRows;
-        const int64_t rows = std::min(kRows, B - b0);
-        const bool rev = reverse_ || d == 1;
-        float* h = work + item * per_item;
-        float* h_next = h + kRows * H;
-        float* c = h_next + kRows * H;  // GRU: z
-        float* rh = c + kRows * H;
-        float* hr = rh + kRows * H;  // the recurrent product
-        for (int64_t r = 0; r < rows; ++r) {
-          const int64_t at = state_at(d, b0 + r);
-          if (h0)
-            std::copy_n(h0 + at, H, h + r * H);
-          else
-            std::fill_n(h + r * H, H, 0.0f);
-          if (c0)
-            std::copy_n(c0 + at, H, c + r * H);
-          else
-            std::fill_n(c + r * H, H, 0.0f);
+    // One work item, as part `part` of `parts` threads that run it together: each takes a share
+    // of every step's product (column blocks) and of its cells (hidden units), `sync` (a barrier
+    // of the parts) between them.
+    auto run_item = [&](int64_t item, int64_t part, int64_t parts, auto&& sync) {
+      const int64_t d = item / groups, b0 = (item % groups) * kRows;
+      const int64_t rows = std::min(kRows, B - b0);
+      const bool rev = reverse_ || d == 1;
+      float* h = work + item * per_item;
+      float* h_next = h + kRows * H;
+      float* c = h_next + kRows * H;  // GRU: z
+      float* rh = c + kRows * H;
+      float* hr = rh + kRows * H;  // the recurrent product
+      // This part's share of n things, in multiples of `align`.
+      auto share = [&](int64_t n, int64_t align) {
+        const int64_t per = ((n + parts - 1) / parts + align - 1) / align * align;
+        return std::pair<int64_t, int64_t>{std::min(n, part * per), std::min(n, (part + 1) * per)};
+      };
+      const auto [u0, u1] = share(H, 16);
+      const int64_t nu = u1 - u0;
+      for (int64_t r = 0; r < rows; ++r) {
+        const int64_t at = state_at(d, b0 + r) + u0;
+        if (h0)
+          std::copy_n(h0 + at, nu, h + r * H + u0);
+        else
+          std::fill_n(h + r * H + u0, nu, 0.0f);
+        if (c0)
+          std::copy_n(c0 + at, nu, c + r * H + u0);
+        else
+          std::fill_n(c + r * H + u0, nu, 0.0f);
+      }
+      const float* bias = bias_.data() + d * G;
+      const float* peep = peephole_.data() + d * 3 * H;
+      const float* rbh = rbh_.data() + d * H;
+      const float* packed = r_.data() + d * blocks_ * H * kBlock;
+      // h x R over block range [first, end) of R's packed blocks, this part's share of it.
+      auto product = [&](const float* from, int64_t first, int64_t end) {
+        const auto [nb0, nb1] = share(end - first, 1);
+        if (nb1 > nb0) {
+          RecurrentProduct(from, rows, packed + (first + nb0) * H * kBlock, H, nb1 - nb0,
+                           hr + (first + nb0) * kBlock, width);
         }
-        const float* bias = bias_.data() + d * G;
-        const float* peep = peephole_.data() + d * 3 * H;
-        const float* rbh = rbh_.data() + d * H;
-        const float* packed = r_.data() + d * blocks_ * H * kBlock;
-        const Segment& first = segments_[0];
-        const int64_t first_blocks = (first.cols + kBlock - 1) / kBlock;
-        auto row_t = [&](int64_t r, int64_t step) {  // the time a row reads (0 once it is done)
-          const int64_t len = lens ? lens[b0 + r] : T;
-          return step < len ? (rev ? len - 1 - step : step) : 0;
-        };
-        for (int64_t step = 0; step < T; ++step) {
-          RecurrentProduct(h, rows, packed, H, first_blocks, hr, width);
-          if (reset_after_) {  // GRU: z and r . h, then R_h (r . h)
-            const Segment& hidden = segments_[1];
-            for (int64_t r = 0; r < rows; ++r) {
-              GruGates(projection + x_row(row_t(r, step), b0 + r) * D * G + d * G, bias,
-                       hr + r * width, h + r * H, c + r * H, rh + r * H, H, clip);
-            }
-            RecurrentProduct(rh, rows, packed + hidden.first_block * H * kBlock, H,
-                             blocks_ - hidden.first_block, hr + hidden.first_block * kBlock, width);
-          }
+      };
+      auto row_t = [&](int64_t r, int64_t step) {  // the time a row reads (0 once it is done)
+        const int64_t len = lens ? lens[b0 + r] : T;
+        return step < len ? (rev ? len - 1 - step : step) : 0;
+      };
+      const int64_t hidden_block = reset_after_ ? segments_[1].first_block : blocks_;
+      sync();
+      for (int64_t step = 0; step < T; ++step) {
+        product(h, 0, hidden_block);
+        sync();
+        if (reset_after_) {  // GRU: z and r . h, then R_h (r . h)
           for (int64_t r = 0; r < rows; ++r) {
-            const int64_t b = b0 + r, len = lens ? lens[b] : T;
-            if (step >= len) {  // this row is done: its states stay
-              std::copy_n(h + r * H, H, h_next + r * H);
-              continue;
-            }
-            const int64_t t = rev ? len - 1 - step : step;
-            const float* xt = projection + x_row(t, b) * D * G + d * G;
-            float* next = h_next + r * H;
-            if (cell_ == Cell::kLstm) {
-              LstmCell(xt, bias, hr + r * width, peep, c + r * H, next, H, clip, input_forget_);
-            } else if (reset_after_) {
-              GruUpdate(xt, bias, hr + r * width + segments_[1].first_block * kBlock, c + r * H,
-                        h + r * H, next, H, clip);
-            } else if (cell_ == Cell::kGru) {
-              GruCellLinearBeforeReset(xt, bias, hr + r * width, rbh, h + r * H, next, H, clip);
-            } else {
-              RnnCell(xt, bias, hr + r * width, next, H, clip);
-            }
-            if (y) std::copy_n(h_next + r * H, H, y + y_at(t, d, b));
+            GruGates(projection + x_row(row_t(r, step), b0 + r) * D * G + d * G, bias,
+                     hr + r * width, h + r * H, c + r * H, rh + r * H, H, u0, u1, clip);
           }
-          std::swap(h, h_next);
+          sync();
+          product(rh, hidden_block, blocks_);
+          sync();
         }
         for (int64_t r = 0; r < rows; ++r) {
-          const int64_t b = b0 + r;
-          if (lens && lens[b] == 0) continue;  // zero final states (as onnxruntime)
-          if (yh) std::copy_n(h + r * H, H, yh + state_at(d, b));
-          if (yc) std::copy_n(c + r * H, H, yc + state_at(d, b));
+          const int64_t b = b0 + r, len = lens ? lens[b] : T;
+          if (step >= len) {  // this row is done: its states stay
+            std::copy_n(h + r * H + u0, nu, h_next + r * H + u0);
+            continue;
+          }
+          const int64_t t = rev ? len - 1 - step : step;
+          const float* xt = projection + x_row(t, b) * D * G + d * G;
+          float* next = h_next + r * H;
+          const float* hr_r = hr + r * width;
+          if (cell_ == Cell::kLstm) {
+            LstmCell(xt, bias, hr_r, peep, c + r * H, next, H, u0, u1, clip, input_forget_);
+          } else if (reset_after_) {
+            GruUpdate(xt, bias, hr_r + hidden_block * kBlock, c + r * H, h + r * H, next, H, u0, u1,
+                      clip);
+          } else if (cell_ == Cell::kGru) {
+            GruCellLinearBeforeReset(xt, bias, hr_r, rbh, h + r * H, next, H, u0, u1, clip);
+          } else {
+            RnnCell(xt, bias, hr_r, next, u0, u1, clip);
+          }
+          if (y) std::copy_n(next + u0, nu, y + y_at(t, d, b) + u0);
+        }
+        sync();
+        std::swap(h, h_next);
+      }
+      for (int64_t r = 0; r < rows; ++r) {
+        const int64_t b = b0 + r;
+        if (lens && lens[b] == 0) continue;  // zero final states (as onnxruntime)
+        if (yh) std::copy_n(h + r * H + u0, nu, yh + state_at(d, b) + u0);
+        if (yc) std::copy_n(c + r * H + u0, nu, yc + state_at(d, b) + u0);
+      }
+    };
+    // Fewer items than threads, and steps worth a barrier: the threads share each step.
+    const int team = omp_in_parallel() ? 1 : omp_get_max_threads();
+    const int64_t items = D * groups;
+    if (kShareSteps && team > 1 && items < team && !OpenMpSpinningThrottled() &&
+        2 * std::min(kRows, B) * G * H >= kShareStepMinFlops) {
+#pragma omp parallel num_threads(team)
+      {
+        const int64_t part = omp_get_thread_num(), parts = omp_get_num_threads();
+        for (int64_t item = 0; item < items; ++item) {
+          run_item(item, part, parts, [] {
+#pragma omp barrier
+          });
         }
       }
+      return Status::Ok();
+    }
+    ctx.ParallelFor(items, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t item = begin; item < end; ++item) run_item(item, 0, 1, [] {});
     });
     return Status::Ok();
   }
