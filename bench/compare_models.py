@@ -78,6 +78,12 @@ def crnn_features(_model):
             "[80, 1, 512] standard normal features (seed 80)")
 
 
+def lstm_lm_inputs(_model):
+    rng = np.random.default_rng(81)
+    return ([{"inputs": rng.standard_normal((64, 1, 256)).astype(np.float32)}],
+            "[64, 1, 256] standard normal inputs (seed 81)")
+
+
 # name -> (source model, input maker returning ([feeds], description))
 MODELS = {
     "resnet50_v1.5": (os.path.join(GENERATED, "resnet50_v1.5.onnx"),
@@ -93,14 +99,16 @@ MODELS = {
                                      "ch_PP-OCRv4_det_infer.onnx"), ocr_det_640),
     "mnist-8": (os.path.join(TEST_MODELS, "mnist-8", "model.onnx"), ref.mnist_sets),
     "crnn_head": (os.path.join(GENERATED, "crnn_head.onnx"), crnn_features),
+    "lstm_lm": (os.path.join(GENERATED, "lstm_lm.onnx"), lstm_lm_inputs),
 }
 # Models whose outputs are class scores along the last axis: their bf16 accuracy includes the
 # agreement of the arg-max (top-1) with onnxruntime's.
-CLASS_SCORES = {"resnet50_v1.5", "resnet50_qdq", "mobilenetv2", "mnist-8", "crnn_head"}
+CLASS_SCORES = {"resnet50_v1.5", "resnet50_qdq", "mobilenetv2", "mnist-8", "crnn_head",
+                "lstm_lm"}
 GENERATOR_NAMES = {"resnet50_v1.5": "resnet50", "resnet50_qdq": "resnet50_qdq",
                    "bert_qdq": "bert_qdq", "bert_dynamic": "bert_dynamic",
                    "mobilenetv2": "mobilenetv2",
-                   "bert_encoder": "bert", "crnn_head": "crnn"}
+                   "bert_encoder": "bert", "crnn_head": "crnn", "lstm_lm": "lstm_lm"}
 F32_PEERS = ("ort", "openvino-f32")
 BF16_MODE = "allow_mix_precision_bf16"  # kiln-bf16: the .om compiled with this precision mode
 # The fp32 peak is measured afresh by each benchmark run (on the machine it checks is idle), not

@@ -435,6 +435,36 @@ def build_crnn_head(seed=7, steps=80, features=512, hidden=256, classes=97):
                    {"kiln_architecture": "crnn_head", "kiln_purpose": "speed (recurrent)"})
 
 
+def build_lstm_lm(seed=11, steps=64, features=256, hidden=512, classes=1000):
+    """A unidirectional language-model-style stack, as PyTorch exports nn.LSTM(num_layers=2):
+    inputs [steps, 1, 256] -> two forward LSTM layers of 512 (each Y [T, 1, B, H] squeezed to
+    [T, B, H]) -> Linear to 1000 classes. Batch 1 and one direction leave one recurrence per
+    layer: its steps are what the threads must share."""
+    b = GraphBuilder(seed)
+    x = "inputs"
+    fan_in = features
+    for layer in range(2):
+        scope = f"lstm.{layer}"
+        std = 1.0 / np.sqrt(hidden)
+        w = b.uniform(f"{scope}.W", (1, 4 * hidden, fan_in), -std, std)
+        r = b.uniform(f"{scope}.R", (1, 4 * hidden, hidden), -std, std)
+        bias = b.uniform(f"{scope}.B", (1, 8 * hidden), -std, std)
+        y = b.op("LSTM", [x, w, r, bias], scope, outputs=[f"{scope}/Y", f"{scope}/Y_h",
+                                                         f"{scope}/Y_c"],
+                 hidden_size=hidden, direction="forward")[0]
+        x = b.op("Squeeze", [y, b.constant([1], scope)], scope)  # [T, B, H]
+        fan_in = hidden
+    w = b.matmul_weight((fan_in, classes), 1.0 / np.sqrt(fan_in))
+    logits = b.op("MatMul", [x, w], "fc")
+    b.op("Add", [logits, b.normal("fc.bias", (classes,), 0.02)], "fc", outputs=["logits"])
+    inputs = [helper.make_tensor_value_info("inputs", TensorProto.FLOAT, [steps, 1, features])]
+    outputs = [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [steps, 1, classes])]
+    doc = _doc(f"LSTM language-model stack: 2 forward LSTM layers of {hidden} over {steps} steps "
+               f"of {features} features, {classes} classes", seed)
+    return b.model("lstm_lm", inputs, outputs, doc,
+                   {"kiln_architecture": "lstm_lm", "kiln_purpose": "speed (recurrent)"})
+
+
 def _quantize_qdq(model, feeds, seed, architecture, doc, per_channel):
     """`model` quantized by onnxruntime.quantization as its documentation shows: quant_pre_process
     (BatchNormalization folded), then quantize_static in the QDQ format, int8 weights, uint8
@@ -521,6 +551,7 @@ MODELS = {
     "resnet50": ("resnet50_v1.5.onnx", build_resnet50),
     "resnet50_qdq": ("resnet50_v1.5_qdq.onnx", build_resnet50_qdq),
     "crnn": ("crnn_head.onnx", build_crnn_head),
+    "lstm_lm": ("lstm_lm.onnx", build_lstm_lm),
     "mobilenetv2": ("mobilenetv2.onnx", build_mobilenetv2),
     "bert": ("bert_encoder.onnx", build_bert_encoder),
     "bert_qdq": ("bert_encoder_qdq.onnx", build_bert_qdq),

@@ -21,7 +21,8 @@ generated="$root/build/models"
 "$root/.venv/bin/python" "$root/scripts/gen_models.py" --out "$generated" > /dev/null
 models+=("$generated/resnet50_v1.5.onnx" "$generated/resnet50_v1.5_qdq.onnx"
          "$generated/mobilenetv2.onnx" "$generated/bert_encoder.onnx"
-         "$generated/bert_encoder_qdq.onnx" "$generated/bert_encoder_dynamic.onnx")
+         "$generated/bert_encoder_qdq.onnx" "$generated/bert_encoder_dynamic.onnx"
+         "$generated/crnn_head.onnx" "$generated/lstm_lm.onnx")
 declare -A shapes=(
   [resnet50_v1.5]="input:1,3,224,224"
   [resnet50_v1.5_qdq]="input:1,3,224,224"

@@ -237,6 +237,13 @@ def bert_sets(_model):
             "[1,128]: 97 random token ids (two segments, [CLS]/[SEP]), 31 padding (mask 0)")
 
 
+def sequence_sets(name, shape, seed):
+    def make(_model):
+        x = np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+        return [{name: x}], f"{list(shape)} standard normal (seed {seed})"
+    return make
+
+
 def generated(name):
     return os.path.join(GENERATED_DIR[0], name)
 
@@ -283,6 +290,11 @@ CASES = {
                       classifier_sets("input", 50)),
     "mobilenetv2": (lambda: generated("mobilenetv2.onnx"), "fixed", classifier_sets("input", 2)),
     "bert_encoder": (lambda: generated("bert_encoder.onnx"), "fixed", bert_sets),
+    # Recurrent heads (Kiln's LSTM kernel: bidirectional, and unidirectional with shared steps).
+    "crnn_head": (lambda: generated("crnn_head.onnx"), "fixed",
+                  sequence_sets("features", (80, 1, 512), 80)),
+    "lstm_lm": (lambda: generated("lstm_lm.onnx"), "fixed",
+                sequence_sets("inputs", (64, 1, 256), 81)),
 }
 for _name, _seed in [("bvlc_alexnet", 101), ("densenet121", 102), ("inception_v1", 103),
                      ("inception_v2", 104), ("resnet50", 105), ("shufflenet", 106),
@@ -292,7 +304,7 @@ for _name, _seed in [("bvlc_alexnet", 101), ("densenet121", 102), ("inception_v1
                                classifier_sets(_input, _seed, scale="caffe2"), last_pool_input)
 
 GENERATED_MODELS = {"resnet50_v1.5": "resnet50", "mobilenetv2": "mobilenetv2",
-                    "bert_encoder": "bert"}
+                    "bert_encoder": "bert", "crnn_head": "crnn", "lstm_lm": "lstm_lm"}
 
 
 # ---------------------------------------------------------------------------------------------
