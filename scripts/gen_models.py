@@ -405,34 +405,50 @@ def build_bert_encoder(seed=6, layers=6, hidden=384, heads=12, inter=1536, vocab
                    {"kiln_architecture": "bert_encoder", "kiln_purpose": "speed, compiler"})
 
 
+def _lstm_stack(b, x, fan_in, hidden, direction, scope):
+    """Two LSTM layers of `hidden` (weights as PyTorch initialises them) over `x`, each Y
+    [T, D, B, H] brought back to [T, B, D*H] the way PyTorch's export does (Transpose and
+    Reshape when bidirectional, Squeeze otherwise); returns the output and its width."""
+    dirs = 2 if direction == "bidirectional" else 1
+    std = 1.0 / np.sqrt(hidden)
+    for layer in range(2):
+        s = f"{scope}.{layer}"
+        w = b.uniform(f"{s}.W", (dirs, 4 * hidden, fan_in), -std, std)
+        r = b.uniform(f"{s}.R", (dirs, 4 * hidden, hidden), -std, std)
+        bias = b.uniform(f"{s}.B", (dirs, 8 * hidden), -std, std)
+        y = b.op("LSTM", [x, w, r, bias], s, outputs=[f"{s}/Y", f"{s}/Y_h", f"{s}/Y_c"],
+                 hidden_size=hidden, direction=direction)[0]
+        if dirs == 2:
+            t = b.op("Transpose", [y], s, perm=[0, 2, 1, 3])  # [T, B, 2, H]
+            x = b.op("Reshape", [t, b.constant([0, 0, 2 * hidden], s)], s)
+        else:
+            x = b.op("Squeeze", [y, b.constant([1], s)], s)  # [T, B, H]
+        fan_in = dirs * hidden
+    return x, fan_in
+
+
+def _sequence_model(b, name, input_name, steps, features, hidden, direction, classes, doc,
+                    seed):
+    """`input_name` [steps, 1, features] -> _lstm_stack -> Linear to `classes` ("logits")."""
+    x, fan_in = _lstm_stack(b, input_name, features, hidden, direction,
+                            "rnn" if direction == "bidirectional" else "lstm")
+    w = b.matmul_weight((fan_in, classes), 1.0 / np.sqrt(fan_in))
+    logits = b.op("MatMul", [x, w], "fc")
+    b.op("Add", [logits, b.normal("fc.bias", (classes,), 0.02)], "fc", outputs=["logits"])
+    inputs = [helper.make_tensor_value_info(input_name, TensorProto.FLOAT, [steps, 1, features])]
+    outputs = [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [steps, 1, classes])]
+    return b.model(name, inputs, outputs, _doc(doc, seed),
+                   {"kiln_architecture": name, "kiln_purpose": "speed (recurrent)"})
+
+
 def build_crnn_head(seed=7, steps=80, features=512, hidden=256, classes=97):
     """A CRNN text recogniser's sequence head, as PyTorch exports nn.LSTM(bidirectional=True):
     features [steps, 1, 512] (a conv backbone's columns) -> two bidirectional LSTM layers of 256
     (each output [T, 2, B, H] transposed and reshaped to [T, B, 512]) -> Linear to 97 classes."""
-    b = GraphBuilder(seed)
-    x = "features"
-    fan_in = features
-    for layer in range(2):
-        scope = f"rnn.{layer}"
-        std = 1.0 / np.sqrt(hidden)
-        w = b.uniform(f"{scope}.W", (2, 4 * hidden, fan_in), -std, std)
-        r = b.uniform(f"{scope}.R", (2, 4 * hidden, hidden), -std, std)
-        bias = b.uniform(f"{scope}.B", (2, 8 * hidden), -std, std)
-        y = b.op("LSTM", [x, w, r, bias], scope, outputs=[f"{scope}/Y", f"{scope}/Y_h",
-                                                         f"{scope}/Y_c"],
-                 hidden_size=hidden, direction="bidirectional")[0]
-        t = b.op("Transpose", [y], scope, perm=[0, 2, 1, 3])  # [T, B, 2, H]
-        x = b.op("Reshape", [t, b.constant([0, 0, 2 * hidden], scope)], scope)
-        fan_in = 2 * hidden
-    w = b.matmul_weight((fan_in, classes), 1.0 / np.sqrt(fan_in))
-    logits = b.op("MatMul", [x, w], "fc")
-    b.op("Add", [logits, b.normal("fc.bias", (classes,), 0.02)], "fc", outputs=["logits"])
-    inputs = [helper.make_tensor_value_info("features", TensorProto.FLOAT, [steps, 1, features])]
-    outputs = [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [steps, 1, classes])]
-    doc = _doc(f"CRNN sequence head: 2 bidirectional LSTM layers of {hidden} over {steps} steps "
-               f"of {features} features, {classes} classes", seed)
-    return b.model("crnn_head", inputs, outputs, doc,
-                   {"kiln_architecture": "crnn_head", "kiln_purpose": "speed (recurrent)"})
+    return _sequence_model(
+        GraphBuilder(seed), "crnn_head", "features", steps, features, hidden, "bidirectional",
+        classes, f"CRNN sequence head: 2 bidirectional LSTM layers of {hidden} over {steps} steps "
+        f"of {features} features, {classes} classes", seed)
 
 
 def build_lstm_lm(seed=11, steps=64, features=256, hidden=512, classes=1000):
@@ -440,29 +456,10 @@ def build_lstm_lm(seed=11, steps=64, features=256, hidden=512, classes=1000):
     inputs [steps, 1, 256] -> two forward LSTM layers of 512 (each Y [T, 1, B, H] squeezed to
     [T, B, H]) -> Linear to 1000 classes. Batch 1 and one direction leave one recurrence per
     layer: its steps are what the threads must share."""
-    b = GraphBuilder(seed)
-    x = "inputs"
-    fan_in = features
-    for layer in range(2):
-        scope = f"lstm.{layer}"
-        std = 1.0 / np.sqrt(hidden)
-        w = b.uniform(f"{scope}.W", (1, 4 * hidden, fan_in), -std, std)
-        r = b.uniform(f"{scope}.R", (1, 4 * hidden, hidden), -std, std)
-        bias = b.uniform(f"{scope}.B", (1, 8 * hidden), -std, std)
-        y = b.op("LSTM", [x, w, r, bias], scope, outputs=[f"{scope}/Y", f"{scope}/Y_h",
-                                                         f"{scope}/Y_c"],
-                 hidden_size=hidden, direction="forward")[0]
-        x = b.op("Squeeze", [y, b.constant([1], scope)], scope)  # [T, B, H]
-        fan_in = hidden
-    w = b.matmul_weight((fan_in, classes), 1.0 / np.sqrt(fan_in))
-    logits = b.op("MatMul", [x, w], "fc")
-    b.op("Add", [logits, b.normal("fc.bias", (classes,), 0.02)], "fc", outputs=["logits"])
-    inputs = [helper.make_tensor_value_info("inputs", TensorProto.FLOAT, [steps, 1, features])]
-    outputs = [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [steps, 1, classes])]
-    doc = _doc(f"LSTM language-model stack: 2 forward LSTM layers of {hidden} over {steps} steps "
-               f"of {features} features, {classes} classes", seed)
-    return b.model("lstm_lm", inputs, outputs, doc,
-                   {"kiln_architecture": "lstm_lm", "kiln_purpose": "speed (recurrent)"})
+    return _sequence_model(
+        GraphBuilder(seed), "lstm_lm", "inputs", steps, features, hidden, "forward", classes,
+        f"LSTM language-model stack: 2 forward LSTM layers of {hidden} over {steps} steps of "
+        f"{features} features, {classes} classes", seed)
 
 
 def _quantize_qdq(model, feeds, seed, architecture, doc, per_channel):

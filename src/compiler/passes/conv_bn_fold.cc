@@ -159,25 +159,16 @@ Result<bool> TryFold(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
         g[c] = (g[c] - (*mean)[c]) * k + (*bias)[c];
       }
     } else {
-      const bool add = pattern::IsOp(next, "Add"), sub = pattern::IsOp(next, "Sub");
-      const bool mul = pattern::IsOp(next, "Mul"), div = pattern::IsOp(next, "Div");
-      if (!(add || sub || mul || div) || next->inputs().size() != 2) break;
-      // The constant operand: either side of Add and Mul, the right of Sub and Div.
-      const bool left = next->input(1) == out;
-      if (left && (sub || div)) break;
-      const ir::Value* other = left ? next->input(0) : next->input(1);
-      if (other == out) break;
-      auto c_values = PerChannelConstant(other, rank, m);
+      const std::optional<pattern::AffineStep> step = pattern::MatchAffineStep(next, out);
+      if (!step) break;
+      auto c_values = PerChannelConstant(step->c, rank, m);
       if (!c_values) break;
       const std::vector<float>& v = *c_values;
-      if (div && std::any_of(v.begin(), v.end(), [](float d) { return d == 0.0f; })) break;
-      for (int64_t c = 0; c < m; ++c) {
-        const double d = v[c];
-        if (add) g[c] += d;
-        if (sub) g[c] -= d;
-        if (mul) f[c] *= d, g[c] *= d;
-        if (div) f[c] /= d, g[c] /= d;
+      if (step->kind == pattern::AffineStep::kDiv &&
+          std::any_of(v.begin(), v.end(), [](float d) { return d == 0.0f; })) {
+        break;
       }
+      for (int64_t c = 0; c < m; ++c) pattern::ComposeAffine(step->kind, v[c], f[c], g[c]);
     }
     folded.push_back(next);
     out = next->output(0);

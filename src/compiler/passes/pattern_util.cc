@@ -58,6 +58,41 @@ ir::Value* OtherInput(const ir::Node& n, const ir::Value* v) {
   return nullptr;
 }
 
+std::optional<AffineStep> MatchAffineStep(const ir::Node* n, const ir::Value* v) {
+  if (n == nullptr || n->inputs().size() != 2 || n->outputs().size() != 1) return std::nullopt;
+  std::optional<AffineStep::Kind> kind;
+  if (IsOp(n, "Add")) kind = AffineStep::kAdd;
+  if (IsOp(n, "Sub")) kind = AffineStep::kSub;
+  if (IsOp(n, "Mul")) kind = AffineStep::kMul;
+  if (IsOp(n, "Div")) kind = AffineStep::kDiv;
+  if (!kind) return std::nullopt;
+  const bool commutes = *kind == AffineStep::kAdd || *kind == AffineStep::kMul;
+  const ir::Value* c = nullptr;
+  if (n->input(0) == v) c = n->input(1);
+  if (n->input(1) == v && commutes) c = n->input(0);
+  if (c == nullptr || c == v) return std::nullopt;
+  return AffineStep{*kind, c};
+}
+
+void ComposeAffine(AffineStep::Kind kind, double c, double& scale, double& shift) {
+  switch (kind) {
+    case AffineStep::kAdd:
+      shift += c;
+      break;
+    case AffineStep::kSub:
+      shift -= c;
+      break;
+    case AffineStep::kMul:
+      scale *= c;
+      shift *= c;
+      break;
+    case AffineStep::kDiv:
+      scale /= c;
+      shift /= c;
+      break;
+  }
+}
+
 bool DependsOn(const ir::Value* v, const ir::Node* node) {
   std::vector<const ir::Node*> stack;
   std::unordered_set<const ir::Node*> seen;

@@ -54,6 +54,18 @@ bool IsScalarNear(const ir::Value* c, double expected, const ir::Value* like, do
 // `v` is not an input or the node does not have two inputs.
 ir::Value* OtherInput(const ir::Node& n, const ir::Value* v);
 
+// An affine step applied to `v` by a two-input node: y = v + c, v - c, v * c or v / c, with c
+// the node's other input (either side of Add and Mul; the right of Sub and Div).
+struct AffineStep {
+  enum Kind { kAdd, kSub, kMul, kDiv } kind;
+  const ir::Value* c;
+};
+// The step `n` applies to `v`; nullopt for any other node or orientation (c - v, v / v, ...).
+std::optional<AffineStep> MatchAffineStep(const ir::Node* n, const ir::Value* v);
+// Composes y = x * scale + shift with the step by `c`: the new scale and shift of y (for c != 0
+// when dividing; the caller checks).
+void ComposeAffine(AffineStep::Kind kind, double c, double& scale, double& shift);
+
 // True when `v` is computed (transitively) from an output of `node`.
 bool DependsOn(const ir::Value* v, const ir::Node* node);
 

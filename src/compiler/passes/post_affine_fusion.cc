@@ -34,26 +34,17 @@ Result<bool> TryFuse(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
   if (out == nullptr || out->dtype() != ir::DataType::kFloat32) return false;
   for (;;) {
     ir::Node* next = pattern::SoleUser(graph, out);
-    const bool add = pattern::IsOp(next, "Add"), sub = pattern::IsOp(next, "Sub");
-    const bool mul = pattern::IsOp(next, "Mul"), div = pattern::IsOp(next, "Div");
-    if (!(add || sub || mul || div) || next->inputs().size() != 2 || next->output(0) == nullptr) {
-      break;
-    }
-    // The constant: either side of Add and Mul, the right of Sub and Div; one float32 value
-    // that cannot broadcast the output to a larger shape.
-    const bool left = next->input(1) == out;
-    if (left && (sub || div)) break;
-    const ir::Value* c = left ? next->input(0) : next->input(1);
-    if (c == out || c == nullptr || c->constant() == nullptr ||
-        c->constant()->dtype() != ir::DataType::kFloat32 || !pattern::IsScalarFor(c, out)) {
+    const std::optional<pattern::AffineStep> step = pattern::MatchAffineStep(next, out);
+    if (!step || next->output(0) == nullptr) break;
+    // The constant: one float32 value that cannot broadcast the output to a larger shape.
+    const ir::Value* c = step->c;
+    if (c->constant() == nullptr || c->constant()->dtype() != ir::DataType::kFloat32 ||
+        !pattern::IsScalarFor(c, out)) {
       break;
     }
     const std::optional<double> v = pattern::ScalarConstant(c);
-    if (!v || (div && *v == 0.0)) break;
-    if (add) shift += *v;
-    if (sub) shift -= *v;
-    if (mul) scale *= *v, shift *= *v;
-    if (div) scale /= *v, shift /= *v;
+    if (!v || (step->kind == pattern::AffineStep::kDiv && *v == 0.0)) break;
+    pattern::ComposeAffine(step->kind, *v, scale, shift);
     fused.push_back(next);
     out = next->output(0);
   }
