@@ -246,16 +246,11 @@ class RecurrenceKernel final : public DnnlKernel {
     return true;
   }
 
-  // W [D, GH, I] into W^T [I, D*GH] (packed further by each plan); R [D, GH, H] into column
-  // blocks per direction and segment; the two biases summed into [D, GH] (but GRU's Rb_h with
-  // linear_before_reset, which r multiplies: rbh_ [D, H]); peepholes [D, 3H] (zeros without).
+  // R [D, GH, H] into column blocks per direction and segment (W is packed by each plan, from
+  // the constant); the two biases summed into [D, GH] (but GRU's Rb_h with linear_before_reset,
+  // which r multiplies: rbh_ [D, H]); peepholes [D, 3H] (zeros without).
   void Pack() {
-    const int64_t D = dirs_, H = hidden_, I = input_, G = gates_ * H;
-    const float* w = def_.constant(1)->as<float>();
-    w_.assign(static_cast<size_t>(I * D * G), 0.0f);
-    for (int64_t d = 0; d < D; ++d)
-      for (int64_t n = 0; n < G; ++n)
-        for (int64_t i = 0; i < I; ++i) w_[i * D * G + d * G + n] = w[(d * G + n) * I + i];
+    const int64_t D = dirs_, H = hidden_, G = gates_ * H;
     const float* r = def_.constant(2)->as<float>();
     const int64_t per_dir = blocks_ * H * kBlock;
     r_.assign(static_cast<size_t>(D * per_dir), 0.0f);
@@ -320,12 +315,13 @@ class RecurrenceKernel final : public DnnlKernel {
     const auto f32 = memory::data_type::f32;
     p.x_md = memory::desc({M, input_}, f32, memory::format_tag::ab);
     p.g_md = memory::desc({M, N}, f32, memory::format_tag::ab);
-    const memory::desc w_user({input_, N}, f32, memory::format_tag::ab);
+    // W [D, G*H, I] is W^T [I, D*G*H] with strides (1, I): each plan packs it from the constant.
+    const memory::desc w_user({input_, N}, f32, memory::dims{1, input_});
     dnnl::matmul::primitive_desc pd(
         dnnl::matmul::desc(p.x_md, memory::desc({input_, N}, f32, memory::format_tag::any), p.g_md),
         UserScratchpadAttr(), Engine());
     p.w_md = pd.weights_desc();
-    p.weights = packed_.Get(w_user, w_.data(), p.w_md);
+    p.weights = packed_.Get(w_user, def_.constant(1)->data, p.w_md);
     p.scratch_md = pd.scratchpad_desc();
     p.matmul = dnnl::matmul(pd);
   }
@@ -504,7 +500,7 @@ class RecurrenceKernel final : public DnnlKernel {
   int64_t dirs_ = 1, hidden_ = 0, input_ = 0, layout_ = 0, blocks_ = 0;
   bool reverse_ = false, input_forget_ = false;
   float clip_ = std::numeric_limits<float>::infinity();
-  std::vector<float> w_, r_, bias_, rbh_, peephole_;
+  std::vector<float> r_, bias_, rbh_, peephole_;
   mutable PackedWeights packed_;
 };
 
