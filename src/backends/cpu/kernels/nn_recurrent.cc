@@ -12,7 +12,8 @@
 //      most of the FLOPs when I >= H;
 //   2. the recurrence, step by step: gates = projection + bias + h R^T, then the cell. Each
 //      (direction, group of batch rows) is one independent work item on the team: a
-//      bidirectional node's directions run side by side without a barrier per step.
+//      bidirectional node's directions run side by side without a barrier per step; with
+//      fewer items than threads, the threads share each step instead (kShareStepMinFlops).
 // A step's h R^T is a matrix-vector product for batch 1, bound by loading R (each weight is
 // used once per row): R is packed at Prepare into column blocks [GH/64][H][64] so a block's 64
 // columns accumulate in four vector registers over the whole of h, and up to four batch rows
