@@ -324,7 +324,9 @@ void ExpectSameBytes(const Node& node, std::optional<Expect> expect = Expect::kO
   const int64_t before = ReferenceRunCount();
   auto got = node.Run(std::move(cpu));
   ASSERT_TRUE(got.ok()) << "cpu: " << got.status().message();
-  if (expect) EXPECT_EQ(ReferenceRunCount() - before, *expect == Expect::kOneDnn ? 0 : 1);
+  if (expect) {
+    EXPECT_EQ(ReferenceRunCount() - before, *expect == Expect::kOneDnn ? 0 : 1);
+  }
   ASSERT_EQ(got->size(), want->size());
   for (size_t o = 0; o < got->size(); ++o) {
     EXPECT_EQ((*got)[o].dims, (*want)[o].dims) << "output " << o;
