@@ -6,26 +6,15 @@ Add(b2) -> the next Conv. conv_bn_fold folds the steps before the activation int
 post_affine_fusion makes those after it the FusedConv's post_scale / post_shift, so every block is
 one FusedConv and the convolutions stay channels-last; the compiled model gives onnxruntime's
 results (docs/atc.md, src/compiler/passes/README.md)."""
-import json
-import os
-import subprocess
-
 import numpy as np
 import pytest
+from kiln_cli import kiln, om_json, run_once
 
 onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-KILN = os.environ.get("KILN_BIN", os.path.join(ROOT, "build", "release", "tools", "kiln", "kiln"))
 SHAPE = (1, 8, 20, 20)
-
-
-def kiln(*args):
-    r = subprocess.run([KILN, *map(str, args)], capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, f"kiln {' '.join(map(str, args))}\n{r.stdout}\n{r.stderr}"
-    return r
 
 
 def lab_model(path, residual):
@@ -79,20 +68,14 @@ def test_affine_steps_fuse_into_the_convolutions_and_match_onnxruntime(tmp_path,
              "--log=info")
     log = r.stdout + r.stderr
     assert log.count("post_affine_fusion: fused") == 6, log  # a Mul and an Add per block
-    kiln("atc", "--mode=1", f"--om={tmp_path / 'lab'}.om", f"--json={tmp_path / 'lab'}.json")
-    with open(tmp_path / "lab.json") as f:
-        text = json.dumps(json.load(f))
+    text = om_json(tmp_path / "lab.om")
     assert text.count('"FusedConv"') == 3, text[:3000]
     for op in ("Mul", "Add", "BatchNormalization", "HardSwish"):
         assert f'"op_type": "{op}"' not in text, (op, text[:3000])
     assert '"post_scale"' in text
 
     x = np.random.default_rng(4).standard_normal(SHAPE).astype(np.float32)
-    np.save(tmp_path / "x.npy", x)
-    out = tmp_path / "out"
-    kiln("bench", "--model", tmp_path / "lab.om", "--input", tmp_path / "x.npy", "--output", out,
-         "--outfmt", "NPY", "--loop", 1)
-    got = np.load(out / "x_0.npy")
+    got = run_once(tmp_path / "lab.om", x, tmp_path)
     (expected,) = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"]).run(
         None, {"x": x})
     np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)

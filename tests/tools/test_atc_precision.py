@@ -7,24 +7,15 @@ results stay within bf16's accuracy of onnxruntime's f32 ones; the fp32 and fp16
 f32 (the CPU has no fp16 matrix arithmetic); an unknown mode is refused naming the valid ones."""
 import json
 import os
-import subprocess
 
 import numpy as np
 import pytest
+from kiln_cli import kiln
 
 onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-KILN = os.environ.get("KILN_BIN", os.path.join(ROOT, "build", "release", "tools", "kiln", "kiln"))
-
-
-def kiln(*args, check=True):
-    r = subprocess.run([KILN, *map(str, args)], capture_output=True, text=True, timeout=300)
-    if check:
-        assert r.returncode == 0, f"kiln {' '.join(map(str, args))}\n{r.stdout}\n{r.stderr}"
-    return r
 
 
 def cpu_has_bf16():

@@ -8,10 +8,10 @@ import importlib.util
 import json
 import os
 import re
-import subprocess
 
 import numpy as np
 import pytest
+from kiln_cli import kiln
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 # The TensorProto reader of the Python tests, loaded by path (another conftest may shadow it).
@@ -21,18 +21,10 @@ _conftest = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_conftest)
 MNIST, mnist_sets = _conftest.MNIST, _conftest.mnist_sets
 
-KILN = os.environ.get("KILN_BIN", os.path.join(ROOT, "build", "release", "tools", "kiln", "kiln"))
 MNIST_ONNX = os.path.join(MNIST, "model.onnx")
 LATENCY = re.compile(r"latency \(ms\): min = ([\d.]+), mean = ([\d.]+), median = ([\d.]+), "
                      r"p90 = ([\d.]+), p99 = ([\d.]+), max = ([\d.]+)")
 KEYS = ("min", "mean", "median", "p90", "p99", "max")
-
-
-def kiln(*args, check=True):
-    r = subprocess.run([KILN, *map(str, args)], capture_output=True, text=True, timeout=300)
-    if check:
-        assert r.returncode == 0, f"kiln {' '.join(map(str, args))}\n{r.stdout}\n{r.stderr}"
-    return r
 
 
 def bench(tmp_path, *args):

@@ -8,27 +8,16 @@ onnxruntime's results within one step of the output's quantization; a transforme
 block's weight products become QLinearMatMul (the product of two activations stays float); the
 same block quantized dynamically (onnxruntime's quantize_dynamic: DynamicQuantizeLinear ->
 MatMulInteger) matches onnxruntime."""
-import json
-import os
-import subprocess
-
 import numpy as np
 import pytest
+from kiln_cli import kiln, om_json, run_once
 
 onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
 quantization = pytest.importorskip("onnxruntime.quantization")
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-KILN = os.environ.get("KILN_BIN", os.path.join(ROOT, "build", "release", "tools", "kiln", "kiln"))
 SHAPE = (1, 3, 64, 64)
-
-
-def kiln(*args):
-    r = subprocess.run([KILN, *map(str, args)], capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, f"kiln {' '.join(map(str, args))}\n{r.stdout}\n{r.stderr}"
-    return r
 
 
 def float_model(path):
@@ -114,18 +103,12 @@ def test_a_qdq_model_runs_int8_and_matches_onnxruntime(f32_model, per_channel, a
     assert log.count("became FusedQLinearMatMul") == 1, log  # the classifier's Gemm
     # The 8-bit activations stay channels-last between the convolutions.
     assert "channels_last: FusedQLinearConv" in log and "keeps X, Y NHWC" in log, log
-    kiln("atc", "--mode=1", f"--om={d / name}.om", f"--json={d / name}.json")
-    with open(d / f"{name}.json") as f:
-        text = json.dumps(json.load(f))
+    text = om_json(d / f"{name}.om")
     assert text.count('"FusedQLinearConv"') == 8, text[:2000]
     assert '"Conv"' not in text
 
     x = np.random.default_rng(5).standard_normal(SHAPE).astype(np.float32)
-    np.save(d / "x.npy", x)
-    out = d / f"out_{name}"
-    kiln("bench", "--model", d / f"{name}.om", "--input", d / "x.npy", "--output", out,
-         "--outfmt", "NPY", "--loop", 1)
-    got = np.load(out / "x_0.npy")
+    got = run_once(d / f"{name}.om", x, d)
     (expected,) = ort.InferenceSession(str(qdq), providers=["CPUExecutionProvider"]).run(
         None, {"x": x})
     # The logits are dequantized from the last QuantizeLinear: an element may differ by one
@@ -187,10 +170,7 @@ def test_weight_products_of_a_qdq_model_run_int8(tmp_path, per_channel):
     log = r.stdout + r.stderr
     assert log.count("became QLinearMatMul") == 2, log  # not the product of two activations
     x = np.random.default_rng(6).standard_normal((1, 16, 64)).astype(np.float32)
-    np.save(tmp_path / "x.npy", x)
-    kiln("bench", "--model", tmp_path / "mlp.om", "--input", tmp_path / "x.npy", "--output",
-         tmp_path / "out", "--outfmt", "NPY", "--loop", 1)
-    got = np.load(tmp_path / "out" / "x_0.npy")
+    got = run_once(tmp_path / "mlp.om", x, tmp_path)
     (expected,) = ort.InferenceSession(str(qdq), providers=["CPUExecutionProvider"]).run(
         None, {"x": x})
     # The integer products requantize as onnxruntime's do; the last (float) product of two
@@ -208,10 +188,7 @@ def test_a_dynamically_quantized_model_matches_onnxruntime(tmp_path):
     assert ops.count("MatMulInteger") == 2 and "DynamicQuantizeLinear" in ops, ops
     kiln("atc", "--framework=5", f"--model={dyn}", f"--output={tmp_path / 'dyn'}")
     x = np.random.default_rng(7).standard_normal((1, 16, 64)).astype(np.float32)
-    np.save(tmp_path / "x.npy", x)
-    kiln("bench", "--model", tmp_path / "dyn.om", "--input", tmp_path / "x.npy", "--output",
-         tmp_path / "out", "--outfmt", "NPY", "--loop", 1)
-    got = np.load(tmp_path / "out" / "x_0.npy")
+    got = run_once(tmp_path / "dyn.om", x, tmp_path)
     (expected,) = ort.InferenceSession(str(dyn), providers=["CPUExecutionProvider"]).run(
         None, {"x": x})
     # Exact int32 sums, the same dynamic ranges; float scaling and the last float product may
@@ -230,10 +207,7 @@ def test_dynamically_quantized_convolutions_match_onnxruntime(f32_model):
     assert ops.count("ConvInteger") == 8, ops
     kiln("atc", "--framework=5", f"--model={dyn}", f"--output={d / 'conv_dyn'}")
     x = np.random.default_rng(5).standard_normal(SHAPE).astype(np.float32)
-    np.save(d / "xd.npy", x)
-    kiln("bench", "--model", d / "conv_dyn.om", "--input", d / "xd.npy", "--output",
-         d / "out_dyn", "--outfmt", "NPY", "--loop", 1)
-    got = np.load(d / "out_dyn" / "xd_0.npy")
+    got = run_once(d / "conv_dyn.om", x, d, name="xd")
     (expected,) = ort.InferenceSession(str(dyn), providers=["CPUExecutionProvider"]).run(
         None, {"x": x})
     scale = float(np.max(np.abs(expected)))
@@ -268,10 +242,7 @@ def test_a_gemm_with_a_row_shaped_bias_compiles_and_matches_onnxruntime(tmp_path
     r = kiln("atc", "--framework=5", f"--model={qdq}", f"--output={tmp_path / 'g'}", "--log=info")
     assert "became FusedQLinearMatMul" in r.stdout + r.stderr
     x = rng.standard_normal((1, 16)).astype(np.float32)
-    np.save(tmp_path / "x.npy", x)
-    kiln("bench", "--model", tmp_path / "g.om", "--input", tmp_path / "x.npy", "--output",
-         tmp_path / "out", "--outfmt", "NPY", "--loop", 1)
-    got = np.load(tmp_path / "out" / "x_0.npy")
+    got = run_once(tmp_path / "g.om", x, tmp_path)
     (expected,) = ort.InferenceSession(str(qdq), providers=["CPUExecutionProvider"]).run(
         None, {"x": x})
     step = float(np.max(np.abs(expected))) / 100  # well above one step of y's quantization
