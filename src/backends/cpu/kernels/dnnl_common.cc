@@ -437,7 +437,7 @@ Status DnnlKernel::Run(KernelContext& ctx) const {
   std::shared_ptr<const Plan> hold;
   const Plan* plan = key ? FindPlan(*key, threads, hold) : nullptr;
   if (plan == nullptr) {
-    g_reference_runs.fetch_add(1, std::memory_order_relaxed);
+    internal::CountReferenceRun();
     kernels::ForwardingContext without_state(ctx);  // ctx.state() is this kernel's DnnlRun
     return reference_->Run(without_state);
   }

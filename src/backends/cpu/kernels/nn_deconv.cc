@@ -41,11 +41,11 @@ using kernels::ConvAttrs;
 
 struct DeconvPlan final : ReorderedPlan {
   dnnl::deconvolution_forward deconv;
-  // The matmul path (kernel == stride, see the file comment): W^T packed once, C's shape.
+  // The matmul path (kernel == stride, see the file comment): W^T (`weights`, packed row-major
+  // once for every plan) and C's shape.
   bool patches = false;
   dnnl::matmul mm;
   dnnl::memory::desc a_md, xm_md, c_md;
-  std::shared_ptr<AlignedBuffer> wt;
   int64_t rows = 0, pixels = 0, kh = 0, kw = 0;
 };
 
@@ -208,13 +208,10 @@ class DeconvKernel final : public DnnlKernel {
     p.kw = wd[3];
     p.rows = co * p.kh * p.kw;
     p.pixels = x[2] * x[3];
-    // W [C_in, C_out, kh, kw] is W^T's transpose: W^T [rows, C_in] packed row-major once.
-    p.wt = std::make_shared<AlignedBuffer>(sizeof(float) * p.rows * ci);
-    const float* w = static_cast<const float*>(w_const_.data);
-    auto* wt = static_cast<float*>(p.wt->data());
-    for (int64_t k = 0; k < ci; ++k)
-      for (int64_t r = 0; r < p.rows; ++r) wt[r * ci + k] = w[k * p.rows + r];
+    // W [C_in, C_out, kh, kw] read as W^T [rows, C_in] (strides 1, rows), packed row-major.
     p.a_md = memory::desc({1, p.rows, ci}, f32, tag::abc);
+    const memory::desc w_t({1, p.rows, ci}, f32, memory::dims{p.rows * ci, 1, p.rows});
+    p.weights = packed_.Get(w_t, w_const_.data, p.a_md);
     p.xm_md = memory::desc({n, ci, p.pixels}, f32, tag::abc);
     p.c_md = memory::desc({n, p.rows, p.pixels}, f32, tag::abc);
     dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(p.a_md, p.xm_md, p.c_md),
@@ -273,7 +270,7 @@ class DeconvKernel final : public DnnlKernel {
     run.Buffers({p.scratch_md.get_size(), p.c_md.get_size()});
     const float* c = static_cast<const float*>(run.buffer(1));
     run.Execute(p.mm,
-                {{DNNL_ARG_SRC, &run.Memory(0, p.a_md, p.wt->data())},
+                {{DNNL_ARG_SRC, &run.Memory(0, p.a_md, p.weights)},
                  {DNNL_ARG_WEIGHTS, &run.Memory(1, p.xm_md, x.data)},
                  {DNNL_ARG_DST, &run.Memory(2, p.c_md, c)}},
                 p.scratch_md, run.buffer(0));

@@ -353,7 +353,7 @@ class RecurrenceKernel final : public DnnlKernel {
     const float* projection = static_cast<const float*>(run.buffer(1));
     float* work = static_cast<float*>(run.buffer(2));
 
-    // 1. The projection of every step and direction: [T*B rows in X's order, D*4H].
+    // 1. The projection of every step and direction: [T*B rows in X's order, D*G*H].
     run.Execute(p.matmul,
                 {{DNNL_ARG_SRC, &run.Memory(0, p.x_md, x->data)},
                  {DNNL_ARG_WEIGHTS, &run.Memory(1, p.w_md, p.weights)},
