@@ -275,6 +275,7 @@ TEST(CpuQLinearMatMulTest, PerColumnAndPerTensorUint8AndInt8) {
   CheckQuantized(QMatMulNode(DataType::kUint8, DataType::kUint8, {7, 96}, 40, true, 21));
   CheckQuantized(QMatMulNode(DataType::kUint8, DataType::kUint8, {2, 5, 64}, 33, false, 22));
   CheckQuantized(QMatMulNode(DataType::kInt8, DataType::kInt8, {3, 48}, 17, true, 23));
+  CheckQuantized(QMatMulNode(DataType::kUint8, DataType::kInt8, {2, 3, 4, 40}, 19, true, 27));
 }
 
 TEST(CpuFusedQLinearMatMulTest, Int32BiasAddedBeforeTheRequantization) {

@@ -933,6 +933,13 @@ TEST(CpuMatMulTest, FusedMatMulBiasAndActivation) {
       .Float("activation_beta", 0.3f)
       .Check(8);
   Node::Fused("FusedMatMul").In(Random({5, 8}, 136)).Const(Random({8, 3}, 137)).Check(8);
+  // A batch of rows times one constant B (run as one 2-D product over A's rows).
+  Node::Fused("FusedMatMul")
+      .In(Random({2, 3, 5, 8}, 144))
+      .Const(Random({8, 6}, 145))
+      .In(Random({6}, 146))
+      .Str("activation", "Gelu")
+      .Check(8);
 }
 
 TEST(CpuMatMulTest, BiasAlongAVectorProductsRowsRunsOnTheReferenceKernel) {

@@ -167,6 +167,14 @@ class ProductKernel final : public DnnlKernel {
     Dims a = ad, b = bd;
     if (a.size() == 1) a.insert(a.begin(), 1);
     if (b.size() == 1) b.push_back(1);
+    if (a.size() > 2 && b.size() == 2) {
+      // A batch of rows times one B (a transformer's projections: [1, 128, 384] x [384, 1536])
+      // is one 2-D product over A's rows: oneDNN 2.6 packs B into its blocked layout only for
+      // 2-D products (a 3-D one reads B plain: ~10 % slower in f32, ~30 % with AMX bf16).
+      int64_t rows = 1;
+      for (size_t i = 0; i + 1 < a.size(); ++i) rows *= a[i];
+      a = {rows, a.back()};
+    }
     const size_t rank = std::max(a.size(), b.size());
     if (rank > DNNL_MAX_NDIMS) return std::nullopt;
     a.insert(a.begin(), rank - a.size(), 1);
