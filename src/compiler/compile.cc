@@ -215,6 +215,11 @@ Result<CompileReport> CompileGraph(SourceModel model, const CompileOptions& opti
   PassContext ctx;
   ctx.registry = &registry;
   ctx.disabled = options.disabled_passes;
+  for (const auto& [key, value] : record) {
+    if (key == kernels::kMatrixPrecisionOption) {
+      ctx.matrix_bf16 = kernels::ParseMatrixPrecision(value) == kernels::MatrixPrecision::kBf16;
+    }
+  }
   PassManager pm;
   AddDefaultPasses(pm, options);
   // Bind shapes before inference so --input_shape decides every inferred dim.

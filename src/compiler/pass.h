@@ -22,6 +22,9 @@ struct PassContext {
   const ir::OpRegistry* registry = &ir::OpRegistry::Global();
   std::vector<std::string> disabled;  // pass names switched off
   std::vector<std::string> log;       // "conv_bn_fold: folded BatchNormalization 'bn1' into ..."
+  // The model's matrix ops compute in bf16 (a bf16 --precision_mode; kernels/precision.h):
+  // channels_last then also stores the activations it keeps NHWC in bf16.
+  bool matrix_bf16 = false;
   bool Enabled(const std::string& pass) const;
 };
 

@@ -100,12 +100,26 @@ nlohmann::json Stats(const TensorView& v) {
   return s;
 }
 
-// The tensor's bytes in N,C,H,W order: a copy transposed from N,H,W,C storage when `nhwc`.
-std::string LogicalBytes(const TensorView& v, bool nhwc) {
+// The tensor's bytes in N,C,H,W order and its own dtype: a copy transposed from N,H,W,C storage
+// when `nhwc`, widened from bfloat16 storage when `bf16` (a float32 tensor stored so).
+std::string LogicalBytes(const TensorView& v, bool nhwc, bool bf16) {
   const size_t bytes = v.bytes();
   std::string out(bytes, '\0');
   if (bytes == 0) return out;
   const auto* src = static_cast<const char*>(v.data);
+  if (bf16) {  // bf16 storage is only ever NHWC (compiler/passes/channels_last.cc)
+    const int64_t N = v.dims[0], C = v.dims[1], H = v.dims[2], W = v.dims[3];
+    const auto* from = reinterpret_cast<const uint16_t*>(src);
+    auto* to = reinterpret_cast<float*>(out.data());
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t h = 0; h < H; ++h)
+        for (int64_t w = 0; w < W; ++w)
+          for (int64_t c = 0; c < C; ++c) {
+            to[((n * C + c) * H + h) * W + w] =
+                kernels::BFloat16ToFloat(from[((n * H + h) * W + w) * C + c]);
+          }
+    return out;
+  }
   if (!nhwc || v.dims.size() != 4) {
     std::memcpy(out.data(), src, bytes);
     return out;
@@ -334,6 +348,7 @@ void DumpObserver::Write(const GraphProgram& graph, const NodeInfo& node, const 
   }
   const bool inputs = std::strcmp(kind, "input") == 0;
   const uint32_t nhwc = inputs ? node.nhwc_inputs : node.nhwc_outputs;
+  const uint32_t bf16 = inputs ? node.bf16_inputs : node.bf16_outputs;
   nlohmann::json list = nlohmann::json::array();
   for (size_t i = 0; i < tensors.size(); ++i) {
     nlohmann::json e = {{"index", i}};
@@ -350,15 +365,25 @@ void DumpObserver::Write(const GraphProgram& graph, const NodeInfo& node, const 
     e["dtype"] = ir::Name(v->dtype);
     e["shape"] = v->dims;
     if (info.place == TensorPlace::kWeight) e["constant"] = true;
+    // A bf16-stored tensor is read through its float32 copy in logical order.
+    const bool stored_bf16 = i < 32 && ((bf16 >> i) & 1u) && v->dims.size() == 4;
+    std::string logical;
+    TensorView widened;
+    if (stored_bf16) {
+      logical = LogicalBytes(*v, true, true);
+      widened = *v;
+      widened.data = logical.data();
+    }
     if (session_->options.stats) {
-      e["stats"] = Stats(*v);
+      e["stats"] = Stats(stored_bf16 ? widened : *v);
     } else if (*Descr(v->dtype) == '\0') {
       e["absent"] = std::string("no .npy form for ") + ir::Name(v->dtype);
     } else {
       const std::string file = stem + "." + kind + "." + std::to_string(i) + ".npy";
       std::ofstream out(fs::path(dir_) / file, std::ios::binary);
       const std::string header = NpyHeader(v->dtype, v->dims);
-      const std::string data = LogicalBytes(*v, i < 32 && ((nhwc >> i) & 1u));
+      const std::string data =
+          stored_bf16 ? logical : LogicalBytes(*v, i < 32 && ((nhwc >> i) & 1u), false);
       out.write(header.data(), static_cast<std::streamsize>(header.size()));
       out.write(data.data(), static_cast<std::streamsize>(data.size()));
       out.close();

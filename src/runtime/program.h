@@ -57,8 +57,11 @@ struct NodeInfo {
   bool data_dependent = false;
   kernels::NodeCost cost;  // its arithmetic, for profiles (kernels/cost.h)
   // Bit i: input / output i is stored channels-last (N,H,W,C) although its dims read N,C,H,W
-  // (the compiler's channels_last pass); the data dump transposes such tensors back.
+  // (the compiler's channels_last pass); the data dump transposes such tensors back. Likewise
+  // bit i of the bf16 masks: a float32 tensor stored as bfloat16 (the same pass, in a bf16
+  // model); the dump widens it back to float32.
   uint32_t nhwc_inputs = 0, nhwc_outputs = 0;
+  uint32_t bf16_inputs = 0, bf16_outputs = 0;
 };
 
 struct GraphProgram {

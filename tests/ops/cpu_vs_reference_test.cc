@@ -19,6 +19,7 @@
 
 #include "backends/cpu/cpu_compute.h"
 #include "backends/cpu/kernels/dnnl_common.h"
+#include "kernels/util.h"
 
 #include <gtest/gtest.h>
 
@@ -443,6 +444,94 @@ TEST(CpuFusedConvTest, ChannelsLastFlagsInEveryCombination) {
   {
     SCOPED_TRACE("depthwise");
     CheckLayouts({2, 16, 5, 6}, {16, 1, 3, 3}, 16, "Clip", 48, 9);
+  }
+}
+
+// A float32 NCHW tensor as channels_last's bf16 storage (kiln_*_bf16): NHWC order, each element
+// rounded to bf16, in the first half of a float32-sized buffer (dtype and dims unchanged).
+HostTensor ToBf16Storage(const HostTensor& t) {
+  const HostTensor nhwc = Relayout(t, true);
+  HostTensor out(t.dtype, t.dims);
+  const auto* src = reinterpret_cast<const float*>(nhwc.bytes.data());
+  auto* dst = reinterpret_cast<uint16_t*>(out.bytes.data());
+  for (int64_t i = 0; i < t.view().num_elements(); ++i) dst[i] = kernels::FloatToBFloat16(src[i]);
+  return out;
+}
+
+// The float32 NCHW values of a tensor in bf16 storage.
+HostTensor FromBf16Storage(const HostTensor& t) {
+  HostTensor nhwc(t.dtype, t.dims);
+  const auto* src = reinterpret_cast<const uint16_t*>(t.bytes.data());
+  auto* dst = reinterpret_cast<float*>(nhwc.bytes.data());
+  for (int64_t i = 0; i < t.view().num_elements(); ++i) dst[i] = kernels::BFloat16ToFloat(src[i]);
+  return Relayout(nhwc, false);
+}
+
+// Every element rounded to bf16 (what a tensor stored as bf16 holds), NCHW float32.
+HostTensor RoundedToBf16(const HostTensor& t) { return FromBf16Storage(ToBf16Storage(t)); }
+
+// |got - want| <= rel * |want| + abs_of_max * max|want| for every element.
+void ExpectClose(const HostTensor& got, const HostTensor& want, double rel, double abs_of_max) {
+  const auto g = Values<float>(got), w = Values<float>(want);
+  ASSERT_EQ(g.size(), w.size());
+  double top = 0;
+  for (float v : w) top = std::max(top, std::fabs(static_cast<double>(v)));
+  size_t bad = 0, worst = 0;
+  double worst_err = -1;
+  for (size_t i = 0; i < g.size(); ++i) {
+    const double err = std::fabs(static_cast<double>(g[i]) - w[i]);
+    if (!(err <= rel * std::fabs(w[i]) + abs_of_max * top + 1e-6)) ++bad;
+    if (err > worst_err) worst_err = err, worst = i;
+  }
+  EXPECT_EQ(bad, 0u) << bad << " of " << g.size() << " off; worst at " << worst << ": " << g[worst]
+                     << " vs " << w[worst] << " (max |want| " << top << ")";
+}
+
+// FusedConv with X, Y and Z kept NHWC and each combination of them stored as bf16
+// (kiln_*_bf16, a bf16 model's channels_last storage), against the reference kernel of the
+// plain NCHW node on the bf16-rounded X and Z: the reference kernel and the cpu kernel in f32
+// differ from it only by Y's rounding to bf16; the cpu kernel computing in bf16 (on a CPU with
+// bf16 arithmetic; f32 elsewhere) within 1 % of the output's range.
+TEST(CpuFusedConvTest, Bf16StorageOfChannelsLastTensors) {
+  const Dims x_dims = {1, 32, 6, 7}, y_dims = {1, 48, 6, 7};
+  const HostTensor x = Random(x_dims, 70), w = Random({48, 32, 3, 3}, 71), b = Random({48}, 72);
+  const HostTensor z = Random(y_dims, 73);
+  Node plain = Node::Fused("FusedConv");
+  plain.In(RoundedToBf16(x)).Const(w).In(b).In(RoundedToBf16(z));
+  plain.Ints("pads", {1, 1, 1, 1}).Str("activation", "Relu");
+  auto want = plain.Run(Registry().Create(kernels::kReferenceBackend, plain.def()));
+  ASSERT_TRUE(want.ok()) << want.status().message();
+  for (int flags = 1; flags < 8; ++flags) {
+    const bool bx = flags & 1, by = flags & 2, bz = flags & 4;
+    for (auto precision : {kernels::MatrixPrecision::kFp32, kernels::MatrixPrecision::kBf16}) {
+      SCOPED_TRACE(std::string("x_bf16 ") + (bx ? "1" : "0") + " y_bf16 " + (by ? "1" : "0") +
+                   " z_bf16 " + (bz ? "1" : "0") + " " + kernels::Name(precision));
+      Node node = Node::Fused("FusedConv");
+      node.In(bx ? ToBf16Storage(x) : Relayout(RoundedToBf16(x), true)).Const(w).In(b);
+      node.In(bz ? ToBf16Storage(z) : Relayout(RoundedToBf16(z), true));
+      node.Ints("pads", {1, 1, 1, 1}).Str("activation", "Relu").Precision(precision);
+      node.Int("kiln_x_nhwc", 1).Int("kiln_y_nhwc", 1).Int("kiln_z_nhwc", 1);
+      if (bx) node.Int("kiln_x_bf16", 1);
+      if (by) node.Int("kiln_y_bf16", 1);
+      if (bz) node.Int("kiln_z_bf16", 1);
+      auto back = [&](std::vector<HostTensor> out) {
+        return by ? FromBf16Storage(out.at(0)) : Relayout(out.at(0), false);
+      };
+      const double y_rounding = by ? 1.0 / 256 : 1e-5;  // bf16 keeps 8 significant bits
+      if (precision == kernels::MatrixPrecision::kFp32) {
+        auto ref = node.Run(Registry().Create(kernels::kReferenceBackend, node.def()));
+        ASSERT_TRUE(ref.ok()) << "reference: " << ref.status().message();
+        ExpectClose(back(std::move(*ref)), want->at(0), y_rounding, 1e-5);
+      }
+      auto cpu = node.PrepareCpu();
+      ASSERT_TRUE(cpu.ok()) << "cpu kernel declined: " << cpu.status().message();
+      const int64_t before = ReferenceRunCount();
+      auto got = node.Run(std::move(cpu));
+      ASSERT_TRUE(got.ok()) << "cpu: " << got.status().message();
+      EXPECT_EQ(ReferenceRunCount(), before) << "the run went to the reference kernel, not oneDNN";
+      const bool bf16_products = precision == kernels::MatrixPrecision::kBf16 && CpuHasBf16();
+      ExpectClose(back(std::move(*got)), want->at(0), y_rounding, bf16_products ? 1e-2 : 1e-5);
+    }
   }
 }
 

@@ -107,6 +107,11 @@ class Node {
   Node& Int(const std::string& name, int64_t v) { return Attr(name, v); }
   Node& Float(const std::string& name, float v) { return Attr(name, v); }
   Node& Str(const std::string& name, const std::string& v) { return Attr(name, v); }
+  // The model's matrix precision (ATC's bf16 modes give kBf16; kernels/precision.h).
+  Node& Precision(kernels::MatrixPrecision p) {
+    def_.matrix_precision = p;
+    return *this;
+  }
   Node& Outputs(std::vector<DataType> types) {
     def_.output_types = std::move(types);
     def_.output_dims.assign(def_.output_types.size(), Dims{});

@@ -1,10 +1,11 @@
 # Copyright 2026 The Kiln Authors
 # SPDX-License-Identifier: Apache-2.0
 """ATC's precision modes (docs/atc.md "Precision"): the bf16 modes record `matrix_precision:
-bf16` in the .om and make convolutions, transposed convolutions and matrix products with
-constant weights compute in bf16 (f32 accumulation) where the CPU has bf16 arithmetic; the
-results stay within bf16's accuracy of onnxruntime's f32 ones; the fp32 and fp16 modes keep
-f32 (the CPU has no fp16 matrix arithmetic); an unknown mode is refused naming the valid ones."""
+bf16` in the .om, store the activations passed between two convolutions as bf16, and make
+convolutions, transposed convolutions and matrix products with constant weights compute in bf16
+(f32 accumulation) where the CPU has bf16 arithmetic; the results stay within bf16's accuracy of
+onnxruntime's f32 ones; the fp32 and fp16 modes keep f32 (the CPU has no fp16 matrix
+arithmetic); an unknown mode is refused naming the valid ones."""
 import json
 import os
 
@@ -18,27 +19,24 @@ from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
 
 
-def cpu_has_bf16():
-    with open("/proc/cpuinfo") as f:
-        flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
-    return "avx512_bf16" in flags or "amx_bf16" in flags
-
-
 @pytest.fixture(scope="module")
 def model(tmp_path_factory):
-    """Conv 3->32 3x3, Relu, ConvTranspose 32->16 stride 2, Conv 16->32, GlobalAveragePool,
-    Flatten, Gemm 32->24, MatMul by a constant [24,10]: seeded weights and input."""
+    """Conv 3->32 3x3, Relu, Conv 32->32 3x3, ConvTranspose 32->16 stride 2, Conv 16->32,
+    GlobalAveragePool, Flatten, Gemm 32->24, MatMul by a constant [24,10]: seeded weights and
+    input."""
     rng = np.random.default_rng(11)
 
     def init(name, *shape):
         return numpy_helper.from_array(
             (rng.standard_normal(shape) / np.sqrt(np.prod(shape[1:]))).astype(np.float32), name)
-    inits = [init("w1", 32, 3, 3, 3), init("b1", 32), init("wt", 32, 16, 2, 2),
+    inits = [init("w1", 32, 3, 3, 3), init("b1", 32), init("w1b", 32, 32, 3, 3),
+             init("wt", 32, 16, 2, 2),
              init("w2", 32, 16, 3, 3), init("g", 24, 32), init("gb", 24), init("m", 24, 10)]
     nodes = [
         helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
         helper.make_node("Relu", ["c1"], ["r1"]),
-        helper.make_node("ConvTranspose", ["r1", "wt"], ["up"], strides=[2, 2]),
+        helper.make_node("Conv", ["r1", "w1b"], ["c1b"], pads=[1, 1, 1, 1]),
+        helper.make_node("ConvTranspose", ["c1b", "wt"], ["up"], strides=[2, 2]),
         helper.make_node("Conv", ["up", "w2"], ["c2"], pads=[1, 1, 1, 1]),
         helper.make_node("GlobalAveragePool", ["c2"], ["p"]),
         helper.make_node("Flatten", ["p"], ["f"]),
@@ -74,7 +72,7 @@ def compile_and_run(d, path, name, *flags):
 def test_bf16_modes_compute_in_bf16_within_its_accuracy(model):
     d, path, expected = model
     fp32, text = compile_and_run(d, path, "fp32")
-    assert "matrix_precision" not in text
+    assert "matrix_precision" not in text and "kiln_y_bf16" not in text
     scale = float(np.max(np.abs(expected)))
     assert np.max(np.abs(fp32 - expected)) <= 1e-4 * scale
     for i, flag in enumerate(["--precision_mode=allow_fp32_to_bf16",
@@ -82,14 +80,14 @@ def test_bf16_modes_compute_in_bf16_within_its_accuracy(model):
                               "--precision_mode_v2=mixed_bfloat16"]):
         got, text = compile_and_run(d, path, f"bf16_{i}", flag)
         assert '"matrix_precision": "bf16"' in text, text
+        # The value between the first two convolutions (kept NHWC) is stored as bf16.
+        assert text.count('"kiln_y_bf16"') == 1 and text.count('"kiln_x_bf16"') == 1, text
         err = float(np.max(np.abs(got - expected)))
         # bf16 keeps 8 significant bits (relative rounding 2^-9) on inputs and weights of four
         # matrix layers, accumulating in f32.
         assert err <= 3e-2 * scale, (flag, err, scale)
-        if cpu_has_bf16():
-            assert np.max(np.abs(got - fp32)) > 1e-5 * scale, f"{flag}: the bf16 path did not run"
-        else:
-            np.testing.assert_array_equal(got, fp32)  # no bf16 arithmetic: f32, same kernels
+        # bf16 storage on every CPU, and bf16 products where the CPU has bf16 arithmetic.
+        assert np.max(np.abs(got - fp32)) > 1e-5 * scale, f"{flag}: the bf16 path did not run"
 
 
 def test_fp32_and_fp16_modes_keep_fp32(model):

@@ -8,9 +8,13 @@
 // 1` (dims stay N, C, H, W; only the storage order changes). The kinds: float32 Conv / FusedConv
 // (Z is input 3) and 8-bit QLinearConv / FusedQLinearConv (Z is input 9). A plain ONNX Conv or
 // QLinearConv that needs one of these attributes becomes the equivalent com.kiln FusedConv /
-// FusedQLinearConv (activation ""), so ONNX nodes never carry Kiln attributes. The pass owns the
-// three attributes: it sets each to what the graph calls for now and drops stale ones, so running
-// it twice changes nothing the second time.
+// FusedQLinearConv (activation ""), so ONNX nodes never carry Kiln attributes. In a model whose
+// matrix ops compute in bf16 (PassContext::matrix_bf16) a float value kept NHWC is also stored
+// as bfloat16 (`kiln_x_bf16`, `kiln_y_bf16`, `kiln_z_bf16` beside the NHWC marks; its dtype
+// stays float32 in the graph, as its dims stay N, C, H, W): the producing convolution writes bf16
+// and its readers take bf16, with no conversion between them. The pass owns the six attributes:
+// it sets each to what the graph calls for now and drops stale ones, so running it twice changes
+// nothing the second time.
 #include <map>
 #include <set>
 #include <string>
@@ -25,6 +29,12 @@ namespace {
 constexpr char kX[] = "kiln_x_nhwc";
 constexpr char kY[] = "kiln_y_nhwc";
 constexpr char kZ[] = "kiln_z_nhwc";
+constexpr char kXb[] = "kiln_x_bf16";
+constexpr char kYb[] = "kiln_y_bf16";
+constexpr char kZb[] = "kiln_z_bf16";
+
+// The bf16 storage mark that goes with an NHWC mark.
+const char* Bf16Mark(const std::string& nhwc) { return nhwc == kX ? kXb : nhwc == kY ? kYb : kZb; }
 
 bool IsRank4(const ir::Value* v, bool quantized) {
   if (v == nullptr || !v->shape().rank_known() || v->shape().rank() != 4) return false;
@@ -71,7 +81,8 @@ bool SameKnownShape(const ir::Shape& a, const ir::Shape& b) {
 
 // The attributes `graph` calls for, per node: a value is kept NHWC when every read of it is
 // a conv's X, or a conv's Z of exactly the conv's output shape.
-std::map<const ir::Node*, std::set<std::string>> Plan(const ir::Graph& graph) {
+// With `bf16`, float values kept NHWC are stored bf16 too.
+std::map<const ir::Node*, std::set<std::string>> Plan(const ir::Graph& graph, bool bf16) {
   std::map<const ir::Node*, std::set<std::string>> want;
   for (const auto& producer : graph.nodes()) {
     if (!IsConv2d(producer.get())) continue;
@@ -100,8 +111,11 @@ std::map<const ir::Node*, std::set<std::string>> Plan(const ir::Graph& graph) {
       if (!ok) break;
     }
     if (!ok) continue;
-    want[producer.get()].insert(kY);
-    for (const auto& [user, attr] : marks) want[user].insert(attr);
+    marks.emplace_back(producer.get(), kY);
+    for (const auto& [node, attr] : marks) {
+      want[node].insert(attr);
+      if (bf16 && !IsQuantizedConv(node)) want[node].insert(Bf16Mark(attr));
+    }
   }
   return want;
 }
@@ -111,7 +125,7 @@ class ChannelsLastPass : public Pass {
   const char* name() const override { return "channels_last"; }
 
   Result<bool> Run(ir::Graph& graph, PassContext& ctx) override {
-    const auto want = Plan(graph);
+    const auto want = Plan(graph, ctx.matrix_bf16);
     bool changed = false;
     std::vector<ir::Node*> snapshot;
     for (const auto& n : graph.nodes()) snapshot.push_back(n.get());
@@ -140,7 +154,7 @@ class ChannelsLastPass : public Pass {
         continue;
       }
       bool touched = false;
-      for (const char* a : {kX, kY, kZ}) {
+      for (const char* a : {kX, kY, kZ, kXb, kYb, kZb}) {
         const bool on = attrs.count(a) != 0;
         const bool has = n->has_attr(a);
         if (on && !(has && n->attr_int(a) == 1)) {
@@ -162,13 +176,14 @@ class ChannelsLastPass : public Pass {
   }
 
  private:
-  // "X, Y" for {kiln_x_nhwc, kiln_y_nhwc}.
+  // "X, Y" for {kiln_x_nhwc, kiln_y_nhwc}; "X (bf16)" where X is stored bf16 too.
   static std::string Describe(const std::set<std::string>& attrs) {
     std::string out;
     for (const char* a : {kX, kY, kZ}) {
       if (!attrs.count(a)) continue;
       if (!out.empty()) out += ", ";
       out += a == kX ? "X" : a == kY ? "Y" : "Z";
+      if (attrs.count(Bf16Mark(a))) out += " (bf16)";
     }
     return out;
   }

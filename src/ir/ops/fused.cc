@@ -9,6 +9,7 @@
 #include <set>
 #include <variant>
 
+#include "base/str_cat.h"
 #include "ir/ops/infer_util.h"
 
 namespace kiln::ir {
@@ -41,7 +42,8 @@ Status InferAsBase(InferenceContext& ctx, const char* base) {
 
 // The channels_last layout flags (src/compiler/passes/README.md): optional ints, 0 or 1; a set
 // flag needs its tensor (X input 0, Y output 0, Z input `zi`) present and of rank 4 when known,
-// and the convolution 2-D (X of rank 4).
+// and the convolution 2-D (X of rank 4). FusedConv's bf16 storage flags (kiln_x_bf16 ...) likewise,
+// each only beside its NHWC flag.
 Status CheckLayoutFlags(InferenceContext& ctx, size_t zi) {
   struct Flag {
     const char* name;
@@ -66,6 +68,28 @@ Status CheckLayoutFlags(InferenceContext& ctx, size_t zi) {
     }
     if (x != nullptr && x->rank_known() && x->rank() != 4) {
       return ctx.Fail("attribute '", f.name, "' needs a 2-D convolution; X is ", x->ToString());
+    }
+  }
+  // FusedConv's bf16 storage flags: each on a tensor kept NHWC, of a float32 convolution.
+  for (const char* t : {"x", "y", "z"}) {
+    const std::string name = StrCat("kiln_", t, "_bf16"), nhwc = StrCat("kiln_", t, "_nhwc");
+    auto it = ctx.attrs().find(name);
+    if (it == ctx.attrs().end()) continue;
+    const int64_t* v = std::get_if<int64_t>(&it->second);
+    if (v == nullptr || (*v != 0 && *v != 1)) {
+      return ctx.Fail("attribute '", name, "' must be the int 0 or 1");
+    }
+    if (*v == 0) continue;
+    auto layout = ctx.attrs().find(nhwc);
+    const int64_t* n =
+        layout == ctx.attrs().end() ? nullptr : std::get_if<int64_t>(&layout->second);
+    if (n == nullptr || *n != 1) {
+      return ctx.Fail("attribute '", name, "' is set on a tensor that is not kept NHWC ('", nhwc,
+                      "' is not 1)");
+    }
+    if (ctx.input_dtype(0) != DataType::kFloat32) {
+      return ctx.Fail("attribute '", name, "' needs a float32 convolution; X is ",
+                      Name(ctx.input_dtype(0)));
     }
   }
   return Status::Ok();
@@ -187,8 +211,9 @@ void RegisterFusedOps(OpRegistry& r) {
     return base;
   };
   // The base ops' attributes as the newest ONNX opset has them (the fused ops follow it), and
-  // FusedConv's channels_last flags: absent is NCHW. A fused convolution's output may take its
-  // residual's memory (the residual is read into the sum before any output is written).
+  // FusedConv's channels_last flags: absent is NCHW (and float32 storage). A fused convolution's
+  // output may take its residual's memory (the residual is read into the sum before any output is
+  // written).
   r.Register(
       MakeSchema("FusedConv", 1, 2, 4, 1, 1, kFamily, FusedConv, kDomain)
           .Attrs(activation({Attr("auto_pad", "NOTSET"), OptionalAttr("dilations", AttrKind::kInts),
@@ -198,6 +223,9 @@ void RegisterFusedOps(OpRegistry& r) {
                              OptionalAttr("kiln_x_nhwc", AttrKind::kInt),
                              OptionalAttr("kiln_y_nhwc", AttrKind::kInt),
                              OptionalAttr("kiln_z_nhwc", AttrKind::kInt),
+                             OptionalAttr("kiln_x_bf16", AttrKind::kInt),
+                             OptionalAttr("kiln_y_bf16", AttrKind::kInt),
+                             OptionalAttr("kiln_z_bf16", AttrKind::kInt),
                              OptionalAttr("post_scale", AttrKind::kFloat),
                              OptionalAttr("post_shift", AttrKind::kFloat)}))
           .InPlace(3));

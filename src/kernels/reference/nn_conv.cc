@@ -458,31 +458,44 @@ KernelFactory GlobalPoolFactory(PoolKind kind) {
 
 ConvLayout ReadConvLayout(const NodeDef& def) {
   return {def.attr_int("kiln_x_nhwc") == 1, def.attr_int("kiln_y_nhwc") == 1,
-          def.attr_int("kiln_z_nhwc") == 1};
+          def.attr_int("kiln_z_nhwc") == 1, def.attr_int("kiln_x_bf16") == 1,
+          def.attr_int("kiln_y_bf16") == 1, def.attr_int("kiln_z_bf16") == 1};
 }
+
+namespace {
+
+// One (image, pixel) per step: its C elements gathered from NHWC or scattered into it, each
+// converted by `convert` (S to D).
+template <typename S, typename D, typename Convert>
+void TransposeConverting(const void* src, void* dst, const Dims& nchw, bool to_nhwc,
+                         Convert convert, KernelContext& ctx) {
+  const int64_t n = nchw[0], c = nchw[1], hw = nchw[2] * nchw[3];
+  const auto* s = static_cast<const S*>(src);
+  auto* d = static_cast<D*>(dst);
+  ctx.ParallelFor(n * hw, 1024, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      const int64_t img = i / hw, p = i % hw;
+      for (int64_t ch = 0; ch < c; ++ch) {
+        const int64_t planar = (img * c + ch) * hw + p;  // NCHW offset
+        const int64_t packed = i * c + ch;               // NHWC offset
+        if (to_nhwc) {
+          d[packed] = convert(s[planar]);
+        } else {
+          d[planar] = convert(s[packed]);
+        }
+      }
+    }
+  });
+}
+
+}  // namespace
 
 void TransposeChannels(const void* src, void* dst, const Dims& nchw, size_t elem_size, bool to_nhwc,
                        KernelContext& ctx) {
-  const int64_t n = nchw[0], c = nchw[1], hw = nchw[2] * nchw[3];
-  // One (image, pixel) per step: its C elements gathered or scattered, as words of type W.
-  auto run = [&](auto word) {
+  auto run = [&](auto word) {  // elements moved as words of their size
     using W = decltype(word);
-    const auto* s = static_cast<const W*>(src);
-    auto* d = static_cast<W*>(dst);
-    ctx.ParallelFor(n * hw, 1024, [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i) {
-        const int64_t img = i / hw, p = i % hw;
-        for (int64_t ch = 0; ch < c; ++ch) {
-          const int64_t planar = (img * c + ch) * hw + p;  // NCHW offset
-          const int64_t packed = i * c + ch;               // NHWC offset
-          if (to_nhwc) {
-            d[packed] = s[planar];
-          } else {
-            d[planar] = s[packed];
-          }
-        }
-      }
-    });
+    TransposeConverting<W, W>(
+        src, dst, nchw, to_nhwc, [](W v) { return v; }, ctx);
   };
   switch (elem_size) {
     case 1:
@@ -493,6 +506,17 @@ void TransposeChannels(const void* src, void* dst, const Dims& nchw, size_t elem
       return run(uint32_t{});
     default:  // 8: the widest element a convolution takes (double)
       return run(uint64_t{});
+  }
+}
+
+void TransposeChannelsBf16(const void* src, void* dst, const Dims& nchw, bool to_nhwc,
+                           KernelContext& ctx) {
+  if (to_nhwc) {
+    TransposeConverting<float, uint16_t>(
+        src, dst, nchw, true, [](float v) { return FloatToBFloat16(v); }, ctx);
+  } else {
+    TransposeConverting<uint16_t, float>(
+        src, dst, nchw, false, [](uint16_t v) { return BFloat16ToFloat(v); }, ctx);
   }
 }
 

@@ -15,9 +15,12 @@ namespace kiln::kernels {
 
 // The channels_last layout flags of a FusedConv (kiln_x_nhwc, kiln_y_nhwc, kiln_z_nhwc; see
 // src/compiler/passes/README.md): whether X (input 0), Y (output 0) and the residual Z (input
-// 3) are stored NHWC. Their dims stay N, C, H, W; only the order of the elements changes.
+// 3) are stored NHWC. Their dims stay N, C, H, W; only the order of the elements changes. In a
+// bf16 model such a float32 tensor may be stored as bfloat16 too (kiln_x_bf16, kiln_y_bf16,
+// kiln_z_bf16): its dtype stays float32, its elements are bf16 (half the bytes).
 struct ConvLayout {
   bool x = false, y = false, z = false;
+  bool x_bf16 = false, y_bf16 = false, z_bf16 = false;
   bool any() const { return x || y || z; }
 };
 
@@ -31,10 +34,16 @@ ConvLayout ReadConvLayout(const NodeDef& def);
 void TransposeChannels(const void* src, void* dst, const Dims& nchw, size_t elem_size, bool to_nhwc,
                        KernelContext& ctx);
 
+// The same for a float32 tensor whose NHWC storage is bfloat16: from float32 NCHW into bf16
+// NHWC (rounded to nearest even) when `to_nhwc`, else from bf16 NHWC into float32 NCHW.
+void TransposeChannelsBf16(const void* src, void* dst, const Dims& nchw, bool to_nhwc,
+                           KernelContext& ctx);
+
 // A fused convolution's run (FusedConv, FusedQLinearConv) seen with its channels-last tensors
 // (ConvLayout) in plain NCHW: X (input 0) and Z (input `z_index`) are transposed into
-// temporaries up front, Y is bound to a temporary that Finish() writes to the real output in
-// NHWC order. Everything else goes to the executor's context.
+// temporaries up front (widened from bf16 storage to float32 where stored so), Y is bound to a
+// temporary that Finish() writes to the real output in NHWC order (rounded to bf16 where stored
+// so). Everything else goes to the executor's context.
 class NchwContext final : public ForwardingContext {
  public:
   NchwContext(KernelContext& base, const ConvLayout& layout, size_t z_index)
@@ -44,8 +53,13 @@ class NchwContext final : public ForwardingContext {
       const TensorView* in = i < base.num_inputs() ? base.input(i) : nullptr;
       if (in == nullptr || !(slot == 0 ? layout.x : layout.z)) continue;
       temps_[slot] = HostTensor(in->dtype, in->dims);
-      TransposeChannels(in->data, temps_[slot].bytes.data(), in->dims, ir::SizeOf(in->dtype),
-                        /*to_nhwc=*/false, base);
+      if (slot == 0 ? layout.x_bf16 : layout.z_bf16) {
+        TransposeChannelsBf16(in->data, temps_[slot].bytes.data(), in->dims, /*to_nhwc=*/false,
+                              base);
+      } else {
+        TransposeChannels(in->data, temps_[slot].bytes.data(), in->dims, ir::SizeOf(in->dtype),
+                          /*to_nhwc=*/false, base);
+      }
       views_[slot] = temps_[slot].view();
       index_[slot] = i;
     }
@@ -81,8 +95,12 @@ class NchwContext final : public ForwardingContext {
   // Writes the NCHW result to the real output in NHWC order (when Y is channels-last).
   void Finish() {
     if (out_ == nullptr) return;
-    TransposeChannels(y_view_.data, out_->data, out_->dims, ir::SizeOf(out_->dtype),
-                      /*to_nhwc=*/true, base_);
+    if (layout_.y_bf16) {
+      TransposeChannelsBf16(y_view_.data, out_->data, out_->dims, /*to_nhwc=*/true, base_);
+    } else {
+      TransposeChannels(y_view_.data, out_->data, out_->dims, ir::SizeOf(out_->dtype),
+                        /*to_nhwc=*/true, base_);
+    }
   }
 
  private:

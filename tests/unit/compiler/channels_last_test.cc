@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // channels_last: which conv outputs are kept NHWC (kiln_y_nhwc on the producer, kiln_x_nhwc /
-// kiln_z_nhwc on the readers), when a plain Conv becomes a FusedConv, and idempotence.
+// kiln_z_nhwc on the readers), when a plain Conv becomes a FusedConv, idempotence, and a bf16
+// model's bf16 storage of those values (kiln_*_bf16).
 #include <gtest/gtest.h>
 
 #include <map>
@@ -308,6 +309,65 @@ TEST(ChannelsLastPassTest, MarkedGraphPassesShapeInferenceAndBadFlagsAreRejected
   Status absent = m.g.Infer();
   EXPECT_FALSE(absent.ok());
   EXPECT_NE(absent.message().find("absent"), std::string::npos) << absent.message();
+}
+
+// The bf16 storage marks a node carries, as "xyz" letters ("" for none).
+std::string Bf16Flags(const ir::Node* n) {
+  std::string s;
+  for (const char* t : {"x", "y", "z"}) {
+    const std::string a = std::string("kiln_") + t + "_bf16";
+    if (n->has_attr(a)) s += n->attr_int(a) == 1 ? t : "?";
+  }
+  return s;
+}
+
+TEST(ChannelsLastPassTest, Bf16ModelStoresTheNhwcValuesAsBf16) {
+  Net m;
+  ir::Value* y1 = m.Conv("conv1", m.x);
+  ir::Value* y2 = m.Conv("conv2", y1);
+  ir::Value* z = m.Conv("shortcut", m.x);
+  m.g.Out(m.Fused("block", y2, z));
+  auto pass = CreateChannelsLastPass();
+  PassContext ctx;
+  ctx.matrix_bf16 = true;
+  EXPECT_TRUE(RunPass(*pass, m.g, ctx));
+  std::vector<std::string> nhwc, bf16;
+  for (const auto& n : m.g.graph.nodes()) {
+    nhwc.push_back(Flags(n.get()));
+    bf16.push_back(Bf16Flags(n.get()));
+  }
+  // Exactly the values kept NHWC; the graph's input and output stay float32 NCHW.
+  EXPECT_EQ(nhwc, (std::vector<std::string>{"y", "xy", "y", "xz"}));
+  EXPECT_EQ(bf16, nhwc);
+  EXPECT_EQ(y1->dtype(), DataType::kFloat32);  // the dtype stays; only the storage changes
+  Status ok = m.g.Infer();
+  EXPECT_TRUE(ok.ok()) << ok.message();
+  EXPECT_FALSE(RunPass(*pass, m.g, ctx));  // idempotent
+  // Compiled again for fp32, the pass drops the bf16 marks and keeps the NHWC ones.
+  EXPECT_TRUE(RunPass(*pass, m.g));
+  for (const auto& n : m.g.graph.nodes()) EXPECT_EQ(Bf16Flags(n.get()), "") << n->name();
+  EXPECT_EQ(Flags(NodeAt(m.g, 3)), "xz");
+}
+
+TEST(ChannelsLastPassTest, Bf16MarkWithoutItsNhwcMarkIsRejected) {
+  Net m;
+  ir::Value* y1 = m.Conv("conv1", m.x);
+  m.g.Out(m.Conv("conv2", y1));
+  auto pass = CreateChannelsLastPass();
+  PassContext ctx;
+  ctx.matrix_bf16 = true;
+  EXPECT_TRUE(RunPass(*pass, m.g, ctx));
+  ir::Node* second = m.g.graph.nodes().back().get();
+  EXPECT_EQ(Bf16Flags(second), "x");
+  second->set_attr("kiln_x_bf16", int64_t{2});
+  Status bad = m.g.Infer();
+  EXPECT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("kiln_x_bf16"), std::string::npos) << bad.message();
+  second->set_attr("kiln_x_bf16", int64_t{1});
+  second->erase_attr(kX);
+  Status alone = m.g.Infer();
+  EXPECT_FALSE(alone.ok());
+  EXPECT_NE(alone.message().find("not kept NHWC"), std::string::npos) << alone.message();
 }
 
 }  // namespace

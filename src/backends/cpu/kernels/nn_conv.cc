@@ -27,7 +27,9 @@
 // A FusedConv marked by the channels_last pass (kiln_x_nhwc / kiln_y_nhwc / kiln_z_nhwc, see
 // src/compiler/passes/README.md) has those tensors stored NHWC (`acdb`; dims still N, C, H, W):
 // their memory descriptors say so, and when oneDNN picks NHWC for the convolution (it usually
-// does) no reorder runs for them.
+// does) no reorder runs for them. In a bf16 model the pass may store them as bf16 too
+// (kiln_x_bf16 / kiln_y_bf16 / kiln_z_bf16): the descriptors say bf16, and a bf16 convolution
+// then reads and writes them with no conversion.
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -286,12 +288,16 @@ class ConvKernel final : public DnnlKernel {
     auto stored = [](const Dims& d, bool nhwc, dt type) {
       return nhwc ? memory::desc(ToDnnl(d), type, tag::nhwc) : PlainDesc(d, type);
     };
-    p.x_md = stored(x, layout_.x, x_dt);
-    p.y_md = stored(y, layout_.y, y_dt);
-    p.z_md = stored(y, layout_.z, y_dt);
+    // bf16 storage (kiln_*_bf16) of float tensors kept NHWC.
+    p.x_md = stored(x, layout_.x, layout_.x_bf16 ? dt::bf16 : x_dt);
+    p.y_md = stored(y, layout_.y, layout_.y_bf16 ? dt::bf16 : y_dt);
+    p.z_md = stored(y, layout_.z, layout_.z_bf16 ? dt::bf16 : y_dt);
     p.w_user_md = PlainDesc(wd, w_dt);
     p.b_md = has_b ? PlainDesc({w_dims[0]}, b_dt) : memory::desc();
-    const memory::desc src_any(ToDnnl(x), in, tag::any), dst_any(ToDnnl(y), y_dt, tag::any);
+    // A bf16 product writes a bf16-stored Y directly (f32 sums rounded once); one in f32 (a CPU
+    // without bf16 arithmetic) writes f32 and converts on the way out.
+    const dt dst_dt = layout_.y_bf16 && in == dt::bf16 ? dt::bf16 : y_dt;
+    const memory::desc src_any(ToDnnl(x), in, tag::any), dst_any(ToDnnl(y), dst_dt, tag::any);
     const memory::desc w_any(ToDnnl(wd), w_in, tag::any);
     dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference,
                                          dnnl::algorithm::convolution_direct, src_any, w_any,
