@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "ir/op_schema.h"
 #include "kernels/reference/common.h"
 #include "kernels/util.h"
 
@@ -23,7 +24,9 @@ ConvAttrs ReadConvAttrs(const NodeDef& def) {
 PoolAttrs ReadPoolAttrs(const NodeDef& def, PoolKind kind) {
   PoolAttrs a;
   a.kind = kind;
-  a.window = ir::ReadWindowAttrs(def.attrs, def.op_type, def.opset);
+  // com.kiln's pools (channels_last's, with layout flags) follow the newest ONNX opset.
+  const int opset = def.domain == "com.kiln" ? ir::kNewestOnnxOpset : def.opset;
+  a.window = ir::ReadWindowAttrs(def.attrs, def.op_type, opset);
   if (kind == PoolKind::kAverage) a.count_include_pad = def.attr_int("count_include_pad") == 1;
   if (kind == PoolKind::kMax) a.column_major_indices = def.attr_int("storage_order") == 1;
   if (kind == PoolKind::kLp) a.p = def.attr_int("p");

@@ -535,6 +535,52 @@ TEST(CpuFusedConvTest, Bf16StorageOfChannelsLastTensors) {
   }
 }
 
+// com.kiln MaxPool / AveragePool (channels_last's pools) with X and Y kept NHWC, each maybe
+// stored as bf16, against the reference kernel of the ONNX pool on plain NCHW data (X rounded to
+// bf16 where it is stored so; Y's bf16 rounding allowed where it is): the reference kernel (the
+// fallback) and the cpu kernel, which must run it on oneDNN.
+TEST(CpuPoolTest, ChannelsLastPoolsWithBf16Storage) {
+  const HostTensor x = Random({2, 24, 9, 8}, 80);
+  for (const char* op : {"MaxPool", "AveragePool"}) {
+    for (int flags = 0; flags < 16; ++flags) {
+      const bool fx = flags & 1, fy = flags & 2, bx = (flags & 4) && fx, by = (flags & 8) && fy;
+      if ((flags & 4 && !fx) || (flags & 8 && !fy)) continue;  // bf16 only beside NHWC
+      SCOPED_TRACE(std::string(op) + " x_nhwc " + (fx ? "1" : "0") + " y_nhwc " + (fy ? "1" : "0") +
+                   " x_bf16 " + (bx ? "1" : "0") + " y_bf16 " + (by ? "1" : "0"));
+      auto window = [&](Node& n) {
+        n.Ints("kernel_shape", {3, 3}).Ints("strides", {2, 2}).Ints("pads", {1, 1, 1, 1});
+        if (std::string(op) == "MaxPool") n.Int("ceil_mode", 1);  // newest-opset attribute
+      };
+      Node plain(op, 22);
+      plain.In(bx ? RoundedToBf16(x) : x);
+      window(plain);
+      auto want = plain.Run(Registry().Create(kernels::kReferenceBackend, plain.def()));
+      ASSERT_TRUE(want.ok()) << want.status().message();
+      Node node(op, 1, "com.kiln");
+      node.In(bx ? ToBf16Storage(x) : fx ? Relayout(x, true) : x);
+      window(node);
+      if (fx) node.Int("kiln_x_nhwc", 1);
+      if (fy) node.Int("kiln_y_nhwc", 1);
+      if (bx) node.Int("kiln_x_bf16", 1);
+      if (by) node.Int("kiln_y_bf16", 1);
+      auto back = [&](std::vector<HostTensor> out) {
+        return by ? FromBf16Storage(out.at(0)) : fy ? Relayout(out.at(0), false) : out.at(0);
+      };
+      const double y_rounding = by ? 1.0 / 256 : 1e-6;
+      auto ref = node.Run(Registry().Create(kernels::kReferenceBackend, node.def()));
+      ASSERT_TRUE(ref.ok()) << "reference: " << ref.status().message();
+      ExpectClose(back(std::move(*ref)), want->at(0), y_rounding, 1e-6);
+      auto cpu = node.PrepareCpu();
+      ASSERT_TRUE(cpu.ok()) << "cpu kernel declined: " << cpu.status().message();
+      const int64_t before = ReferenceRunCount();
+      auto got = node.Run(std::move(cpu));
+      ASSERT_TRUE(got.ok()) << "cpu: " << got.status().message();
+      EXPECT_EQ(ReferenceRunCount(), before) << "the run went to the reference kernel, not oneDNN";
+      ExpectClose(back(std::move(*got)), want->at(0), y_rounding, 1e-6);
+    }
+  }
+}
+
 TEST(CpuFusedConvTest, ChannelsLastRunThatOneDnnDoesNotTakeFallsBackCorrectly) {
   // A broadcast residual sends the run to the reference kernel, which must honour X and Y in
   // NHWC as well.

@@ -1,14 +1,17 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// channels_last: keeps activations channels-last (NHWC) between consecutive 2-D convolutions.
-// A rank-4 value produced by a convolution and read only as the X (input 0) or residual Z of
-// other 2-D convolutions of its kind (not a graph output, not captured by a subgraph) is stored
-// NHWC: its producer gets `kiln_y_nhwc = 1` and each reader `kiln_x_nhwc = 1` / `kiln_z_nhwc =
-// 1` (dims stay N, C, H, W; only the storage order changes). The kinds: float32 Conv / FusedConv
-// (Z is input 3) and 8-bit QLinearConv / FusedQLinearConv (Z is input 9). A plain ONNX Conv or
-// QLinearConv that needs one of these attributes becomes the equivalent com.kiln FusedConv /
-// FusedQLinearConv (activation ""), so ONNX nodes never carry Kiln attributes. In a model whose
+// channels_last: keeps activations channels-last (NHWC) between consecutive 2-D convolutions
+// and pools. A rank-4 value produced by a convolution or pool and read only as the X (input 0)
+// of other 2-D convolutions or pools of its kind, or as the residual Z of a fused convolution
+// (not a graph output, not captured by a subgraph) is stored NHWC: its producer gets
+// `kiln_y_nhwc = 1` and each reader `kiln_x_nhwc = 1` / `kiln_z_nhwc = 1` (dims stay N, C, H,
+// W; only the storage order changes). The kinds: float32 Conv / FusedConv (Z is input 3),
+// MaxPool / AveragePool, and 8-bit QLinearConv / FusedQLinearConv (Z is input 9) and MaxPool. A
+// plain ONNX Conv or QLinearConv that needs one of these attributes becomes the equivalent
+// com.kiln FusedConv / FusedQLinearConv (activation ""), an ONNX MaxPool or AveragePool the
+// com.kiln op of the same name (the pool of the newest opset with the layout flags), so ONNX
+// nodes never carry Kiln attributes. In a model whose
 // matrix ops compute in bf16 (PassContext::matrix_bf16) a float value kept NHWC is also stored
 // as bfloat16 (`kiln_x_bf16`, `kiln_y_bf16`, `kiln_z_bf16` beside the NHWC marks; its dtype
 // stays float32 in the graph, as its dims stay N, C, H, W): the producing convolution writes bf16
@@ -65,10 +68,33 @@ bool IsConv2d(const ir::Node* n) {
          w->shape().rank() == 4;
 }
 
-// Both convolutions of one kind (float or quantized): a value passes NHWC only between those.
-bool SameKind(const ir::Node* a, const ir::Node* b) {
-  return IsQuantizedConv(a) == IsQuantizedConv(b);
+// A 2-D MaxPool / AveragePool (ONNX's, or com.kiln's with the layout flags) over a rank-4
+// float32 X (or 8-bit, for a max pool), giving one rank-4 Y (a max pool's Indices unused).
+bool IsPool2d(const ir::Node* n) {
+  const bool max = pattern::IsOp(n, "MaxPool") || pattern::IsOp(n, "MaxPool", pattern::kKilnDomain);
+  if (!max && !pattern::IsOp(n, "AveragePool") &&
+      !pattern::IsOp(n, "AveragePool", pattern::kKilnDomain)) {
+    return false;
+  }
+  if (n->outputs().empty() || (n->outputs().size() == 2 && n->output(1) != nullptr) ||
+      n->outputs().size() > 2) {
+    return false;
+  }
+  const bool quantized = max && IsRank4(n->input(0), true);
+  return IsRank4(n->input(0), quantized) && IsRank4(n->output(0), quantized);
 }
+
+// Whether a conv or pool works on 8-bit tensors.
+bool IsQuantized(const ir::Node* n) {
+  if (IsPool2d(n)) return IsRank4(n->input(0), true);
+  return IsQuantizedConv(n);
+}
+
+// A node that keeps its X and Y NHWC when marked: a 2-D convolution or pool.
+bool IsLayoutNode(const ir::Node* n) { return IsConv2d(n) || IsPool2d(n); }
+
+// Both of one kind (float or quantized): a value passes NHWC only between those.
+bool SameKind(const ir::Node* a, const ir::Node* b) { return IsQuantized(a) == IsQuantized(b); }
 
 // Provably the same shape: equal ranks and dims, none unknown (a named symbol counts as known).
 bool SameKnownShape(const ir::Shape& a, const ir::Shape& b) {
@@ -85,7 +111,7 @@ bool SameKnownShape(const ir::Shape& a, const ir::Shape& b) {
 std::map<const ir::Node*, std::set<std::string>> Plan(const ir::Graph& graph, bool bf16) {
   std::map<const ir::Node*, std::set<std::string>> want;
   for (const auto& producer : graph.nodes()) {
-    if (!IsConv2d(producer.get())) continue;
+    if (!IsLayoutNode(producer.get())) continue;
     const ir::Value* v = producer->output(0);
     if (pattern::IsGraphOutput(graph, v) || pattern::IsCapturedBySubgraph(graph, v)) continue;
     std::vector<ir::Node*> uses = graph.Uses(v);
@@ -93,7 +119,7 @@ std::map<const ir::Node*, std::set<std::string>> Plan(const ir::Graph& graph, bo
     std::vector<std::pair<const ir::Node*, const char*>> marks;
     bool ok = true;
     for (const ir::Node* user : std::set<const ir::Node*>(uses.begin(), uses.end())) {
-      if (!IsConv2d(user) || !SameKind(user, producer.get())) {
+      if (!IsLayoutNode(user) || !SameKind(user, producer.get())) {
         ok = false;
         break;
       }
@@ -101,7 +127,8 @@ std::map<const ir::Node*, std::set<std::string>> Plan(const ir::Graph& graph, bo
         if (user->input(i) != v) continue;
         if (i == 0) {
           marks.emplace_back(user, kX);
-        } else if (i == ResidualIndex(user) && user->domain() == pattern::kKilnDomain &&
+        } else if (IsConv2d(user) && i == ResidualIndex(user) &&
+                   user->domain() == pattern::kKilnDomain &&
                    SameKnownShape(v->shape(), user->output(0)->shape())) {
           marks.emplace_back(user, kZ);
         } else {
@@ -114,7 +141,7 @@ std::map<const ir::Node*, std::set<std::string>> Plan(const ir::Graph& graph, bo
     marks.emplace_back(producer.get(), kY);
     for (const auto& [node, attr] : marks) {
       want[node].insert(attr);
-      if (bf16 && !IsQuantizedConv(node)) want[node].insert(Bf16Mark(attr));
+      if (bf16 && !IsQuantized(node)) want[node].insert(Bf16Mark(attr));
     }
   }
   return want;
@@ -132,23 +159,32 @@ class ChannelsLastPass : public Pass {
     pattern::Rewriter rw(graph);
     for (ir::Node* n : snapshot) {
       const bool is_conv = pattern::IsOp(n, "Conv") || pattern::IsOp(n, "QLinearConv");
-      if (!is_conv && !pattern::IsOp(n, "FusedConv", pattern::kKilnDomain) &&
-          !pattern::IsOp(n, "FusedQLinearConv", pattern::kKilnDomain)) {
+      const bool is_pool = pattern::IsOp(n, "MaxPool") || pattern::IsOp(n, "AveragePool");
+      if (!is_conv && !is_pool && !pattern::IsOp(n, "FusedConv", pattern::kKilnDomain) &&
+          !pattern::IsOp(n, "FusedQLinearConv", pattern::kKilnDomain) &&
+          !pattern::IsOp(n, "MaxPool", pattern::kKilnDomain) &&
+          !pattern::IsOp(n, "AveragePool", pattern::kKilnDomain)) {
         continue;
       }
       auto it = want.find(n);
       const std::set<std::string> none;
       const std::set<std::string>& attrs = it == want.end() ? none : it->second;
-      if (is_conv) {
+      if (is_conv || is_pool) {
         if (attrs.empty()) continue;
         graph.opsets().emplace(pattern::kKilnDomain, pattern::kKilnOpset);
-        const char* fused = IsQuantizedConv(n) ? "FusedQLinearConv" : "FusedConv";
-        pattern::NewNode spec{fused,       pattern::kKilnDomain, n->name(), pattern::kKilnOpset,
-                              n->inputs(), n->outputs(),         n->attrs()};
-        spec.attrs["activation"] = std::string();
+        const std::string fused = is_pool              ? n->op_type()
+                                  : IsQuantizedConv(n) ? "FusedQLinearConv"
+                                                       : "FusedConv";
+        std::vector<ir::Value*> outputs = n->outputs();
+        outputs.resize(1);  // a pool's unused Indices
+        pattern::NewNode spec{
+            fused,     pattern::kKilnDomain, n->name(), pattern::kKilnOpset, n->inputs(), outputs,
+            n->attrs()};
+        if (is_conv) spec.attrs["activation"] = std::string();
         for (const std::string& a : attrs) spec.attrs[a] = int64_t{1};
-        ctx.log.push_back(StrCat("channels_last: ", n->Label(), " became ", fused, " to keep ",
-                                 Describe(attrs), " NHWC"));
+        ctx.log.push_back(StrCat("channels_last: ", n->Label(), " became ",
+                                 is_pool ? StrCat(pattern::kKilnDomain, " ", fused) : fused,
+                                 " to keep ", Describe(attrs), " NHWC"));
         KILN_RETURN_IF_ERROR(rw.Replace({n}, std::move(spec)).status(), "in channels_last");
         changed = true;
         continue;

@@ -67,7 +67,8 @@ Status CheckLayoutFlags(InferenceContext& ctx, size_t zi) {
       return ctx.Fail("attribute '", f.name, "' needs a rank-4 tensor, got ", f.shape->ToString());
     }
     if (x != nullptr && x->rank_known() && x->rank() != 4) {
-      return ctx.Fail("attribute '", f.name, "' needs a 2-D convolution; X is ", x->ToString());
+      return ctx.Fail("attribute '", f.name, "' needs a 2-D op (X of rank 4); X is ",
+                      x->ToString());
     }
   }
   // FusedConv's bf16 storage flags: each on a tensor kept NHWC, of a float32 convolution.
@@ -88,8 +89,7 @@ Status CheckLayoutFlags(InferenceContext& ctx, size_t zi) {
                       "' is not 1)");
     }
     if (ctx.input_dtype(0) != DataType::kFloat32) {
-      return ctx.Fail("attribute '", name, "' needs a float32 convolution; X is ",
-                      Name(ctx.input_dtype(0)));
+      return ctx.Fail("attribute '", name, "' needs a float32 X; X is ", Name(ctx.input_dtype(0)));
     }
   }
   return Status::Ok();
@@ -110,6 +110,15 @@ Status CheckResidual(InferenceContext& ctx, size_t zi) {
   }
   return Status::Ok();
 }
+
+// com.kiln MaxPool / AveragePool: the ONNX pool of the newest opset (one output: no Indices) with
+// channels_last's layout flags on X and Y (kiln_x_nhwc, kiln_y_nhwc, and their bf16 storage).
+Status LayoutPool(InferenceContext& ctx, const char* base) {
+  KILN_RETURN_IF_ERROR(InferAsBase(ctx, base), "");
+  return CheckLayoutFlags(ctx, SIZE_MAX);
+}
+Status LayoutMaxPool(InferenceContext& ctx) { return LayoutPool(ctx, "MaxPool"); }
+Status LayoutAveragePool(InferenceContext& ctx) { return LayoutPool(ctx, "AveragePool"); }
 
 Status FusedConv(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(InferAsBase(ctx, "Conv"), "");
@@ -239,6 +248,25 @@ void RegisterFusedOps(OpRegistry& r) {
                OptionalAttr("kiln_y_nhwc", AttrKind::kInt),
                OptionalAttr("kiln_z_nhwc", AttrKind::kInt)}))
           .InPlace(9));
+  // The pools channels_last keeps NHWC (src/compiler/passes/README.md): ONNX's attributes as the
+  // newest opset has them, plus the layout flags of X and Y.
+  const std::vector<AttrSpec> layout = {
+      OptionalAttr("kiln_x_nhwc", AttrKind::kInt), OptionalAttr("kiln_y_nhwc", AttrKind::kInt),
+      OptionalAttr("kiln_x_bf16", AttrKind::kInt), OptionalAttr("kiln_y_bf16", AttrKind::kInt)};
+  const std::vector<AttrSpec> pool_window = {Attr("auto_pad", "NOTSET"),
+                                             RequiredAttr("kernel_shape", AttrKind::kInts),
+                                             OptionalAttr("pads", AttrKind::kInts),
+                                             OptionalAttr("strides", AttrKind::kInts),
+                                             Attr("ceil_mode", 0),
+                                             OptionalAttr("dilations", AttrKind::kInts)};
+  r.Register(MakeSchema("MaxPool", 1, 1, 1, 1, 1, kFamily, LayoutMaxPool, kDomain)
+                 .Attrs(pool_window)
+                 .Attrs({Attr("storage_order", 0)})
+                 .Attrs(layout));
+  r.Register(MakeSchema("AveragePool", 1, 1, 1, 1, 1, kFamily, LayoutAveragePool, kDomain)
+                 .Attrs(pool_window)
+                 .Attrs({Attr("count_include_pad", 0)})
+                 .Attrs(layout));
   r.Register(MakeSchema("FusedQLinearMatMul", 1, 8, 9, 1, 1, kFamily, FusedQLinearMatMul, kDomain)
                  .Attrs(activation({})));
   r.Register(MakeSchema("FusedGemm", 1, 2, 3, 1, 1, kFamily, FusedGemm, kDomain)

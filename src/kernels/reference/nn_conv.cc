@@ -447,6 +447,31 @@ KernelFactory PoolFactory(PoolKind kind) {
   };
 }
 
+// com.kiln MaxPool / AveragePool (channels_last's pools): the pool over X and Y as stored
+// (NHWC, maybe bf16; ConvLayout's X and Y flags), seen in plain NCHW float32 through NchwContext.
+class LayoutPoolKernel final : public Kernel {
+ public:
+  LayoutPoolKernel(const NodeDef& def, PoolKind kind)
+      : pool_(def, ReadPoolAttrs(def, kind)), layout_(ReadConvLayout(def)) {}
+  Status Run(KernelContext& ctx) const override {
+    if (!layout_.any()) return pool_.Run(ctx);
+    NchwContext nchw(ctx, layout_, SIZE_MAX);
+    KILN_RETURN_IF_ERROR(pool_.Run(nchw), "");
+    nchw.Finish();
+    return Status::Ok();
+  }
+
+ private:
+  PoolKernel pool_;
+  ConvLayout layout_;
+};
+
+KernelFactory LayoutPoolFactory(PoolKind kind) {
+  return [kind](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
+    return std::unique_ptr<Kernel>(std::make_unique<LayoutPoolKernel>(def, kind));
+  };
+}
+
 KernelFactory GlobalPoolFactory(PoolKind kind) {
   return [kind](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
     const GlobalPoolAttrs a{kind, kind == PoolKind::kLp ? def.attr_int("p") : 2};
@@ -543,6 +568,8 @@ void RegisterNnConvKernels(KernelRegistry& r) {
              });
   r.Register(kReferenceBackend, "", "MaxPool", PoolFactory(PoolKind::kMax));
   r.Register(kReferenceBackend, "", "AveragePool", PoolFactory(PoolKind::kAverage));
+  r.Register(kReferenceBackend, "com.kiln", "MaxPool", LayoutPoolFactory(PoolKind::kMax));
+  r.Register(kReferenceBackend, "com.kiln", "AveragePool", LayoutPoolFactory(PoolKind::kAverage));
   r.Register(kReferenceBackend, "", "LpPool", PoolFactory(PoolKind::kLp));
   r.Register(kReferenceBackend, "", "GlobalMaxPool", GlobalPoolFactory(PoolKind::kMax));
   r.Register(kReferenceBackend, "", "GlobalAveragePool", GlobalPoolFactory(PoolKind::kAverage));

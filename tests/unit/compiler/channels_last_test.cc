@@ -370,5 +370,69 @@ TEST(ChannelsLastPassTest, Bf16MarkWithoutItsNhwcMarkIsRejected) {
   EXPECT_NE(alone.message().find("not kept NHWC"), std::string::npos) << alone.message();
 }
 
+// A 3x3 stride-1 pad-1 pool keeping [1,4,8,8].
+ir::Value* Pool(Net& m, const std::string& op, const std::string& name, ir::Value* in) {
+  ir::Value* y = m.g.Op(
+      op, name, {in},
+      {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", std::vector<int64_t>{1, 1, 1, 1}}});
+  SetType(y, DataType::kFloat32, {1, 4, 8, 8});
+  return y;
+}
+
+TEST(ChannelsLastPassTest, PoolsBetweenConvsKeepTheirXAndYNhwc) {
+  Net m;
+  ir::Value* c1 = m.Conv("conv1", m.x);
+  ir::Value* p1 = Pool(m, "MaxPool", "max", c1);
+  ir::Value* p2 = Pool(m, "AveragePool", "avg", p1);
+  m.g.Out(m.Conv("conv2", p2));
+  auto pass = CreateChannelsLastPass();
+  PassContext ctx;
+  ctx.matrix_bf16 = true;
+  EXPECT_TRUE(RunPass(*pass, m.g, ctx));
+  EXPECT_EQ(m.g.OpTypes(), "FusedConv,MaxPool,AveragePool,FusedConv");
+  std::vector<std::string> nhwc, bf16;
+  for (const auto& n : m.g.graph.nodes()) {
+    nhwc.push_back(Flags(n.get()));
+    bf16.push_back(Bf16Flags(n.get()));
+  }
+  EXPECT_EQ(nhwc, (std::vector<std::string>{"y", "xy", "xy", "x"}));
+  EXPECT_EQ(bf16, nhwc);
+  const ir::Node* max = NodeAt(m.g, 1);
+  EXPECT_EQ(max->domain(), "com.kiln");  // ONNX nodes never carry Kiln attributes
+  EXPECT_EQ(max->name(), "max");
+  EXPECT_EQ(max->attr_ints("kernel_shape"), (std::vector<int64_t>{3, 3}));
+  EXPECT_EQ(max->outputs(), (std::vector<ir::Value*>{p1}));
+  Status ok = m.g.Infer();  // the com.kiln pools' schemas accept what the pass wrote
+  EXPECT_TRUE(ok.ok()) << ok.message();
+  EXPECT_FALSE(RunPass(*pass, m.g, ctx));  // idempotent
+}
+
+TEST(ChannelsLastPassTest, PoolWhoseIndicesAreReadIsNotMarkedOneFeedingAnotherOpKeepsYPlain) {
+  Net m;
+  ir::Value* c1 = m.Conv("conv1", m.x);
+  auto outs = m.g.OpN(
+      "MaxPool", "max", {c1}, 2,
+      {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", std::vector<int64_t>{1, 1, 1, 1}}});
+  SetType(outs[0], DataType::kFloat32, {1, 4, 8, 8});
+  SetType(outs[1], DataType::kInt64, {1, 4, 8, 8});
+  m.g.Out(m.Conv("conv2", outs[0]));
+  m.g.Out(outs[1]);
+  ir::Value* p2 = Pool(m, "AveragePool", "avg", m.Conv("conv3", m.x));
+  m.g.Out(m.g.Op("Relu", "relu", {p2}));
+  auto pass = CreateChannelsLastPass();
+  EXPECT_TRUE(RunPass(*pass, m.g));
+  for (const auto& n : m.g.graph.nodes()) {
+    if (n->name() == "max") {  // its Indices are read: an ONNX MaxPool, conv1's Y plain
+      EXPECT_EQ(n->domain(), "");
+      EXPECT_EQ(Flags(n.get()), "");
+    } else if (n->name() == "avg") {  // reads conv3's Y NHWC, writes its own Y plain for Relu
+      EXPECT_EQ(n->domain(), "com.kiln");
+      EXPECT_EQ(Flags(n.get()), "x");
+    } else if (n->name() == "conv1") {
+      EXPECT_EQ(Flags(n.get()), "");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace kiln::compiler

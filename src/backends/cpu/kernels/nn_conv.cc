@@ -22,7 +22,9 @@
 // once per layout (PackedWeights), computed weights on every run, and the source into and the
 // destination out of the blocked layout on every run. On AVX-512 that (brgconv with two reorders)
 // measured 2-6x faster than the plain NCHW convolution oneDNN otherwise runs (gemm over im2col) for
-// ResNet-50 layer shapes. Pools run on plain NCHW as it is (oneDNN's pools take it).
+// ResNet-50 layer shapes. Float pools run on plain NCHW as it is (oneDNN's pools take it), and
+// channels-last where channels_last keeps X or Y NHWC (com.kiln MaxPool / AveragePool, the
+// same flags as FusedConv's X and Y, bf16 storage included).
 //
 // A FusedConv marked by the channels_last pass (kiln_x_nhwc / kiln_y_nhwc / kiln_z_nhwc, see
 // src/compiler/passes/README.md) has those tensors stored NHWC (`acdb`; dims still N, C, H, W):
@@ -393,12 +395,13 @@ class ConvKernel final : public DnnlKernel {
 enum class PoolKind { kMax, kAverage };
 
 struct PoolPlan final : Plan {
-  dnnl::memory::desc x_md, y_md, scratch_md;
+  dnnl::memory::desc x_md, y_md, scratch_md;  // X and Y as stored
   dnnl::pooling_forward pool;
-  // 8-bit pools run channels-last (oneDNN has no fast plain-layout 8-bit pool): the tensors as
-  // the pool takes them, and the reorders to and from them.
+  // 8-bit pools, and pools with a channels-last X or Y, run channels-last (oneDNN has no fast
+  // plain-layout 8-bit pool) in X's stored type: the tensors as the pool takes them, and the
+  // reorders to and from them where they differ from X's and Y's storage.
   dnnl::memory::desc src_md, dst_md;
-  bool reorder = false;
+  bool reorder_src = false, reorder_dst = false;
   dnnl::reorder src_in, dst_out;
 };
 
@@ -418,21 +421,23 @@ class PoolKernel final : public DnnlKernel {
     KILN_ASSIGN_OR_RETURN(kernels::PoolAttrs a,
                           ReadAttrs(def, kind == PoolKind::kMax ? kernels::PoolKind::kMax
                                                                 : kernels::PoolKind::kAverage));
-    auto k = std::unique_ptr<PoolKernel>(new PoolKernel(def, std::move(reference), kind,
-                                                        std::move(a.window), a.count_include_pad,
-                                                        DnnlType(int8 ? t : DataType::kFloat32)));
+    auto k = std::unique_ptr<PoolKernel>(
+        new PoolKernel(def, std::move(reference), kind, std::move(a.window), a.count_include_pad,
+                       DnnlType(int8 ? t : DataType::kFloat32), kernels::ReadConvLayout(def)));
     KILN_RETURN_IF_ERROR(k->PrepareFirstPlan(), "");
     return std::unique_ptr<Kernel>(std::move(k));
   }
 
  private:
   PoolKernel(const NodeDef& def, std::unique_ptr<Kernel> reference, PoolKind kind,
-             WindowAttrs window, bool include_pad, dnnl::memory::data_type type)
+             WindowAttrs window, bool include_pad, dnnl::memory::data_type type,
+             kernels::ConvLayout layout)
       : DnnlKernel(def, std::move(reference)),
         kind_(kind),
         window_(std::move(window)),
         include_pad_(include_pad),
-        type_(type) {}
+        type_(type),
+        layout_(layout) {}
 
   bool FloatInput(size_t i) const override { return type_ == dnnl::memory::data_type::f32; }
 
@@ -484,23 +489,29 @@ class PoolKernel final : public DnnlKernel {
     if (!shape) return def_.Fail(code::kFeatureUnsupported, "no onednn window");
     const auto& [y, win] = *shape;
     auto plan = std::make_shared<PoolPlan>();
-    plan->x_md = PlainDesc(x, type_);
-    plan->y_md = PlainDesc(y, type_);
+    using dt = dnnl::memory::data_type;
+    const auto nhwc =
+        x.size() == 4 ? dnnl::memory::format_tag::nhwc : dnnl::memory::format_tag::ndhwc;
+    // X and Y as stored: plain, or NHWC (bf16) where channels_last marks them.
+    const dt x_dt = layout_.x_bf16 ? dt::bf16 : type_, y_dt = layout_.y_bf16 ? dt::bf16 : type_;
+    plan->x_md = layout_.x ? dnnl::memory::desc(ToDnnl(x), x_dt, nhwc) : PlainDesc(x, type_);
+    plan->y_md = layout_.y ? dnnl::memory::desc(ToDnnl(y), y_dt, nhwc) : PlainDesc(y, type_);
     const Dims& kernel = window_.kernel_shape;
     dnnl::algorithm alg = dnnl::algorithm::pooling_max;
     if (kind_ == PoolKind::kAverage) {
       alg = include_pad_ ? dnnl::algorithm::pooling_avg_include_padding
                          : dnnl::algorithm::pooling_avg_exclude_padding;
     }
-    plan->reorder = type_ != dnnl::memory::data_type::f32 && (x.size() == 4 || x.size() == 5);
-    plan->src_md = plan->x_md;
-    plan->dst_md = plan->y_md;
-    if (plan->reorder) {
-      const auto tag =
-          x.size() == 4 ? dnnl::memory::format_tag::nhwc : dnnl::memory::format_tag::ndhwc;
-      plan->src_md = dnnl::memory::desc(ToDnnl(x), type_, tag);
-      plan->dst_md = dnnl::memory::desc(ToDnnl(y), type_, tag);
-    }
+    const bool channels_last =
+        layout_.x || layout_.y || (type_ != dt::f32 && (x.size() == 4 || x.size() == 5));
+    // The pool computes in X's stored type (a max is exact in it), except that an average of
+    // a bf16 X into a float32 Y is taken in float32 (rounded once, as Y is stored).
+    const dt pool_dt =
+        kind_ == PoolKind::kAverage && layout_.x_bf16 && !layout_.y_bf16 ? dt::f32 : x_dt;
+    plan->src_md = channels_last ? dnnl::memory::desc(ToDnnl(x), pool_dt, nhwc) : plan->x_md;
+    plan->dst_md = channels_last ? dnnl::memory::desc(ToDnnl(y), pool_dt, nhwc) : plan->y_md;
+    plan->reorder_src = plan->src_md != plan->x_md;
+    plan->reorder_dst = plan->dst_md != plan->y_md;
     KILN_RETURN_IF_ERROR(
         Guard(def_,
               [&] {
@@ -510,8 +521,10 @@ class PoolKernel final : public DnnlKernel {
                 dnnl::pooling_forward::primitive_desc pd(desc, UserScratchpadAttr(), Engine());
                 plan->pool = dnnl::pooling_forward(pd);
                 plan->scratch_md = pd.scratchpad_desc();
-                if (plan->reorder) {
+                if (plan->reorder_src) {
                   plan->src_in = MakeReorder(plan->x_md, plan->src_md, plan->scratch_md);
+                }
+                if (plan->reorder_dst) {
                   plan->dst_out = MakeReorder(plan->dst_md, plan->y_md, plan->scratch_md);
                 }
               }),
@@ -522,18 +535,18 @@ class PoolKernel final : public DnnlKernel {
   Status Execute(const Plan& base, KernelContext& ctx, DnnlRun& run) const override {
     const auto& p = static_cast<const PoolPlan&>(base);
     KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
-    run.Buffers({p.scratch_md.get_size(), p.reorder ? p.src_md.get_size() : 0,
-                 p.reorder ? p.dst_md.get_size() : 0});
+    run.Buffers({p.scratch_md.get_size(), p.reorder_src ? p.src_md.get_size() : 0,
+                 p.reorder_dst ? p.dst_md.get_size() : 0});
     void* scratch = run.buffer(0);
     const dnnl::memory& x = run.Memory(0, p.x_md, ctx.input(0)->data);
     const dnnl::memory& out = run.Memory(1, p.y_md, y->data);
-    const dnnl::memory& src = p.reorder ? run.Memory(2, p.src_md, run.buffer(1)) : x;
-    const dnnl::memory& dst = p.reorder ? run.Memory(3, p.dst_md, run.buffer(2)) : out;
-    if (p.reorder) {
+    const dnnl::memory& src = p.reorder_src ? run.Memory(2, p.src_md, run.buffer(1)) : x;
+    const dnnl::memory& dst = p.reorder_dst ? run.Memory(3, p.dst_md, run.buffer(2)) : out;
+    if (p.reorder_src) {
       run.Execute(p.src_in, {{DNNL_ARG_FROM, &x}, {DNNL_ARG_TO, &src}}, p.scratch_md, scratch);
     }
     run.Execute(p.pool, {{DNNL_ARG_SRC, &src}, {DNNL_ARG_DST, &dst}}, p.scratch_md, scratch);
-    if (p.reorder) {
+    if (p.reorder_dst) {
       run.Execute(p.dst_out, {{DNNL_ARG_FROM, &dst}, {DNNL_ARG_TO, &out}}, p.scratch_md, scratch);
     }
     run.Wait();
@@ -544,6 +557,7 @@ class PoolKernel final : public DnnlKernel {
   WindowAttrs window_;
   bool include_pad_;
   dnnl::memory::data_type type_;  // the tensors' (f32; u8 or s8 for a max pool)
+  kernels::ConvLayout layout_;    // com.kiln's pools: X and Y channels-last (and bf16)
 };
 
 }  // namespace
@@ -561,6 +575,8 @@ void RegisterCpuConvKernels(KernelRegistry& r) {
   };
   r.Register(kCpuBackend, "", "MaxPool", pool(PoolKind::kMax));
   r.Register(kCpuBackend, "", "AveragePool", pool(PoolKind::kAverage));
+  r.Register(kCpuBackend, kKilnDomain, "MaxPool", pool(PoolKind::kMax));
+  r.Register(kCpuBackend, kKilnDomain, "AveragePool", pool(PoolKind::kAverage));
 }
 
 }  // namespace kiln::cpu
