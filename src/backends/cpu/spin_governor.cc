@@ -4,6 +4,8 @@
 
 #include <fcntl.h>
 #include <omp.h>
+#include <sched.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -28,6 +30,12 @@ struct Governor {
   bool release = false;      // the parked team is to leave its region
   std::atomic<bool> parked{false};
   std::thread parker;  // hosts the parked team; ends (freeing its libgomp pool) on unpark
+
+  std::atomic<bool> first_execution_seen{false};
+  // /proc/stat and this process's CPU time when the governor started (DecideBeforeFirstExecution).
+  bool start_valid = false;
+  ProcStat start_stat;
+  double start_own_cpu_s = 0;
 
   // Probes (LoadProbe), under probe_mu.
   std::mutex probe_mu;
@@ -105,12 +113,56 @@ bool ReadSchedstat(uint64_t* run_ns, uint64_t* wait_ns) {
   return n > 0 && ParseSchedstat(std::string_view(text, static_cast<size_t>(n)), run_ns, wait_ns);
 }
 
+// /proc/stat now, and this process's CPU time (s); false when unreadable. Called twice per
+// process (the governor's start, the first execution): one static buffer.
+bool ReadCpuTimes(ProcStat* stat, double* own_cpu_s) {
+  static char text[1 << 16];
+  const int fd = ::open("/proc/stat", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  size_t n = 0;
+  for (ssize_t r; n < sizeof text && (r = ::read(fd, text + n, sizeof text - n)) > 0;) {
+    n += static_cast<size_t>(r);
+  }
+  ::close(fd);
+  timespec ts{};
+  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return false;
+  *own_cpu_s = static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+  return ParseProcStat(std::string_view(text, n), stat);
+}
+
+// The CPUs this process may run on.
+int UsableCpus() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);
+  return static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+}
+
+// The process's first execution (kAuto): unparks before it runs when the CPU time other
+// processes used since the governor started leaves its team free cores.
+void DecideBeforeFirstExecution() {
+  Governor& g = G();
+  if (g.first_execution_seen.exchange(true, std::memory_order_relaxed)) return;
+  ProcStat now;
+  double own = 0;
+  if (!g.start_valid || !ReadCpuTimes(&now, &own)) return;
+  const double foreign =
+      ForeignCores(g.start_stat, now, own - g.start_own_cpu_s, sysconf(_SC_CLK_TCK));
+  if (foreign < 0 ||
+      !IdleEnoughToSpin(foreign, std::min(UsableCpus(), now.cpus), omp_get_max_threads())) {
+    return;
+  }
+  Request(false);
+  WaitSettled();
+}
+
 void StartOnce() {
   const SpinPolicy policy = ConfiguredSpinPolicy();
   if (policy == SpinPolicy::kSpin || policy == SpinPolicy::kUserOmp) return;
   std::thread(GovernorLoop).detach();
   Request(true);  // start parked: the safe state until a sample says the machine has room
   WaitSettled();
+  Governor& g = G();
+  g.start_valid = ReadCpuTimes(&g.start_stat, &g.start_own_cpu_s);
 }
 
 }  // namespace
@@ -139,6 +191,54 @@ bool ShouldThrottle(bool throttled_now, double wait_share) {
   return throttled_now ? wait_share > 0.03 : wait_share > 0.10;
 }
 
+bool IdleEnoughToSpin(double foreign_cores, int cpus, int team) {
+  return foreign_cores >= 0 && foreign_cores + team <= cpus + 0.5;
+}
+
+bool ParseProcStat(std::string_view text, ProcStat* out) {
+  *out = ProcStat{};
+  bool total = false;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t eol = text.find('\n', pos);
+    if (eol == std::string_view::npos) eol = text.size();
+    const std::string_view line = text.substr(pos, eol - pos);
+    pos = eol + 1;
+    if (line.size() < 4 || line.substr(0, 3) != "cpu") continue;
+    if (line[3] != ' ') {  // cpuN
+      ++out->cpus;
+      continue;
+    }
+    // cpu  user nice system idle iowait irq softirq steal [guest guest_nice]: guest time is
+    // already in user.
+    uint64_t v[8] = {};
+    const char* p = line.data() + 3;
+    const char* end = line.data() + line.size();
+    for (uint64_t& x : v) {
+      while (p < end && *p == ' ') ++p;
+      auto r = std::from_chars(p, end, x);
+      if (r.ec != std::errc()) return false;
+      p = r.ptr;
+    }
+    for (uint64_t x : v) out->all += x;
+    out->busy = out->all - v[3] - v[4];
+    total = true;
+  }
+  return total && out->cpus > 0;
+}
+
+double ForeignCores(const ProcStat& before, const ProcStat& after, double own_cpu_s,
+                    long ticks_per_s) {
+  if (after.all <= before.all || after.busy < before.busy || after.cpus <= 0 || ticks_per_s <= 0) {
+    return -1;
+  }
+  const double hz = static_cast<double>(ticks_per_s);
+  const double window_s = static_cast<double>(after.all - before.all) / hz / after.cpus;
+  if (window_s < 0.02) return -1;
+  const double foreign_s = static_cast<double>(after.busy - before.busy) / hz - own_cpu_s;
+  return std::max(foreign_s, 0.0) / window_s;
+}
+
 bool ParseSchedstat(std::string_view text, uint64_t* run_ns, uint64_t* wait_ns) {
   const char* p = text.data();
   const char* end = p + text.size();
@@ -151,6 +251,7 @@ bool ParseSchedstat(std::string_view text, uint64_t* run_ns, uint64_t* wait_ns) 
 void LoadProbe::Begin() {
   active_ = false;
   if (ConfiguredSpinPolicy() != SpinPolicy::kAuto) return;
+  if (!G().first_execution_seen.load(std::memory_order_relaxed)) DecideBeforeFirstExecution();
   if (SteadyNowNs() < G().next_probe_ns.load(std::memory_order_relaxed)) return;
   active_ = ReadSchedstat(&run_ns_, &wait_ns_);
 }

@@ -20,8 +20,16 @@
 // goes above 10 % it parks (idle workers sleep); when it falls below 3 % it unparks (idle
 // workers spin); between the two the state holds. Only time inside executions counts, so a
 // process that computes in bursts is judged by the bursts, not by what the machine does
-// between them. KILN_CPU_SPIN=1 always spins, =0 always sleeps; OMP_WAIT_POLICY or
-// GOMP_SPINCOUNT set by the user leave libgomp alone.
+// between them. The team starts parked (loading a model with idle workers spinning measured 2-3x
+// slower on a 2-CPU VM: YOLOv8n 41 -> 120 ms), and the process's first execution decides
+// before it runs, since the probes have nothing to go on yet: from /proc/stat, the CPU time
+// other processes used since the governor started (the load, typically; all CPU time less this
+// process's own), as cores; when the cores its team needs were free (foreign + team <= CPUs +
+// 0.5) it unparks, so the first result comes at spinning speed (YOLOv8n's first run 35 -> 14 ms
+// on an idle 2-CPU VM). Otherwise, or over a window too short to tell (under 20 ms), the team
+// stays parked until a probe says the machine has room.
+// KILN_CPU_SPIN=1 always spins, =0 always sleeps; OMP_WAIT_POLICY or GOMP_SPINCOUNT set by the
+// user leave libgomp alone.
 #pragma once
 
 #include <cstdint>
@@ -67,6 +75,25 @@ inline constexpr int kProbeRuns = 16;
 // The decision from the share of its time an executing thread waited for a CPU: park above
 // 0.10, unpark below 0.03, keep the state between.
 bool ShouldThrottle(bool throttled_now, double wait_share);
+
+// The first execution's decision: whether the `team` threads find free cores on a machine of
+// `cpus` CPUs where other processes used `foreign_cores` cores on average.
+bool IdleEnoughToSpin(double foreign_cores, int cpus, int team);
+
+// /proc/stat's CPU times, in clock ticks: all of them and the busy part (all but idle and
+// iowait; steal counts as busy: another guest had the CPU), summed over the CPUs, whose number
+// it counts (the cpuN lines).
+struct ProcStat {
+  uint64_t all = 0, busy = 0;
+  int cpus = 0;
+};
+bool ParseProcStat(std::string_view text, ProcStat* out);
+
+// The cores other processes kept busy between two /proc/stat readings, while this process used
+// `own_cpu_s` seconds of CPU; `ticks_per_s` is the clock tick (sysconf(_SC_CLK_TCK)). Negative
+// when the window is too short to tell (under 20 ms).
+double ForeignCores(const ProcStat& before, const ProcStat& after, double own_cpu_s,
+                    long ticks_per_s);
 
 // Parses /proc/<pid>/task/<tid>/schedstat ("run_ns wait_ns timeslices"); false when malformed.
 bool ParseSchedstat(std::string_view text, uint64_t* run_ns, uint64_t* wait_ns);

@@ -47,6 +47,43 @@ TEST(SpinGovernorTest, ThrottlesWhenExecutionsWaitForACore) {
   EXPECT_FALSE(ShouldThrottle(true, 0.02));
 }
 
+TEST(SpinGovernorTest, ParsesProcStat) {
+  ProcStat st;
+  ASSERT_TRUE(
+      ParseProcStat("cpu  100 5 30 800 20 1 2 3 7 0\ncpu0 50 2 15 400 10 0 1 1 3 0\n"
+                    "cpu1 50 3 15 400 10 1 1 2 4 0\nintr 12345\nctxt 99\n",
+                    &st));
+  EXPECT_EQ(st.all, 100u + 5 + 30 + 800 + 20 + 1 + 2 + 3);  // guest time is inside user
+  EXPECT_EQ(st.busy, st.all - 800 - 20);                    // idle and iowait are not busy
+  EXPECT_EQ(st.cpus, 2);
+  EXPECT_FALSE(ParseProcStat("", &st));
+  EXPECT_FALSE(ParseProcStat("cpu0 1 2 3 4 5 6 7 8\n", &st));  // no aggregate line
+  EXPECT_FALSE(ParseProcStat("cpu  1 2 x\ncpu0 1 2 3 4 5 6 7 8\n", &st));
+}
+
+TEST(SpinGovernorTest, ForeignCoresAreTheBusyTimeNotOurs) {
+  // 2 CPUs, 100 ticks a second, a 0.5 s window (100 ticks of CPU time in all).
+  ProcStat before{1000, 400, 2}, after{1100, 480, 2};
+  // 80 busy ticks = 0.8 s of CPU; this process used 0.3 s: 0.5 s foreign over 0.5 s = 1 core.
+  EXPECT_NEAR(ForeignCores(before, after, 0.3, 100), 1.0, 1e-9);
+  EXPECT_NEAR(ForeignCores(before, after, 0.8, 100), 0.0, 1e-9);
+  EXPECT_NEAR(ForeignCores(before, after, 0.9, 100), 0.0, 1e-9);  // tick rounding: not negative
+  EXPECT_LT(ForeignCores(before, ProcStat{1002, 401, 2}, 0.0, 100), 0);  // 10 ms: too short
+  EXPECT_LT(ForeignCores(after, before, 0.0, 100), 0);                   // not a window
+}
+
+TEST(SpinGovernorTest, FirstExecutionSpinsOnlyWhereItsTeamFindsFreeCores) {
+  // 2 CPUs, a team of 2: idle, or one core kept busy by another process.
+  EXPECT_TRUE(IdleEnoughToSpin(0.0, 2, 2));
+  EXPECT_TRUE(IdleEnoughToSpin(0.3, 2, 2));
+  EXPECT_FALSE(IdleEnoughToSpin(0.6, 2, 2));
+  EXPECT_FALSE(IdleEnoughToSpin(1.0, 2, 2));
+  // A big machine with a small team: room to spare despite the load.
+  EXPECT_TRUE(IdleEnoughToSpin(20.0, 64, 8));
+  EXPECT_FALSE(IdleEnoughToSpin(60.0, 64, 8));
+  EXPECT_FALSE(IdleEnoughToSpin(-1.0, 2, 2));  // the window could not tell
+}
+
 // Run and wait times of an execution that waits for a core: a probe over a thread that shares
 // one CPU with a spinning thread sees the wait (the premise of the measurement).
 TEST(SpinGovernorTest, SchedstatShowsTheWaitOfAThreadSharingItsCore) {
