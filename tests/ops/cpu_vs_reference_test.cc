@@ -1068,6 +1068,22 @@ TEST(CpuMatMulTest, FusedMatMulBiasAndActivation) {
       .Float("activation_beta", 0.3f)
       .Check(8);
   Node::Fused("FusedMatMul").In(Random({5, 8}, 136)).Const(Random({8, 3}, 137)).Check(8);
+  // post_scale / post_shift (post_affine_fusion): attention's scaled scores, and after a bias
+  // and an activation.
+  Node::Fused("FusedMatMul")
+      .In(Random({2, 3, 4, 8}, 147))
+      .In(Random({2, 3, 8, 5}, 148))
+      .Str("activation", "")
+      .Float("post_scale", 0.125f)
+      .Float("post_shift", -0.5f)
+      .Check(8);
+  Node::Fused("FusedMatMul")
+      .In(Random({6, 8}, 149))
+      .Const(Random({8, 5}, 150))
+      .In(Random({5}, 151))
+      .Str("activation", "Relu")
+      .Float("post_scale", 2.0f)
+      .Check(8);
   // A batch of rows times one constant B (run as one 2-D product over A's rows).
   Node::Fused("FusedMatMul")
       .In(Random({2, 3, 5, 8}, 144))

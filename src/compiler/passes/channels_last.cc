@@ -106,8 +106,8 @@ bool SameKnownShape(const ir::Shape& a, const ir::Shape& b) {
 }
 
 // The attributes `graph` calls for, per node: a value is kept NHWC when every read of it is
-// a conv's X, or a conv's Z of exactly the conv's output shape.
-// With `bf16`, float values kept NHWC are stored bf16 too.
+// a conv's or pool's X, or a fused conv's Z of exactly the conv's output shape. With `bf16`,
+// float values kept NHWC are stored bf16 too.
 std::map<const ir::Node*, std::set<std::string>> Plan(const ir::Graph& graph, bool bf16) {
   std::map<const ir::Node*, std::set<std::string>> want;
   for (const auto& producer : graph.nodes()) {

@@ -1,14 +1,16 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// post_affine_fusion: a FusedConv's output scaled and shifted by scalar constants — a chain of
-// Mul, Add, Sub (y - c) and Div (y / c, c != 0) nodes, each the only reader of what precedes
-// it — becomes the FusedConv's post_scale / post_shift: y = act(conv + B + Z) * post_scale +
-// post_shift (one oneDNN eltwise_linear post-op, no pass over memory of its own). PP-LCNet's
-// "learnable affine blocks" put such a Mul and Add after every activation (PP-OCRv4's
+// post_affine_fusion: a FusedConv's or a matrix product's output scaled and shifted by scalar
+// constants — a chain of Mul, Add, Sub (y - c) and Div (y / c, c != 0) nodes, each the only reader
+// of what precedes it — becomes the node's post_scale / post_shift: y = act(conv + B + Z) *
+// post_scale + post_shift (one oneDNN eltwise_linear post-op, no pass over memory of its own).
+// PP-LCNet's "learnable affine blocks" put such a Mul and Add after every activation (PP-OCRv4's
 // detector: 34 of each), and between two convolutions they also kept channels_last from keeping
-// the tensor NHWC. An affine step before the activation is conv_bn_fold's (into the weights);
-// this pass takes what follows an activation or a residual. Runs after residual_add_fusion.
+// the tensor NHWC; a transformer divides every attention's scores by sqrt(d) (a float32 MatMul
+// becomes a FusedMatMul with activation "" for it). An affine step before the activation is
+// conv_bn_fold's (into the weights); this pass takes what follows an activation or a residual.
+// Runs after residual_add_fusion and the second bias_activation_fusion.
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,7 +25,10 @@ using pattern::NewNode;
 using pattern::Rewriter;
 
 Result<bool> TryFuse(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
-  if (!pattern::IsOp(&conv, "FusedConv", pattern::kKilnDomain) || conv.outputs().size() != 1) {
+  const bool matmul = pattern::IsOp(&conv, "MatMul");
+  const bool fused_matmul = pattern::IsOp(&conv, "FusedMatMul", pattern::kKilnDomain);
+  if ((!matmul && !fused_matmul && !pattern::IsOp(&conv, "FusedConv", pattern::kKilnDomain)) ||
+      conv.outputs().size() != 1) {
     return false;
   }
   ir::Graph& graph = rw.graph();
@@ -50,8 +55,17 @@ Result<bool> TryFuse(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
   }
   if (fused.size() == 1) return false;
 
-  NewNode spec{"FusedConv", pattern::kKilnDomain, conv.name(), conv.opset(), conv.inputs(),
-               {out},       conv.attrs()};
+  NewNode spec{matmul || fused_matmul ? "FusedMatMul" : "FusedConv",
+               pattern::kKilnDomain,
+               conv.name(),
+               matmul ? pattern::kKilnOpset : conv.opset(),
+               conv.inputs(),
+               {out},
+               conv.attrs()};
+  if (matmul) {
+    graph.opsets().emplace(pattern::kKilnDomain, pattern::kKilnOpset);
+    spec.attrs["activation"] = std::string();
+  }
   spec.attrs["post_scale"] = static_cast<float>(scale);
   spec.attrs["post_shift"] = static_cast<float>(shift);
   for (size_t i = 1; i < fused.size(); ++i) {

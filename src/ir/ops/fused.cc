@@ -272,8 +272,11 @@ void RegisterFusedOps(OpRegistry& r) {
   r.Register(MakeSchema("FusedGemm", 1, 2, 3, 1, 1, kFamily, FusedGemm, kDomain)
                  .Attrs(activation({Attr("alpha", 1.0), Attr("beta", 1.0), Attr("transA", 0),
                                     Attr("transB", 0)})));
+  // FusedMatMul's post_scale / post_shift as FusedConv's (post_affine_fusion: attention's
+  // scores divided by sqrt(d)).
   r.Register(MakeSchema("FusedMatMul", 1, 2, 3, 1, 1, kFamily, FusedMatMul, kDomain)
-                 .Attrs(activation({})));
+                 .Attrs(activation({OptionalAttr("post_scale", AttrKind::kFloat),
+                                    OptionalAttr("post_shift", AttrKind::kFloat)})));
 }
 
 }  // namespace kiln::ir

@@ -67,6 +67,50 @@ TEST(PostAffineFusionPassTest, ScalarMulAddSubDivChainBecomesPostScaleAndShift) 
   EXPECT_EQ(ctx.log.size(), 4u);
 }
 
+// Attention's scores: MatMul(Q, K^T) / sqrt(d) becomes a FusedMatMul (activation "") with
+// post_scale 1 / sqrt(d); the matrix product's inputs, name and origins are kept.
+TEST(PostAffineFusionPassTest, MatMulDividedByAScalarBecomesAFusedMatMul) {
+  GraphBuilder g;
+  ir::Value* q = g.In("q", DataType::kFloat32, {1, 2, 4, 8});
+  ir::Value* k = g.In("k", DataType::kFloat32, {1, 2, 8, 4});
+  ir::Value* scores = g.Op("MatMul", "qk", {q, k});
+  SetType(scores, DataType::kFloat32, {1, 2, 4, 4});
+  ir::Value* out = g.Op("Div", "scale", {scores, g.ConstF("d", {}, {8.0f})});
+  SetType(out, DataType::kFloat32, {1, 2, 4, 4});
+  g.Out(out);
+  auto pass = CreatePostAffineFusionPass();
+  ASSERT_TRUE(RunPass(*pass, g));
+  EXPECT_EQ(g.OpTypes(), "FusedMatMul");
+  const ir::Node* fused = NodeAt(g, 0);
+  EXPECT_EQ(fused->domain(), pattern::kKilnDomain);
+  EXPECT_EQ(fused->name(), "qk");
+  EXPECT_EQ(fused->inputs(), (std::vector<ir::Value*>{q, k}));
+  EXPECT_EQ(fused->outputs(), (std::vector<ir::Value*>{out}));
+  EXPECT_EQ(fused->attr_string("activation"), "");
+  EXPECT_FLOAT_EQ(fused->attr_float("post_scale"), 0.125f);
+  EXPECT_FLOAT_EQ(fused->attr_float("post_shift"), 0.0f);
+  EXPECT_EQ(fused->origins(), (testing::Names{"qk", "scale"}));
+  Status ok = g.Infer();  // FusedMatMul's schema takes the attributes
+  EXPECT_TRUE(ok.ok()) << ok.message();
+}
+
+// An integer MatMul (MatMulInteger's kin) keeps its Mul: post affines are float32 only.
+TEST(PostAffineFusionPassTest, IntegerMatMulIsLeftAlone) {
+  GraphBuilder g;
+  ir::Value* a = g.In("a", DataType::kInt32, {4, 8});
+  ir::Value* b = g.In("b", DataType::kInt32, {8, 4});
+  ir::Value* y = g.Op("MatMul", "mm", {a, b});
+  SetType(y, DataType::kInt32, {4, 4});
+  ir::Value* out = g.Op(
+      "Mul", "twice",
+      {y, g.Const("two", ir::Tensor::FromVector(DataType::kInt32, {}, std::vector<int32_t>{2}))});
+  SetType(out, DataType::kInt32, {4, 4});
+  g.Out(out);
+  auto pass = CreatePostAffineFusionPass();
+  EXPECT_FALSE(RunPass(*pass, g));
+  EXPECT_EQ(g.OpTypes(), "MatMul,Mul");
+}
+
 // A second run composes with what the FusedConv already carries.
 TEST(PostAffineFusionPassTest, ComposesWithAnExistingPostAffine) {
   FusedBlock m;
