@@ -386,6 +386,18 @@ HostTensor Relayout(const HostTensor& t, bool to_nhwc) {
   return out;
 }
 
+// Runs `node` on its cpu kernel, which must take it (oneDNN or its own loops, never the reference
+// kernel); its outputs into *out.
+void RunOnCpu(const Node& node, std::vector<HostTensor>* out) {
+  auto cpu = node.PrepareCpu();
+  ASSERT_TRUE(cpu.ok()) << "cpu kernel declined: " << cpu.status().message();
+  const int64_t before = ReferenceRunCount();
+  auto got = node.Run(std::move(cpu));
+  ASSERT_TRUE(got.ok()) << "cpu: " << got.status().message();
+  EXPECT_EQ(ReferenceRunCount(), before) << "the run went to the reference kernel, not oneDNN";
+  *out = std::move(*got);
+}
+
 // FusedConv with the channels_last flags (kiln_x_nhwc, kiln_y_nhwc, kiln_z_nhwc) against the
 // reference kernel of the same node without them on NCHW data: the flagged node gets X and Z
 // transposed to NHWC (per flag) and its Y is transposed back before comparing. Both the cpu
@@ -422,13 +434,9 @@ void CheckLayouts(Dims x_dims, Dims w_dims, int64_t group, const std::string& ac
     auto ref = node.Run(Registry().Create(kernels::kReferenceBackend, node.def()));
     ASSERT_TRUE(ref.ok()) << "reference: " << ref.status().message();
     Node::Compare(back(std::move(*ref)), *want, k);
-    auto cpu = node.PrepareCpu();
-    ASSERT_TRUE(cpu.ok()) << "cpu kernel declined: " << cpu.status().message();
-    const int64_t before = ReferenceRunCount();
-    auto got = node.Run(std::move(cpu));
-    ASSERT_TRUE(got.ok()) << "cpu: " << got.status().message();
-    EXPECT_EQ(ReferenceRunCount(), before) << "the run went to the reference kernel, not oneDNN";
-    Node::Compare(back(std::move(*got)), *want, k);
+    std::vector<HostTensor> got;
+    ASSERT_NO_FATAL_FAILURE(RunOnCpu(node, &got));
+    Node::Compare(back(std::move(got)), *want, k);
   }
 }
 
@@ -523,14 +531,10 @@ TEST(CpuFusedConvTest, Bf16StorageOfChannelsLastTensors) {
         ASSERT_TRUE(ref.ok()) << "reference: " << ref.status().message();
         ExpectClose(back(std::move(*ref)), want->at(0), y_rounding, 1e-5);
       }
-      auto cpu = node.PrepareCpu();
-      ASSERT_TRUE(cpu.ok()) << "cpu kernel declined: " << cpu.status().message();
-      const int64_t before = ReferenceRunCount();
-      auto got = node.Run(std::move(cpu));
-      ASSERT_TRUE(got.ok()) << "cpu: " << got.status().message();
-      EXPECT_EQ(ReferenceRunCount(), before) << "the run went to the reference kernel, not oneDNN";
+      std::vector<HostTensor> got;
+      ASSERT_NO_FATAL_FAILURE(RunOnCpu(node, &got));
       const bool bf16_products = precision == kernels::MatrixPrecision::kBf16 && CpuHasBf16();
-      ExpectClose(back(std::move(*got)), want->at(0), y_rounding, bf16_products ? 1e-2 : 1e-5);
+      ExpectClose(back(std::move(got)), want->at(0), y_rounding, bf16_products ? 1e-2 : 1e-5);
     }
   }
 }
@@ -570,13 +574,9 @@ TEST(CpuPoolTest, ChannelsLastPoolsWithBf16Storage) {
       auto ref = node.Run(Registry().Create(kernels::kReferenceBackend, node.def()));
       ASSERT_TRUE(ref.ok()) << "reference: " << ref.status().message();
       ExpectClose(back(std::move(*ref)), want->at(0), y_rounding, 1e-6);
-      auto cpu = node.PrepareCpu();
-      ASSERT_TRUE(cpu.ok()) << "cpu kernel declined: " << cpu.status().message();
-      const int64_t before = ReferenceRunCount();
-      auto got = node.Run(std::move(cpu));
-      ASSERT_TRUE(got.ok()) << "cpu: " << got.status().message();
-      EXPECT_EQ(ReferenceRunCount(), before) << "the run went to the reference kernel, not oneDNN";
-      ExpectClose(back(std::move(*got)), want->at(0), y_rounding, 1e-6);
+      std::vector<HostTensor> got;
+      ASSERT_NO_FATAL_FAILURE(RunOnCpu(node, &got));
+      ExpectClose(back(std::move(got)), want->at(0), y_rounding, 1e-6);
     }
   }
 }

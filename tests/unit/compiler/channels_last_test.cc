@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compiler/passes/passes.h"
@@ -321,6 +322,16 @@ std::string Bf16Flags(const ir::Node* n) {
   return s;
 }
 
+// Every node's NHWC flags and bf16 storage flags, in graph order.
+std::pair<std::vector<std::string>, std::vector<std::string>> AllFlags(const GraphBuilder& g) {
+  std::vector<std::string> nhwc, bf16;
+  for (const auto& n : g.graph.nodes()) {
+    nhwc.push_back(Flags(n.get()));
+    bf16.push_back(Bf16Flags(n.get()));
+  }
+  return {nhwc, bf16};
+}
+
 TEST(ChannelsLastPassTest, Bf16ModelStoresTheNhwcValuesAsBf16) {
   Net m;
   ir::Value* y1 = m.Conv("conv1", m.x);
@@ -331,11 +342,7 @@ TEST(ChannelsLastPassTest, Bf16ModelStoresTheNhwcValuesAsBf16) {
   PassContext ctx;
   ctx.matrix_bf16 = true;
   EXPECT_TRUE(RunPass(*pass, m.g, ctx));
-  std::vector<std::string> nhwc, bf16;
-  for (const auto& n : m.g.graph.nodes()) {
-    nhwc.push_back(Flags(n.get()));
-    bf16.push_back(Bf16Flags(n.get()));
-  }
+  const auto [nhwc, bf16] = AllFlags(m.g);
   // Exactly the values kept NHWC; the graph's input and output stay float32 NCHW.
   EXPECT_EQ(nhwc, (std::vector<std::string>{"y", "xy", "y", "xz"}));
   EXPECT_EQ(bf16, nhwc);
@@ -390,11 +397,7 @@ TEST(ChannelsLastPassTest, PoolsBetweenConvsKeepTheirXAndYNhwc) {
   ctx.matrix_bf16 = true;
   EXPECT_TRUE(RunPass(*pass, m.g, ctx));
   EXPECT_EQ(m.g.OpTypes(), "FusedConv,MaxPool,AveragePool,FusedConv");
-  std::vector<std::string> nhwc, bf16;
-  for (const auto& n : m.g.graph.nodes()) {
-    nhwc.push_back(Flags(n.get()));
-    bf16.push_back(Bf16Flags(n.get()));
-  }
+  const auto [nhwc, bf16] = AllFlags(m.g);
   EXPECT_EQ(nhwc, (std::vector<std::string>{"y", "xy", "xy", "x"}));
   EXPECT_EQ(bf16, nhwc);
   const ir::Node* max = NodeAt(m.g, 1);
