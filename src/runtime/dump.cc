@@ -101,25 +101,13 @@ nlohmann::json Stats(const TensorView& v) {
 }
 
 // The tensor's bytes in N,C,H,W order and its own dtype: a copy transposed from N,H,W,C storage
-// when `nhwc`, widened from bfloat16 storage when `bf16` (a float32 tensor stored so).
+// when `nhwc`, each element widened from bfloat16 storage when `bf16` too (a float32 tensor
+// stored so; channels_last only ever stores NHWC tensors as bf16).
 std::string LogicalBytes(const TensorView& v, bool nhwc, bool bf16) {
   const size_t bytes = v.bytes();
   std::string out(bytes, '\0');
   if (bytes == 0) return out;
   const auto* src = static_cast<const char*>(v.data);
-  if (bf16) {  // bf16 storage is only ever NHWC (compiler/passes/channels_last.cc)
-    const int64_t N = v.dims[0], C = v.dims[1], H = v.dims[2], W = v.dims[3];
-    const auto* from = reinterpret_cast<const uint16_t*>(src);
-    auto* to = reinterpret_cast<float*>(out.data());
-    for (int64_t n = 0; n < N; ++n)
-      for (int64_t h = 0; h < H; ++h)
-        for (int64_t w = 0; w < W; ++w)
-          for (int64_t c = 0; c < C; ++c) {
-            to[((n * C + c) * H + h) * W + w] =
-                kernels::BFloat16ToFloat(from[((n * H + h) * W + w) * C + c]);
-          }
-    return out;
-  }
   if (!nhwc || v.dims.size() != 4) {
     std::memcpy(out.data(), src, bytes);
     return out;
@@ -131,8 +119,15 @@ std::string LogicalBytes(const TensorView& v, bool nhwc, bool bf16) {
       for (int64_t w = 0; w < W; ++w)
         for (int64_t c = 0; c < C; ++c) {
           const int64_t from = ((n * H + h) * W + w) * C + c;
-          const int64_t to = ((n * C + c) * H + h) * W + w;
-          std::memcpy(out.data() + to * e, src + from * e, e);
+          char* to = out.data() + (((n * C + c) * H + h) * W + w) * e;
+          if (bf16) {
+            uint16_t stored;
+            std::memcpy(&stored, src + from * 2, 2);
+            const float value = kernels::BFloat16ToFloat(stored);
+            std::memcpy(to, &value, sizeof value);
+          } else {
+            std::memcpy(to, src + from * e, e);
+          }
         }
   return out;
 }

@@ -30,12 +30,6 @@ int ParseCount(const std::string& text, int fallback, int max) {
   return static_cast<int>(std::min<long>(value, max));
 }
 
-size_t UsableCores() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(CPU_COUNT(&set), 1);
-  return std::max<long>(sysconf(_SC_NPROCESSORS_ONLN), 1);
-}
-
 std::string TargetName() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f")) return "cpu-avx512";
@@ -118,6 +112,12 @@ class CpuDriver final : public hal::Driver {
 };
 
 }  // namespace
+
+size_t UsableCores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(CPU_COUNT(&set), 1);
+  return std::max<long>(sysconf(_SC_NPROCESSORS_ONLN), 1);
+}
 
 ThreadPool& ComputePool() {
   static ThreadPool* pool = new ThreadPool(static_cast<size_t>(

@@ -14,6 +14,9 @@ namespace kiln::cpu {
 // KILN_CPU_THREADS workers (default: the cores this process may use).
 std::unique_ptr<hal::Driver> CreateCpuDriver();
 
+// The CPUs this process may run on (its affinity mask; the online CPUs where that is unreadable).
+size_t UsableCores();
+
 // The process's CPU compute pool (created on first use, never destroyed).
 ThreadPool& ComputePool();
 

@@ -4,7 +4,6 @@
 
 #include <fcntl.h>
 #include <omp.h>
-#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -16,6 +15,8 @@
 #include <string>
 #include <thread>
 
+#include "backends/cpu/cpu_compute.h"
+#include "backends/cpu/cpu_driver.h"
 #include "base/clock.h"
 #include "base/env.h"
 
@@ -103,38 +104,32 @@ void WaitSettled() {
   g.cv.wait(lock, [&] { return g.want_parked == g.parked.load(std::memory_order_relaxed); });
 }
 
+// Up to `cap` bytes of a /proc file into `buf` (no allocation); their count, 0 when unreadable.
+size_t ReadProcFile(const char* path, char* buf, size_t cap) {
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  size_t n = 0;
+  for (ssize_t r; n < cap && (r = ::read(fd, buf + n, cap - n)) > 0;) n += static_cast<size_t>(r);
+  ::close(fd);
+  return n;
+}
+
 // The calling thread's run and wait times; false when the kernel does not expose them.
 bool ReadSchedstat(uint64_t* run_ns, uint64_t* wait_ns) {
-  const int fd = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
   char text[96];
-  const ssize_t n = ::read(fd, text, sizeof text);
-  ::close(fd);
-  return n > 0 && ParseSchedstat(std::string_view(text, static_cast<size_t>(n)), run_ns, wait_ns);
+  const size_t n = ReadProcFile("/proc/thread-self/schedstat", text, sizeof text);
+  return n > 0 && ParseSchedstat(std::string_view(text, n), run_ns, wait_ns);
 }
 
 // /proc/stat now, and this process's CPU time (s); false when unreadable. Called twice per
 // process (the governor's start, the first execution): one static buffer.
 bool ReadCpuTimes(ProcStat* stat, double* own_cpu_s) {
   static char text[1 << 16];
-  const int fd = ::open("/proc/stat", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  size_t n = 0;
-  for (ssize_t r; n < sizeof text && (r = ::read(fd, text + n, sizeof text - n)) > 0;) {
-    n += static_cast<size_t>(r);
-  }
-  ::close(fd);
+  const size_t n = ReadProcFile("/proc/stat", text, sizeof text);
   timespec ts{};
-  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return false;
+  if (n == 0 || clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return false;
   *own_cpu_s = static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
   return ParseProcStat(std::string_view(text, n), stat);
-}
-
-// The CPUs this process may run on.
-int UsableCpus() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);
-  return static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
 }
 
 // The process's first execution (kAuto): unparks before it runs when the CPU time other
@@ -147,8 +142,8 @@ void DecideBeforeFirstExecution() {
   if (!g.start_valid || !ReadCpuTimes(&now, &own)) return;
   const double foreign =
       ForeignCores(g.start_stat, now, own - g.start_own_cpu_s, sysconf(_SC_CLK_TCK));
-  if (foreign < 0 ||
-      !IdleEnoughToSpin(foreign, std::min(UsableCpus(), now.cpus), omp_get_max_threads())) {
+  if (foreign < 0 || !IdleEnoughToSpin(foreign, std::min(static_cast<int>(UsableCores()), now.cpus),
+                                       ComputeThreads())) {
     return;
   }
   Request(false);

@@ -76,10 +76,8 @@ bool IsPool2d(const ir::Node* n) {
       !pattern::IsOp(n, "AveragePool", pattern::kKilnDomain)) {
     return false;
   }
-  if (n->outputs().empty() || (n->outputs().size() == 2 && n->output(1) != nullptr) ||
-      n->outputs().size() > 2) {
-    return false;
-  }
+  const bool indices_used = n->outputs().size() > 1 && n->output(1) != nullptr;
+  if (n->outputs().empty() || n->outputs().size() > 2 || indices_used) return false;
   const bool quantized = max && IsRank4(n->input(0), true);
   return IsRank4(n->input(0), quantized) && IsRank4(n->output(0), quantized);
 }

@@ -160,13 +160,7 @@ class FusedConvKernel final : public Kernel {
       : def_(def), conv_(std::move(conv)), act_(act), layout_(layout) {}
 
   Status Run(KernelContext& ctx) const override {
-    if (!layout_.any()) return RunNchw(ctx);
-    // The definition has made the channels-last tensors rank 4 (N, C, H, W) and the
-    // convolution 2-D.
-    NchwContext nchw(ctx, layout_, 3);
-    KILN_RETURN_IF_ERROR(RunNchw(nchw), "");
-    nchw.Finish();
-    return Status::Ok();
+    return RunOnNchw(ctx, layout_, 3, [&](KernelContext& c) { return RunNchw(c); });
   }
 
  private:

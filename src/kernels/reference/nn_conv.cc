@@ -441,24 +441,14 @@ class GlobalPoolKernel final : public Kernel {
   GlobalPoolAttrs attrs_;
 };
 
-KernelFactory PoolFactory(PoolKind kind) {
-  return [kind](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
-    return std::unique_ptr<Kernel>(std::make_unique<PoolKernel>(def, ReadPoolAttrs(def, kind)));
-  };
-}
-
 // com.kiln MaxPool / AveragePool (channels_last's pools): the pool over X and Y as stored
 // (NHWC, maybe bf16; ConvLayout's X and Y flags), seen in plain NCHW float32 through NchwContext.
 class LayoutPoolKernel final : public Kernel {
  public:
-  LayoutPoolKernel(const NodeDef& def, PoolKind kind)
-      : pool_(def, ReadPoolAttrs(def, kind)), layout_(ReadConvLayout(def)) {}
+  LayoutPoolKernel(const NodeDef& def, PoolAttrs attrs)
+      : pool_(def, std::move(attrs)), layout_(ReadConvLayout(def)) {}
   Status Run(KernelContext& ctx) const override {
-    if (!layout_.any()) return pool_.Run(ctx);
-    NchwContext nchw(ctx, layout_, SIZE_MAX);
-    KILN_RETURN_IF_ERROR(pool_.Run(nchw), "");
-    nchw.Finish();
-    return Status::Ok();
+    return RunOnNchw(ctx, layout_, SIZE_MAX, [&](KernelContext& c) { return pool_.Run(c); });
   }
 
  private:
@@ -466,9 +456,14 @@ class LayoutPoolKernel final : public Kernel {
   ConvLayout layout_;
 };
 
-KernelFactory LayoutPoolFactory(PoolKind kind) {
+// ONNX's pools, and com.kiln's (with the layout flags).
+KernelFactory PoolFactory(PoolKind kind) {
   return [kind](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
-    return std::unique_ptr<Kernel>(std::make_unique<LayoutPoolKernel>(def, kind));
+    PoolAttrs attrs = ReadPoolAttrs(def, kind);
+    if (def.domain == "com.kiln") {
+      return std::unique_ptr<Kernel>(std::make_unique<LayoutPoolKernel>(def, std::move(attrs)));
+    }
+    return std::unique_ptr<Kernel>(std::make_unique<PoolKernel>(def, std::move(attrs)));
   };
 }
 
@@ -568,8 +563,8 @@ void RegisterNnConvKernels(KernelRegistry& r) {
              });
   r.Register(kReferenceBackend, "", "MaxPool", PoolFactory(PoolKind::kMax));
   r.Register(kReferenceBackend, "", "AveragePool", PoolFactory(PoolKind::kAverage));
-  r.Register(kReferenceBackend, "com.kiln", "MaxPool", LayoutPoolFactory(PoolKind::kMax));
-  r.Register(kReferenceBackend, "com.kiln", "AveragePool", LayoutPoolFactory(PoolKind::kAverage));
+  r.Register(kReferenceBackend, "com.kiln", "MaxPool", PoolFactory(PoolKind::kMax));
+  r.Register(kReferenceBackend, "com.kiln", "AveragePool", PoolFactory(PoolKind::kAverage));
   r.Register(kReferenceBackend, "", "LpPool", PoolFactory(PoolKind::kLp));
   r.Register(kReferenceBackend, "", "GlobalMaxPool", GlobalPoolFactory(PoolKind::kMax));
   r.Register(kReferenceBackend, "", "GlobalAveragePool", GlobalPoolFactory(PoolKind::kAverage));

@@ -113,6 +113,18 @@ class NchwContext final : public ForwardingContext {
   TensorView y_view_;
 };
 
+// Runs `run` (Status(KernelContext&)) on `ctx` as it is, or, when `layout` keeps a tensor
+// channels-last, through an NchwContext (Z at input `z_index`; SIZE_MAX: none) that writes Y back
+// after a successful run. The op's definition has made such tensors rank 4 (N, C, H, W).
+template <typename Run>
+Status RunOnNchw(KernelContext& ctx, const ConvLayout& layout, size_t z_index, Run&& run) {
+  if (!layout.any()) return run(ctx);
+  NchwContext nchw(ctx, layout, z_index);
+  KILN_RETURN_IF_ERROR(run(nchw), "");
+  nchw.Finish();
+  return Status::Ok();
+}
+
 // Y = Conv(X, W, B) over inputs 0-2 of `ctx` into its bound output 0, which it returns.
 // Thread-safe.
 Result<TensorView*> RunConv(const NodeDef& def, const ConvAttrs& attrs, KernelContext& ctx);

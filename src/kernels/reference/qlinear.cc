@@ -224,11 +224,7 @@ class FusedQLinearConvKernel final : public Kernel {
       : def_(def), relu_(def.attr_string("activation") == "Relu"), layout_(ReadConvLayout(def)) {}
 
   Status Run(KernelContext& ctx) const override {
-    if (!layout_.any()) return RunNchw(ctx);
-    NchwContext nchw(ctx, layout_, 9);
-    KILN_RETURN_IF_ERROR(RunNchw(nchw), "");
-    nchw.Finish();
-    return Status::Ok();
+    return RunOnNchw(ctx, layout_, 9, [&](KernelContext& c) { return RunNchw(c); });
   }
 
  private:

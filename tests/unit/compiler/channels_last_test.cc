@@ -53,6 +53,15 @@ struct Net {
     SetType(y, DataType::kFloat32, {1, 4, 8, 8});
     return y;
   }
+  // conv1 -> conv2 -> block, the shortcut conv of x as block's residual; block is the output.
+  // Returns conv1's output.
+  ir::Value* ResidualBlock() {
+    ir::Value* y1 = Conv("conv1", x);
+    ir::Value* y2 = Conv("conv2", y1);
+    ir::Value* z = Conv("shortcut", x);
+    g.Out(Fused("block", y2, z));
+    return y1;
+  }
   // A com.kiln FusedConv(in, w, b, z) with activation Relu.
   ir::Value* Fused(const std::string& name, ir::Value* in, ir::Value* z) {
     ir::Value* y = g.graph.AddUniqueValue(name + "_out", {});
@@ -211,10 +220,7 @@ TEST(ChannelsLastPassTest, NonFloatOrNonTwoDimensionalConvsAreNotMarked) {
 
 TEST(ChannelsLastPassTest, RunningTwiceChangesNothingTheSecondTime) {
   Net m;
-  ir::Value* y1 = m.Conv("conv1", m.x);
-  ir::Value* y2 = m.Conv("conv2", y1);
-  ir::Value* z = m.Conv("shortcut", m.x);
-  m.g.Out(m.Fused("block", y2, z));
+  m.ResidualBlock();
   auto pass = CreateChannelsLastPass();
   EXPECT_TRUE(RunPass(*pass, m.g));
   const std::string types = m.g.OpTypes();
@@ -334,10 +340,7 @@ std::pair<std::vector<std::string>, std::vector<std::string>> AllFlags(const Gra
 
 TEST(ChannelsLastPassTest, Bf16ModelStoresTheNhwcValuesAsBf16) {
   Net m;
-  ir::Value* y1 = m.Conv("conv1", m.x);
-  ir::Value* y2 = m.Conv("conv2", y1);
-  ir::Value* z = m.Conv("shortcut", m.x);
-  m.g.Out(m.Fused("block", y2, z));
+  ir::Value* y1 = m.ResidualBlock();
   auto pass = CreateChannelsLastPass();
   PassContext ctx;
   ctx.matrix_bf16 = true;
