@@ -24,18 +24,19 @@ namespace {
 using pattern::NewNode;
 using pattern::Rewriter;
 
-Result<bool> TryFuse(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
-  const bool matmul = pattern::IsOp(&conv, "MatMul");
-  const bool fused_matmul = pattern::IsOp(&conv, "FusedMatMul", pattern::kKilnDomain);
-  if ((!matmul && !fused_matmul && !pattern::IsOp(&conv, "FusedConv", pattern::kKilnDomain)) ||
-      conv.outputs().size() != 1) {
+// `node`: a FusedConv, FusedMatMul or float32 MatMul, and the affine chain after it.
+Result<bool> TryFuse(ir::Node& node, Rewriter& rw, PassContext& ctx) {
+  const bool matmul = pattern::IsOp(&node, "MatMul");
+  const bool fused_matmul = pattern::IsOp(&node, "FusedMatMul", pattern::kKilnDomain);
+  if ((!matmul && !fused_matmul && !pattern::IsOp(&node, "FusedConv", pattern::kKilnDomain)) ||
+      node.outputs().size() != 1) {
     return false;
   }
   ir::Graph& graph = rw.graph();
-  double scale = conv.has_attr("post_scale") ? conv.attr_float("post_scale") : 1.0;
-  double shift = conv.has_attr("post_shift") ? conv.attr_float("post_shift") : 0.0;
-  std::vector<ir::Node*> fused = {&conv};
-  ir::Value* out = conv.output(0);
+  double scale = node.has_attr("post_scale") ? node.attr_float("post_scale") : 1.0;
+  double shift = node.has_attr("post_shift") ? node.attr_float("post_shift") : 0.0;
+  std::vector<ir::Node*> fused = {&node};
+  ir::Value* out = node.output(0);
   if (out == nullptr || out->dtype() != ir::DataType::kFloat32) return false;
   for (;;) {
     ir::Node* next = pattern::SoleUser(graph, out);
@@ -57,11 +58,11 @@ Result<bool> TryFuse(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
 
   NewNode spec{matmul || fused_matmul ? "FusedMatMul" : "FusedConv",
                pattern::kKilnDomain,
-               conv.name(),
-               matmul ? pattern::kKilnOpset : conv.opset(),
-               conv.inputs(),
+               node.name(),
+               matmul ? pattern::kKilnOpset : node.opset(),
+               node.inputs(),
                {out},
-               conv.attrs()};
+               node.attrs()};
   if (matmul) {
     graph.opsets().emplace(pattern::kKilnDomain, pattern::kKilnOpset);
     spec.attrs["activation"] = std::string();
@@ -70,7 +71,7 @@ Result<bool> TryFuse(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
   spec.attrs["post_shift"] = static_cast<float>(shift);
   for (size_t i = 1; i < fused.size(); ++i) {
     ctx.log.push_back(
-        StrCat("post_affine_fusion: fused ", fused[i]->Label(), " into ", conv.Label()));
+        StrCat("post_affine_fusion: fused ", fused[i]->Label(), " into ", node.Label()));
   }
   KILN_RETURN_IF_ERROR(rw.Replace(fused, std::move(spec)).status(), "in post_affine_fusion");
   return true;
