@@ -455,6 +455,34 @@ TEST(CpuFusedConvTest, ChannelsLastFlagsInEveryCombination) {
   }
 }
 
+// 3x3 stride-1 convolutions with 48 channels or more in and out, which the cpu kernel runs on
+// oneDNN's Winograd algorithm where the CPU has it (AVX-512; nn_conv.cc WinogradPays): bias,
+// residual and activation post-ops, batch 2, channel counts off the 16-channel blocks, every
+// channels_last combination (the algorithm's blocked layout reordered to and from NHWC), and a
+// stride-2 and a grouped one beside them that stay direct. Winograd's transforms round more than
+// the direct sums, but far below the tolerance's 1e-6 * K (K = 9 C).
+TEST(CpuFusedConvTest, WinogradShapesMatchTheReference) {
+  FusedConvNode({2, 64, 9, 11}, {64, 64, 3, 3}, true, true, "Relu", 60).Check(576);
+  FusedConvNode({1, 50, 8, 8}, {72, 50, 3, 3}, true, false, "", 61).Check(450);
+  FusedConvNode({1, 128, 7, 7}, {128, 128, 3, 3}, false, true, "Clip", 62)
+      .Float("activation_alpha", -0.5f)
+      .Float("activation_beta", 0.7f)
+      .Float("post_scale", -0.7f)
+      .Float("post_shift", 0.25f)
+      .Check(1152);
+  FusedConvNode({1, 64, 9, 9}, {64, 64, 3, 3}, true, false, "Relu", 63)
+      .Ints("strides", {2, 2})
+      .Check(576);
+  ConvNode({1, 64, 6, 6}, {64, 32, 3, 3}, true, 64)
+      .Int("group", 2)
+      .Ints("pads", {1, 1, 1, 1})
+      .Check(288);
+  {
+    SCOPED_TRACE("channels-last");
+    CheckLayouts({1, 64, 10, 10}, {64, 64, 3, 3}, 1, "Relu", 65, 576);
+  }
+}
+
 // A float32 NCHW tensor as channels_last's bf16 storage (kiln_*_bf16): NHWC order, each element
 // rounded to bf16, in the first half of a float32-sized buffer (dtype and dims unchanged).
 HostTensor ToBf16Storage(const HostTensor& t) {
