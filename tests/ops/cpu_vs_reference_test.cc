@@ -223,6 +223,25 @@ TEST(CpuConvTest, DeclinesWhatItDoesNotTake) {
   ConvNode({1, 2, 3, 3, 3, 3}, {2, 2, 2, 2, 2, 2}, false, 18).Check(32, Expect::kDeclined);
 }
 
+// Pads far beyond the input (a dilation of 10^7 under SAME pads, from a crafted .om: oneDNN's
+// primitive would take minutes to make, its time growing with the pads) go to the reference
+// kernel, and so do a pool's; pads up to 64 + 4x the input stay on oneDNN.
+TEST(CpuConvTest, PadsOutOfProportionToTheInputRunOnTheReferenceKernel) {
+  ConvNode({1, 1, 6, 28}, {2, 1, 5, 5}, true, 70)
+      .Str("auto_pad", "SAME_UPPER")
+      .Ints("dilations", {1, 9961473})
+      .Check(25, Expect::kReference);
+  ConvNode({1, 1, 6, 8}, {2, 1, 3, 3}, true, 71)
+      .Ints("dilations", {1, 40})
+      .Ints("pads", {1, 40, 1, 40})
+      .Check(9);
+  Node("MaxPool", 12)
+      .In(Random({1, 2, 5, 5}, 72))
+      .Ints("kernel_shape", {3, 300})
+      .Ints("pads", {1, 150, 1, 149})
+      .Check(1, Expect::kReference);
+}
+
 TEST(CpuConvTest, ComputedWeightsAreReorderedOnEveryRun) {
   Node("Conv", 11).In(Random({1, 3, 5, 5}, 19)).In(Random({2, 3, 3, 3}, 20)).Check(27);
   Node("Conv", 11)
@@ -455,16 +474,17 @@ TEST(CpuFusedConvTest, ChannelsLastFlagsInEveryCombination) {
   }
 }
 
-// 3x3 stride-1 convolutions with 48 channels or more in and out, which the cpu kernel runs on
-// oneDNN's Winograd algorithm where the CPU has it (AVX-512; nn_conv.cc WinogradPays): bias,
-// residual and activation post-ops, batch 2, channel counts off the 16-channel blocks, every
-// channels_last combination (the algorithm's blocked layout reordered to and from NHWC), and a
-// stride-2 and a grouped one beside them that stay direct. Winograd's transforms round more than
-// the direct sums, but far below the tolerance's 1e-6 * K (K = 9 C).
+// 3x3 stride-1 convolutions with 48 channels or more in and out and 8x8 outputs or more, which
+// the cpu kernel runs on oneDNN's Winograd algorithm where the CPU has it (AVX-512; nn_conv.cc
+// WinogradPays): bias, residual and activation post-ops, batch 2, channel counts off the
+// 16-channel blocks, every channels_last combination (the algorithm's blocked layout reordered
+// to and from NHWC), and a stride-2, a grouped and a 7x7 one beside them that stay direct.
+// Winograd's transforms round more than the direct sums, but far below the tolerance's 1e-6 * K (K
+// = 9 C).
 TEST(CpuFusedConvTest, WinogradShapesMatchTheReference) {
   FusedConvNode({2, 64, 9, 11}, {64, 64, 3, 3}, true, true, "Relu", 60).Check(576);
   FusedConvNode({1, 50, 8, 8}, {72, 50, 3, 3}, true, false, "", 61).Check(450);
-  FusedConvNode({1, 128, 7, 7}, {128, 128, 3, 3}, false, true, "Clip", 62)
+  FusedConvNode({1, 128, 8, 8}, {128, 128, 3, 3}, false, true, "Clip", 62)
       .Float("activation_alpha", -0.5f)
       .Float("activation_beta", 0.7f)
       .Float("post_scale", -0.7f)
@@ -477,6 +497,7 @@ TEST(CpuFusedConvTest, WinogradShapesMatchTheReference) {
       .Int("group", 2)
       .Ints("pads", {1, 1, 1, 1})
       .Check(288);
+  FusedConvNode({1, 64, 7, 7}, {64, 64, 3, 3}, true, true, "Relu", 66).Check(576);
   {
     SCOPED_TRACE("channels-last");
     CheckLayouts({1, 64, 10, 10}, {64, 64, 3, 3}, 1, "Relu", 65, 576);

@@ -54,7 +54,13 @@ using kernels::WindowAttrs;
 // A window sized to one input as oneDNN wants it: ONNX's (ir::ResolveWindow, as the op's
 // definition and the reference kernel have it), with the pad after grown under ceil_mode to
 // reach the last, partial window; nullopt when the window does not fit the input (a node the
-// definition refuses, never seen here).
+// definition refuses, never seen here) or its pads are out of proportion to the input.
+//
+// oneDNN's convolutions and pools precompute per padded position, so making one takes time in
+// proportion to the pads: a 5x5 convolution of a 28-pixel row dilated by 10^5 under SAME pads
+// took 0.27 s, by 10^7 (a crafted .om) it would take minutes. A pad beyond 64 + 4x the input's
+// extent (no real network has one; SAME pads of an undilated kernel are below its size) leaves
+// the node to the reference kernel, whose time grows with the output and the taps only.
 struct DnnlWindow {
   kernels::Window w;
   bool ceil_extra = false;  // ceil_mode padded beyond the explicit pads
@@ -75,6 +81,8 @@ std::optional<DnnlWindow> ResolveDnnlWindow(const WindowAttrs& a, const Dims& in
       w.pad_end[i] = needed;
       d.ceil_extra = true;
     }
+    const int64_t most = 64 + 4 * in[i];
+    if (w.pad_begin[i] > most || w.pad_end[i] > most) return std::nullopt;
   }
   return d;
 }
@@ -348,18 +356,21 @@ class ConvKernel final : public DnnlKernel {
   // Whether a float32 convolution of X dims `x` by W dims `w` should ask oneDNN for its
   // Winograd algorithm (F(2x2, 3x3): 2.25x fewer multiplications, blocked layouts reordered
   // to and from): 2-D, 3x3, stride and dilation 1, one group, and at least 48 channels in and
-  // out. Measured on AVX-512 (2 threads, NHWC tensors, reorders included) it took 0.6-0.8x the
-  // direct convolution's time from 48 channels up (ResNet-50's 3x3 layers 0.63-0.81, 512
-  // channels at 7x7 0.98) and 1.1-7x with fewer, where the 16-channel blocks and the transforms
-  // outweigh the saved products. KILN_CPU_WINOGRAD=0 keeps every convolution direct.
+  // out, and an output of 8x8 or more per image. Measured on AVX-512 (2 threads, NHWC tensors,
+  // reorders included) it took 0.6-0.8x the direct convolution's time from 48 channels up
+  // (ResNet-50's 3x3 layers 0.63-0.81) and 1.1-7x with fewer, where the 16-channel blocks and
+  // the transforms outweigh the saved products; at 7x7 (ResNet-50's 512-channel layers) 0.98,
+  // for weights 16/9 the size of the direct ones (+22 MB resident). KILN_CPU_WINOGRAD=0 keeps
+  // every convolution direct.
   bool WinogradPays(const Dims& x, const Dims& w, const kernels::Window& win) const {
-    constexpr int64_t kMinChannels = 48;
+    constexpr int64_t kMinChannels = 48, kMinOutputPixels = 64;
     if (!WinogradAllowed() || attrs_.group != 1 || x.size() != 4 || w.size() != 4) return false;
     if (w[2] != 3 || w[3] != 3) return false;
     for (size_t i = 0; i < win.rank; ++i) {
       if (win.stride[i] != 1 || win.dilation[i] != 1) return false;
     }
-    return x[1] >= kMinChannels && w[0] >= kMinChannels;
+    return x[1] >= kMinChannels && w[0] >= kMinChannels &&
+           win.out[0] * win.out[1] >= kMinOutputPixels;
   }
 
   // QLinearConv's arithmetic as attributes of the int8 convolution (see the file comment): the
