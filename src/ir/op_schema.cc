@@ -124,6 +124,30 @@ std::vector<const OpSchema*> OpRegistry::All() const {
   return all;
 }
 
+Status CheckCounts(const OpSchema& schema, const std::string& where,
+                   const std::vector<bool>& inputs_given, size_t num_outputs) {
+  int n_in = static_cast<int>(inputs_given.size());
+  // Trailing omitted optional inputs do not count.
+  while (n_in > 0 && !inputs_given[static_cast<size_t>(n_in - 1)]) --n_in;
+  if (n_in < schema.min_inputs || (schema.max_inputs >= 0 && n_in > schema.max_inputs)) {
+    return Error(code::kInvalidParam, where, ": has ", n_in, " input(s); ", schema.op_type,
+                 " takes ", schema.min_inputs,
+                 schema.max_inputs < 0 ? " or more" : StrCat(" to ", schema.max_inputs));
+  }
+  for (int i = 0; i < schema.min_inputs; ++i) {
+    if (!inputs_given[static_cast<size_t>(i)]) {
+      return Error(code::kInvalidParam, where, ": required input ", i, " is missing");
+    }
+  }
+  const int n_out = static_cast<int>(num_outputs);
+  if (n_out < schema.min_outputs || (schema.max_outputs >= 0 && n_out > schema.max_outputs)) {
+    return Error(code::kInvalidParam, where, ": has ", n_out, " output(s); ", schema.op_type,
+                 " produces ", schema.min_outputs,
+                 schema.max_outputs < 0 ? " or more" : StrCat(" to ", schema.max_outputs));
+  }
+  return Status::Ok();
+}
+
 Status InferNode(const OpRegistry& registry, Node& node) {
   const OpSchema* schema = registry.Find(node.domain(), node.op_type());
   std::string where = StrCat(node.Label(), " (opset ", node.opset(), ")");
@@ -132,29 +156,13 @@ Status InferNode(const OpRegistry& registry, Node& node) {
                  node.domain().empty() ? "" : node.domain() + "::", node.op_type(),
                  "' is not supported by Kiln");
   }
+  std::vector<bool> given(node.inputs().size());
+  for (size_t i = 0; i < given.size(); ++i) given[i] = node.input(i) != nullptr;
   if (node.opset() < schema->since_version) {
     return Error(code::kFeatureUnsupported, where, ": Kiln supports ", node.op_type(),
                  " from opset ", schema->since_version, "; re-export the model with a newer opset");
   }
-  int n_in = static_cast<int>(node.inputs().size());
-  // Trailing omitted optional inputs do not count.
-  while (n_in > 0 && node.input(static_cast<size_t>(n_in - 1)) == nullptr) --n_in;
-  if (n_in < schema->min_inputs || (schema->max_inputs >= 0 && n_in > schema->max_inputs)) {
-    return Error(code::kInvalidParam, where, ": has ", n_in, " input(s); ", node.op_type(),
-                 " takes ", schema->min_inputs,
-                 schema->max_inputs < 0 ? " or more" : StrCat(" to ", schema->max_inputs));
-  }
-  for (int i = 0; i < schema->min_inputs; ++i) {
-    if (node.input(static_cast<size_t>(i)) == nullptr) {
-      return Error(code::kInvalidParam, where, ": required input ", i, " is missing");
-    }
-  }
-  int n_out = static_cast<int>(node.outputs().size());
-  if (n_out < schema->min_outputs || (schema->max_outputs >= 0 && n_out > schema->max_outputs)) {
-    return Error(code::kInvalidParam, where, ": has ", n_out, " output(s); ", node.op_type(),
-                 " produces ", schema->min_outputs,
-                 schema->max_outputs < 0 ? " or more" : StrCat(" to ", schema->max_outputs));
-  }
+  KILN_RETURN_IF_ERROR(CheckCounts(*schema, where, given, node.outputs().size()), "");
   KILN_RETURN_IF_ERROR(ApplyAttrDefaults(*schema, node.opset(), node.Label(), node.mutable_attrs()),
                        "");
   InferenceContext ctx(node);

@@ -190,6 +190,13 @@ struct OpSchema {
 Status ApplyAttrDefaults(const OpSchema& schema, int opset, const std::string& label,
                          AttrMap& attrs);
 
+// A node's counts against `schema`: its inputs (`inputs_given`: given or omitted, in order;
+// trailing omitted ones do not count) and outputs are within the op's bounds, and every
+// required input is given; kInvalidParam naming `where` otherwise. Every shape function may
+// assume it (the compiler checks it, and the loader again for a loaded node).
+Status CheckCounts(const OpSchema& schema, const std::string& where,
+                   const std::vector<bool>& inputs_given, size_t num_outputs);
+
 class OpRegistry {
  public:
   // The registry with every built-in op (RegisterAllOps), built once.

@@ -53,6 +53,9 @@ Status Infer(const ir::OpSchema& schema, const NodeDef& def,
 Status ApplyDefinition(NodeDef& def) {
   const ir::OpSchema* schema = SchemaOf(def);
   if (schema == nullptr) return Status::Ok();
+  std::vector<bool> given(def.num_inputs());
+  for (size_t i = 0; i < given.size(); ++i) given[i] = def.input_given(i);
+  KILN_RETURN_IF_ERROR(ir::CheckCounts(*schema, def.Label(), given, def.num_outputs()), "");
   KILN_RETURN_IF_ERROR(ir::ApplyAttrDefaults(*schema, def.opset, def.Label(), def.attrs), "");
   if (schema->infer == nullptr || schema->has(ir::kTraitDataDependentShape)) return Status::Ok();
   // Body graphs (If/Loop/Scan) are typed by the compiler from the enclosing scope; their

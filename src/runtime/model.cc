@@ -111,8 +111,10 @@ Result<std::shared_ptr<Model>> Model::LoadFrom(const uint8_t* data, size_t size,
     }
     model->user_workspace_ = static_cast<uint8_t*>(mem.work);
   }
+  // No tensor may need more than the device's memory pool can ever hold.
+  const uint64_t capacity = model->pool_ ? model->pool_->stats().capacity : 0;
   KILN_ASSIGN_OR_RETURN(model->program_, BuildProgram(view.graph, weights, view.weights_size,
-                                                      backend, model->hal_.get()));
+                                                      backend, model->hal_.get(), capacity));
   // The first execution slot is made now, so a first run allocates no more than later ones.
   KILN_ASSIGN_OR_RETURN(ExecSlot * first, model->AcquireSlot());
   model->ReleaseSlot(first);

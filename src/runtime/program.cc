@@ -3,11 +3,13 @@
 #include "runtime/program.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_set>
 
 #include "format/om_generated.h"
 #include "kernels/definition.h"
 #include "kernels/registry.h"
+#include "kernels/util.h"
 
 namespace kiln::runtime {
 namespace {
@@ -21,15 +23,65 @@ Dims DimsOf(const flatbuffers::Vector<int64_t>* v) {
 
 std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
 
+// Whether `t` is a type a tensor of a loaded model may have: one Kiln knows, or undefined (a
+// body's value the compiler left untyped).
+bool KnownType(DataType t) {
+  return t == DataType::kUndefined || t == DataType::kString || ir::BitsOf(t) != 0;
+}
+
+// The bytes of a tensor of `dims` whose unknown dims (-1) are taken as 1; nullopt when a dim is
+// below -1 or the count overflows.
+std::optional<uint64_t> LeastBytes(const Dims& dims, DataType dtype) {
+  uint64_t n = 1;
+  for (int64_t d : dims) {
+    if (d < -1) return std::nullopt;
+    const uint64_t v = d < 0 ? 1 : static_cast<uint64_t>(d);
+    if (v != 0 && n > UINT64_MAX / v) return std::nullopt;
+    n *= v;
+  }
+  return ir::StorageBytes(dtype == DataType::kString ? DataType::kUint64 : dtype, n);
+}
+
+// A tensor's recorded dims against what can exist: every dim -1 (unknown) or >= 0, and the
+// tensor, its unknown dims taken as 1, no larger than `max_bytes` (the device's memory: a
+// tensor that can never be allocated is a tampered or mistaken file, and kernels must not be
+// planned for it). `what` names the tensor (and gear) in the error.
+Status CheckDims(const std::string& what, const Dims& dims, DataType dtype, uint64_t max_bytes) {
+  auto bytes = LeastBytes(dims, dtype);
+  if (!bytes) {
+    return Error(code::kGeLoadModel, what, " has dims ", kernels::DimsString(dims),
+                 ": a dim below -1 or more elements than can be counted");
+  }
+  if (max_bytes != 0 && *bytes > max_bytes) {
+    return Error(code::kGeLoadModel, what, " has dims ", kernels::DimsString(dims), " (", *bytes,
+                 " bytes of ", ir::Name(dtype), "), more than the device's ", max_bytes,
+                 "-byte memory");
+  }
+  return Status::Ok();
+}
+
+// A workspace tensor's dims, when all known, must fit the slot the planner gave it.
+Status CheckSlot(const std::string& what, const TensorInfo& t, const Dims& dims) {
+  if (!t.rank_known) return Status::Ok();
+  auto bytes = LeastBytes(dims, t.dtype);
+  const bool known = std::all_of(dims.begin(), dims.end(), [](int64_t d) { return d >= 0; });
+  if (known && bytes && *bytes > t.bytes) {
+    return Error(code::kGeLoadModel, what, " has dims ", kernels::DimsString(dims), " (", *bytes,
+                 " bytes) but a ", t.bytes, "-byte workspace slot");
+  }
+  return Status::Ok();
+}
+
 class Builder {
  public:
   Builder(const om::Model& model, const uint8_t* weights, size_t weights_size,
-          const std::string& backend, hal::Device* device)
+          const std::string& backend, hal::Device* device, uint64_t max_tensor_bytes)
       : model_(model),
         weights_(weights),
         weights_size_(weights_size),
         backend_(backend),
-        device_(device) {}
+        device_(device),
+        max_tensor_bytes_(max_tensor_bytes) {}
 
   Status Build(Program& program) {
     const auto* graphs = model_.graphs();
@@ -59,13 +111,22 @@ class Builder {
       for (const auto* s : *model_.gear_dims()) program.gear_dims.push_back(s->str());
     }
     if (model_.gears()) {
+      const GraphProgram& main = program.graphs[0];
       for (const auto* gp : *model_.gears()) {
         Gear gear;
         gear.values = DimsOf(gp->values());
         gear.work_size = gp->work_size();
         if (gp->tensor_dims()) {
           for (const auto* td : *gp->tensor_dims()) {
-            gear.tensor_dims[td->tensor()] = DimsOf(td->dims());
+            const TensorInfo& t = main.tensors[td->tensor()];  // in range: VerifyOm
+            Dims dims = DimsOf(td->dims());
+            const std::string what =
+                "tensor '" + t.name + "' in gear " + kernels::DimsString(gear.values);
+            KILN_RETURN_IF_ERROR(CheckDims(what, dims, t.dtype, max_tensor_bytes_), "");
+            if (t.place == TensorPlace::kWorkspace) {
+              KILN_RETURN_IF_ERROR(CheckSlot(what, t, dims), "");
+            }
+            gear.tensor_dims[td->tensor()] = std::move(dims);
           }
         }
         program.gears.push_back(std::move(gear));
@@ -130,6 +191,12 @@ class Builder {
       t.format = d.format();
       t.offset = d.offset();
       t.bytes = d.bytes();
+      if (!KnownType(t.dtype)) {
+        return Error(code::kGeLoadModel, "tensor '", t.name, "' has an unknown data type ",
+                     static_cast<int32_t>(t.dtype));
+      }
+      KILN_RETURN_IF_ERROR(CheckDims("tensor '" + t.name + "'", t.dims, t.dtype, max_tensor_bytes_),
+                           "");
       const bool is_input = graph_inputs.count(static_cast<int32_t>(i)) != 0;
       switch (d.kind()) {
         case om::TensorKind::Constant: {
@@ -171,6 +238,9 @@ class Builder {
           t.offset + t.bytes > model_.work_size()) {
         return Error(code::kGeLoadModel, "tensor '", t.name, "' lies outside the workspace");
       }
+      if (t.place == TensorPlace::kWorkspace) {
+        KILN_RETURN_IF_ERROR(CheckSlot("tensor '" + t.name + "'", t, t.dims), "");
+      }
       if (!t.name.empty()) out.by_name.emplace(t.name, static_cast<int32_t>(i));
     }
     if (g.inputs()) out.inputs.assign(g.inputs()->begin(), g.inputs()->end());
@@ -183,6 +253,7 @@ class Builder {
       out.is_output[t] = true;
     }
     if (!g.nodes()) return Status::Ok();
+    KILN_RETURN_IF_ERROR(CheckDataFlow(g, out, is_main), "");
     for (const auto* node : *g.nodes()) {
       NodeInfo info;
       info.op_type = Str(node->op_type());
@@ -216,6 +287,54 @@ class Builder {
       }
       KILN_RETURN_IF_ERROR(Prepare(*node, out, info), "");
       out.nodes.push_back(std::move(info));
+    }
+    return Status::Ok();
+  }
+
+  // The graph's nodes run in order, so each reads only what exists by then: a graph input, a
+  // constant, a gear value, an earlier node's output, or (in a body) a value captured from the
+  // enclosing graphs, which is anything the body itself does not write. Every tensor is written
+  // once at most, and never a constant, an input or a gear value (a kernel would write into the
+  // weights or the caller's buffer). A crafted file that breaks this would have a kernel read
+  // an unbound tensor or write where it must not.
+  static Status CheckDataFlow(const om::Graph& g, const GraphProgram& out, bool is_main) {
+    const size_t n = out.tensors.size();
+    std::vector<uint8_t> written(n, 0), ready(n, 0);
+    for (int32_t t : out.inputs) ready[t] = 1;
+    for (size_t t = 0; t < n; ++t) {
+      const TensorPlace place = out.tensors[t].place;
+      if (place == TensorPlace::kWeight || place == TensorPlace::kGear) ready[t] = 1;
+    }
+    for (const auto* node : *g.nodes()) {
+      if (!node->outputs()) continue;
+      for (int32_t t : *node->outputs()) {
+        if (t < 0) continue;
+        const TensorInfo& info = out.tensors[t];
+        if (ready[t] || written[t]) {
+          return Error(code::kGeLoadModel, Str(node->op_type()), " '", Str(node->name()),
+                       "' writes tensor '", info.name, "', which ",
+                       written[t] ? "another node writes" : "is a graph input or a constant");
+        }
+        written[t] = 1;
+      }
+    }
+    for (const auto* node : *g.nodes()) {
+      if (node->inputs()) {
+        for (int32_t t : *node->inputs()) {
+          // A body may read a value of an enclosing graph: one the body does not write.
+          const bool captured = !is_main && !written[t];
+          if (t >= 0 && !ready[t] && !captured) {
+            return Error(code::kGeLoadModel, Str(node->op_type()), " '", Str(node->name()),
+                         "' reads tensor '", out.tensors[t].name,
+                         "' before any node writes it (or none does)");
+          }
+        }
+      }
+      if (node->outputs()) {
+        for (int32_t t : *node->outputs()) {
+          if (t >= 0) ready[t] = 1;
+        }
+      }
     }
     return Status::Ok();
   }
@@ -325,16 +444,17 @@ class Builder {
   size_t weights_size_;
   std::string backend_;
   hal::Device* device_;
+  uint64_t max_tensor_bytes_;  // 0: no bound
 };
 
 }  // namespace
 
 Result<std::unique_ptr<Program>> BuildProgram(const uint8_t* graph_section, const uint8_t* weights,
                                               size_t weights_size, const std::string& backend,
-                                              hal::Device* device) {
+                                              hal::Device* device, uint64_t max_tensor_bytes) {
   const om::Model* model = om::GetModel(graph_section);
   auto program = std::make_unique<Program>();
-  Builder builder(*model, weights, weights_size, backend, device);
+  Builder builder(*model, weights, weights_size, backend, device, max_tensor_bytes);
   KILN_RETURN_IF_ERROR(builder.Build(*program), "");
   return program;
 }

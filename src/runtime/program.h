@@ -95,10 +95,12 @@ struct Program {
 // Builds the program from a verified .om graph section (FlatBuffers) whose weights section has
 // been copied to `weights` (device memory, `weights_size` bytes). Kernels come from the
 // registry for `backend` (falling back to reference kernels), prepared for `device` (may be
-// null). Fails with kGeLoadModel naming the node when a node breaks its op's definition or a
-// kernel cannot be prepared.
+// null). Fails with kGeLoadModel naming the tensor or node when a tensor's recorded type or
+// dims cannot be (a dim below -1, more than `max_tensor_bytes` even with its unknown dims taken
+// as 1, more than its workspace slot holds; 0: no size bound), a node breaks its op's definition
+// or a kernel cannot be prepared: before any kernel is made for it.
 Result<std::unique_ptr<Program>> BuildProgram(const uint8_t* graph_section, const uint8_t* weights,
                                               size_t weights_size, const std::string& backend,
-                                              hal::Device* device);
+                                              hal::Device* device, uint64_t max_tensor_bytes = 0);
 
 }  // namespace kiln::runtime
