@@ -32,10 +32,19 @@ void CopyString(char* dst, size_t cap, const std::string& s) {
   std::memcpy(dst, s.data(), std::min(s.size(), cap - 1));
 }
 
+// Whether the elements of a vector of 8-byte values lie on 8-byte boundaries of the section
+// (at `base`, itself 8-byte aligned). FlatBuffers 2.0's verifier checks only the 4-byte length
+// before them; a crafted file can shift them, and reading them then is undefined behaviour.
+bool Aligned8(const flatbuffers::Vector<int64_t>* v, const uint8_t* base) {
+  return v == nullptr || v->size() == 0 ||
+         (reinterpret_cast<const uint8_t*>(v->data()) - base) % 8 == 0;
+}
+
 // Indices and placements inside the graph section must be in range: the FlatBuffers verifier
 // checks structure only, and a file's checksums can be recomputed by whoever crafted it.
-Status CheckModel(const om::Model& m, uint64_t weights_size) {
+Status CheckModel(const om::Model& m, uint64_t weights_size, const uint8_t* base) {
   const int bad = code::kGeModelDataSizeInvalid;
+  const Status misaligned = Error(bad, "a vector of 64-bit values is misaligned");
   const auto* graphs = m.graphs();
   if (graphs == nullptr || graphs->size() == 0) return Error(bad, "the model has no graph");
   const int64_t n_graphs = graphs->size();
@@ -63,6 +72,7 @@ Status CheckModel(const om::Model& m, uint64_t weights_size) {
         KILN_RETURN_IF_ERROR(check_list(node->outputs(), true, "a node output"), "");
         if (!node->attrs()) continue;
         for (const om::Attr* a : *node->attrs()) {
+          if (!Aligned8(a->ints(), base)) return misaligned;
           if (!in_range(a->tensor(), true) || a->graph() < -1 || a->graph() >= n_graphs) {
             return Error(bad, "graph ", g, ": an attribute names a tensor or graph out of range");
           }
@@ -71,11 +81,20 @@ Status CheckModel(const om::Model& m, uint64_t weights_size) {
     }
     if (graph->tensors()) {
       for (const om::TensorDesc* t : *graph->tensors()) {
+        if (!Aligned8(t->dims(), base)) return misaligned;
         if (!in_range(t->alias_of(), true)) {
           return Error(bad, "graph ", g, ": in-place alias ", t->alias_of(), " out of range");
         }
         uint64_t end;
         bool overflow = __builtin_add_overflow(t->offset(), t->bytes(), &end);
+        // Kernels read tensors in place as arrays of their element type: every planned offset
+        // is 64-byte aligned (the compiler's plan), and one that is not is refused.
+        if ((t->kind() == om::TensorKind::Constant ||
+             (t->kind() == om::TensorKind::Activation && t->offset() != UINT64_MAX)) &&
+            t->offset() % kWeightsAlignment != 0) {
+          return Error(bad, "graph ", g, ": tensor at offset ", t->offset(),
+                       " is not 64-byte aligned");
+        }
         if (t->kind() == om::TensorKind::Constant && (overflow || end > weights_size)) {
           return Error(bad, "constant tensor at weights offset ", t->offset(), " (", t->bytes(),
                        " bytes) lies outside the ", weights_size, "-byte weights section");
@@ -92,8 +111,10 @@ Status CheckModel(const om::Model& m, uint64_t weights_size) {
     const int64_t n_main = graphs->Get(0)->tensors() ? graphs->Get(0)->tensors()->size() : 0;
     for (const om::GearPlan* gear : *m.gears()) {
       if (gear->values() == nullptr) return Error(bad, "a gear has no values");
+      if (!Aligned8(gear->values(), base)) return misaligned;
       if (!gear->tensor_dims()) continue;
       for (const om::TensorDims* td : *gear->tensor_dims()) {
+        if (!Aligned8(td->dims(), base)) return misaligned;
         if (td->tensor() < 0 || td->tensor() >= n_main) {
           return Error(bad, "a gear names tensor ", td->tensor(), " of ", n_main);
         }
@@ -211,6 +232,9 @@ Result<OmView> VerifyOm(const uint8_t* data, size_t size, uint16_t runtime_major
                    " bytes) lies outside the file");
     }
     if (s.kind == static_cast<uint32_t>(SectionKind::kGraph)) {
+      if (s.offset % 8 != 0) {
+        return Error(bad, "the graph section at offset ", s.offset, " is not 8-byte aligned");
+      }
       view.graph = data + s.offset;
       view.graph_size = s.size;
     } else if (s.kind == static_cast<uint32_t>(SectionKind::kWeights)) {
@@ -227,7 +251,7 @@ Result<OmView> VerifyOm(const uint8_t* data, size_t size, uint16_t runtime_major
     return Error(bad, "the graph section (offset ", view.graph - data, ", ", view.graph_size,
                  " bytes) is not a valid Kiln graph");
   }
-  KILN_RETURN_IF_ERROR(CheckModel(*om::GetModel(view.graph), view.weights_size),
+  KILN_RETURN_IF_ERROR(CheckModel(*om::GetModel(view.graph), view.weights_size, view.graph),
                        "the graph section is inconsistent");
   return view;
 }

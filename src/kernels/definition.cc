@@ -103,6 +103,18 @@ Status ApplyDefinition(NodeDef& def) {
   return Status::Ok();
 }
 
+Status CheckLoadedOpset(const NodeDef& def) {
+  const ir::OpSchema* schema = SchemaOf(def);
+  if (schema == nullptr) return Status::Ok();
+  const bool onnx = def.domain.empty() || def.domain == "ai.onnx";
+  if (def.opset < schema->since_version || (onnx && def.opset > ir::kNewestOnnxOpset)) {
+    return def.Fail(code::kInvalidParam, "opset ", def.opset, " is not one Kiln defines ",
+                    def.op_type, " at (", schema->since_version, " to ",
+                    onnx ? ir::kNewestOnnxOpset : def.opset, ")");
+  }
+  return Status::Ok();
+}
+
 uint64_t ShapeFunctionRuns() { return g_shape_function_runs.load(std::memory_order_relaxed); }
 
 bool HasDataDependentShape(const NodeDef& def) {

@@ -21,6 +21,13 @@ namespace kiln::kernels {
 // disagreement) before any kernel sees it. An op without a definition is left unchanged.
 Status ApplyDefinition(NodeDef& def);
 
+// A node read from a file: its op is defined at its opset (from the op's first opset in Kiln
+// to the newest ONNX opset Kiln knows, for ONNX's domain). The compiler emits no other; a node
+// outside them would reach a shape function without the attribute declarations of its opset.
+// kInvalidParam naming the node. (ApplyDefinition itself also serves kernels' tests, which run
+// the reference kernels' older-opset forms.)
+Status CheckLoadedOpset(const NodeDef& def);
+
 // Whether `def`'s output dims depend on input values no shape function sees (If, Loop,
 // NonZero ...): the kernel binds those outputs itself (KernelContext::DynamicOutput).
 bool HasDataDependentShape(const NodeDef& def);

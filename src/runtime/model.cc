@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <optional>
+#include <vector>
 
 #include "format/om_file.h"
 #include "format/om_generated.h"
@@ -25,6 +26,15 @@ Result<format::OmView> Open(const uint8_t* data, size_t size) {
   return format::VerifyOm(data, size, format::kFormatMajor, format::kFormatMinor);
 }
 
+// The graph section holds 64-bit values read in place: bytes a caller gives at an address that
+// is not 8-byte aligned are read from an aligned copy (`storage`, kept while they are read).
+const uint8_t* Aligned(const uint8_t* data, size_t size, std::vector<uint64_t>* storage) {
+  if (reinterpret_cast<uintptr_t>(data) % alignof(uint64_t) == 0) return data;
+  storage->resize((size + 7) / 8);
+  std::memcpy(storage->data(), data, size);
+  return reinterpret_cast<const uint8_t*>(storage->data());
+}
+
 IoDesc Describe(const TensorInfo& t) {
   IoDesc d;
   d.name = t.name;
@@ -38,7 +48,8 @@ IoDesc Describe(const TensorInfo& t) {
 }  // namespace
 
 Status QuerySize(const uint8_t* data, size_t size, size_t* work_size, size_t* weight_size) {
-  KILN_ASSIGN_OR_RETURN(format::OmView view, Open(data, size));
+  std::vector<uint64_t> aligned;
+  KILN_ASSIGN_OR_RETURN(format::OmView view, Open(Aligned(data, size, &aligned), size));
   const om::Model* model = om::GetModel(view.graph);
   if (work_size) *work_size = model->work_size();
   if (weight_size) *weight_size = view.weights_size;
@@ -76,7 +87,8 @@ Result<std::shared_ptr<Model>> Model::LoadFrom(const uint8_t* data, size_t size,
   std::shared_ptr<Model> model(new Model());
   model->pool_ = std::move(pool);
   model->weights_block_ = file_block;  // freed with the model, also when the load fails
-  KILN_ASSIGN_OR_RETURN(format::OmView view, Open(data, size));
+  std::vector<uint64_t> aligned;
+  KILN_ASSIGN_OR_RETURN(format::OmView view, Open(Aligned(data, size, &aligned), size));
   static std::atomic<uint64_t> serials{0};
   model->serial_ = ++serials;
   model->hal_ = std::move(device);

@@ -200,6 +200,10 @@ class Builder {
       const bool is_input = graph_inputs.count(static_cast<int32_t>(i)) != 0;
       switch (d.kind()) {
         case om::TensorKind::Constant: {
+          if (t.dtype == DataType::kUndefined || !t.rank_known) {
+            return Error(code::kGeLoadModel, "constant '", t.name,
+                         "' has no data type or no rank");
+          }
           if (t.offset > weights_size_ || t.bytes > weights_size_ - t.offset) {
             return Error(code::kGeLoadModel, "constant '", t.name, "' lies outside the weights");
           }
@@ -295,12 +299,20 @@ class Builder {
   // constant, a gear value, an earlier node's output, or (in a body) a value captured from the
   // enclosing graphs, which is anything the body itself does not write. Every tensor is written
   // once at most, and never a constant, an input or a gear value (a kernel would write into the
-  // weights or the caller's buffer). A crafted file that breaks this would have a kernel read
-  // an unbound tensor or write where it must not.
+  // weights or the caller's buffer). What a node writes, and the main graph's inputs, have a
+  // data type (only a body's captured values may be left untyped: they take the enclosing
+  // value's). A crafted file that breaks this would have a kernel read an unbound tensor, size
+  // a buffer for no type, or write where it must not.
   static Status CheckDataFlow(const om::Graph& g, const GraphProgram& out, bool is_main) {
     const size_t n = out.tensors.size();
     std::vector<uint8_t> written(n, 0), ready(n, 0);
-    for (int32_t t : out.inputs) ready[t] = 1;
+    for (int32_t t : out.inputs) {
+      // The main graph's inputs are the caller's buffers: their type says how many bytes.
+      if (is_main && out.tensors[t].dtype == DataType::kUndefined) {
+        return Error(code::kGeLoadModel, "input '", out.tensors[t].name, "' has no data type");
+      }
+      ready[t] = 1;
+    }
     for (size_t t = 0; t < n; ++t) {
       const TensorPlace place = out.tensors[t].place;
       if (place == TensorPlace::kWeight || place == TensorPlace::kGear) ready[t] = 1;
@@ -310,6 +322,10 @@ class Builder {
       for (int32_t t : *node->outputs()) {
         if (t < 0) continue;
         const TensorInfo& info = out.tensors[t];
+        if (info.dtype == DataType::kUndefined) {
+          return Error(code::kGeLoadModel, Str(node->op_type()), " '", Str(node->name()),
+                       "' writes tensor '", info.name, "', which has no data type");
+        }
         if (ready[t] || written[t]) {
           return Error(code::kGeLoadModel, Str(node->op_type()), " '", Str(node->name()),
                        "' writes tensor '", info.name, "', which ",
@@ -372,7 +388,8 @@ class Builder {
         KILN_RETURN_IF_ERROR(AddAttr(*a, g, def), "");
       }
     }
-    Status defined = kernels::ApplyDefinition(def);
+    Status defined = kernels::CheckLoadedOpset(def);
+    if (defined.ok()) defined = kernels::ApplyDefinition(def);
     auto kernel = defined.ok() ? kernels::KernelRegistry::Global().Create(backend_, def)
                                : Result<std::unique_ptr<kernels::Kernel>>(defined);
     if (!kernel.ok()) {

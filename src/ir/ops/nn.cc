@@ -18,9 +18,6 @@
 namespace kiln::ir {
 namespace {
 
-int64_t FloorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }  // b > 0
-int64_t CeilDiv(int64_t a, int64_t b) { return -FloorDiv(-a, b); }                       // b > 0
-
 // Attribute reads over a bare map (ReadWindowAttrs serves shape functions and kernels alike).
 class MapAttrs : public AttrGetters<MapAttrs> {
  public:
@@ -86,51 +83,67 @@ WindowAttrs ReadWindowAttrs(const AttrMap& attrs, std::string_view op_type, int 
 
 Result<WindowDim> ResolveWindowDim(const WindowAttrs& a, size_t i, size_t rank, int64_t in,
                                    int64_t kernel) {
-  const int64_t s = a.stride(i), extent = a.dilation(i) * (kernel - 1) + 1;
-  WindowDim d;
+  // In 128 bits: attributes and dims from a file are bounded only by int64, and their products
+  // must not overflow (a crafted stride times a large input); a result outside int64 is refused.
+  using Wide = __int128;
+  auto floor_div = [](Wide x, Wide y) { return x >= 0 ? x / y : -((-x + y - 1) / y); };  // y > 0
+  auto ceil_div = [&](Wide x, Wide y) { return -floor_div(-x, y); };
+  const Wide s = a.stride(i), extent = Wide{a.dilation(i)} * (kernel - 1) + 1;
+  Wide out = 0, pad_begin = 0, pad_end = 0;
   if (a.transposed) {
-    const int64_t full = s * (in - 1) + a.out_padding(i) + extent;
+    const Wide full = s * (Wide{in} - 1) + a.out_padding(i) + extent;
     const int64_t given = a.output_size(i, rank);
     if (given >= 0 || a.same()) {
       // The spec's total padding, split with floor division, SAME_UPPER putting the smaller half
       // first (a negative total, from an output_shape larger than the full result, leaves
       // positions that only get the bias).
-      d.out = given >= 0 ? given : in * s;
-      const int64_t total = full - d.out;
-      const int64_t half = FloorDiv(total, 2);
-      d.pad_begin = a.auto_pad == AutoPad::kSameUpper ? half : total - half;
-      d.pad_end = total - d.pad_begin;
+      out = given >= 0 ? Wide{given} : Wide{in} * s;
+      const Wide total = full - out;
+      const Wide half = floor_div(total, 2);
+      pad_begin = a.auto_pad == AutoPad::kSameUpper ? half : total - half;
+      pad_end = total - pad_begin;
     } else {
-      d.pad_begin = a.pad_begin(i);
-      d.pad_end = a.pad_end(i, rank);
-      d.out = full - d.pad_begin - d.pad_end;
+      pad_begin = a.pad_begin(i);
+      pad_end = a.pad_end(i, rank);
+      out = full - pad_begin - pad_end;
     }
-    if (d.out < 0 || (in > 0 && d.out < 1)) {
+    if (out < 0 || (in > 0 && out < 1)) {
       return Error(code::kInvalidParam, "spatial dim ", i, ": the pads leave an output size of ",
-                   d.out);
+                   static_cast<int64_t>(std::max<Wide>(out, INT64_MIN)));
     }
-    return d;
+  } else if (a.same()) {
+    out = ceil_div(in, s);
+    const Wide total = std::max<Wide>(0, (out - 1) * s + extent - in);
+    const Wide small = total / 2;
+    pad_begin = a.auto_pad == AutoPad::kSameUpper ? small : total - small;
+    pad_end = total - pad_begin;
+  } else {
+    pad_begin = a.pad_begin(i);
+    pad_end = a.pad_end(i, rank);
+    const Wide span = Wide{in} + pad_begin + pad_end - extent;
+    if (span < 0) {
+      return Error(code::kInvalidParam, "spatial dim ", i, ": the window extent ",
+                   static_cast<int64_t>(std::min<Wide>(extent, INT64_MAX)),
+                   " exceeds the padded input size ",
+                   static_cast<int64_t>(std::min<Wide>(span + extent, INT64_MAX)));
+    }
+    // ONNX applies ceil_mode to explicit pads only; auto_pad has its own formulas.
+    const bool ceil = a.ceil_mode && a.auto_pad == AutoPad::kNotSet;
+    out = (ceil ? ceil_div(span, s) : span / s) + 1;
+    // A window that would start in the end padding is dropped.
+    if (ceil && (out - 1) * s >= Wide{in} + pad_begin) --out;
   }
-  if (a.same()) {
-    d.out = CeilDiv(in, s);
-    const int64_t total = std::max<int64_t>(0, (d.out - 1) * s + extent - in);
-    const int64_t small = total / 2;
-    d.pad_begin = a.auto_pad == AutoPad::kSameUpper ? small : total - small;
-    d.pad_end = total - d.pad_begin;
-    return d;
+  constexpr Wide kMost = Wide{1} << 62;
+  for (Wide v : {out, pad_begin, pad_end, extent}) {
+    if (v > kMost || v < -kMost) {
+      return Error(code::kInvalidParam, "spatial dim ", i,
+                   ": the window's sizes (kernel, stride, dilation, pads) are out of range");
+    }
   }
-  d.pad_begin = a.pad_begin(i);
-  d.pad_end = a.pad_end(i, rank);
-  const int64_t span = in + d.pad_begin + d.pad_end - extent;
-  if (span < 0) {
-    return Error(code::kInvalidParam, "spatial dim ", i, ": the window extent ", extent,
-                 " exceeds the padded input size ", span + extent);
-  }
-  // ONNX applies ceil_mode to explicit pads only; auto_pad has its own formulas.
-  const bool ceil = a.ceil_mode && a.auto_pad == AutoPad::kNotSet;
-  d.out = (ceil ? CeilDiv(span, s) : span / s) + 1;
-  // A window that would start in the end padding is dropped.
-  if (ceil && (d.out - 1) * s >= in + d.pad_begin) --d.out;
+  WindowDim d;
+  d.out = static_cast<int64_t>(out);
+  d.pad_begin = static_cast<int64_t>(pad_begin);
+  d.pad_end = static_cast<int64_t>(pad_end);
   return d;
 }
 
@@ -430,9 +443,16 @@ Result<int64_t> GroupAttr(InferenceContext& ctx) {
 // Conv: X [N, C, ...], W [M, C/group, k...]; C and M must divide into the groups.
 Status CheckConvChannels(InferenceContext& ctx, const Dim& c, const std::vector<Dim>& w,
                          int64_t group) {
-  if (c.known() && w[1].known() && c.value != w[1].value * group) {
-    return ctx.Fail("X has ", c.value, " channels but W.shape[1] * group = ", w[1].value, " * ",
-                    group, " = ", w[1].value * group);
+  int64_t product = 0;
+  if (c.known() && w[1].known()) {
+    if (__builtin_mul_overflow(w[1].value, group, &product)) {
+      return ctx.Fail("X has ", c.value, " channels but W.shape[1] * group = ", w[1].value, " * ",
+                      group, " overflows");
+    }
+    if (c.value != product) {
+      return ctx.Fail("X has ", c.value, " channels but W.shape[1] * group = ", w[1].value, " * ",
+                      group, " = ", product);
+    }
   }
   if (c.known() && c.value % group != 0) {
     return ctx.Fail("X has ", c.value, " channels, not a multiple of group ", group);
@@ -519,8 +539,13 @@ Status ConvTranspose(InferenceContext& ctx) {
 // The output shape of MaxPool / AveragePool / LpPool: [N, C, windowed spatial dims].
 Result<Shape> PoolShape(InferenceContext& ctx) {
   KILN_ASSIGN_OR_RETURN(std::optional<size_t> spatial, SpatialRank(ctx, false));
+  if (!spatial) return ctx.Fail("attribute 'kernel_shape' is required");
   KILN_ASSIGN_OR_RETURN(std::vector<Dim> x, DimsOfRank(ctx, 0, "X", *spatial + 2));
   KILN_ASSIGN_OR_RETURN(WindowAttrs win, CheckedWindow(ctx, *spatial));
+  if (win.kernel_shape.size() != *spatial) {  // CheckedWindow takes an empty list as absent
+    return ctx.Fail("attribute 'kernel_shape' = ", IntsStr(win.kernel_shape), " needs ", *spatial,
+                    " values");
+  }
   std::vector<Dim> out = {x[0], x[1]};
   KILN_ASSIGN_OR_RETURN(std::vector<Dim> dims, WindowedDims(ctx, win, win.kernel_shape, x));
   out.insert(out.end(), dims.begin(), dims.end());

@@ -118,6 +118,22 @@ TEST(ConvInferenceTest, InputChannelsMustEqualWeightChannelsTimesGroup) {
   OneNode n("Conv", {F32({1, 8, 5, 5}), F32({16, 3, 3, 3})}, 1);
   n.node->set_attr("group", int64_t{2});
   ExpectFailure(n, code::kInvalidParam, "X has 8 channels but W.shape[1] * group = 3 * 2 = 6");
+  // A group whose product with W's channels overflows (a crafted file) is refused, not UB.
+  n.node->set_attr("group", int64_t{1} << 62);
+  ExpectFailure(n, code::kInvalidParam, "3 * 4611686018427387904 overflows");
+}
+
+// Window sizes whose arithmetic would overflow int64 (pads and strides near 2^62 from a crafted
+// file) are refused with the dim named, not computed with undefined behaviour.
+TEST(ConvInferenceTest, WindowSizesThatOverflowAreRefused) {
+  OneNode n("MaxPool", {F32({1, 2, 14, 14})}, 1);
+  n.node->set_attr("kernel_shape", Ints{2, 2});
+  n.node->set_attr("pads", Ints{INT64_MAX, 0, 0, 0});
+  ExpectFailure(n, code::kInvalidParam, "spatial dim 0: the window's sizes");
+  OneNode c("Conv", {F32({1, 2, 14, 14}), F32({4, 2, 3, 3})}, 1);
+  c.node->set_attr("dilations", Ints{int64_t{1} << 62, 1});
+  c.node->set_attr("auto_pad", std::string("SAME_UPPER"));
+  ExpectFailure(c, code::kInvalidParam, "spatial dim 0: the window's sizes");
 }
 
 TEST(ConvInferenceTest, OutputChannelsMustDivideIntoGroups) {

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "format/om_generated.h"
@@ -26,6 +27,10 @@ struct TinyModel {
   uint64_t work_size = 64;
   // One gear (batch) giving y's dims, or none.
   std::vector<int64_t> gear_y_dims;
+  // Data-flow faults: the second Relu first (it reads y before the first writes it); the second
+  // Relu writing y again; the first Relu with no input; the first Relu's opset.
+  bool swap_nodes = false, write_twice = false, no_input = false;
+  int relu_opset = 14;
 
   std::vector<uint8_t> Build() const {
     flatbuffers::FlatBufferBuilder b;
@@ -34,10 +39,12 @@ struct TinyModel {
                                         om::TensorKind::Activation, y_offset, y_bytes);
     auto out = om::CreateTensorDescDirect(b, "out", 1, &x_dims, nullptr, 2, om::TensorKind::Output);
     std::vector<flatbuffers::Offset<om::TensorDesc>> tensors = {x, y, out};
-    std::vector<int32_t> in0 = {0}, out1 = {1}, in1 = {1}, out2 = {2};
+    std::vector<int32_t> in0 = {0}, out1 = {1}, in1 = {1}, out2 = {write_twice ? 1 : 2}, none;
     std::vector<flatbuffers::Offset<om::Node>> nodes = {
-        om::CreateNodeDirect(b, "Relu", "", "relu", nullptr, &in0, &out1, nullptr, 14),
+        om::CreateNodeDirect(b, "Relu", "", "relu", nullptr, no_input ? &none : &in0, &out1,
+                             nullptr, relu_opset),
         om::CreateNodeDirect(b, "Relu", "", "relu2", nullptr, &in1, &out2, nullptr, 14)};
+    if (swap_nodes) std::swap(nodes[0], nodes[1]);
     std::vector<int32_t> g_in = {0}, g_out = {2};
     std::vector<flatbuffers::Offset<om::Graph>> graphs = {
         om::CreateGraphDirect(b, "main", &tensors, &nodes, &g_in, &g_out)};
@@ -114,6 +121,30 @@ TEST(ProgramTest, AnUnknownDataTypeIsRefused) {
   TinyModel m;
   m.y_dtype = 99;
   ExpectRefused(m, "tensor 'y' has an unknown data type 99");
+  m.y_dtype = 0;  // undefined: a kernel would size its output for no type
+  ExpectRefused(m, "'relu' writes tensor 'y', which has no data type");
+}
+
+TEST(ProgramTest, NodesReadOnlyWhatExistsAndWriteEachTensorOnce) {
+  TinyModel late;
+  late.swap_nodes = true;
+  ExpectRefused(late, "Relu 'relu2' reads tensor 'y' before any node writes it");
+  TinyModel twice;
+  twice.write_twice = true;
+  ExpectRefused(twice, "Relu 'relu2' writes tensor 'y', which another node writes");
+}
+
+// A loaded node is held to its op's schema like a compiled one: its counts, and an opset Kiln
+// defines the op at (attribute declarations depend on it).
+TEST(ProgramTest, ANodeOutsideItsOpsCountsOrOpsetsIsRefused) {
+  TinyModel none;
+  none.no_input = true;
+  ExpectRefused(none, "has 0 input(s); Relu takes 1 to 1");
+  for (int opset : {0, 1000}) {
+    TinyModel m;
+    m.relu_opset = opset;
+    ExpectRefused(m, "opset " + std::to_string(opset) + " is not one Kiln defines Relu at");
+  }
 }
 
 }  // namespace
