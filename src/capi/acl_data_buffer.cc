@@ -5,6 +5,7 @@
 #include "acl/acl.h"
 #include "capi/error.h"
 #include "capi/handle_set.h"
+#include "capi/model_handles.h"
 
 using kiln::capi::InvalidParam;
 
@@ -33,6 +34,10 @@ const aclDataBuffer* Live(const char* api, const aclDataBuffer* buffer) {
   return buffer;
 }
 }  // namespace
+
+namespace kiln::capi {
+bool IsLiveDataBuffer(const aclDataBuffer* buffer) { return Buffers().Contains(buffer); }
+}  // namespace kiln::capi
 
 extern "C" {
 

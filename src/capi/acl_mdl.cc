@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The model API: load/unload, descriptions, gears and execution (docs/capi.md, "Models").
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -163,6 +166,40 @@ aclError IndexByName(const char* api, const aclmdlDesc* desc, const char* name, 
   });
 }
 
+// Whether the `size` bytes at `data` are memory the execution may touch (docs/capi.md, "Buffers
+// given to execute"): inside a live aclrtMalloc / aclrtMallocHost allocation with room for all of
+// them, or, for memory Kiln did not allocate (the CPU device's host memory), mapped from the
+// first byte to the last (msync fails with ENOMEM on a gap). Freed device memory and wild
+// addresses are refused instead of read or written.
+Status CheckIoMemory(const void* data, size_t size, const char* what, size_t i) {
+  using kiln::runtime::MemoryKind;
+  const kiln::runtime::PointerInfo info = kiln::runtime::Runtime::Get().Classify(data);
+  switch (info.kind) {
+    case MemoryKind::kFreedDevice:
+      return Error(code::kInvalidParam, what, " buffer ", i, " at ", kiln::PtrStr(data),
+                   " points into device memory that was freed (aclrtFree)");
+    case MemoryKind::kDevice:
+    case MemoryKind::kHost:
+      if (size > info.bytes_from) {
+        return Error(code::kInvalidParam, what, " buffer ", i, " claims ", size, " bytes at ",
+                     kiln::PtrStr(data), ", but its allocation has ", info.bytes_from,
+                     " bytes from there");
+      }
+      return Status::Ok();
+    case MemoryKind::kUnknown:
+      break;
+  }
+  static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const auto start = reinterpret_cast<uintptr_t>(data) & ~(page - 1);
+  uintptr_t end;
+  if (__builtin_add_overflow(reinterpret_cast<uintptr_t>(data), size == 0 ? 1 : size, &end) ||
+      msync(reinterpret_cast<void*>(start), end - start, MS_ASYNC) != 0) {
+    return Error(code::kInvalidParam, what, " buffer ", i, " at ", kiln::PtrStr(data), " (", size,
+                 " bytes) is not memory of this process");
+  }
+  return Status::Ok();
+}
+
 // The dataset's buffers as the executor takes them. Only an input's desc is read (its dims pick
 // the run's shape); an output's desc is written by the run, and an earlier run still in flight on
 // a stream may be writing it now.
@@ -172,12 +209,18 @@ Status Buffers(const aclmdlDataset* ds, const char* what, bool read_descs,
   out->resize(ds->buffers.size());
   for (size_t i = 0; i < ds->buffers.size(); ++i) {
     kiln::runtime::IoBuffer& b = (*out)[i];
+    if (!kiln::capi::IsLiveDataBuffer(ds->buffers[i])) {
+      return Error(code::kInvalidParam, what, " buffer ", i,
+                   " is not a live aclDataBuffer (destroyed after it was added?)");
+    }
     b.data = aclGetDataBufferAddr(ds->buffers[i]);
     b.size = aclGetDataBufferSizeV2(ds->buffers[i]);
     b.has_dims = false;
     if (b.data == nullptr && b.size != 0) {
-      return Error(code::kInvalidParam, what, " buffer ", i, " is not a live aclDataBuffer");
+      return Error(code::kInvalidParam, what, " buffer ", i, " is NULL but claims ", b.size,
+                   " bytes");
     }
+    if (b.data != nullptr) KILN_RETURN_IF_ERROR(CheckIoMemory(b.data, b.size, what, i), "");
     if (read_descs) {
       std::lock_guard<std::mutex> lock(ds->descs_mu);
       if (const aclTensorDesc* desc = ds->descs[i]) {

@@ -108,6 +108,10 @@ aclError aclmdlAddDatasetBuffer(aclmdlDataset* dataset, aclDataBuffer* dataBuffe
     aclmdlDataset* d = LiveDataset("aclmdlAddDatasetBuffer", dataset);
     if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
     if (dataBuffer == nullptr) return InvalidParam("aclmdlAddDatasetBuffer", "dataBuffer is NULL");
+    if (!kiln::capi::IsLiveDataBuffer(dataBuffer)) {
+      return InvalidParam("aclmdlAddDatasetBuffer", "dataBuffer ", kiln::PtrStr(dataBuffer),
+                          " is not a live aclDataBuffer (destroyed already?)");
+    }
     d->buffers.push_back(dataBuffer);
     d->descs.push_back(nullptr);
     return ACL_SUCCESS;

@@ -114,6 +114,11 @@ bool KindSides(int kind, char* src, char* dst) {
 kiln::Status CheckSide(const char* name, const void* ptr, char side, size_t extent,
                        const char* kind_name) {
   PointerInfo info = Runtime::Get().Classify(ptr);
+  if (info.kind == MemoryKind::kFreedDevice) {
+    return kiln::Error(kiln::code::kInvalidParam, name, " ", kiln::PtrStr(ptr),
+                       " points into device memory that was freed (aclrtFree) on device ",
+                       info.device);
+  }
   bool is_device = info.kind == MemoryKind::kDevice;
   if (side == 'd' && !is_device) {
     return kiln::Error(kiln::code::kInvalidParam, name, " ", kiln::PtrStr(ptr),

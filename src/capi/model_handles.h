@@ -36,6 +36,9 @@ aclmdlDataset* LiveDataset(const char* api, const aclmdlDataset* dataset);
 
 aclDataType ToAclType(ir::DataType t);
 
+// Whether `buffer` is a live aclDataBuffer (created, not yet destroyed; acl_data_buffer.cc).
+bool IsLiveDataBuffer(const aclDataBuffer* buffer);
+
 // What the model API reads and writes of a dataset's descs (defined with aclTensorDesc in
 // acl_tensor_desc.cc), without going through a public call (which a profile would count as one
 // the application made), and without allocating when nothing changed:

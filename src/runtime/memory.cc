@@ -84,6 +84,9 @@ PointerInfo Runtime::Classify(const void* ptr) {
       return PointerInfo{MemoryKind::kHost, -1, it->first + it->second - addr};
     }
   }
+  for (auto& [id, dev] : devices_) {
+    if (dev->pool->WasFreed(ptr)) return PointerInfo{MemoryKind::kFreedDevice, id, 0};
+  }
   return info;
 }
 

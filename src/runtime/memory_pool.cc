@@ -50,7 +50,7 @@ Result<void*> MemoryPool::Allocate(size_t bytes, bool huge_pages) {
   auto it = cached_.lower_bound(size);
   if (it != cached_.end() && it->first - size <= it->first / 8) {
     void* ptr = it->second.first;
-    live_[reinterpret_cast<uintptr_t>(ptr)] = Block{it->first, it->second.second};
+    live_[reinterpret_cast<uintptr_t>(ptr)] = Block{it->first, it->second.second, bytes};
     stats_.live_bytes += it->first;
     ++stats_.live_blocks;
     ++stats_.cache_hits;
@@ -76,7 +76,7 @@ Result<void*> MemoryPool::Allocate(size_t bytes, bool huge_pages) {
     Status status = ptr.status();
     return std::move(status).Annotate(StrCat("device ", device_id_));
   }
-  live_[reinterpret_cast<uintptr_t>(*ptr)] = Block{size, huge_pages};
+  live_[reinterpret_cast<uintptr_t>(*ptr)] = Block{size, huge_pages, bytes};
   stats_.live_bytes += size;
   stats_.reserved_bytes += size;
   ++stats_.live_blocks;
@@ -119,8 +119,18 @@ size_t MemoryPool::BytesFrom(const void* ptr) const {
   auto it = live_.upper_bound(addr);
   if (it == live_.begin()) return 0;
   --it;
-  uintptr_t end = it->first + it->second.size;
+  uintptr_t end = it->first + it->second.requested;
   return addr < end ? end - addr : 0;
+}
+
+bool MemoryPool::WasFreed(const void* ptr) const {
+  auto addr = reinterpret_cast<uintptr_t>(ptr);
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& [size, block] : cached_) {
+    auto start = reinterpret_cast<uintptr_t>(block.first);
+    if (addr >= start && addr < start + size) return true;
+  }
+  return false;
 }
 
 void MemoryPool::PublishUsage(std::shared_ptr<UsageSlot> slot) {

@@ -45,8 +45,13 @@ class MemoryPool {
   Status Free(void* ptr);
   // Returns cached blocks to the device.
   void Trim();
-  // Bytes of a live block from `ptr` to its end, when `ptr` lies inside one; else 0.
+  // Bytes from `ptr` to the end of the live allocation it lies in (the bytes asked of Allocate,
+  // not the block's size class: a copy past them is refused even where the block has room);
+  // 0 when `ptr` lies in none.
   size_t BytesFrom(const void* ptr) const;
+  // Whether `ptr` lies in a block this pool handed out and took back (freed, kept cached): a
+  // use after free the pool can still name.
+  bool WasFreed(const void* ptr) const;
   PoolStats stats() const;
   int32_t device() const { return device_id_; }
   // From now on the pool stores its live and reserved bytes into `slot` on every change (the
@@ -57,6 +62,7 @@ class MemoryPool {
   struct Block {
     size_t size;  // as allocated from the device
     bool huge;
+    size_t requested = 0;  // what Allocate was asked for (<= size)
   };
   void TrimLocked();
   void PublishLocked() {

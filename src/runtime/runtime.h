@@ -24,7 +24,8 @@
 
 namespace kiln::runtime {
 
-enum class MemoryKind { kUnknown, kDevice, kHost };
+// kFreedDevice: inside device memory that was freed (aclrtFree) and is still held by the pool.
+enum class MemoryKind { kUnknown, kDevice, kHost, kFreedDevice };
 
 struct PointerInfo {
   MemoryKind kind = MemoryKind::kUnknown;

@@ -222,6 +222,59 @@ TEST_F(ModelApiTest, ExecuteWithTooSmallBuffersIsInvalidParamNamingTheTensor) {
   }
 }
 
+// Buffers execute must not touch (docs/capi.md, "Buffers given to execute"): a wild address, a
+// size claimed past the end of an aclrtMalloc allocation, freed device memory, a data buffer
+// destroyed after it was added. Each is 100000 naming the buffer; the model stays usable.
+TEST_F(ModelApiTest, ExecuteRefusesBuffersItMustNotTouch) {
+  KILN_REQUIRE_MNIST();
+  LoadedModel m(MnistOm());
+  IoDatasets good({kMnistInputBytes}, {kMnistOutputBytes});
+  good.input(0).Write(LoadMnistCase(0).input);
+  auto run_with_input = [&](void* data, size_t size) {
+    aclmdlDataset* in = aclmdlCreateDataset();
+    aclDataBuffer* b = aclCreateDataBuffer(data, size);
+    EXPECT_EQ(aclmdlAddDatasetBuffer(in, b), ACL_SUCCESS);
+    const aclError ret = aclmdlExecute(m.id(), in, good.out());
+    const std::string msg = RecentErrMsg();
+    EXPECT_EQ(aclDestroyDataBuffer(b), ACL_SUCCESS);
+    EXPECT_EQ(aclmdlDestroyDataset(in), ACL_SUCCESS);
+    return std::make_pair(ret, msg);
+  };
+  for (uintptr_t wild : {uintptr_t{0x10}, uintptr_t{0x1234}}) {
+    auto [ret, msg] = run_with_input(reinterpret_cast<void*>(wild), kMnistInputBytes);
+    EXPECT_EQ(ret, ACL_ERROR_INVALID_PARAM);
+    EXPECT_TRUE(Contains(msg, "is not memory of this process"));
+  }
+  void* small = nullptr;
+  ASSERT_EQ(aclrtMalloc(&small, 64, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+  {
+    auto [ret, msg] = run_with_input(small, kMnistInputBytes);  // 3136 bytes claimed over 64
+    EXPECT_EQ(ret, ACL_ERROR_INVALID_PARAM);
+    EXPECT_TRUE(Contains(msg, "its allocation has"));
+  }
+  ASSERT_EQ(aclrtFree(small), ACL_SUCCESS);
+  {
+    auto [ret, msg] = run_with_input(small, 64);
+    EXPECT_EQ(ret, ACL_ERROR_INVALID_PARAM);
+    EXPECT_TRUE(Contains(msg, "freed"));
+  }
+  {  // destroyed after it was added: the dataset still holds the handle
+    aclmdlDataset* in = aclmdlCreateDataset();
+    aclDataBuffer* b = aclCreateDataBuffer(good.input(0).ptr(), kMnistInputBytes);
+    ASSERT_EQ(aclmdlAddDatasetBuffer(in, b), ACL_SUCCESS);
+    ASSERT_EQ(aclDestroyDataBuffer(b), ACL_SUCCESS);
+    EXPECT_EQ(aclmdlExecute(m.id(), in, good.out()), ACL_ERROR_INVALID_PARAM);
+    EXPECT_TRUE(Contains(RecentErrMsg(), "not a live aclDataBuffer"));
+    EXPECT_EQ(aclmdlAddDatasetBuffer(in, b), ACL_ERROR_INVALID_PARAM);  // nor can it be added
+    EXPECT_EQ(aclmdlDestroyDataset(in), ACL_SUCCESS);
+  }
+  // Host memory the application owns is taken on the CPU device, as the policy says.
+  std::vector<float> host = LoadMnistCase(0).input;
+  auto [ret, msg] = run_with_input(host.data(), kMnistInputBytes);
+  EXPECT_EQ(ret, ACL_SUCCESS) << msg;
+  ASSERT_EQ(aclmdlExecute(m.id(), good.in(), good.out()), ACL_SUCCESS) << RecentErrMsg();
+}
+
 TEST_F(ModelApiTest, ExecuteAsyncFailureIsReportedBySynchronizeAndTheStreamGoesOn) {
   KILN_REQUIRE_MNIST();
   LoadedModel m(MnistOm());

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "acl/acl.h"
 
@@ -50,6 +51,28 @@ TEST_F(RobustnessTest, Memcpy2dWhoseExtentOverflowsIsRefused) {
   EXPECT_EQ(aclrtMemcpy2d(dev, size_t{1} << 63, host, 16, 16, 3, ACL_MEMCPY_HOST_TO_DEVICE),
             ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtFree(dev), ACL_SUCCESS);
+}
+
+// A device allocation's extent is what was asked for (AscendCL's real size: ALIGN_UP(size, 32)
+// + 32), not the pool's size class: a copy or fill past it is refused even though the pool's
+// block has room; so is any use of freed device memory the pool still holds.
+TEST_F(RobustnessTest, CopiesPastAnAllocationOrIntoFreedMemoryAreRefused) {
+  void* dev = nullptr;
+  ASSERT_EQ(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);  // real size 96
+  std::vector<char> host(4096, 1);
+  EXPECT_EQ(aclrtMemcpy(dev, 96, host.data(), 96, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemcpy(dev, 4096, host.data(), 97, ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtMemcpy(host.data(), 4096, dev, 200, ACL_MEMCPY_DEVICE_TO_HOST),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtMemset(dev, 4096, 0, 97), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtMemset(dev, 96, 0, 96), ACL_SUCCESS);
+  ASSERT_EQ(aclrtFree(dev), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemset(dev, 64, 0, 64), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("freed"), std::string::npos);
+  EXPECT_EQ(aclrtMemcpy(dev, 64, host.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtMemcpy(host.data(), 64, dev, 64, ACL_MEMCPY_DEFAULT), ACL_ERROR_INVALID_PARAM);
 }
 
 TEST_F(RobustnessTest, TensorDescSizesThatOverflowAreZero) {
@@ -137,6 +160,22 @@ TEST(RobustnessNoFixtureTest, DeeplyNestedAclJsonIsAParseErrorNotACrash) {
     f << "{\"a\":" << std::string(200000, '[') << std::string(200000, ']') << "}";
   }
   EXPECT_EQ(aclInit(path), ACL_ERROR_PARSE_FILE);
+  std::remove(path);
+}
+
+// acl.json's defaultDevice must name a device this process sees: aclInit refuses another
+// with 100006 and stays uninitialised (a later aclInit with a good file succeeds).
+TEST(RobustnessNoFixtureTest, DefaultDeviceThatDoesNotExistIsRefusedAtInit) {
+  char path[] = "/tmp/kiln-defdev-XXXXXX";
+  int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  for (const char* dev : {"999", "-1", "zero", "0"}) {
+    std::ofstream(path) << "{\"defaultDevice\": {\"default_device\": \"" << dev << "\"}}";
+    const aclError want = std::string(dev) == "0" ? ACL_SUCCESS : ACL_ERROR_PARSE_FILE;
+    EXPECT_EQ(aclInit(path), want) << dev;
+    if (want == ACL_SUCCESS) EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+  }
   std::remove(path);
 }
 

@@ -96,17 +96,30 @@ TEST(MemoryPoolTest, FreeOfAForeignOrInteriorPointerIsAnError) {
   EXPECT_EQ(pool.Free(*a).code(), code::kInvalidParam);  // double free
 }
 
-TEST(MemoryPoolTest, BytesFromSeesInteriorPointersOfLiveBlocksOnly) {
+// The extent of an allocation is what was asked for, not its size class: the class's spare
+// bytes are not the caller's. Freed blocks the pool still holds are told apart.
+TEST(MemoryPoolTest, BytesFromSeesInteriorPointersOfLiveAllocationsOnly) {
   CountingAllocator device;
   MemoryPool pool(device, 0, 16 * kMiB);
   auto a = pool.Allocate(1000, false);  // one 1024-byte class block
   ASSERT_TRUE(a.ok());
   char* base = static_cast<char*>(*a);
-  EXPECT_EQ(pool.BytesFrom(base), 1024u);
-  EXPECT_EQ(pool.BytesFrom(base + 1000), 24u);
-  EXPECT_EQ(pool.BytesFrom(base + 1024), 0u);
+  EXPECT_EQ(pool.BytesFrom(base), 1000u);
+  EXPECT_EQ(pool.BytesFrom(base + 999), 1u);
+  EXPECT_EQ(pool.BytesFrom(base + 1000), 0u);  // in the block, past the allocation
+  EXPECT_FALSE(pool.WasFreed(base));
   ASSERT_TRUE(pool.Free(*a).ok());
   EXPECT_EQ(pool.BytesFrom(base), 0u);
+  EXPECT_TRUE(pool.WasFreed(base + 10));
+  auto b = pool.Allocate(900, false);  // the cached block, handed out again
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(*b, *a);
+  EXPECT_EQ(pool.BytesFrom(base), 900u);
+  EXPECT_FALSE(pool.WasFreed(base));
+  pool.Trim();
+  ASSERT_TRUE(pool.Free(*b).ok());
+  pool.Trim();  // returned to the device: no longer known as freed
+  EXPECT_FALSE(pool.WasFreed(base));
 }
 
 TEST(MemoryPoolTest, DestructionReturnsLeakedAndCachedBlocks) {
