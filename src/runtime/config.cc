@@ -2,12 +2,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/config.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <sys/stat.h>
-#include <fstream>
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "base/env.h"
 
@@ -25,17 +28,22 @@ int Depth(const nlohmann::json& j, int limit) {
   return deepest + 1;
 }
 
-// acl.json writes numbers as strings ("0", "10000"); accept both forms.
+// acl.json writes numbers as strings ("0", "10000"); accept both forms, within int64's range.
 Result<int64_t> IntValue(const nlohmann::json& j, const std::string& key,
                          const std::string& origin) {
-  if (j.is_number_integer()) return j.get<int64_t>();
+  if (j.is_number_integer() && (j.is_number_unsigned() ? j.get<uint64_t>() <= INT64_MAX : true)) {
+    return j.get<int64_t>();
+  }
   if (j.is_string()) {
     const std::string& s = j.get_ref<const std::string&>();
     char* end = nullptr;
+    errno = 0;
     long long v = std::strtoll(s.c_str(), &end, 10);
-    if (!s.empty() && *end == '\0') return static_cast<int64_t>(v);
+    if (!s.empty() && *end == '\0' && errno != ERANGE) return static_cast<int64_t>(v);
   }
-  return Error(code::kParseFile, origin, ": \"", key, "\" must be an integer, got ", j.dump());
+  std::string got = j.dump();
+  if (got.size() > 40) got = got.substr(0, 40) + "...";
+  return Error(code::kParseFile, origin, ": \"", key, "\" must be an integer, got ", got);
 }
 
 // A profiler object's switches; `on` is what "switch" says (acl.json) or true (environment).
@@ -152,19 +160,24 @@ Result<DumpOptions> DumpFrom(const nlohmann::json& j, const std::string& origin)
   return d;
 }
 
-// Parses JSON text, naming the file and the byte of the first error.
-Result<nlohmann::json> ParseJson(const std::string& text, const std::string& origin) {
-  nlohmann::json root = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (root.is_discarded()) {
-    // Re-parse with exceptions only to get the position for the message.
-    std::string where;
-    try {
-      [[maybe_unused]] auto again = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-      where = StrCat(" at byte ", e.byte);
-    }
-    return Error(code::kParseFile, origin, ": malformed JSON", where);
+// Parses JSON text; a syntax error, and a number too large for a double (which nlohmann's
+// parser throws as out_of_range even when asked not to throw), are malformed JSON naming the
+// file and the byte.
+Result<nlohmann::json> ParseAnyJson(const std::string& text, const std::string& origin) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    return Error(code::kParseFile, origin, ": malformed JSON at byte ", e.byte);
+  } catch (const nlohmann::json::exception& e) {
+    std::string what = e.what();  // may quote the offending token whole: keep the start
+    if (what.size() > 120) what = what.substr(0, 120) + "...";
+    return Error(code::kParseFile, origin, ": malformed JSON (", what, ")");
   }
+}
+
+// Parses a config's JSON text: an object nested at most kMaxNesting deep.
+Result<nlohmann::json> ParseJson(const std::string& text, const std::string& origin) {
+  KILN_ASSIGN_OR_RETURN(nlohmann::json root, ParseAnyJson(text, origin));
   if (!root.is_object())
     return Error(code::kParseFile, origin, ": the top level must be an object");
   if (Depth(root, kMaxNesting) > kMaxNesting) {
@@ -174,22 +187,41 @@ Result<nlohmann::json> ParseJson(const std::string& text, const std::string& ori
 }
 
 Result<std::string> ReadText(const std::string& path, const char* what) {
-  // A config is a small regular file: /dev/zero or a FIFO would read forever.
+  // A config is a small regular file: /dev/zero or a FIFO would read forever. The checks are
+  // made on the file opened (fstat), not on the name before opening it, and O_NONBLOCK keeps
+  // the open itself from waiting on a FIFO.
   constexpr off_t kMaxBytes = 16 << 20;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    return Error(code::kInvalidFile, "cannot open ", what, " file '", path,
+                 "': ", std::strerror(errno));
+  }
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
   struct stat st {};
-  if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     return Error(code::kInvalidFile, what, " file '", path, "' is not a regular file");
   }
   if (st.st_size > kMaxBytes) {
     return Error(code::kInvalidFile, what, " file '", path, "' holds ", st.st_size,
                  " bytes; a config is at most ", kMaxBytes);
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error(code::kInvalidFile, "cannot open ", what, " file '", path, "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return Error(code::kInvalidFile, "cannot read ", what, " file '", path, "'");
-  return text.str();
+  std::string text(static_cast<size_t>(st.st_size), '\0');
+  size_t got = 0;
+  while (got < text.size()) {
+    const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      return Error(code::kInvalidFile, "cannot read ", what, " file '", path,
+                   "': ", std::strerror(errno));
+    }
+    if (n == 0) break;  // the file shrank meanwhile: what it holds now
+    got += static_cast<size_t>(n);
+  }
+  text.resize(got);
+  return text;
 }
 
 }  // namespace
@@ -209,8 +241,7 @@ Result<DumpOptions> LoadDumpConfigFile(const std::string& path) {
 }
 
 Result<ProfilerOptions> ParseProfilerOptions(const std::string& text, const std::string& origin) {
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Error(code::kParseFile, origin, ": malformed JSON");
+  KILN_ASSIGN_OR_RETURN(nlohmann::json j, ParseAnyJson(text, origin));
   if (Depth(j, kMaxNesting) > kMaxNesting) {
     return Error(code::kParseFile, origin, ": nesting deeper than ", kMaxNesting, " levels");
   }
@@ -232,6 +263,9 @@ Result<Config> ParseConfig(const std::string& text, const std::string& origin) {
   if (auto it = root.find("defaultDevice"); it != root.end() && it->is_object()) {
     if (auto d = it->find("default_device"); d != it->end()) {
       KILN_ASSIGN_OR_RETURN(int64_t dev, IntValue(*d, "default_device", origin));
+      if (dev < 0 || dev > INT32_MAX) {
+        return Error(code::kParseFile, origin, ": default_device must be a device id, got ", dev);
+      }
       config.default_device = static_cast<int32_t>(dev);
     }
   }

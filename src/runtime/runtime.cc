@@ -40,6 +40,14 @@ Status Runtime::Init(const char* config_path) {
   if (config_path != nullptr && *config_path != '\0') {
     KILN_ASSIGN_OR_RETURN(config, LoadConfigFile(config_path));
   }
+  if (config.default_device) {
+    discovered_ = false;  // the visible devices as this init sees them
+    DiscoverDevicesLocked();
+    if (static_cast<size_t>(*config.default_device) >= visible_.size()) {
+      return Error(code::kParseFile, "'", config_path, "': default_device ", *config.default_device,
+                   " is not a device of this process (", visible_.size(), " visible)");
+    }
+  }
   log::Configure();
   uint64_t limit = config.device_memory_limit.value_or(0);
   std::string env_limit = env::Get("KILN_DEVICE_MEMORY_LIMIT");

@@ -3,6 +3,11 @@
 #include "runtime/config.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
 
 namespace kiln::runtime {
 namespace {
@@ -123,6 +128,48 @@ TEST(ConfigTest, RejectsBadValuesOfKnownKeys) {
     EXPECT_FALSE(c.ok()) << text;
     EXPECT_EQ(c.status().code(), code::kParseFile) << text;
   }
+}
+
+// Numbers out of range are parse errors, not exceptions: a literal too large for a double
+// (nlohmann throws out_of_range for it even when asked not to throw), strings past int64, and
+// device ids that are negative or past int32.
+TEST(ConfigTest, NumbersOutOfRangeAreParseErrors) {
+  const std::string huge = "1" + std::string(100000, '0');
+  for (const std::string& text :
+       {"{\"err_msg_mode\": " + huge + "}", "{\"err_msg_mode\": \"" + huge + "\"}",
+        std::string(R"({"err_msg_mode": 18446744073709551615})"),
+        std::string(R"({"defaultDevice": {"default_device": "-1"}})"),
+        std::string(R"({"defaultDevice": {"default_device": "99999999999"}})"),
+        std::string(R"({"defaultDevice": {"default_device": "zero"}})"),
+        std::string(R"({"defaultDevice": {"default_device": -2}})")}) {
+    auto c = ParseConfig(text, "'acl.json'");
+    ASSERT_FALSE(c.ok()) << text.substr(0, 60);
+    EXPECT_EQ(c.status().code(), code::kParseFile) << c.status().message();
+    EXPECT_LT(c.status().message().size(), 300u) << "the message quotes the whole number";
+  }
+  auto ok = ParseConfig(R"({"defaultDevice": {"default_device": "3"}})", "x");
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok->default_device, 3);
+}
+
+// Only a regular file is read, checked on the file opened: a folder, a link to /dev/zero (which
+// would read forever) and a FIFO (whose open would wait for a writer) are refused at once.
+TEST(ConfigTest, OnlyARegularFileIsRead) {
+  char dir[] = "/tmp/kiln-cfg-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string d(dir);
+  ASSERT_EQ(symlink("/dev/zero", (d + "/zero.json").c_str()), 0);
+  ASSERT_EQ(mkfifo((d + "/fifo.json").c_str(), 0644), 0);
+  for (const std::string& path : {d, d + "/zero.json", d + "/fifo.json"}) {
+    auto c = LoadConfigFile(path);
+    ASSERT_FALSE(c.ok()) << path;
+    EXPECT_EQ(c.status().code(), code::kInvalidFile) << c.status().message();
+    EXPECT_NE(c.status().message().find("not a regular file"), std::string::npos)
+        << c.status().message();
+  }
+  std::remove((d + "/zero.json").c_str());
+  std::remove((d + "/fifo.json").c_str());
+  rmdir(dir);
 }
 
 TEST(ConfigTest, MissingFileIsInvalidFile) {
