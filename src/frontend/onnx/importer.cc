@@ -101,7 +101,7 @@ Result<ir::Tensor> Importer::ExternalTensorOf(const pb::TensorProto& t, ir::Data
   std::string path = base_dir + "/" + location;
   auto& file = external[path];
   if (!file) {
-    auto opened = MappedFile::Open(path);
+    auto opened = MappedFile::OpenBeneath(base_dir, location);
     if (!opened.ok()) {
       Status st = opened.status();
       return std::move(st).Annotate(StrCat(origin, ": external data of ", what));

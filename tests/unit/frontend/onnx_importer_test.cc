@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 
 #include <cstdio>
 #include <fstream>
@@ -205,6 +206,59 @@ TEST(OnnxImporterTest, ReadsExternalDataBesideTheModel) {
   EXPECT_NE(bad.status().message().find("weights.bin"), std::string::npos);
   std::remove((std::string(dir) + "/weights.bin").c_str());
   rmdir(dir);
+}
+
+// External data is contained by resolution, not spelling: a name inside the model's folder
+// that is a symbolic link to a file outside it is refused (an .om must not embed whatever the
+// link points at), as are a FIFO and a folder; a link to a file inside the folder is followed.
+TEST(OnnxImporterTest, ExternalDataThatResolvesOutsideTheModelsFolderIsRefused) {
+  char dir[] = "/tmp/kiln-ext-XXXXXX", outside[] = "/tmp/kiln-out-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  ASSERT_NE(mkdtemp(outside), nullptr);
+  const std::string d(dir), o(outside);
+  float values[4] = {1.5f, -2.f, 3.25f, 4.f};
+  for (const std::string& file : {d + "/real.bin", o + "/secret.bin"}) {
+    std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(values), 16);
+  }
+  ASSERT_EQ(symlink((o + "/secret.bin").c_str(), (d + "/link.bin").c_str()), 0);
+  ASSERT_EQ(symlink(("../" + o.substr(5) + "/secret.bin").c_str(), (d + "/rel.bin").c_str()), 0);
+  ASSERT_EQ(symlink("real.bin", (d + "/inside.bin").c_str()), 0);
+  ASSERT_EQ(mkfifo((d + "/fifo.bin").c_str(), 0644), 0);
+  ASSERT_EQ(mkdir((d + "/sub.bin").c_str(), 0755), 0);
+  auto import = [&](const char* location) {
+    pb::ModelProto m = AddModel();
+    auto* init = m.mutable_graph()->add_initializer();
+    init->set_name("w");
+    init->set_data_type(1);
+    init->add_dims(4);
+    init->set_data_location(pb::TensorProto::EXTERNAL);
+    auto* e = init->add_external_data();
+    e->set_key("location");
+    e->set_value(location);
+    return Import(m, dir);
+  };
+  for (const char* bad : {"link.bin", "rel.bin"}) {
+    auto r = import(bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.status().message().find("resolves outside"), std::string::npos)
+        << r.status().message();
+  }
+  for (const char* bad : {"fifo.bin", "sub.bin"}) {
+    auto r = import(bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.status().message().find("not a regular file"), std::string::npos)
+        << r.status().message();
+  }
+  auto good = import("inside.bin");
+  ASSERT_TRUE(good.ok()) << good.status().message();
+  EXPECT_EQ(good->graph->FindValue("w")->constant()->data<float>()[2], 3.25f);
+  for (const char* f : {"/real.bin", "/link.bin", "/rel.bin", "/inside.bin", "/fifo.bin"}) {
+    std::remove((d + f).c_str());
+  }
+  rmdir((d + "/sub.bin").c_str());
+  std::remove((o + "/secret.bin").c_str());
+  rmdir(dir);
+  rmdir(outside);
 }
 
 TEST(OnnxImporterTest, ReadingAnUndefinedValueIsReported) {
