@@ -7,6 +7,7 @@
 #include <limits>
 #include <memory>
 
+#include "base/env.h"
 #include "kernels/cost.h"
 #include "kernels/definition.h"
 #include "kernels/util.h"
@@ -33,6 +34,15 @@ std::optional<uint64_t> BytesOf(const Dims& dims, DataType dtype) {
     n *= static_cast<uint64_t>(d);
   }
   return ir::StorageBytes(dtype, n);
+}
+
+// KILN_EXEC_SEPARATE_TENSORS=1 (a debugging and fuzzing mode, docs/fuzzing.md): every tensor
+// the plan places in the workspace gets an allocation of its own, of exactly its bytes, at each
+// run, so that a kernel writing past its output is caught by AddressSanitizer (inside the one
+// workspace block it would only overwrite a neighbour). Slower; results are the same.
+bool SeparateTensors() {
+  static const bool separate = env::Get("KILN_EXEC_SEPARATE_TENSORS") == "1";
+  return separate;
 }
 
 bool Known(const Dims& dims, bool rank_known) {
@@ -131,7 +141,7 @@ class Frame {
       if (!Known(dims, info.rank_known)) continue;
       auto bytes = BytesOf(dims, info.dtype);
       if (!bytes) continue;
-      if (info.place == TensorPlace::kWorkspace && *bytes <= info.bytes) {
+      if (info.place == TensorPlace::kWorkspace && *bytes <= info.bytes && !SeparateTensors()) {
         views_[t].dims = dims;
         views_[t].data = workspace + info.offset;
         planned_[t] = bound_[t] = 1;
@@ -266,16 +276,21 @@ class Frame {
       }
       v.data = external->data;
     } else if (info.place == TensorPlace::kWorkspace && workspace_ != nullptr &&
-               *bytes <= info.bytes) {
+               *bytes <= info.bytes && !SeparateTensors()) {
       v.data = workspace_ + info.offset;
     } else {
-      // 64-byte aligned, at least one byte so empty tensors still have an address.
-      size_t size = (std::max<uint64_t>(*bytes, 1) + 63) / 64 * 64;
+      // 64-byte aligned, at least one byte so empty tensors still have an address; exactly
+      // the tensor's bytes when separate tensors are checked.
+      const size_t exact = std::max<uint64_t>(*bytes, 1);
       if (*bytes > (uint64_t{1} << 46)) {
         return Error(code::kRtMemoryAllocation, "tensor '", info.name, "' needs ", *bytes,
                      " bytes");
       }
-      Block block(static_cast<uint8_t*>(std::aligned_alloc(64, size)));
+      void* p = nullptr;
+      if (posix_memalign(&p, 64, SeparateTensors() ? exact : (exact + 63) / 64 * 64) != 0) {
+        p = nullptr;
+      }
+      Block block(static_cast<uint8_t*>(p));
       if (!block) {
         return Error(code::kRtMemoryAllocation, "cannot allocate ", *bytes, " bytes for tensor '",
                      info.name, "'");
