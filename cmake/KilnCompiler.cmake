@@ -21,6 +21,16 @@ if(KILN_SANITIZE)
   add_link_options(-fsanitize=${KILN_SANITIZE})
 endif()
 
+# The fuzz targets as libFuzzer binaries (docs/fuzzing.md): clang instruments every target for
+# coverage, and tests/fuzz links the targets with libFuzzer's main.
+option(KILN_LIBFUZZER "Build the fuzz targets as libFuzzer binaries (clang only)" OFF)
+if(KILN_LIBFUZZER)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "KILN_LIBFUZZER=ON needs clang (-DCMAKE_CXX_COMPILER=clang++)")
+  endif()
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
+
 # kiln_layer(<target> LAYER <name> SOURCES ... DEPS ...): a static library for one layer of
 # docs/design.md §1. DEPS must be layers below it; tests/layering_check.py verifies the includes.
 function(kiln_layer target)
