@@ -174,7 +174,9 @@ TEST(RobustnessNoFixtureTest, DefaultDeviceThatDoesNotExistIsRefusedAtInit) {
     std::ofstream(path) << "{\"defaultDevice\": {\"default_device\": \"" << dev << "\"}}";
     const aclError want = std::string(dev) == "0" ? ACL_SUCCESS : ACL_ERROR_PARSE_FILE;
     EXPECT_EQ(aclInit(path), want) << dev;
-    if (want == ACL_SUCCESS) EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+    if (want == ACL_SUCCESS) {
+      EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+    }
   }
   std::remove(path);
 }

@@ -170,6 +170,16 @@ TEST(OnnxImporterTest, RawDataOfTheWrongSizeIsReported) {
   EXPECT_NE(r.status().message().find("15 bytes"), std::string::npos);
 }
 
+// An initializer 'w' of 4 floats stored externally (its external_data entries left to the test).
+pb::TensorProto* AddExternalFloats(pb::ModelProto& m) {
+  auto* init = m.mutable_graph()->add_initializer();
+  init->set_name("w");
+  init->set_data_type(1);
+  init->add_dims(4);
+  init->set_data_location(pb::TensorProto::EXTERNAL);
+  return init;
+}
+
 TEST(OnnxImporterTest, ReadsExternalDataBesideTheModel) {
   char dir[] = "/tmp/kiln-ext-XXXXXX";
   ASSERT_NE(mkdtemp(dir), nullptr);
@@ -181,11 +191,7 @@ TEST(OnnxImporterTest, ReadsExternalDataBesideTheModel) {
     f.write(reinterpret_cast<const char*>(values), sizeof values);
   }
   pb::ModelProto m = AddModel();
-  auto* init = m.mutable_graph()->add_initializer();
-  init->set_name("w");
-  init->set_data_type(1);
-  init->add_dims(4);
-  init->set_data_location(pb::TensorProto::EXTERNAL);
+  pb::TensorProto* init = AddExternalFloats(m);
   auto add_kv = [&](const char* k, const char* v) {
     auto* e = init->add_external_data();
     e->set_key(k);
@@ -227,12 +233,7 @@ TEST(OnnxImporterTest, ExternalDataThatResolvesOutsideTheModelsFolderIsRefused) 
   ASSERT_EQ(mkdir((d + "/sub.bin").c_str(), 0755), 0);
   auto import = [&](const char* location) {
     pb::ModelProto m = AddModel();
-    auto* init = m.mutable_graph()->add_initializer();
-    init->set_name("w");
-    init->set_data_type(1);
-    init->add_dims(4);
-    init->set_data_location(pb::TensorProto::EXTERNAL);
-    auto* e = init->add_external_data();
+    auto* e = AddExternalFloats(m)->add_external_data();
     e->set_key("location");
     e->set_value(location);
     return Import(m, dir);
