@@ -275,6 +275,20 @@ Status ModelTable::Remove(uint32_t id) {
   return Status::Ok();  // freed when the last execution in flight lets go
 }
 
+size_t ModelTable::RemoveDevice(int32_t device) {
+  std::vector<std::shared_ptr<Model>> removed;  // freed after the lock is released
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto it = models_.begin(); it != models_.end();) {
+    if (it->second->device() == device) {
+      removed.push_back(std::move(it->second));
+      it = models_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return removed.size();
+}
+
 void ModelTable::Clear() {
   std::unordered_map<uint32_t, std::shared_ptr<Model>> models;
   {

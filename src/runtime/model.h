@@ -140,6 +140,9 @@ class ModelTable {
   Status Remove(uint32_t id);
   // Removes every model (aclFinalize).
   void Clear();
+  // Removes every model loaded on `device` (aclrtResetDevice); returns how many. Each is freed
+  // when the last execution in flight lets go of it.
+  size_t RemoveDevice(int32_t device);
 
  private:
   mutable std::mutex mu_;

@@ -306,9 +306,13 @@ Status Runtime::ResetDeviceLocked(DeviceState& dev_ref, std::unique_lock<std::mu
   // records only after its BLOCK callback.
   for (auto& s : streams) reports_.ForgetStream(*s);
   for (auto& s : streams) (void)s->queue().Synchronize(-1);
-  if (leaked_streams + leaked_events > 0) {
-    KILN_LOG(kRuntime, kInfo, "device ", id, " reset: reclaimed ", leaked_streams,
-             " stream(s) and ", leaked_events, " event(s) the application did not destroy");
+  // The device's models go with it (their weights and workspaces live in its pool); their ids
+  // are then unknown (100011), as after aclmdlUnload.
+  const size_t leaked_models = ModelTable::Get().RemoveDevice(id);
+  if (leaked_streams + leaked_events + leaked_models > 0) {
+    KILN_LOG(kRuntime, kInfo, "device ", id, " reset: reclaimed ", leaked_streams, " stream(s), ",
+             leaked_events, " event(s) and ", leaked_models,
+             " model(s) the application did not destroy or unload");
   }
   streams.clear();
   contexts.clear();

@@ -354,6 +354,22 @@ TEST_F(ModelApiTest, ExecuteOrUnloadOfAModelThatIsNotLoadedIsInvalidModelId) {
   EXPECT_EQ(aclmdlUnload(again), ACL_SUCCESS);
 }
 
+// aclrtResetDevice releases the device's models with its memory: their ids are unknown after
+// it (100011), and a device set again loads and runs them afresh.
+TEST_F(ModelApiTest, ResetDeviceReleasesItsModels) {
+  KILN_REQUIRE_MNIST();
+  uint32_t id = 0;
+  ASSERT_EQ(aclmdlLoadFromFile(MnistOm().c_str(), &id), ACL_SUCCESS) << RecentErrMsg();
+  ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  IoDatasets io({kMnistInputBytes}, {kMnistOutputBytes});
+  io.input(0).Write(LoadMnistCase(0).input);
+  EXPECT_EQ(aclmdlExecute(id, io.in(), io.out()), ACL_ERROR_INVALID_MODEL_ID);
+  EXPECT_EQ(aclmdlUnload(id), ACL_ERROR_INVALID_MODEL_ID);
+  LoadedModel again(MnistOm());
+  EXPECT_EQ(aclmdlExecute(again.id(), io.in(), io.out()), ACL_SUCCESS) << RecentErrMsg();
+}
+
 TEST_F(ModelApiTest, UnloadDuringAQueuedExecutionLetsItFinish) {
   KILN_REQUIRE_MNIST();
   kiln::testing::Gate gate;  // declared first: it outlives the stream that waits on it
