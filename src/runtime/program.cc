@@ -30,13 +30,17 @@ bool KnownType(DataType t) {
 }
 
 // The bytes of a tensor of `dims` whose unknown dims (-1) are taken as 1; nullopt when a dim is
-// below -1 or the count overflows.
+// below -1 or the dims' product with zero dims also taken as 1 passes 2^62: a tensor with a zero
+// dim has no elements, but a kernel multiplying its dims in another order must not overflow.
 std::optional<uint64_t> LeastBytes(const Dims& dims, DataType dtype) {
-  uint64_t n = 1;
+  constexpr uint64_t kMostElements = uint64_t{1} << 62;
+  uint64_t n = 1, span = 1;
   for (int64_t d : dims) {
     if (d < -1) return std::nullopt;
     const uint64_t v = d < 0 ? 1 : static_cast<uint64_t>(d);
-    if (v != 0 && n > UINT64_MAX / v) return std::nullopt;
+    const uint64_t s = v == 0 ? 1 : v;
+    if (span > kMostElements / s) return std::nullopt;
+    span *= s;
     n *= v;
   }
   return ir::StorageBytes(dtype == DataType::kString ? DataType::kUint64 : dtype, n);
@@ -201,8 +205,7 @@ class Builder {
       switch (d.kind()) {
         case om::TensorKind::Constant: {
           if (t.dtype == DataType::kUndefined || !t.rank_known) {
-            return Error(code::kGeLoadModel, "constant '", t.name,
-                         "' has no data type or no rank");
+            return Error(code::kGeLoadModel, "constant '", t.name, "' has no data type or no rank");
           }
           if (t.offset > weights_size_ || t.bytes > weights_size_ - t.offset) {
             return Error(code::kGeLoadModel, "constant '", t.name, "' lies outside the weights");

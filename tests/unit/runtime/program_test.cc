@@ -98,6 +98,10 @@ TEST(ProgramTest, ATensorLargerThanTheDeviceIsRefusedEvenWithUnknownDims) {
   m.x_dims = {2, 4};
   m.y_dims = {int64_t{1} << 62, 1 << 20};  // more elements than 64 bits count
   ExpectRefused(m, "more elements than can be counted");
+  // No elements at all, but a product of the other dims past int64 (found by the fuzz target:
+  // a kernel multiplying them in order overflowed before reaching the zero).
+  m.y_dims = {256, 72057297685184513, 0};
+  ExpectRefused(m, "more elements than can be counted");
 }
 
 TEST(ProgramTest, DimsLargerThanTheirWorkspaceSlotAreRefused) {
