@@ -81,8 +81,9 @@ struct OmView {
 
 // Verifies header, version rule, checksums, section bounds and the FlatBuffer, in that order,
 // before anything else reads the file. `data` must be 8-byte aligned (the FlatBuffer holds
-// 64-bit values; Model::Load copies a caller's unaligned bytes first). `runtime_major/minor` is the reader's version. Errors
-// say what is wrong and where (offsets) — the runtime maps them to AscendCL load codes.
+// 64-bit values; Model::Load copies a caller's unaligned bytes first). `runtime_major/minor` is the
+// reader's version. Errors say what is wrong and where (offsets) — the runtime maps them to
+// AscendCL load codes.
 Result<OmView> VerifyOm(const uint8_t* data, size_t size, uint16_t runtime_major,
                         uint16_t runtime_minor);
 
