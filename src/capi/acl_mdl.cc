@@ -25,27 +25,39 @@ namespace code = kiln::code;
 
 namespace {
 
-kiln::capi::HandleSet<aclmdlDesc>& Descs() {
-  static auto* set = new kiln::capi::HandleSet<aclmdlDesc>();
-  return *set;
+// What an aclmdlDesc handle names.
+struct ModelDesc {
+  bool filled = false;
+  uint32_t model_id = 0;
+  kiln::runtime::ModelInfo info;
+};
+
+kiln::capi::HandleTable<aclmdlDesc, ModelDesc>& Descs() {
+  static auto* table = new kiln::capi::HandleTable<aclmdlDesc, ModelDesc>();
+  return *table;
+}
+
+std::string NotLive(const aclmdlDesc* desc) {
+  return kiln::StrCat("modelDesc ", kiln::PtrStr(desc),
+                      " is not a live aclmdlDesc (destroyed already?)");
 }
 
 // The description when it is live and filled; otherwise records why not and returns null.
-const aclmdlDesc* LiveDesc(const char* api, const aclmdlDesc* desc) {
+std::shared_ptr<const ModelDesc> LiveDesc(const char* api, const aclmdlDesc* desc) {
   if (desc == nullptr) {
     InvalidParam(api, "modelDesc is NULL");
     return nullptr;
   }
-  if (!Descs().Contains(desc)) {
-    InvalidParam(api, "modelDesc ", kiln::PtrStr(desc),
-                 " is not a live aclmdlDesc (destroyed already?)");
+  std::shared_ptr<ModelDesc> d = Descs().Find(desc);
+  if (d == nullptr) {
+    InvalidParam(api, NotLive(desc));
     return nullptr;
   }
-  if (!desc->filled) {
+  if (!d->filled) {
     InvalidParam(api, "modelDesc is empty: fill it with aclmdlGetDesc first");
     return nullptr;
   }
-  return desc;
+  return d;
 }
 
 // A model file's bytes, read whole (runtime/model_file.h), for the paths that need a copy: the
@@ -125,7 +137,7 @@ void FillDims(const std::string& name, const kiln::kernels::Dims& dims, aclmdlIO
 }
 
 const kiln::runtime::IoDesc* Io(const char* api, const aclmdlDesc* desc, size_t index, bool input) {
-  const aclmdlDesc* d = LiveDesc(api, desc);
+  auto d = LiveDesc(api, desc);
   if (d == nullptr) return nullptr;
   const auto& list = input ? d->info.inputs : d->info.outputs;
   if (index >= list.size()) {
@@ -150,7 +162,7 @@ aclError GetDims(const char* api, const aclmdlDesc* desc, size_t index, aclmdlIO
 aclError IndexByName(const char* api, const aclmdlDesc* desc, const char* name, size_t* index,
                      bool input) {
   KILN_CAPI(api, {
-    const aclmdlDesc* d = LiveDesc(api, desc);
+    auto d = LiveDesc(api, desc);
     if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
     if (name == nullptr) return InvalidParam(api, "name is NULL");
     if (index == nullptr) return InvalidParam(api, "index is NULL");
@@ -204,17 +216,15 @@ Status CheckIoMemory(const void* data, size_t size, const char* what, size_t i) 
 // the run's shape); an output's desc is written by the run, and an earlier run still in flight on
 // a stream may be writing it now.
 // Fills `out` (its storage reused: a repeated run allocates nothing).
-Status Buffers(const aclmdlDataset* ds, const char* what, bool read_descs,
+Status Buffers(const kiln::capi::Dataset& ds, const char* what, bool read_descs,
                std::vector<kiln::runtime::IoBuffer>* out) {
-  out->resize(ds->buffers.size());
-  for (size_t i = 0; i < ds->buffers.size(); ++i) {
+  out->resize(ds.buffers.size());
+  for (size_t i = 0; i < ds.buffers.size(); ++i) {
     kiln::runtime::IoBuffer& b = (*out)[i];
-    if (!kiln::capi::IsLiveDataBuffer(ds->buffers[i])) {
+    if (!kiln::capi::ReadDataBuffer(ds.buffers[i], &b.data, &b.size)) {
       return Error(code::kInvalidParam, what, " buffer ", i,
                    " is not a live aclDataBuffer (destroyed after it was added?)");
     }
-    b.data = aclGetDataBufferAddr(ds->buffers[i]);
-    b.size = aclGetDataBufferSizeV2(ds->buffers[i]);
     b.has_dims = false;
     if (b.data == nullptr && b.size != 0) {
       return Error(code::kInvalidParam, what, " buffer ", i, " is NULL but claims ", b.size,
@@ -222,10 +232,9 @@ Status Buffers(const aclmdlDataset* ds, const char* what, bool read_descs,
     }
     if (b.data != nullptr) KILN_RETURN_IF_ERROR(CheckIoMemory(b.data, b.size, what, i), "");
     if (read_descs) {
-      std::lock_guard<std::mutex> lock(ds->descs_mu);
-      if (const aclTensorDesc* desc = ds->descs[i]) {
-        b.has_dims = true;
-        kiln::capi::ReadTensorDescDims(desc, &b.dims);
+      std::lock_guard<std::mutex> lock(ds.descs_mu);
+      if (const aclTensorDesc* desc = ds.descs[i]) {
+        b.has_dims = kiln::capi::ReadTensorDescDims(desc, &b.dims);
       }
     }
   }
@@ -233,7 +242,7 @@ Status Buffers(const aclmdlDataset* ds, const char* what, bool read_descs,
 }
 
 // After a run: the output dataset's descs give each output's actual dims.
-void SetOutputDescs(aclmdlDataset* out, const kiln::runtime::ModelInfo& info,
+void SetOutputDescs(kiln::capi::Dataset* out, const kiln::runtime::ModelInfo& info,
                     const kiln::runtime::ExecResult& result) {
   std::lock_guard<std::mutex> lock(out->descs_mu);
   for (size_t i = 0; i < out->descs.size() && i < result.output_dims.size(); ++i) {
@@ -259,7 +268,7 @@ aclError SelectGear(const char* api, uint32_t modelId, aclmdlDataset* dataset, s
   if (Status st = rt.CheckInitialized(api); !st.ok()) return Report(api, st);
   auto model = ModelTable::Get().Find(modelId);
   if (!model.ok()) return Report(api, model.status());
-  aclmdlDataset* ds = kiln::capi::LiveDataset(api, dataset);
+  auto ds = kiln::capi::LiveDataset(api, dataset);
   if (ds == nullptr) return ACL_ERROR_INVALID_PARAM;
   const auto& info = (*model)->info();
   if (info.gear_kind != kind) {
@@ -270,8 +279,12 @@ aclError SelectGear(const char* api, uint32_t modelId, aclmdlDataset* dataset, s
     return InvalidParam(api, "index ", index, " has no buffer in the dataset (", ds->buffers.size(),
                         " buffers)");
   }
-  void* addr = aclGetDataBufferAddr(ds->buffers[index]);
-  size_t size = aclGetDataBufferSizeV2(ds->buffers[index]);
+  void* addr = nullptr;
+  size_t size = 0;
+  if (!kiln::capi::ReadDataBuffer(ds->buffers[index], &addr, &size)) {
+    return InvalidParam(api, "the buffer at index ", index,
+                        " is not a live aclDataBuffer (destroyed after it was added?)");
+  }
   if (addr == nullptr) return InvalidParam(api, "the buffer at index ", index, " has no address");
   if (size < values.size() * sizeof(int64_t)) {
     return Report(
@@ -295,10 +308,12 @@ aclError SelectGear(const char* api, uint32_t modelId, aclmdlDataset* dataset, s
   return ACL_SUCCESS;
 }
 
-// What an execution needs, checked: the model and the datasets' buffers.
+// What an execution needs, checked: the model and the datasets' buffers, read once when the call
+// is made (an asynchronous run uses these, whatever the application changes in its datasets
+// after the call returns).
 struct ExecuteCall {
   std::shared_ptr<kiln::runtime::Model> model;
-  aclmdlDataset* out = nullptr;
+  std::shared_ptr<kiln::capi::Dataset> out;
   std::vector<kiln::runtime::IoBuffer> ins, outs;
 };
 
@@ -309,13 +324,13 @@ aclError PrepareExecute(const char* api, uint32_t modelId, const aclmdlDataset* 
   }
   auto model = ModelTable::Get().Find(modelId);
   if (!model.ok()) return Report(api, model.status());
-  const aclmdlDataset* in = kiln::capi::LiveDataset(api, input);
+  auto in = kiln::capi::LiveDataset(api, input);
   call->out = kiln::capi::LiveDataset(api, output);
   if (in == nullptr || call->out == nullptr) return ACL_ERROR_INVALID_PARAM;
-  if (Status st = Buffers(in, "input", /*read_descs=*/true, &call->ins); !st.ok()) {
+  if (Status st = Buffers(*in, "input", /*read_descs=*/true, &call->ins); !st.ok()) {
     return Report(api, st);
   }
-  if (Status st = Buffers(call->out, "output", /*read_descs=*/false, &call->outs); !st.ok()) {
+  if (Status st = Buffers(*call->out, "output", /*read_descs=*/false, &call->outs); !st.ok()) {
     return Report(api, st);
   }
   call->model = std::move(model).value();
@@ -393,7 +408,7 @@ aclError aclmdlUnload(uint32_t modelId) {
 
 aclmdlDesc* aclmdlCreateDesc(void) {
   try {
-    return Descs().Add(new aclmdlDesc());
+    return Descs().Add(std::make_shared<ModelDesc>());
   } catch (...) {
     Report("aclmdlCreateDesc", Error(code::kBadAlloc, "out of host memory"));
     return nullptr;
@@ -403,11 +418,9 @@ aclmdlDesc* aclmdlCreateDesc(void) {
 aclError aclmdlDestroyDesc(aclmdlDesc* modelDesc) {
   KILN_CAPI("aclmdlDestroyDesc", {
     if (modelDesc == nullptr) return InvalidParam("aclmdlDestroyDesc", "modelDesc is NULL");
-    if (!Descs().Remove(modelDesc)) {
-      return InvalidParam("aclmdlDestroyDesc", "modelDesc ", kiln::PtrStr(modelDesc),
-                          " is not a live aclmdlDesc (destroyed already?)");
+    if (Descs().Remove(modelDesc) == nullptr) {
+      return InvalidParam("aclmdlDestroyDesc", NotLive(modelDesc));
     }
-    delete modelDesc;
     return ACL_SUCCESS;
   });
 }
@@ -415,26 +428,24 @@ aclError aclmdlDestroyDesc(aclmdlDesc* modelDesc) {
 aclError aclmdlGetDesc(aclmdlDesc* modelDesc, uint32_t modelId) {
   KILN_CAPI("aclmdlGetDesc", {
     if (modelDesc == nullptr) return InvalidParam("aclmdlGetDesc", "modelDesc is NULL");
-    if (!Descs().Contains(modelDesc)) {
-      return InvalidParam("aclmdlGetDesc", "modelDesc ", kiln::PtrStr(modelDesc),
-                          " is not a live aclmdlDesc");
-    }
+    std::shared_ptr<ModelDesc> d = Descs().Find(modelDesc);
+    if (d == nullptr) return InvalidParam("aclmdlGetDesc", NotLive(modelDesc));
     auto model = ModelTable::Get().Find(modelId);
     if (!model.ok()) return Report("aclmdlGetDesc", model.status());
-    modelDesc->info = (*model)->info();
-    modelDesc->model_id = modelId;
-    modelDesc->filled = true;
+    d->info = (*model)->info();
+    d->model_id = modelId;
+    d->filled = true;
     return ACL_SUCCESS;
   });
 }
 
 size_t aclmdlGetNumInputs(aclmdlDesc* modelDesc) {
-  const aclmdlDesc* d = LiveDesc("aclmdlGetNumInputs", modelDesc);
+  auto d = LiveDesc("aclmdlGetNumInputs", modelDesc);
   return d ? d->info.inputs.size() : 0;
 }
 
 size_t aclmdlGetNumOutputs(aclmdlDesc* modelDesc) {
-  const aclmdlDesc* d = LiveDesc("aclmdlGetNumOutputs", modelDesc);
+  auto d = LiveDesc("aclmdlGetNumOutputs", modelDesc);
   return d ? d->info.outputs.size() : 0;
 }
 
@@ -465,14 +476,16 @@ aclError aclmdlGetCurOutputDims(const aclmdlDesc* modelDesc, size_t index, aclmd
     const auto* io = Io("aclmdlGetCurOutputDims", modelDesc, index, false);
     if (io == nullptr) return ACL_ERROR_INVALID_PARAM;
     if (dims == nullptr) return InvalidParam("aclmdlGetCurOutputDims", "dims is NULL");
-    const auto& info = modelDesc->info;
+    auto desc = LiveDesc("aclmdlGetCurOutputDims", modelDesc);
+    if (desc == nullptr) return ACL_ERROR_INVALID_PARAM;  // destroyed since Io() found it
+    const auto& info = desc->info;
     if (info.gears.empty()) {
       FillDims(io->name, io->dims, dims);
       return ACL_SUCCESS;
     }
     // The gear last selected or run on the model, or its largest before either.
     int gear = -1;
-    if (auto model = ModelTable::Get().Find(modelDesc->model_id); model.ok()) {
+    if (auto model = ModelTable::Get().Find(desc->model_id); model.ok()) {
       gear = (*model)->current_gear();
     }
     if (gear < 0) {
@@ -529,7 +542,7 @@ aclError aclmdlGetOutputIndexByName(const aclmdlDesc* modelDesc, const char* nam
 
 aclError aclmdlGetDynamicBatch(const aclmdlDesc* modelDesc, aclmdlBatch* batch) {
   KILN_CAPI("aclmdlGetDynamicBatch", {
-    const aclmdlDesc* d = LiveDesc("aclmdlGetDynamicBatch", modelDesc);
+    auto d = LiveDesc("aclmdlGetDynamicBatch", modelDesc);
     if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
     if (batch == nullptr) return InvalidParam("aclmdlGetDynamicBatch", "batch is NULL");
     batch->batchCount = 0;
@@ -546,7 +559,7 @@ aclError aclmdlGetDynamicBatch(const aclmdlDesc* modelDesc, aclmdlBatch* batch) 
 
 aclError aclmdlGetDynamicHW(const aclmdlDesc* modelDesc, size_t index, aclmdlHW* hw) {
   KILN_CAPI("aclmdlGetDynamicHW", {
-    const aclmdlDesc* d = LiveDesc("aclmdlGetDynamicHW", modelDesc);
+    auto d = LiveDesc("aclmdlGetDynamicHW", modelDesc);
     if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
     if (hw == nullptr) return InvalidParam("aclmdlGetDynamicHW", "hw is NULL");
     hw->hwCount = 0;
@@ -566,7 +579,7 @@ aclError aclmdlGetDynamicHW(const aclmdlDesc* modelDesc, size_t index, aclmdlHW*
 aclError aclmdlGetInputDynamicGearCount(const aclmdlDesc* modelDesc, size_t index,
                                         size_t* gearCount) {
   KILN_CAPI("aclmdlGetInputDynamicGearCount", {
-    const aclmdlDesc* d = LiveDesc("aclmdlGetInputDynamicGearCount", modelDesc);
+    auto d = LiveDesc("aclmdlGetInputDynamicGearCount", modelDesc);
     if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
     if (gearCount == nullptr) {
       return InvalidParam("aclmdlGetInputDynamicGearCount", "gearCount is NULL");
@@ -584,7 +597,7 @@ aclError aclmdlGetInputDynamicDims(const aclmdlDesc* modelDesc, size_t index, ac
                                    size_t gearCount) {
   KILN_CAPI("aclmdlGetInputDynamicDims", {
     const char* api = "aclmdlGetInputDynamicDims";
-    const aclmdlDesc* d = LiveDesc(api, modelDesc);
+    auto d = LiveDesc(api, modelDesc);
     if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
     if (dims == nullptr) return InvalidParam(api, "dims is NULL");
     if (index != static_cast<size_t>(-1)) {
@@ -692,6 +705,7 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
       ~Done() {
         r.busy = false;
         r.call.model.reset();
+        r.call.out.reset();
       }
     } done{r};
     ExecuteCall& call = r.call;
@@ -707,7 +721,7 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
     }
     Status st = call.model->Execute(call.ins, call.outs, &r.result, stream_id);
     if (!st.ok()) return Report(api, std::move(st).Annotate("model " + std::to_string(modelId)));
-    SetOutputDescs(call.out, call.model->info(), r.result);
+    SetOutputDescs(call.out.get(), call.model->info(), r.result);
     return ACL_SUCCESS;
   });
 }
@@ -722,13 +736,15 @@ aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input, aclmdl
     }
     auto s = kiln::runtime::Runtime::Get().ResolveStream(stream);
     if (!s.ok()) return Report(api, s.status());
-    // The model stays alive until the run; the output dataset gets its descs if still live.
+    // The model stays alive until the run; the output dataset gets its descs if its handle is
+    // still live then (handles are never reused: a dataset destroyed meanwhile is not another's).
     (*s)->queue().Submit([m = call.model, ins = std::move(call.ins), outs = std::move(call.outs),
-                          out = call.out, modelId, stream_id = (*s)->id()]() -> Status {
+                          output, modelId, stream_id = (*s)->id()]() -> Status {
       kiln::runtime::ExecResult result;
       Status st = m->Execute(ins, outs, &result, stream_id);
       if (!st.ok()) return std::move(st).Annotate("model " + std::to_string(modelId));
-      if (kiln::capi::Datasets().Contains(out)) SetOutputDescs(out, m->info(), result);
+      if (auto out = kiln::capi::Datasets().Find(output))
+        SetOutputDescs(out.get(), m->info(), result);
       return Status::Ok();
     });
     return ACL_SUCCESS;

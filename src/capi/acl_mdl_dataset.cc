@@ -10,22 +10,22 @@ using kiln::capi::InvalidParam;
 
 namespace kiln::capi {
 
-HandleSet<aclmdlDataset>& Datasets() {
-  static auto* set = new HandleSet<aclmdlDataset>();
-  return *set;
+HandleTable<aclmdlDataset, Dataset>& Datasets() {
+  static auto* table = new HandleTable<aclmdlDataset, Dataset>();
+  return *table;
 }
 
-aclmdlDataset* LiveDataset(const char* api, const aclmdlDataset* dataset) {
+std::shared_ptr<Dataset> LiveDataset(const char* api, const aclmdlDataset* dataset) {
   if (dataset == nullptr) {
     InvalidParam(api, "dataset is NULL");
     return nullptr;
   }
-  if (!Datasets().Contains(dataset)) {
+  std::shared_ptr<Dataset> d = Datasets().Find(dataset);
+  if (d == nullptr) {
     InvalidParam(api, "dataset ", PtrStr(dataset),
                  " is not a live aclmdlDataset (destroyed already?)");
-    return nullptr;
   }
-  return const_cast<aclmdlDataset*>(dataset);
+  return d;
 }
 
 aclDataType ToAclType(ir::DataType t) {
@@ -83,7 +83,7 @@ extern "C" {
 
 aclmdlDataset* aclmdlCreateDataset(void) {
   try {
-    return Datasets().Add(new aclmdlDataset());
+    return Datasets().Add(std::make_shared<kiln::capi::Dataset>());
   } catch (...) {
     kiln::capi::Report("aclmdlCreateDataset",
                        kiln::Error(kiln::code::kBadAlloc, "out of host memory"));
@@ -93,25 +93,31 @@ aclmdlDataset* aclmdlCreateDataset(void) {
 
 aclError aclmdlDestroyDataset(const aclmdlDataset* dataset) {
   KILN_CAPI("aclmdlDestroyDataset", {
-    if (LiveDataset("aclmdlDestroyDataset", dataset) == nullptr) return ACL_ERROR_INVALID_PARAM;
-    if (!Datasets().Remove(dataset)) {
-      return InvalidParam("aclmdlDestroyDataset", "dataset was destroyed concurrently");
+    if (dataset == nullptr) return InvalidParam("aclmdlDestroyDataset", "dataset is NULL");
+    std::shared_ptr<kiln::capi::Dataset> d = Datasets().Remove(dataset);
+    if (d == nullptr) {
+      return InvalidParam("aclmdlDestroyDataset", "dataset ", kiln::PtrStr(dataset),
+                          " is not a live aclmdlDataset (destroyed already?)");
     }
-    for (aclTensorDesc* d : dataset->descs) aclDestroyTensorDesc(d);
-    delete dataset;
+    std::lock_guard<std::mutex> lock(d->descs_mu);
+    for (aclTensorDesc* desc : d->descs) aclDestroyTensorDesc(desc);
+    d->descs.clear();
     return ACL_SUCCESS;
   });
 }
 
 aclError aclmdlAddDatasetBuffer(aclmdlDataset* dataset, aclDataBuffer* dataBuffer) {
   KILN_CAPI("aclmdlAddDatasetBuffer", {
-    aclmdlDataset* d = LiveDataset("aclmdlAddDatasetBuffer", dataset);
+    auto d = LiveDataset("aclmdlAddDatasetBuffer", dataset);
     if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
     if (dataBuffer == nullptr) return InvalidParam("aclmdlAddDatasetBuffer", "dataBuffer is NULL");
-    if (!kiln::capi::IsLiveDataBuffer(dataBuffer)) {
+    void* data;
+    size_t size;
+    if (!kiln::capi::ReadDataBuffer(dataBuffer, &data, &size)) {
       return InvalidParam("aclmdlAddDatasetBuffer", "dataBuffer ", kiln::PtrStr(dataBuffer),
                           " is not a live aclDataBuffer (destroyed already?)");
     }
+    std::lock_guard<std::mutex> lock(d->descs_mu);
     d->buffers.push_back(dataBuffer);
     d->descs.push_back(nullptr);
     return ACL_SUCCESS;
@@ -119,12 +125,12 @@ aclError aclmdlAddDatasetBuffer(aclmdlDataset* dataset, aclDataBuffer* dataBuffe
 }
 
 size_t aclmdlGetDatasetNumBuffers(const aclmdlDataset* dataset) {
-  aclmdlDataset* d = LiveDataset("aclmdlGetDatasetNumBuffers", dataset);
+  auto d = LiveDataset("aclmdlGetDatasetNumBuffers", dataset);
   return d ? d->buffers.size() : 0;
 }
 
 aclDataBuffer* aclmdlGetDatasetBuffer(const aclmdlDataset* dataset, size_t index) {
-  aclmdlDataset* d = LiveDataset("aclmdlGetDatasetBuffer", dataset);
+  auto d = LiveDataset("aclmdlGetDatasetBuffer", dataset);
   if (d == nullptr) return nullptr;
   if (index >= d->buffers.size()) {
     InvalidParam("aclmdlGetDatasetBuffer", "index ", index, " is out of range: the dataset has ",
@@ -137,7 +143,7 @@ aclDataBuffer* aclmdlGetDatasetBuffer(const aclmdlDataset* dataset, size_t index
 aclError aclmdlSetDatasetTensorDesc(aclmdlDataset* dataset, aclTensorDesc* tensorDesc,
                                     size_t index) {
   KILN_CAPI("aclmdlSetDatasetTensorDesc", {
-    aclmdlDataset* d = LiveDataset("aclmdlSetDatasetTensorDesc", dataset);
+    auto d = LiveDataset("aclmdlSetDatasetTensorDesc", dataset);
     if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
     if (tensorDesc == nullptr) {
       return InvalidParam("aclmdlSetDatasetTensorDesc", "tensorDesc is NULL");
@@ -170,8 +176,9 @@ aclError aclmdlSetDatasetTensorDesc(aclmdlDataset* dataset, aclTensorDesc* tenso
 }
 
 aclTensorDesc* aclmdlGetDatasetTensorDesc(const aclmdlDataset* dataset, size_t index) {
-  aclmdlDataset* d = LiveDataset("aclmdlGetDatasetTensorDesc", dataset);
+  auto d = LiveDataset("aclmdlGetDatasetTensorDesc", dataset);
   if (d == nullptr) return nullptr;
+  std::lock_guard<std::mutex> lock(d->descs_mu);
   if (index >= d->descs.size()) {
     InvalidParam("aclmdlGetDatasetTensorDesc", "index ", index,
                  " is out of range: the dataset has ", d->descs.size(), " buffer(s)");

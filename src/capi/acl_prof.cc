@@ -14,7 +14,7 @@
 #include "base/clock.h"
 #include "base/log.h"
 #include "capi/error.h"
-#include "capi/handle_set.h"
+#include "capi/handle_table.h"
 #include "runtime/model.h"
 #include "runtime/runtime.h"
 #include "runtime/subscription_record.h"
@@ -25,23 +25,24 @@ using kiln::capi::Report;
 using kiln::runtime::Profiler;
 using kiln::runtime::SubscriptionRecord;
 
-struct aclprofConfig {
+namespace {
+
+// What the profiling API's handles name.
+struct ProfConfig {  // aclprofConfig
   kiln::runtime::ProfileConfig config;
 };
 
-struct aclprofSubscribeConfig {
+struct SubscribeConfig {  // aclprofSubscribeConfig
   bool time_info = true;
   int fd = -1;
 };
 
-struct aclprofStepInfo {
+struct StepInfo {  // aclprofStepInfo
   uint64_t step = 0;
   uint64_t start_ns = 0;
   bool started = false;
   bool ended = false;
 };
-
-namespace {
 
 namespace code = kiln::code;
 
@@ -54,15 +55,19 @@ constexpr uint64_t kKnownTypes =
     ACL_PROF_RUNTIME_API | ACL_PROF_FWK_SCHEDULE_L0 | ACL_PROF_TASK_TIME_L0 | ACL_PROF_TASK_MEMORY |
     ACL_PROF_TASK_TIME_L2 | ACL_PROF_OP_ATTR | ACL_PROF_FWK_SCHEDULE_L1;
 
-struct Stamp {
+struct Stamp {  // an aclprofCreateStamp void*
   std::string message;
 };
 
-template <typename T>
-kiln::capi::HandleSet<T>& Live() {
-  static auto* set = new kiln::capi::HandleSet<T>();
-  return *set;
+template <typename Handle, typename Object>
+kiln::capi::HandleTable<Handle, Object>& Table() {
+  static auto* table = new kiln::capi::HandleTable<Handle, Object>();
+  return *table;
 }
+auto& Configs() { return Table<aclprofConfig, ProfConfig>(); }
+auto& SubscribeConfigs() { return Table<aclprofSubscribeConfig, SubscribeConfig>(); }
+auto& StepInfos() { return Table<aclprofStepInfo, StepInfo>(); }
+auto& Stamps() { return Table<void, Stamp>(); }
 
 // aclprofSetConfig values, kept for the next aclprofStart's info.json.
 std::mutex settings_mu;
@@ -183,15 +188,14 @@ aclError CopyText(const char* api, const char* text, char* out, size_t out_len) 
   return ACL_SUCCESS;
 }
 
-Stamp* LiveStamp(const char* api, void* stamp) {
-  auto* s = static_cast<Stamp*>(stamp);
-  if (s == nullptr) {
+std::shared_ptr<Stamp> LiveStamp(const char* api, void* stamp) {
+  if (stamp == nullptr) {
     InvalidParam(api, "stamp is NULL");
     return nullptr;
   }
-  if (!Live<Stamp>().Contains(s)) {
+  std::shared_ptr<Stamp> s = Stamps().Find(stamp);
+  if (s == nullptr) {
     InvalidParam(api, "stamp ", kiln::PtrStr(stamp), " is not a live aclprofCreateStamp stamp");
-    return nullptr;
   }
   return s;
 }
@@ -272,7 +276,7 @@ aclprofConfig* aclprofCreateConfig(uint32_t* deviceIdList, uint32_t deviceNums,
       InvalidParam(api, "aicoreMetrics ", metrics, " is not an aclprofAicoreMetrics value");
       return nullptr;
     }
-    auto config = std::make_unique<aclprofConfig>();
+    auto config = std::make_shared<ProfConfig>();
     const uint32_t visible = kiln::runtime::Runtime::Get().VisibleDeviceCount();
     for (uint32_t i = 0; i < deviceNums; ++i) {
       if (deviceIdList[i] >= visible) {
@@ -284,7 +288,7 @@ aclprofConfig* aclprofCreateConfig(uint32_t* deviceIdList, uint32_t deviceNums,
     }
     config->config.data_types = dataTypeConfig;
     config->config.aicore_metrics = metrics;
-    return Live<aclprofConfig>().Add(config.release());
+    return Configs().Add(std::move(config));
   } catch (...) {
     Report(api, kiln::Error(code::kBadAlloc, "out of host memory"));
     return nullptr;
@@ -295,11 +299,10 @@ aclError aclprofDestroyConfig(const aclprofConfig* profilerConfig) {
   KILN_CAPI("aclprofDestroyConfig", {
     const char* api = "aclprofDestroyConfig";
     if (profilerConfig == nullptr) return InvalidParam(api, "profilerConfig is NULL");
-    if (!Live<aclprofConfig>().Remove(profilerConfig)) {
+    if (Configs().Remove(profilerConfig) == nullptr) {
       return InvalidParam(api, "profilerConfig ", kiln::PtrStr(profilerConfig),
                           " is not a live config (destroyed already?)");
     }
-    delete profilerConfig;
     return ACL_SUCCESS;
   });
 }
@@ -334,11 +337,12 @@ aclError aclprofStart(const aclprofConfig* profilerConfig) {
   KILN_CAPI("aclprofStart", {
     const char* api = "aclprofStart";
     if (profilerConfig == nullptr) return InvalidParam(api, "profilerConfig is NULL");
-    if (!Live<aclprofConfig>().Contains(profilerConfig)) {
+    std::shared_ptr<ProfConfig> live = Configs().Find(profilerConfig);
+    if (live == nullptr) {
       return InvalidParam(api, "profilerConfig ", kiln::PtrStr(profilerConfig),
                           " is not a live config");
     }
-    kiln::runtime::ProfileConfig config = profilerConfig->config;
+    kiln::runtime::ProfileConfig config = live->config;
     {
       std::lock_guard<std::mutex> lock(settings_mu);
       config.settings = Settings();
@@ -355,7 +359,7 @@ aclError aclprofStop(const aclprofConfig* profilerConfig) {
   KILN_CAPI("aclprofStop", {
     const char* api = "aclprofStop";
     if (profilerConfig == nullptr) return InvalidParam(api, "profilerConfig is NULL");
-    if (!Live<aclprofConfig>().Contains(profilerConfig)) {
+    if (Configs().Find(profilerConfig) == nullptr) {
       return InvalidParam(api, "profilerConfig ", kiln::PtrStr(profilerConfig),
                           " is not a live config");
     }
@@ -376,10 +380,10 @@ aclprofSubscribeConfig* aclprofCreateSubscribeConfig(int8_t timeInfoSwitch,
       InvalidParam(api, "fd is NULL (give the address of the pipe's write end)");
       return nullptr;
     }
-    auto* config = new aclprofSubscribeConfig();
+    auto config = std::make_shared<SubscribeConfig>();
     config->time_info = timeInfoSwitch != 0;
     config->fd = *static_cast<const int*>(fd);
-    return Live<aclprofSubscribeConfig>().Add(config);
+    return SubscribeConfigs().Add(std::move(config));
   } catch (...) {
     Report(api, kiln::Error(code::kBadAlloc, "out of host memory"));
     return nullptr;
@@ -388,11 +392,10 @@ aclprofSubscribeConfig* aclprofCreateSubscribeConfig(int8_t timeInfoSwitch,
 
 aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig* profSubscribeConfig) {
   KILN_CAPI("aclprofDestroySubscribeConfig", {
-    if (!Live<aclprofSubscribeConfig>().Remove(profSubscribeConfig)) {
+    if (SubscribeConfigs().Remove(profSubscribeConfig) == nullptr) {
       return InvalidParam("aclprofDestroySubscribeConfig", "profSubscribeConfig ",
                           kiln::PtrStr(profSubscribeConfig), " is not a live config");
     }
-    delete profSubscribeConfig;
     return ACL_SUCCESS;
   });
 }
@@ -401,14 +404,14 @@ aclError aclprofModelSubscribe(uint32_t modelId,
                                const aclprofSubscribeConfig* profSubscribeConfig) {
   KILN_CAPI("aclprofModelSubscribe", {
     const char* api = "aclprofModelSubscribe";
-    if (!Live<aclprofSubscribeConfig>().Contains(profSubscribeConfig)) {
+    std::shared_ptr<SubscribeConfig> config = SubscribeConfigs().Find(profSubscribeConfig);
+    if (config == nullptr) {
       return InvalidParam(api, "profSubscribeConfig ", kiln::PtrStr(profSubscribeConfig),
                           " is not a live aclprofCreateSubscribeConfig config");
     }
     auto model = kiln::runtime::ModelTable::Get().Find(modelId);
     if (!model.ok()) return Report(api, model.status());
-    return Report(api, Profiler::Get().Subscribe(modelId, profSubscribeConfig->fd,
-                                                 profSubscribeConfig->time_info));
+    return Report(api, Profiler::Get().Subscribe(modelId, config->fd, config->time_info));
   });
 }
 
@@ -518,9 +521,9 @@ const char* aclprofGetOpAttriValue(const void* opInfo, size_t opInfoLen, uint32_
 aclprofStepInfo* aclprofCreateStepInfo(void) {
   try {
     static std::atomic<uint64_t> steps{0};
-    auto* info = new aclprofStepInfo();
+    auto info = std::make_shared<StepInfo>();
     info->step = ++steps;
-    return Live<aclprofStepInfo>().Add(info);
+    return StepInfos().Add(std::move(info));
   } catch (...) {
     Report("aclprofCreateStepInfo", kiln::Error(code::kBadAlloc, "out of host memory"));
     return nullptr;
@@ -528,9 +531,7 @@ aclprofStepInfo* aclprofCreateStepInfo(void) {
 }
 
 void aclprofDestroyStepInfo(aclprofStepInfo* stepinfo) {
-  if (Live<aclprofStepInfo>().Remove(stepinfo)) {
-    delete stepinfo;
-  } else if (stepinfo != nullptr) {
+  if (StepInfos().Remove(stepinfo) == nullptr && stepinfo != nullptr) {
     InvalidParam("aclprofDestroyStepInfo", "stepInfo ", kiln::PtrStr(stepinfo),
                  " is not a live step info");
   }
@@ -540,7 +541,8 @@ aclError aclprofGetStepTimestamp(aclprofStepInfo* stepInfo, aclprofStepTag tag,
                                  aclrtStream stream) {
   KILN_CAPI("aclprofGetStepTimestamp", {
     const char* api = "aclprofGetStepTimestamp";
-    if (!Live<aclprofStepInfo>().Contains(stepInfo)) {
+    std::shared_ptr<StepInfo> info = StepInfos().Find(stepInfo);
+    if (info == nullptr) {
       return InvalidParam(api, "stepInfo ", kiln::PtrStr(stepInfo), " is not a live step info");
     }
     auto s = kiln::runtime::Runtime::Get().ResolveStream(stream);
@@ -548,25 +550,25 @@ aclError aclprofGetStepTimestamp(aclprofStepInfo* stepInfo, aclprofStepTag tag,
     const int t = kiln::capi::EnumInt(tag);
     const uint64_t now = kiln::SteadyNowNs();
     if (t == ACL_STEP_START) {
-      if (stepInfo->started) return InvalidParam(api, "this step info was started already");
-      stepInfo->started = true;
-      stepInfo->start_ns = now;
+      if (info->started) return InvalidParam(api, "this step info was started already");
+      info->started = true;
+      info->start_ns = now;
       return ACL_SUCCESS;
     }
     if (t != ACL_STEP_END) return InvalidParam(api, "tag ", t, " is not an aclprofStepTag");
-    if (!stepInfo->started || stepInfo->ended) {
+    if (!info->started || info->ended) {
       return InvalidParam(api, "ACL_STEP_END without one ACL_STEP_START on this step info");
     }
-    stepInfo->ended = true;
-    Profiler::Get().RecordStep(stepInfo->step, static_cast<uint32_t>((*s)->device()), (*s)->id(),
-                               stepInfo->start_ns, now);
+    info->ended = true;
+    Profiler::Get().RecordStep(info->step, static_cast<uint32_t>((*s)->device()), (*s)->id(),
+                               info->start_ns, now);
     return ACL_SUCCESS;
   });
 }
 
 void* aclprofCreateStamp(void) {
   try {
-    return Live<Stamp>().Add(new Stamp());
+    return Stamps().Add(std::make_shared<Stamp>());
   } catch (...) {
     Report("aclprofCreateStamp", kiln::Error(code::kBadAlloc, "out of host memory"));
     return nullptr;
@@ -574,10 +576,7 @@ void* aclprofCreateStamp(void) {
 }
 
 void aclprofDestroyStamp(void* stamp) {
-  auto* s = static_cast<Stamp*>(stamp);
-  if (Live<Stamp>().Remove(s)) {
-    delete s;
-  } else if (stamp != nullptr) {
+  if (Stamps().Remove(stamp) == nullptr && stamp != nullptr) {
     InvalidParam("aclprofDestroyStamp", "stamp ", kiln::PtrStr(stamp), " is not a live stamp");
   }
 }
@@ -585,7 +584,7 @@ void aclprofDestroyStamp(void* stamp) {
 aclError aclprofSetStampTraceMessage(void* stamp, const char* msg, uint32_t msgLen) {
   KILN_CAPI("aclprofSetStampTraceMessage", {
     const char* api = "aclprofSetStampTraceMessage";
-    Stamp* s = LiveStamp(api, stamp);
+    auto s = LiveStamp(api, stamp);
     if (s == nullptr) return ACL_ERROR_INVALID_PARAM;
     if (msg == nullptr) return InvalidParam(api, "msg is NULL");
     if (msgLen == 0 || msgLen > kMaxStampMessage) {
@@ -598,7 +597,7 @@ aclError aclprofSetStampTraceMessage(void* stamp, const char* msg, uint32_t msgL
 
 aclError aclprofMark(void* stamp) {
   KILN_CAPI("aclprofMark", {
-    Stamp* s = LiveStamp("aclprofMark", stamp);
+    auto s = LiveStamp("aclprofMark", stamp);
     if (s == nullptr) return ACL_ERROR_INVALID_PARAM;
     Profiler::Get().Mark(s->message);
     return ACL_SUCCESS;
@@ -607,7 +606,7 @@ aclError aclprofMark(void* stamp) {
 
 aclError aclprofPush(void* stamp) {
   KILN_CAPI("aclprofPush", {
-    Stamp* s = LiveStamp("aclprofPush", stamp);
+    auto s = LiveStamp("aclprofPush", stamp);
     if (s == nullptr) return ACL_ERROR_INVALID_PARAM;
     Profiler::Get().Push(s->message);
     return ACL_SUCCESS;
@@ -621,7 +620,7 @@ aclError aclprofPop(void) {
 aclError aclprofRangeStart(void* stamp, uint32_t* rangeId) {
   KILN_CAPI("aclprofRangeStart", {
     const char* api = "aclprofRangeStart";
-    Stamp* s = LiveStamp(api, stamp);
+    auto s = LiveStamp(api, stamp);
     if (s == nullptr) return ACL_ERROR_INVALID_PARAM;
     if (rangeId == nullptr) return InvalidParam(api, "rangeId is NULL");
     *rangeId = Profiler::Get().RangeStart(s->message);

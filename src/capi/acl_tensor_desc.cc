@@ -4,17 +4,21 @@
 // aclTensorDesc: dtype, format and shape of a tensor, with the optional names, ranges and
 // constant data the AscendCL API can attach.
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "acl/acl.h"
 #include "capi/error.h"
-#include "capi/handle_set.h"
+#include "capi/handle_table.h"
 #include "capi/model_handles.h"
 
 using kiln::capi::InvalidParam;
 
-struct aclTensorDesc {
+namespace {
+
+// What an aclTensorDesc handle names.
+struct TensorDesc {
   aclDataType dtype = ACL_DT_UNDEFINED;
   aclFormat format = ACL_FORMAT_UNDEFINED;
   std::vector<int64_t> dims;
@@ -31,33 +35,31 @@ struct aclTensorDesc {
   void* address = nullptr;
 };
 
-namespace {
-
 constexpr int kMaxDims = 128;  // ACL_MAX_DIM_CNT
 constexpr int64_t kUnknownRankDim = -2;
 
-kiln::capi::HandleSet<aclTensorDesc>& Descs() {
-  static auto* set = new kiln::capi::HandleSet<aclTensorDesc>();
-  return *set;
+kiln::capi::HandleTable<aclTensorDesc, TensorDesc>& Descs() {
+  static auto* table = new kiln::capi::HandleTable<aclTensorDesc, TensorDesc>();
+  return *table;
+}
+
+std::string NotLive(const aclTensorDesc* desc) {
+  return kiln::StrCat("desc ", kiln::PtrStr(desc),
+                      " is not a live aclTensorDesc (destroyed already?)");
 }
 
 // The descriptor when it is live; otherwise records why not and returns null.
-aclTensorDesc* Live(const char* api, const aclTensorDesc* desc) {
+std::shared_ptr<TensorDesc> Live(const char* api, const aclTensorDesc* desc) {
   if (desc == nullptr) {
     InvalidParam(api, "desc is NULL");
     return nullptr;
   }
-  if (!Descs().Contains(desc)) {
-    InvalidParam(api, "desc ", kiln::PtrStr(desc),
-                 " is not a live aclTensorDesc (destroyed already?)");
-    return nullptr;
-  }
-  return const_cast<aclTensorDesc*>(desc);
+  std::shared_ptr<TensorDesc> d = Descs().Find(desc);
+  if (d == nullptr) InvalidParam(api, NotLive(desc));
+  return d;
 }
 
-bool UnknownRank(const aclTensorDesc& d) {
-  return d.dims.size() == 1 && d.dims[0] == kUnknownRankDim;
-}
+bool UnknownRank(const TensorDesc& d) { return d.dims.size() == 1 && d.dims[0] == kUnknownRankDim; }
 
 aclError ReadDims(const char* api, int numDims, const int64_t* dims, std::vector<int64_t>* out) {
   if (numDims < 0 || numDims > kMaxDims) {
@@ -75,13 +77,17 @@ aclError ReadDims(const char* api, int numDims, const int64_t* dims, std::vector
 
 }  // namespace
 
-void kiln::capi::ReadTensorDescDims(const aclTensorDesc* desc, std::vector<int64_t>* dims) {
-  dims->assign(desc->dims.begin(), desc->dims.end());
+bool kiln::capi::ReadTensorDescDims(const aclTensorDesc* desc, std::vector<int64_t>* dims) {
+  std::shared_ptr<TensorDesc> d = Descs().Find(desc);
+  if (d == nullptr) return false;
+  dims->assign(d->dims.begin(), d->dims.end());
+  return true;
 }
 
 bool kiln::capi::TensorDescSays(const aclTensorDesc* desc, aclDataType dtype, aclFormat format,
                                 const std::vector<int64_t>& dims) {
-  return desc->dtype == dtype && desc->format == format && desc->dims == dims;
+  std::shared_ptr<TensorDesc> d = Descs().Find(desc);
+  return d != nullptr && d->dtype == dtype && d->format == format && d->dims == dims;
 }
 
 extern "C" {
@@ -91,7 +97,7 @@ aclTensorDesc* aclCreateTensorDesc(aclDataType dataType, int numDims, const int6
   try {
     std::vector<int64_t> shape;
     if (ReadDims("aclCreateTensorDesc", numDims, dims, &shape) != ACL_SUCCESS) return nullptr;
-    auto* desc = new aclTensorDesc();
+    auto desc = std::make_shared<TensorDesc>();
     desc->dtype = dataType;
     desc->format = format;
     desc->dims = std::move(shape);
@@ -99,7 +105,7 @@ aclTensorDesc* aclCreateTensorDesc(aclDataType dataType, int numDims, const int6
     desc->origin_dims = desc->dims;
     desc->storage_format = format;
     desc->storage_dims = desc->dims;
-    return Descs().Add(desc);
+    return Descs().Add(std::move(desc));
   } catch (...) {
     kiln::capi::Report("aclCreateTensorDesc",
                        kiln::Error(kiln::code::kBadAlloc, "out of host memory"));
@@ -109,18 +115,13 @@ aclTensorDesc* aclCreateTensorDesc(aclDataType dataType, int numDims, const int6
 
 void aclDestroyTensorDesc(const aclTensorDesc* desc) {
   if (desc == nullptr) return;
-  if (!Descs().Remove(desc)) {
-    InvalidParam("aclDestroyTensorDesc", "desc ", kiln::PtrStr(desc),
-                 " is not a live aclTensorDesc (destroyed already?)");
-    return;
-  }
-  delete desc;
+  if (Descs().Remove(desc) == nullptr) InvalidParam("aclDestroyTensorDesc", NotLive(desc));
 }
 
 aclError aclSetTensorShapeRange(aclTensorDesc* desc, size_t dimsCount,
                                 int64_t dimsRange[][ACL_TENSOR_SHAPE_RANGE_NUM]) {
   KILN_CAPI("aclSetTensorShapeRange", {
-    aclTensorDesc* d = Live("aclSetTensorShapeRange", desc);
+    auto d = Live("aclSetTensorShapeRange", desc);
     if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
     if (dimsCount > 0 && dimsRange == nullptr) {
       return InvalidParam("aclSetTensorShapeRange", "dimsRange is NULL but dimsCount is ",
@@ -136,7 +137,7 @@ aclError aclSetTensorShapeRange(aclTensorDesc* desc, size_t dimsCount,
 aclError aclSetTensorValueRange(aclTensorDesc* desc, size_t valueCount,
                                 int64_t valueRange[][ACL_TENSOR_VALUE_RANGE_NUM]) {
   KILN_CAPI("aclSetTensorValueRange", {
-    aclTensorDesc* d = Live("aclSetTensorValueRange", desc);
+    auto d = Live("aclSetTensorValueRange", desc);
     if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
     if (valueCount > 0 && valueRange == nullptr) {
       return InvalidParam("aclSetTensorValueRange", "valueRange is NULL but valueCount is ",
@@ -150,17 +151,17 @@ aclError aclSetTensorValueRange(aclTensorDesc* desc, size_t valueCount,
 }
 
 aclDataType aclGetTensorDescType(const aclTensorDesc* desc) {
-  const aclTensorDesc* d = Live("aclGetTensorDescType", desc);
+  auto d = Live("aclGetTensorDescType", desc);
   return d ? d->dtype : ACL_DT_UNDEFINED;
 }
 
 aclFormat aclGetTensorDescFormat(const aclTensorDesc* desc) {
-  const aclTensorDesc* d = Live("aclGetTensorDescFormat", desc);
+  auto d = Live("aclGetTensorDescFormat", desc);
   return d ? d->format : ACL_FORMAT_UNDEFINED;
 }
 
 size_t aclGetTensorDescElementCount(const aclTensorDesc* desc) {
-  const aclTensorDesc* d = Live("aclGetTensorDescElementCount", desc);
+  auto d = Live("aclGetTensorDescElementCount", desc);
   if (d == nullptr) return 0;
   size_t count = 1;
   for (int64_t dim : d->dims) {
@@ -174,10 +175,11 @@ size_t aclGetTensorDescElementCount(const aclTensorDesc* desc) {
 }
 
 size_t aclGetTensorDescSize(const aclTensorDesc* desc) {
-  const aclTensorDesc* d = Live("aclGetTensorDescSize", desc);
+  auto d = Live("aclGetTensorDescSize", desc);
   if (d == nullptr) return 0;
   size_t bytes;
-  if (__builtin_mul_overflow(aclGetTensorDescElementCount(d), aclDataTypeSize(d->dtype), &bytes)) {
+  if (__builtin_mul_overflow(aclGetTensorDescElementCount(desc), aclDataTypeSize(d->dtype),
+                             &bytes)) {
     InvalidParam("aclGetTensorDescSize", "the byte size overflows size_t");
     return 0;
   }
@@ -185,13 +187,13 @@ size_t aclGetTensorDescSize(const aclTensorDesc* desc) {
 }
 
 size_t aclGetTensorDescNumDims(const aclTensorDesc* desc) {
-  const aclTensorDesc* d = Live("aclGetTensorDescNumDims", desc);
+  auto d = Live("aclGetTensorDescNumDims", desc);
   if (d == nullptr) return 0;
   return UnknownRank(*d) ? ACL_UNKNOWN_RANK : d->dims.size();
 }
 
 int64_t aclGetTensorDescDim(const aclTensorDesc* desc, size_t index) {
-  const aclTensorDesc* d = Live("aclGetTensorDescDim", desc);
+  auto d = Live("aclGetTensorDescDim", desc);
   if (d == nullptr) return -1;
   if (index >= d->dims.size()) {
     InvalidParam("aclGetTensorDescDim", "index ", index, " is out of range for ", d->dims.size(),
@@ -204,7 +206,7 @@ int64_t aclGetTensorDescDim(const aclTensorDesc* desc, size_t index) {
 aclError aclGetTensorDescDimV2(const aclTensorDesc* desc, size_t index, int64_t* dimSize) {
   KILN_CAPI("aclGetTensorDescDimV2", {
     if (dimSize == nullptr) return InvalidParam("aclGetTensorDescDimV2", "dimSize is NULL");
-    const aclTensorDesc* d = Live("aclGetTensorDescDimV2", desc);
+    auto d = Live("aclGetTensorDescDimV2", desc);
     if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
     if (index >= d->dims.size()) {
       return InvalidParam("aclGetTensorDescDimV2", "index ", index, " is out of range for ",
@@ -223,7 +225,7 @@ aclError aclGetTensorDescDimRange(const aclTensorDesc* desc, size_t index, size_
       return InvalidParam("aclGetTensorDescDimRange", "dimRangeNum ", dimRangeNum, " is below ",
                           ACL_TENSOR_SHAPE_RANGE_NUM);
     }
-    const aclTensorDesc* d = Live("aclGetTensorDescDimRange", desc);
+    auto d = Live("aclGetTensorDescDimRange", desc);
     if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
     if (index < d->shape_range.size()) {
       dimRange[0] = d->shape_range[index][0];
@@ -239,13 +241,13 @@ aclError aclGetTensorDescDimRange(const aclTensorDesc* desc, size_t index, size_
 }
 
 void aclSetTensorDescName(aclTensorDesc* desc, const char* name) {
-  aclTensorDesc* d = Live("aclSetTensorDescName", desc);
+  auto d = Live("aclSetTensorDescName", desc);
   if (d != nullptr) d->name = name ? name : "";
 }
 
 const char* aclGetTensorDescName(aclTensorDesc* desc) {
   if (desc == nullptr) return "";
-  const aclTensorDesc* d = Live("aclGetTensorDescName", desc);
+  auto d = Live("aclGetTensorDescName", desc);
   return d ? d->name.c_str() : "";
 }
 
@@ -254,7 +256,7 @@ aclError aclTransTensorDescFormat(const aclTensorDesc* srcDesc, aclFormat dstFor
   KILN_CAPI("aclTransTensorDescFormat", {
     if (dstDesc == nullptr) return InvalidParam("aclTransTensorDescFormat", "dstDesc is NULL");
     *dstDesc = nullptr;
-    const aclTensorDesc* src = Live("aclTransTensorDescFormat", srcDesc);
+    auto src = Live("aclTransTensorDescFormat", srcDesc);
     if (src == nullptr) return ACL_ERROR_INVALID_PARAM;
     std::vector<int64_t> dims = src->dims;
     bool four_d = dims.size() == 4;
@@ -273,76 +275,76 @@ aclError aclTransTensorDescFormat(const aclTensorDesc* srcDesc, aclFormat dstFor
                       "-d tensor: Kiln devices use ND, NCHW and NHWC (NPU fractal formats do not "
                       "exist here)"));
     }
-    auto* out = new aclTensorDesc(*src);
+    auto out = std::make_shared<TensorDesc>(*src);
     out->format = dstFormat;
     out->dims = std::move(dims);
-    *dstDesc = Descs().Add(out);
+    *dstDesc = Descs().Add(std::move(out));
     return ACL_SUCCESS;
   });
 }
 
 static aclError SetFormat(const char* api, aclTensorDesc* desc, aclFormat format,
-                          aclFormat aclTensorDesc::*field) {
-  aclTensorDesc* d = Live(api, desc);
+                          aclFormat TensorDesc::*field) {
+  auto d = Live(api, desc);
   if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
-  d->*field = format;
+  (*d).*field = format;
   return ACL_SUCCESS;
 }
 
 static aclError SetShape(const char* api, aclTensorDesc* desc, int numDims, const int64_t* dims,
-                         std::vector<int64_t> aclTensorDesc::*field) {
-  aclTensorDesc* d = Live(api, desc);
+                         std::vector<int64_t> TensorDesc::*field) {
+  auto d = Live(api, desc);
   if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
-  return ReadDims(api, numDims, dims, &(d->*field));
+  return ReadDims(api, numDims, dims, &((*d).*field));
 }
 
 aclError aclSetTensorStorageFormat(aclTensorDesc* desc, aclFormat format) {
   KILN_CAPI("aclSetTensorStorageFormat", {
-    return SetFormat("aclSetTensorStorageFormat", desc, format, &aclTensorDesc::storage_format);
+    return SetFormat("aclSetTensorStorageFormat", desc, format, &TensorDesc::storage_format);
   });
 }
 
 aclError aclSetTensorStorageShape(aclTensorDesc* desc, int numDims, const int64_t* dims) {
   KILN_CAPI("aclSetTensorStorageShape", {
-    return SetShape("aclSetTensorStorageShape", desc, numDims, dims, &aclTensorDesc::storage_dims);
+    return SetShape("aclSetTensorStorageShape", desc, numDims, dims, &TensorDesc::storage_dims);
   });
 }
 
 aclError aclSetTensorFormat(aclTensorDesc* desc, aclFormat format) {
   KILN_CAPI("aclSetTensorFormat",
-            { return SetFormat("aclSetTensorFormat", desc, format, &aclTensorDesc::format); });
+            { return SetFormat("aclSetTensorFormat", desc, format, &TensorDesc::format); });
 }
 
 aclError aclSetTensorShape(aclTensorDesc* desc, int numDims, const int64_t* dims) {
   KILN_CAPI("aclSetTensorShape",
-            { return SetShape("aclSetTensorShape", desc, numDims, dims, &aclTensorDesc::dims); });
+            { return SetShape("aclSetTensorShape", desc, numDims, dims, &TensorDesc::dims); });
 }
 
 aclError aclSetTensorOriginFormat(aclTensorDesc* desc, aclFormat format) {
   KILN_CAPI("aclSetTensorOriginFormat", {
-    return SetFormat("aclSetTensorOriginFormat", desc, format, &aclTensorDesc::origin_format);
+    return SetFormat("aclSetTensorOriginFormat", desc, format, &TensorDesc::origin_format);
   });
 }
 
 aclError aclSetTensorOriginShape(aclTensorDesc* desc, int numDims, const int64_t* dims) {
   KILN_CAPI("aclSetTensorOriginShape", {
-    return SetShape("aclSetTensorOriginShape", desc, numDims, dims, &aclTensorDesc::origin_dims);
+    return SetShape("aclSetTensorOriginShape", desc, numDims, dims, &TensorDesc::origin_dims);
   });
 }
 
 aclTensorDesc* aclGetTensorDescByIndex(aclTensorDesc* desc, size_t index) {
-  aclTensorDesc* d = Live("aclGetTensorDescByIndex", desc);
+  auto d = Live("aclGetTensorDescByIndex", desc);
   if (d == nullptr) return nullptr;
   if (index != 0) {
     // Descriptors are created one at a time here, so only index 0 of one exists.
     InvalidParam("aclGetTensorDescByIndex", "index ", index, " is out of range for one descriptor");
     return nullptr;
   }
-  return d;
+  return desc;
 }
 
 void* aclGetTensorDescAddress(const aclTensorDesc* desc) {
-  const aclTensorDesc* d = Live("aclGetTensorDescAddress", desc);
+  auto d = Live("aclGetTensorDescAddress", desc);
   return d ? d->address : nullptr;
 }
 
@@ -351,7 +353,7 @@ aclError aclSetTensorDynamicInput(aclTensorDesc* desc, const char* dynamicInputN
     if (dynamicInputName == nullptr) {
       return InvalidParam("aclSetTensorDynamicInput", "dynamicInputName is NULL");
     }
-    aclTensorDesc* d = Live("aclSetTensorDynamicInput", desc);
+    auto d = Live("aclSetTensorDynamicInput", desc);
     if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
     d->dynamic_input = dynamicInputName;
     return ACL_SUCCESS;
@@ -363,7 +365,7 @@ aclError aclSetTensorConst(aclTensorDesc* desc, void* dataBuffer, size_t length)
     if (dataBuffer == nullptr || length == 0) {
       return InvalidParam("aclSetTensorConst", "dataBuffer is NULL or length is 0");
     }
-    aclTensorDesc* d = Live("aclSetTensorConst", desc);
+    auto d = Live("aclSetTensorConst", desc);
     if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
     const auto* bytes = static_cast<const unsigned char*>(dataBuffer);
     d->const_data.assign(bytes, bytes + length);  // copied: the caller may free its buffer
@@ -378,7 +380,7 @@ aclError aclSetTensorPlaceMent(aclTensorDesc* desc, aclMemType memType) {
         type != ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT) {
       return InvalidParam("aclSetTensorPlaceMent", "memType ", type, " is not an aclMemType");
     }
-    aclTensorDesc* d = Live("aclSetTensorPlaceMent", desc);
+    auto d = Live("aclSetTensorPlaceMent", desc);
     if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
     d->placement = memType;
     return ACL_SUCCESS;

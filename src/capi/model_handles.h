@@ -1,49 +1,47 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// The model API's handle types (aclmdlDataset, aclmdlDesc), shared by acl_mdl.cc and
-// acl_mdl_dataset.cc, and the mapping of Kiln's element types to aclDataType.
+// What the model API's files share: the object behind an aclmdlDataset handle (acl_mdl.cc and
+// acl_mdl_dataset.cc), the data buffer and tensor desc reads execution makes, and the mapping of
+// Kiln's element types to aclDataType.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <vector>
 
 #include "acl/acl.h"
-#include "capi/handle_set.h"
+#include "capi/handle_table.h"
 #include "runtime/model.h"
 
-struct aclmdlDataset {
-  std::vector<aclDataBuffer*> buffers;
-  std::vector<aclTensorDesc*> descs;  // owned; null where none was set
+namespace kiln::capi {
+
+// What an aclmdlDataset handle names.
+struct Dataset {
+  std::vector<aclDataBuffer*> buffers;  // handles, resolved at each use
+  std::vector<aclTensorDesc*> descs;    // owned handles; null where none was set
   // Guards `descs` between threads: a run on a stream writes its output dataset's descs while
   // another call may read the same dataset as an input (aclmdlExecuteAsync A: in -> mid, then
   // B: mid -> out, with no synchronisation in between).
   mutable std::mutex descs_mu;
 };
 
-struct aclmdlDesc {
-  bool filled = false;
-  uint32_t model_id = 0;
-  kiln::runtime::ModelInfo info;
-};
-
-namespace kiln::capi {
-
-HandleSet<aclmdlDataset>& Datasets();
+HandleTable<aclmdlDataset, Dataset>& Datasets();
 // The dataset when it is live; otherwise records why not (for `api`) and returns null.
-aclmdlDataset* LiveDataset(const char* api, const aclmdlDataset* dataset);
+std::shared_ptr<Dataset> LiveDataset(const char* api, const aclmdlDataset* dataset);
 
 aclDataType ToAclType(ir::DataType t);
 
-// Whether `buffer` is a live aclDataBuffer (created, not yet destroyed; acl_data_buffer.cc).
-bool IsLiveDataBuffer(const aclDataBuffer* buffer);
+// A live aclDataBuffer's address and size (acl_data_buffer.cc); false when the handle is not
+// live (never created, or destroyed).
+bool ReadDataBuffer(const aclDataBuffer* buffer, void** data, size_t* size);
 
 // What the model API reads and writes of a dataset's descs (defined with aclTensorDesc in
 // acl_tensor_desc.cc), without going through a public call (which a profile would count as one
 // the application made), and without allocating when nothing changed:
-// a live descriptor's dims, copied into `dims` (its storage reused);
-void ReadTensorDescDims(const aclTensorDesc* desc, std::vector<int64_t>* dims);
+// a descriptor's dims, copied into `dims` (its storage reused); false when it is not live;
+bool ReadTensorDescDims(const aclTensorDesc* desc, std::vector<int64_t>* dims);
 // whether a live descriptor already says `dtype`, `format` and `dims`.
 bool TensorDescSays(const aclTensorDesc* desc, aclDataType dtype, aclFormat format,
                     const std::vector<int64_t>& dims);

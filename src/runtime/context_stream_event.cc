@@ -34,7 +34,7 @@ Result<std::shared_ptr<Context>> Runtime::CurrentContextLocked() {
     int32_t id = *config_.default_device;
     KILN_RETURN_IF_ERROR(OpenDeviceLocked(id), "acl.json defaultDevice");
     ++devices_[id]->refcount;
-    tls_context = devices_[id]->default_context.get();
+    tls_context = devices_[id]->default_context->handle();
     return devices_[id]->default_context;
   }
   return Error(code::kRtContextNull,
@@ -54,9 +54,9 @@ Result<void*> Runtime::CreateContext(int32_t device) {
   DeviceState& dev = *devices_[device];
   auto ctx = std::make_shared<Context>(device, /*is_default=*/false, nullptr);
   ctx->set_default_stream(NewStreamLocked(dev, ctx.get(), 0, 0));
-  contexts_[ctx.get()] = ctx;
-  tls_context = ctx.get();
-  return static_cast<void*>(ctx.get());
+  contexts_[ctx->handle()] = ctx;
+  tls_context = ctx->handle();
+  return const_cast<void*>(ctx->handle());
 }
 
 Status Runtime::DestroyContext(void* handle) {
@@ -99,7 +99,7 @@ Status Runtime::SetCurrentContext(void* handle) {
 Result<void*> Runtime::GetCurrentContext() {
   std::lock_guard<std::mutex> lock(mu_);
   KILN_ASSIGN_OR_RETURN(auto ctx, CurrentContextLocked());
-  return static_cast<void*>(ctx.get());
+  return const_cast<void*>(ctx->handle());
 }
 
 Result<void*> Runtime::CreateStream(uint32_t priority, uint32_t flags) {
@@ -114,8 +114,8 @@ Result<void*> Runtime::CreateStream(uint32_t priority, uint32_t flags) {
                  " streams (the limit is ", kMaxStreamsPerDevice, ", default streams included)");
   }
   auto stream = NewStreamLocked(*devices_[ctx->device()], ctx.get(), priority, flags);
-  streams_[stream.get()] = stream;
-  return static_cast<void*>(stream.get());
+  streams_[stream->handle()] = stream;
+  return const_cast<void*>(stream->handle());
 }
 
 Status Runtime::DestroyStream(void* handle, bool force) {
@@ -166,8 +166,8 @@ Result<void*> Runtime::CreateEvent(uint32_t flags) {
   }
   auto event =
       std::make_shared<Event>(ctx->device(), devices_[ctx->device()]->hal->CreateEvent(), flags);
-  events_[event.get()] = event;
-  return static_cast<void*>(event.get());
+  events_[event->handle()] = event;
+  return const_cast<void*>(event->handle());
 }
 
 Status Runtime::DestroyEvent(void* handle) {

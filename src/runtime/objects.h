@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The runtime objects behind AscendCL's handles. An application's aclrtContext / aclrtStream /
-// aclrtEvent is the address of one of these; the Runtime keeps them in tables so a stale or
-// foreign handle is reported, never dereferenced.
+// aclrtEvent is the handle() of one of these, an id never reused (base/handle_id.h), not its
+// address; the Runtime keeps them in tables by handle, so a stale or foreign handle is reported,
+// never dereferenced and never taken for a newer object.
 #pragma once
 
 #include <atomic>
@@ -12,6 +13,7 @@
 #include <memory>
 #include <mutex>
 
+#include "base/handle_id.h"
 #include "hal/device.h"
 #include "runtime/memory_pool.h"
 
@@ -41,6 +43,7 @@ class Stream {
         flags_(flags),
         id_(NextId()) {}
   int32_t device() const { return device_; }
+  const void* handle() const { return handle_; }
   // Unique in the process (from 1), never reused: the profiles' stream id.
   uint32_t id() const { return id_; }
   Context* context() const { return context_; }
@@ -57,6 +60,7 @@ class Stream {
   uint32_t priority_;
   uint32_t flags_;
   uint32_t id_;
+  const void* handle_ = NewHandleId();
 
   static uint32_t NextId() {
     static std::atomic<uint32_t> next{1};
@@ -69,6 +73,7 @@ class Context {
   Context(int32_t device, bool is_default, std::shared_ptr<Stream> default_stream)
       : device_(device), is_default_(is_default), default_stream_(std::move(default_stream)) {}
   int32_t device() const { return device_; }
+  const void* handle() const { return handle_; }
   bool is_default() const { return is_default_; }
   const std::shared_ptr<Stream>& default_stream() const { return default_stream_; }
   void set_default_stream(std::shared_ptr<Stream> s) { default_stream_ = std::move(s); }
@@ -88,6 +93,7 @@ class Context {
  private:
   int32_t device_;
   bool is_default_;
+  const void* handle_ = NewHandleId();
   std::shared_ptr<Stream> default_stream_;
   mutable std::mutex mu_;
   std::map<int, int64_t> sys_params_;
@@ -98,6 +104,7 @@ class Event {
   Event(int32_t device, std::shared_ptr<hal::Event> event, uint32_t flags)
       : device_(device), event_(std::move(event)), flags_(flags) {}
   int32_t device() const { return device_; }
+  const void* handle() const { return handle_; }
   const std::shared_ptr<hal::Event>& hal() const { return event_; }
   uint32_t flags() const { return flags_; }
 
@@ -105,6 +112,7 @@ class Event {
   int32_t device_;
   std::shared_ptr<hal::Event> event_;
   uint32_t flags_;
+  const void* handle_ = NewHandleId();
 };
 
 }  // namespace kiln::runtime

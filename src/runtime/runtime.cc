@@ -223,7 +223,7 @@ Status Runtime::OpenDeviceLocked(int32_t id) {
   auto ctx = std::make_shared<Context>(id, /*is_default=*/true, nullptr);
   ctx->set_default_stream(NewStreamLocked(*dev, ctx.get(), 0, 0));
   dev->default_context = ctx;
-  contexts_[ctx.get()] = ctx;
+  contexts_[ctx->handle()] = ctx;
   dev->last_query_ns = SteadyNowNs();
   dev->last_busy_ns = dev->hal->busy_ns();
   KILN_LOG(kRuntime, kInfo, "opened device ", id, " (", dev->hal->info().name, "), pool capacity ",
@@ -243,7 +243,7 @@ Status Runtime::SetDevice(int32_t id) {
   KILN_RETURN_IF_ERROR(OpenDeviceLocked(id), "");
   DeviceState& dev = *devices_[id];
   ++dev.refcount;
-  tls_context = dev.default_context.get();
+  tls_context = dev.default_context->handle();
   return Status::Ok();
 }
 

@@ -398,6 +398,51 @@ TEST_F(ModelApiTest, UnloadDuringAQueuedExecutionLetsItFinish) {
   EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
 }
 
+// A queued run uses the buffers its datasets had when aclmdlExecuteAsync was called: the
+// application may change or destroy the datasets afterwards. The output descs the run writes
+// go to its own output dataset only while that handle is live, never to a dataset created
+// since (which the allocator may well have placed at the destroyed one's address).
+TEST_F(ModelApiTest, AQueuedRunUsesTheDatasetsAsTheyWereWhenItWasQueued) {
+  KILN_REQUIRE_MNIST();
+  LoadedModel m(MnistOm());
+  kiln::testing::Gate gate;  // declared first: it outlives the stream that waits on it
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  const MnistCase c = LoadMnistCase(1);
+  {
+    DeviceBuffer input(kMnistInputBytes), output(kMnistOutputBytes), other(kMnistOutputBytes);
+    input.Write(c.input);
+    aclmdlDataset* in = aclmdlCreateDataset();
+    aclmdlDataset* out = aclmdlCreateDataset();
+    ASSERT_EQ(aclmdlAddDatasetBuffer(in, input.buffer()), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlAddDatasetBuffer(out, output.buffer()), ACL_SUCCESS);
+    ASSERT_EQ(aclrtLaunchHostFunc(stream, kiln::testing::Gate::Pass, &gate), ACL_SUCCESS);
+    ASSERT_TRUE(gate.WaitUntilEntered());
+    ASSERT_EQ(aclmdlExecuteAsync(m.id(), in, out, stream), ACL_SUCCESS) << RecentErrMsg();
+    // While the run waits: its output data buffer is pointed elsewhere, its datasets destroyed,
+    // and a new dataset made.
+    ASSERT_EQ(aclUpdateDataBuffer(output.buffer(), other.ptr(), other.size()), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlDestroyDataset(in), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlDestroyDataset(out), ACL_SUCCESS);
+    aclmdlDataset* later = aclmdlCreateDataset();
+    ASSERT_EQ(aclmdlAddDatasetBuffer(later, other.buffer()), ACL_SUCCESS);
+    gate.Open();
+    ASSERT_EQ(aclrtSynchronizeStreamWithTimeout(stream, kiln::testing::kSyncTimeoutMs), ACL_SUCCESS)
+        << RecentErrMsg();
+    // The run wrote where the buffer pointed when it was queued.
+    std::vector<float> got(kMnistOutputFloats);
+    ASSERT_EQ(aclrtMemcpy(got.data(), kMnistOutputBytes, output.ptr(), kMnistOutputBytes,
+                          ACL_MEMCPY_DEVICE_TO_HOST),
+              ACL_SUCCESS);
+    EXPECT_TRUE(MatchesOnnx(got, c.expected, {1, 10}));
+    EXPECT_EQ(aclmdlGetDatasetTensorDesc(later, 0), nullptr)
+        << "the run wrote its output desc into a dataset created after its own was destroyed";
+    ASSERT_EQ(aclUpdateDataBuffer(output.buffer(), output.ptr(), output.size()), ACL_SUCCESS);
+    EXPECT_EQ(aclmdlDestroyDataset(later), ACL_SUCCESS);
+  }
+  EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+}
+
 TEST_F(ModelApiTest, ModelsExecutedOneAfterAnotherMayShareWorkMemory) {
   KILN_REQUIRE_MNIST();
   ASSERT_FALSE(GearOm().empty());
