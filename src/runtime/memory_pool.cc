@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/memory_pool.h"
 
+#include <algorithm>
 #include <iterator>
 
 #include "base/log.h"
@@ -21,8 +22,11 @@ size_t SizeClass(size_t bytes) {
 }  // namespace
 
 MemoryPool::MemoryPool(hal::Allocator& allocator, int32_t device_id, uint64_t capacity,
-                       std::shared_ptr<const void> owner)
-    : owner_(std::move(owner)), allocator_(allocator), device_id_(device_id) {
+                       std::shared_ptr<const void> owner, uint64_t cache_floor)
+    : owner_(std::move(owner)),
+      allocator_(allocator),
+      device_id_(device_id),
+      cache_floor_(cache_floor) {
   stats_.capacity = capacity;
 }
 
@@ -52,9 +56,10 @@ Result<void*> MemoryPool::Allocate(size_t bytes, bool huge_pages) {
     void* ptr = it->second.first;
     live_[reinterpret_cast<uintptr_t>(ptr)] = Block{it->first, it->second.second, bytes};
     stats_.live_bytes += it->first;
+    stats_.peak_live_bytes = std::max(stats_.peak_live_bytes, stats_.live_bytes);
     ++stats_.live_blocks;
     ++stats_.cache_hits;
-    cached_.erase(it);
+    UncacheLocked(it);
     PublishLocked();
     return ptr;
   }
@@ -78,6 +83,7 @@ Result<void*> MemoryPool::Allocate(size_t bytes, bool huge_pages) {
   }
   live_[reinterpret_cast<uintptr_t>(*ptr)] = Block{size, huge_pages, bytes};
   stats_.live_bytes += size;
+  stats_.peak_live_bytes = std::max(stats_.peak_live_bytes, stats_.live_bytes);
   stats_.reserved_bytes += size;
   ++stats_.live_blocks;
   PublishLocked();
@@ -92,11 +98,30 @@ Status MemoryPool::Free(void* ptr) {
                  " is not the start of a live allocation on device ", device_id_);
   }
   cached_.emplace(it->second.size, std::make_pair(ptr, it->second.huge));
+  cached_by_address_.emplace(it->first, it->second.size);
+  cached_bytes_ += it->second.size;
   stats_.live_bytes -= it->second.size;
   --stats_.live_blocks;
   live_.erase(it);
+  BoundCacheLocked();
   PublishLocked();
   return Status::Ok();
+}
+
+void MemoryPool::UncacheLocked(std::multimap<size_t, std::pair<void*, bool>>::iterator it) {
+  cached_by_address_.erase(reinterpret_cast<uintptr_t>(it->second.first));
+  cached_bytes_ -= it->first;
+  cached_.erase(it);
+}
+
+void MemoryPool::BoundCacheLocked() {
+  const uint64_t bound = std::max(cache_floor_, stats_.peak_live_bytes);
+  while (cached_bytes_ > bound && !cached_.empty()) {
+    auto largest = std::prev(cached_.end());
+    allocator_.Free(largest->second.first, largest->first);
+    stats_.reserved_bytes -= largest->first;
+    UncacheLocked(largest);
+  }
 }
 
 void MemoryPool::Trim() {
@@ -110,6 +135,8 @@ void MemoryPool::TrimLocked() {
     stats_.reserved_bytes -= size;
   }
   cached_.clear();
+  cached_by_address_.clear();
+  cached_bytes_ = 0;
   PublishLocked();
 }
 
@@ -126,11 +153,10 @@ size_t MemoryPool::BytesFrom(const void* ptr) const {
 bool MemoryPool::WasFreed(const void* ptr) const {
   auto addr = reinterpret_cast<uintptr_t>(ptr);
   std::lock_guard<std::mutex> lock(mu_);
-  for (const auto& [size, block] : cached_) {
-    auto start = reinterpret_cast<uintptr_t>(block.first);
-    if (addr >= start && addr < start + size) return true;
-  }
-  return false;
+  auto it = cached_by_address_.upper_bound(addr);
+  if (it == cached_by_address_.begin()) return false;
+  --it;
+  return addr < it->first + it->second;
 }
 
 void MemoryPool::PublishUsage(std::shared_ptr<UsageSlot> slot) {

@@ -4,9 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <random>
+#include <vector>
 
 namespace kiln::runtime {
 namespace {
@@ -133,6 +136,57 @@ TEST(MemoryPoolTest, DestructionReturnsLeakedAndCachedBlocks) {
   }
   EXPECT_TRUE(device.live.empty());
   EXPECT_EQ(device.frees, 2);
+}
+
+// Cycling through ever-new sizes does not grow the pool: the cache keeps at most the larger of
+// its floor and the peak live bytes, returning its largest blocks to the device beyond that.
+TEST(MemoryPoolTest, TheCacheHoldsAtMostItsFloorOrThePeakLiveBytes) {
+  CountingAllocator device;
+  constexpr uint64_t kFloor = 4 * kMiB;
+  MemoryPool pool(device, 0, 1024 * kMiB, nullptr, kFloor);
+  std::mt19937 rng(7);
+  void* kept = nullptr;  // one block live throughout
+  {
+    auto p = pool.Allocate(100000, false);
+    ASSERT_TRUE(p.ok());
+    kept = *p;
+  }
+  for (int i = 0; i < 300; ++i) {
+    const size_t bytes = 1 + rng() % (3 * kMiB);
+    auto p = pool.Allocate(bytes, false);
+    ASSERT_TRUE(p.ok());
+    std::memset(*p, 1, bytes);
+    ASSERT_TRUE(pool.Free(*p).ok());
+    const PoolStats s = pool.stats();
+    ASSERT_LE(s.reserved_bytes - s.live_bytes, std::max(kFloor, s.peak_live_bytes)) << i;
+    uint64_t at_device = 0;
+    for (const auto& [ptr, n] : device.live) at_device += n;
+    ASSERT_EQ(at_device, s.reserved_bytes) << i;
+    // What is cached is still known as freed; what went back to the device is not.
+    EXPECT_TRUE(device.live.count(*p) ? pool.WasFreed(*p) : !pool.WasFreed(*p)) << i;
+  }
+  EXPECT_GT(device.frees, 0);  // the bound was reached and enforced
+  EXPECT_GT(pool.stats().cache_hits, 0u);
+  ASSERT_TRUE(pool.Free(kept).ok());
+}
+
+// A steady loop whose live bytes exceed the floor keeps its blocks cached: the bound follows the
+// peak, so nothing goes back to the device and every round after the first is a cache hit.
+TEST(MemoryPoolTest, ASteadyLoopAboveTheFloorStaysCached) {
+  CountingAllocator device;
+  MemoryPool pool(device, 0, 1024 * kMiB, nullptr, /*cache_floor=*/kMiB);
+  for (int round = 0; round < 5; ++round) {
+    std::vector<void*> frame;
+    for (size_t mib : {3, 5, 8}) {
+      auto p = pool.Allocate(mib * kMiB, false);
+      ASSERT_TRUE(p.ok());
+      frame.push_back(*p);
+    }
+    for (void* p : frame) ASSERT_TRUE(pool.Free(p).ok());
+  }
+  EXPECT_EQ(device.allocations, 3);
+  EXPECT_EQ(device.frees, 0);
+  EXPECT_EQ(pool.stats().cache_hits, 12u);
 }
 
 TEST(MemoryPoolTest, ZeroBytesIsInvalid) {
