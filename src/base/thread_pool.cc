@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <new>
 
 namespace kiln {
 
@@ -38,10 +39,15 @@ void SpinPause(int iteration) {
 }
 
 void ThreadPool::Schedule(std::function<void()> task) {
-  {
+  try {
     std::lock_guard<std::mutex> lock(mu_);
-    tasks_.push_back(std::move(task));
+    tasks_.push_back(std::move(task));  // strong guarantee: `task` is intact if this throws
     queued_.fetch_add(1, std::memory_order_release);
+  } catch (const std::bad_alloc&) {
+    // No memory for the queue's node: run the task here rather than lose it (a stream whose
+    // drain is lost would never finish).
+    task();
+    return;
   }
   cv_.notify_one();
 }

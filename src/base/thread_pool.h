@@ -35,7 +35,8 @@ class ThreadPool {
 
   size_t size() const { return workers_.size(); }
 
-  // Queues `task` to run once on some worker. Thread-safe.
+  // Queues `task` to run once on some worker; when the queue cannot take it (out of memory), runs
+  // it on the calling thread instead, so no task is ever lost. Thread-safe.
   void Schedule(std::function<void()> task);
 
   // Calls fn(begin, end) over [0, n) in chunks of at least `grain`. The caller runs chunks too,

@@ -49,12 +49,13 @@ Result<void*> MemoryPool::Allocate(size_t bytes, bool huge_pages) {
   }
   size_t size = SizeClass(bytes);
   std::lock_guard<std::mutex> lock(mu_);
-  ++stats_.allocations;
   // Best fit among cached blocks, wasting at most an eighth of the block.
   auto it = cached_.lower_bound(size);
   if (it != cached_.end() && it->first - size <= it->first / 8) {
     void* ptr = it->second.first;
-    live_[reinterpret_cast<uintptr_t>(ptr)] = Block{it->first, it->second.second, bytes};
+    // May throw (out of memory for the node): then nothing changed.
+    live_.emplace(reinterpret_cast<uintptr_t>(ptr), Block{it->first, it->second.second, bytes});
+    ++stats_.allocations;
     stats_.live_bytes += it->first;
     stats_.peak_live_bytes = std::max(stats_.peak_live_bytes, stats_.live_bytes);
     ++stats_.live_blocks;
@@ -68,7 +69,6 @@ Result<void*> MemoryPool::Allocate(size_t bytes, bool huge_pages) {
   };
   if (over()) TrimLocked();
   if (over()) {
-    --stats_.allocations;
     return Error(code::kRtMemoryAllocation, "device ", device_id_,
                  " memory pool exhausted: ", bytes, " bytes requested, ", stats_.live_bytes, " of ",
                  stats_.capacity,
@@ -77,11 +77,16 @@ Result<void*> MemoryPool::Allocate(size_t bytes, bool huge_pages) {
   }
   auto ptr = allocator_.Allocate(size, kAlignment, huge_pages);
   if (!ptr.ok()) {
-    --stats_.allocations;
     Status status = ptr.status();
     return std::move(status).Annotate(StrCat("device ", device_id_));
   }
-  live_[reinterpret_cast<uintptr_t>(*ptr)] = Block{size, huge_pages, bytes};
+  try {
+    live_.emplace(reinterpret_cast<uintptr_t>(*ptr), Block{size, huge_pages, bytes});
+  } catch (...) {  // out of memory for the node: the block goes back, nothing changed
+    allocator_.Free(*ptr, size);
+    throw;
+  }
+  ++stats_.allocations;
   stats_.live_bytes += size;
   stats_.peak_live_bytes = std::max(stats_.peak_live_bytes, stats_.live_bytes);
   stats_.reserved_bytes += size;
@@ -97,15 +102,33 @@ Status MemoryPool::Free(void* ptr) {
     return Error(code::kInvalidParam, "address ", PtrStr(ptr),
                  " is not the start of a live allocation on device ", device_id_);
   }
-  cached_.emplace(it->second.size, std::make_pair(ptr, it->second.huge));
-  cached_by_address_.emplace(it->first, it->second.size);
-  cached_bytes_ += it->second.size;
-  stats_.live_bytes -= it->second.size;
+  const Block block = it->second;
+  stats_.live_bytes -= block.size;
   --stats_.live_blocks;
   live_.erase(it);
+  if (!CacheLocked(ptr, block.size, block.huge)) {
+    allocator_.Free(ptr, block.size);  // no memory to remember it: it goes back to the device
+    stats_.reserved_bytes -= block.size;
+  }
   BoundCacheLocked();
   PublishLocked();
   return Status::Ok();
+}
+
+bool MemoryPool::CacheLocked(void* ptr, size_t size, bool huge) noexcept {
+  try {
+    auto by_size = cached_.emplace(size, std::make_pair(ptr, huge));
+    try {
+      cached_by_address_.emplace(reinterpret_cast<uintptr_t>(ptr), size);
+    } catch (...) {
+      cached_.erase(by_size);
+      throw;
+    }
+  } catch (...) {
+    return false;
+  }
+  cached_bytes_ += size;
+  return true;
 }
 
 void MemoryPool::UncacheLocked(std::multimap<size_t, std::pair<void*, bool>>::iterator it) {

@@ -73,6 +73,9 @@ class MemoryPool {
     size_t requested = 0;  // what Allocate was asked for (<= size)
   };
   void TrimLocked();
+  // Puts a block that was live into the cache; false (nothing changed) when there is no memory
+  // for the cache's own nodes.
+  bool CacheLocked(void* ptr, size_t size, bool huge) noexcept;
   // Takes the cached block at `it` out of the cache (and its address index).
   void UncacheLocked(std::multimap<size_t, std::pair<void*, bool>>::iterator it);
   // Returns the largest cached blocks to the device while the cache holds more than its bound.

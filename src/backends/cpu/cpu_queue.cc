@@ -3,6 +3,8 @@
 #include "backends/cpu/cpu_queue.h"
 
 #include <chrono>
+#include <exception>
+#include <new>
 
 namespace kiln::cpu {
 namespace {
@@ -37,15 +39,18 @@ void CpuQueue::Push(Item item) {
   bool schedule = false;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    items_.push_back(std::move(item));
+    items_.push_back(std::move(item));  // may throw: then nothing changed
     ++submitted_;
-    if (!scheduled_) schedule = scheduled_ = true;
+    if (!scheduled_) {
+      schedule = scheduled_ = true;
+      keep_alive_ = shared_from_this();
+    }
   }
   if (schedule) ScheduleDrain();
 }
 
 void CpuQueue::ScheduleDrain() {
-  pool_.Schedule([self = shared_from_this()] { self->Drain(); });
+  pool_.Schedule([queue = this] { queue->Drain(); });
 }
 
 void CpuQueue::Resume(uint64_t park_token) {
@@ -53,27 +58,54 @@ void CpuQueue::Resume(uint64_t park_token) {
     std::lock_guard<std::mutex> lock(mu_);
     if (!parked_ || park_token != park_token_) return;  // discarded meanwhile
     parked_ = false;
+    keep_alive_ = shared_from_this();
   }
   ScheduleDrain();
 }
 
+namespace {
+// Runs a task: an exception it lets out (memory ran out) fails the task, not the process.
+Status RunWork(const hal::Work& work) noexcept {
+  try {
+    return work();
+  } catch (const std::bad_alloc&) {
+    return Error(code::kBadAlloc, "out of host memory in a stream task");
+  } catch (const std::exception& e) {
+    return Error(code::kInternalError, "a stream task failed: ", e.what());
+  } catch (...) {
+    return Error(code::kInternalError, "a stream task failed");
+  }
+}
+}  // namespace
+
 void CpuQueue::Drain() {
+  // The queue's hold on itself when this drain stops; declared first, so it goes last, after
+  // every other use of the queue here.
+  std::shared_ptr<CpuQueue> release;
   for (int budget = kDrainBudget; budget > 0; --budget) {
     Item item;
     {
       std::unique_lock<std::mutex> lock(mu_);
       if (items_.empty()) {
         scheduled_ = false;
+        release = std::move(keep_alive_);
         return;
       }
       Item& front = items_.front();
       if (front.wait) {
         uint64_t token = ++park_token_;
         std::weak_ptr<CpuQueue> weak = weak_from_this();
-        if (front.wait->AddWaiterIfPending(front.gen, [weak, token] {
-              if (auto self = weak.lock()) self->Resume(token);
-            })) {
+        bool parked = false;
+        try {
+          parked = front.wait->AddWaiterIfPending(front.gen, [weak, token] {
+            if (auto self = weak.lock()) self->Resume(token);
+          });
+        } catch (const std::bad_alloc&) {
+          break;  // no memory to park: look again on the next drain
+        }
+        if (parked) {
           parked_ = true;  // scheduled_ stays true: Resume reschedules
+          release = std::move(keep_alive_);
           return;
         }
         items_.pop_front();
@@ -90,7 +122,7 @@ void CpuQueue::Drain() {
       }
     }
     Status status;
-    if (item.work) status = item.work();
+    if (item.work) status = RunWork(item.work);
     if (item.record) item.record->Complete(item.gen);
     {
       std::lock_guard<std::mutex> lock(mu_);

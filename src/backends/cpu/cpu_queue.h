@@ -38,6 +38,8 @@ class CpuQueue final : public hal::Queue, public std::enable_shared_from_this<Cp
     uint64_t gen = 0;
   };
   void Push(Item item);
+  // Queues a Drain on the pool. Allocates nothing but the pool's queue node (the closure holds
+  // only `this`: keep_alive_ holds the queue meanwhile).
   void ScheduleDrain();
   void Drain();
   void Resume(uint64_t park_token);
@@ -49,6 +51,9 @@ class CpuQueue final : public hal::Queue, public std::enable_shared_from_this<Cp
   uint64_t submitted_ = 0;
   std::atomic<uint64_t> finished_{0};  // written under mu_; read without it when spinning
   bool scheduled_ = false;             // a Drain is queued, running, or parked on an event
+  // The queue's hold on itself while a Drain is queued or running (not while parked: the event's
+  // waiter holds a weak reference then, as before).
+  std::shared_ptr<CpuQueue> keep_alive_;
   bool parked_ = false;
   uint64_t park_token_ = 0;
   bool stop_on_failure_ = false;

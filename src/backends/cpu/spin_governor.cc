@@ -74,8 +74,18 @@ void ParkedTeam() {
     if (g.want_parked) {
       g.release = false;
       lock.unlock();
-      g.parker = std::thread(ParkedTeam);
+      bool started = true;
+      try {
+        g.parker = std::thread(ParkedTeam);
+      } catch (const std::exception&) {  // out of memory or threads: stay unparked
+        started = false;
+      }
       lock.lock();
+      if (!started) {
+        g.want_parked = false;  // what is, so that WaitSettled returns
+        g.cv.notify_all();
+        continue;
+      }
       g.cv.wait(lock, [&] { return g.parked.load(std::memory_order_relaxed); });
     } else {
       g.release = true;
