@@ -1,0 +1,360 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Fault injection (label `slow`; docs/testing.md, "Fault injection"): every C++ allocation site
+// the AscendCL life cycle of a model reaches fails once, and each time the process must stay
+// sound: the call that met the failure returns an error code (or the failure is absorbed and the
+// results are still right), nothing crashes or hangs, and under LeakSanitizer nothing leaks.
+//
+// How: this program replaces the global operator new. A first child process runs the scenario
+// (init, device, stream, load from memory, describe, datasets, a synchronous and an asynchronous
+// execution, teardown, finalize) recording every allocation site, a site being the hash of the
+// four return addresses above operator new. Then, per site, a child process runs the scenario
+// again with the first allocation from that site throwing std::bad_alloc. Children are forked
+// from a process that has not touched the runtime, so each starts clean.
+//
+//   fault_injection <model.om> [--max_sites=N] [--log_dir=DIR]
+//
+// Exit status 0 when every site was handled cleanly; 1 with a summary (and, per failing site, its
+// stack in DIR/site-<n>.log) otherwise.
+#include <execinfo.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+
+namespace {
+
+enum Mode : int { kOff = 0, kRecord = 1, kFail = 2 };
+std::atomic<int> g_mode{kOff};
+uint64_t g_target = 0;
+std::atomic<bool> g_injected{false};
+thread_local bool t_inside = false;
+
+// The sites seen in record mode: an open-addressing set that never allocates.
+constexpr size_t kSlots = size_t{1} << 17;
+std::atomic<uint64_t> g_sites[kSlots];
+
+constexpr int kFrames = 10;
+constexpr int kCallerFrame = 3;  // [0] SiteKey, [1] Visit, [2] operator new (any form)
+
+__attribute__((noinline)) uint64_t SiteKey(void** frames, int* count) {
+  *count = backtrace(frames, kFrames);
+  uint64_t h = 1469598103934665603ULL;
+  for (int i = kCallerFrame; i < *count && i < kCallerFrame + 4; ++i) {
+    h ^= reinterpret_cast<uintptr_t>(frames[i]);
+    h *= 1099511628211ULL;
+  }
+  return h | 1;  // never 0 (an empty slot)
+}
+
+void Record(uint64_t key) {
+  size_t i = key & (kSlots - 1);
+  for (size_t probe = 0; probe < kSlots; ++probe, i = (i + 1) & (kSlots - 1)) {
+    uint64_t expected = 0;
+    if (g_sites[i].compare_exchange_strong(expected, key)) return;
+    if (expected == key) return;
+  }
+}
+
+// Called by every operator new before it allocates: records the site, or throws for the target.
+__attribute__((noinline)) void Visit() {
+  const int mode = g_mode.load(std::memory_order_relaxed);
+  if (mode == kOff || t_inside) return;
+  t_inside = true;
+  void* frames[kFrames];
+  int count = 0;
+  const uint64_t key = SiteKey(frames, &count);
+  t_inside = false;
+  if (mode == kRecord) {
+    Record(key);
+  } else if (key == g_target && !g_injected.exchange(true)) {
+    static const char kMsg[] = "fault_injection: failing the allocation at\n";
+    (void)!write(2, kMsg, sizeof kMsg - 1);
+    if (count > kCallerFrame) backtrace_symbols_fd(frames + kCallerFrame, count - kCallerFrame, 2);
+    throw std::bad_alloc();
+  }
+}
+
+void* Allocate(size_t n, size_t align) {
+  void* p = align <= alignof(std::max_align_t)
+                ? std::malloc(n ? n : 1)
+                : std::aligned_alloc(align, (n + align - 1) / align * align);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+
+}  // namespace
+
+// The replacements must be seen by libascendcl.so (the build hides symbols by default).
+#define KILN_EXPORT __attribute__((visibility("default")))
+
+KILN_EXPORT void* operator new(size_t n) {
+  Visit();
+  return Allocate(n, 0);
+}
+KILN_EXPORT void* operator new[](size_t n) {
+  Visit();
+  return Allocate(n, 0);
+}
+KILN_EXPORT void* operator new(size_t n, std::align_val_t a) {
+  Visit();
+  return Allocate(n, static_cast<size_t>(a));
+}
+KILN_EXPORT void* operator new[](size_t n, std::align_val_t a) {
+  Visit();
+  return Allocate(n, static_cast<size_t>(a));
+}
+KILN_EXPORT void* operator new(size_t n, const std::nothrow_t&) noexcept {
+  try {
+    Visit();
+    return Allocate(n, 0);
+  } catch (...) {
+    return nullptr;
+  }
+}
+KILN_EXPORT void* operator new[](size_t n, const std::nothrow_t&) noexcept {
+  try {
+    Visit();
+    return Allocate(n, 0);
+  } catch (...) {
+    return nullptr;
+  }
+}
+KILN_EXPORT void operator delete(void* p) noexcept { std::free(p); }
+KILN_EXPORT void operator delete[](void* p) noexcept { std::free(p); }
+KILN_EXPORT void operator delete(void* p, size_t) noexcept { std::free(p); }
+KILN_EXPORT void operator delete[](void* p, size_t) noexcept { std::free(p); }
+KILN_EXPORT void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+KILN_EXPORT void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+KILN_EXPORT void operator delete(void* p, size_t, std::align_val_t) noexcept { std::free(p); }
+KILN_EXPORT void operator delete[](void* p, size_t, std::align_val_t) noexcept { std::free(p); }
+
+namespace {
+
+// What a child reports through its exit status.
+enum Outcome : int { kClean = 0, kWrongResult = 1, kUsage = 2, kNotReached = 3 };
+
+// The scenario. Every call may fail (the injected failure surfaces as its error code); what was
+// created is released whatever happened. Returns kWrongResult when every call succeeded but an
+// output differs from `expected` (when given), and fills `output` with the first output.
+int Scenario(const std::vector<uint8_t>& om, const std::vector<uint8_t>* expected,
+             std::vector<uint8_t>* output) {
+  bool all_ok = true;
+  auto ok = [&](aclError e) {
+    all_ok &= e == ACL_SUCCESS;
+    return e == ACL_SUCCESS;
+  };
+  if (!ok(aclInit(nullptr))) return kClean;
+  if (ok(aclrtSetDevice(0))) {
+    aclrtStream stream = nullptr;
+    (void)ok(aclrtCreateStream(&stream));
+    uint32_t id = 0;
+    if (ok(aclmdlLoadFromMem(om.data(), om.size(), &id))) {
+      aclmdlDesc* desc = aclmdlCreateDesc();
+      aclmdlDataset* in = aclmdlCreateDataset();
+      aclmdlDataset* out = aclmdlCreateDataset();
+      std::vector<void*> memory;
+      std::vector<aclDataBuffer*> buffers;
+      all_ok &= desc != nullptr && in != nullptr && out != nullptr;
+      if (desc != nullptr && ok(aclmdlGetDesc(desc, id)) && in != nullptr && out != nullptr) {
+        for (int side = 0; side < 2; ++side) {
+          const size_t n = side == 0 ? aclmdlGetNumInputs(desc) : aclmdlGetNumOutputs(desc);
+          for (size_t i = 0; i < n; ++i) {
+            const size_t bytes = side == 0 ? aclmdlGetInputSizeByIndex(desc, i)
+                                           : aclmdlGetOutputSizeByIndex(desc, i);
+            void* p = nullptr;
+            if (!ok(aclrtMalloc(&p, bytes, ACL_MEM_MALLOC_HUGE_FIRST))) continue;
+            memory.push_back(p);
+            (void)ok(aclrtMemset(p, bytes, side == 0 ? 0x3c : 0, bytes));
+            aclDataBuffer* b = aclCreateDataBuffer(p, bytes);
+            all_ok &= b != nullptr;
+            if (b == nullptr) continue;
+            buffers.push_back(b);
+            (void)ok(aclmdlAddDatasetBuffer(side == 0 ? in : out, b));
+          }
+        }
+        if (ok(aclmdlExecute(id, in, out)) && stream != nullptr &&
+            ok(aclmdlExecuteAsync(id, in, out, stream))) {
+          (void)ok(aclrtSynchronizeStream(stream));
+        }
+        if (aclmdlGetDatasetNumBuffers(out) > 0) {
+          aclDataBuffer* b = aclmdlGetDatasetBuffer(out, 0);
+          output->resize(aclGetDataBufferSizeV2(b));
+          (void)ok(aclrtMemcpy(output->data(), output->size(), aclGetDataBufferAddr(b),
+                               output->size(), ACL_MEMCPY_DEVICE_TO_HOST));
+        }
+      }
+      for (aclDataBuffer* b : buffers) (void)ok(aclDestroyDataBuffer(b));
+      for (void* p : memory) (void)ok(aclrtFree(p));
+      if (in != nullptr) (void)ok(aclmdlDestroyDataset(in));
+      if (out != nullptr) (void)ok(aclmdlDestroyDataset(out));
+      if (desc != nullptr) (void)ok(aclmdlDestroyDesc(desc));
+      (void)ok(aclmdlUnload(id));
+    }
+    if (stream != nullptr) (void)ok(aclrtDestroyStream(stream));
+    (void)ok(aclrtResetDevice(0));
+  }
+  (void)ok(aclFinalize());
+  if (all_ok && expected != nullptr && *output != *expected) return kWrongResult;
+  return kClean;
+}
+
+struct Child {
+  int status = 0;
+  bool hung = false;
+};
+
+// Runs `body` in a forked child (its stderr to `log`, or inherited), waiting at most `seconds`.
+template <typename F>
+Child RunChild(F&& body, const std::string& log, int seconds) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (!log.empty()) {
+      const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (fd >= 0) dup2(fd, 2);
+    }
+    alarm(static_cast<unsigned>(seconds));
+    _exit(body());
+  }
+  Child c;
+  if (pid < 0) {
+    c.status = -1;
+    return c;
+  }
+  while (waitpid(pid, &c.status, 0) < 0 && errno == EINTR) {
+  }
+  c.hung = WIFSIGNALED(c.status) && WTERMSIG(c.status) == SIGALRM;
+  return c;
+}
+
+std::string Describe(const Child& c) {
+  if (c.hung) return "hang";
+  if (WIFSIGNALED(c.status)) return std::string("signal ") + strsignal(WTERMSIG(c.status));
+  if (WIFEXITED(c.status)) {
+    switch (WEXITSTATUS(c.status)) {
+      case kClean:
+        return "clean";
+      case kNotReached:
+        return "not reached";
+      case kWrongResult:
+        return "wrong result after all calls succeeded";
+      case 23:
+        return "leak (LeakSanitizer)";
+      default:
+        return "exit " + std::to_string(WEXITSTATUS(c.status));
+    }
+  }
+  return "unknown";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string om_path, log_dir = ".";
+  size_t max_sites = SIZE_MAX;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.rfind("--max_sites=", 0) == 0) {
+      max_sites = std::strtoull(a.c_str() + 12, nullptr, 10);
+    } else if (a.rfind("--log_dir=", 0) == 0) {
+      log_dir = a.substr(10);
+    } else if (om_path.empty() && a[0] != '-') {
+      om_path = a;
+    } else {
+      std::fprintf(stderr, "usage: fault_injection <model.om> [--max_sites=N] [--log_dir=DIR]\n");
+      return kUsage;
+    }
+  }
+  std::ifstream in(om_path, std::ios::binary);
+  const std::vector<uint8_t> om((std::istreambuf_iterator<char>(in)),
+                                std::istreambuf_iterator<char>());
+  if (om.empty()) {
+    std::fprintf(stderr, "fault_injection: cannot read %s\n", om_path.c_str());
+    return kUsage;
+  }
+  {  // backtrace() loads libgcc's unwinder on its first call: not inside operator new
+    void* frames[2];
+    (void)backtrace(frames, 2);
+  }
+
+  // The reference run, recording every site; its output is what the other runs must give.
+  const std::string expected_path = log_dir + "/fault_injection_expected.bin";
+  const std::string sites_path = log_dir + "/fault_injection_sites.bin";
+  Child ref = RunChild(
+      [&] {
+        std::vector<uint8_t> output;
+        g_mode = kRecord;
+        const int r = Scenario(om, nullptr, &output);
+        g_mode = kOff;
+        std::ofstream(expected_path, std::ios::binary)
+            .write(reinterpret_cast<const char*>(output.data()),
+                   static_cast<std::streamsize>(output.size()));
+        std::ofstream sites(sites_path, std::ios::binary);
+        for (auto& s : g_sites) {
+          const uint64_t v = s.load();
+          if (v != 0) sites.write(reinterpret_cast<const char*>(&v), sizeof v);
+        }
+        return r;
+      },
+      "", 300);
+  if (Describe(ref) != "clean") {
+    std::fprintf(stderr, "fault_injection: the reference run failed: %s\n", Describe(ref).c_str());
+    return 1;
+  }
+  std::ifstream e(expected_path, std::ios::binary);
+  const std::vector<uint8_t> expected((std::istreambuf_iterator<char>(e)),
+                                      std::istreambuf_iterator<char>());
+  std::ifstream s(sites_path, std::ios::binary);
+  std::vector<uint64_t> sites;
+  for (uint64_t v; s.read(reinterpret_cast<char*>(&v), sizeof v);) sites.push_back(v);
+  std::printf("fault_injection: %zu allocation sites in the scenario; output %zu bytes\n",
+              sites.size(), expected.size());
+  std::fflush(stdout);
+
+  size_t tried = 0, bad = 0, not_reached = 0;
+  for (size_t i = 0; i < sites.size() && tried < max_sites; ++i, ++tried) {
+    const std::string log = log_dir + "/site-" + std::to_string(i) + ".log";
+    Child c = RunChild(
+        [&] {
+          g_target = sites[i];
+          g_mode = kFail;
+          std::vector<uint8_t> output;
+          const int r = Scenario(om, &expected, &output);
+          g_mode = kOff;
+          // A site the reference run reached but this one did not (another thread's timing).
+          return r == kClean && !g_injected.load() ? kNotReached : r;
+        },
+        log, 120);
+    const std::string what = Describe(c);
+    if (what == "not reached") {
+      ++not_reached;
+      std::remove(log.c_str());
+    } else if (what != "clean") {
+      ++bad;
+      std::printf("site %zu: %s (stack in %s)\n", i, what.c_str(), log.c_str());
+      std::fflush(stdout);
+    } else {
+      std::remove(log.c_str());
+    }
+  }
+  std::printf(
+      "fault_injection: %zu sites tried, %zu failed once and handled cleanly, %zu not handled, %zu "
+      "not reached in their run\n",
+      tried, tried - bad - not_reached, bad, not_reached);
+  return bad == 0 ? 0 : 1;
+}
