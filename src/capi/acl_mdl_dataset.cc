@@ -118,6 +118,10 @@ aclError aclmdlAddDatasetBuffer(aclmdlDataset* dataset, aclDataBuffer* dataBuffe
                           " is not a live aclDataBuffer (destroyed already?)");
     }
     std::lock_guard<std::mutex> lock(d->descs_mu);
+    // Both lists grow together or not at all (out of memory between them would leave a buffer
+    // with no desc slot for execution to read).
+    d->buffers.reserve(d->buffers.size() + 1);
+    d->descs.reserve(d->descs.size() + 1);
     d->buffers.push_back(dataBuffer);
     d->descs.push_back(nullptr);
     return ACL_SUCCESS;

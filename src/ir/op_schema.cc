@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ir/op_schema.h"
 
+#include <memory>
+
 #include <algorithm>
 
 namespace kiln::ir {
@@ -101,9 +103,9 @@ Status ApplyAttrDefaults(const OpSchema& schema, int opset, const std::string& l
 
 const OpRegistry& OpRegistry::Global() {
   static const OpRegistry* registry = [] {
-    auto* r = new OpRegistry();
+    auto r = std::make_unique<OpRegistry>();  // freed if registration runs out of memory
     RegisterAllOps(*r);
-    return r;
+    return r.release();
   }();
   return *registry;
 }

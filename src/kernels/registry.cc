@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kernels/registry.h"
 
+#include <memory>
+
 #include "ir/op_schema.h"
 #include "kernels/definition.h"
 #include "kernels/reference/families.h"
@@ -29,9 +31,9 @@ Status CheckLowPrecision(const NodeDef& def) {
 
 KernelRegistry& KernelRegistry::Global() {
   static KernelRegistry* registry = [] {
-    auto* r = new KernelRegistry();
+    auto r = std::make_unique<KernelRegistry>();  // freed if registration runs out of memory
     RegisterReferenceKernels(*r);
-    return r;
+    return r.release();
   }();
   return *registry;
 }
