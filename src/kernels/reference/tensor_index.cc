@@ -612,9 +612,13 @@ AxisTaps PlanAxis(const ResizeMode& m, int64_t in, int64_t out, double scale, do
     const double ratio = x == xf ? 1.0 : x - xf;
     int64_t first = 0;
     std::vector<double> c = Coefficients(m, ratio, scale, scale < 1, first);
-    // With ratio 1 the taps sit one to the left of floor(x).
-    const int64_t base = static_cast<int64_t>(xf) + first - (x == xf ? 1 : 0);
     const int64_t n = static_cast<int64_t>(c.size());
+    // With ratio 1 the taps sit one to the left of floor(x). A coordinate far outside the axis
+    // (extrapolation, or dims that disagree with the scale) is first brought within n + 4 of it:
+    // every tap stays on the same side, and the conversion to an integer stays defined.
+    const double reach = static_cast<double>(n + 4);
+    const double near = std::clamp(xf, -reach, static_cast<double>(in) + reach);
+    const int64_t base = static_cast<int64_t>(near) + first - (x == xf ? 1 : 0);
     if (m.exclude_outside && m.mode != "nearest") {
       double sum = 0;
       for (int64_t t = 0; t < n; ++t) {
@@ -716,6 +720,20 @@ void ResizeInterpolate(const ResizeMode& m, const TensorView& x, const ResizePla
 Status RunResample(const ResizeMode& m, const TensorView& x, const ResizePlan& plan,
                    const TensorView& out) {
   if (out.num_elements() == 0) return Status::Ok();
+  // Scales come from an input (a run's data, or a file's constant): the formulas need them
+  // positive and finite, and an antialiasing filter spans about 2 / scale input elements.
+  constexpr double kMinAntialiasScale = 1.0 / (1 << 23);
+  for (size_t d = 0; d < plan.scale.size(); ++d) {
+    const double s = plan.scale[d];
+    if (!std::isfinite(s) || s <= 0) {
+      return Error(kBad, "the scale of axis ", d, " is ", s,
+                   ": scales must be positive and finite");
+    }
+    if (m.antialias && s < kMinAntialiasScale) {
+      return Error(kBad, "the scale of axis ", d, " is ", s,
+                   ": an antialiased downscale by more than 2^23 is not supported");
+    }
+  }
   if (m.mode == "nearest") return ResizeNearest(m, x, plan, out);
   ResizeInterpolate(m, x, plan, out);
   return Status::Ok();
@@ -737,6 +755,9 @@ Status RunResizeV10(const NodeDef& def, KernelContext& ctx, std::vector<double> 
   KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
   ResizeMode m;
   m.mode = def.attr_string("mode");
+  if (scales.size() != x->rank()) {
+    return def.Fail(kBad, "scales has ", scales.size(), " values for a rank-", x->rank(), " input");
+  }
   ResizePlan plan{out->dims, std::move(scales), Doubles(x->rank(), 0.0), Doubles(x->rank(), 1.0)};
   return RunResample(m, *x, plan, *out);
 }
@@ -781,8 +802,12 @@ Status RunResize(const NodeDef& def, KernelContext& ctx) {
   // the bound output's; the scales the coordinates use are the given ones, or with sizes the
   // ratio of output to input (one ratio for every axis under keep_aspect_ratio_policy).
   ResizePlan plan{out->dims, Doubles(r, 1.0), Doubles(r, 0.0), Doubles(r, 1.0)};
-  if (m.transform == "tf_crop_and_resize") {  // the definition checked roi's 2 * na values
+  if (m.transform == "tf_crop_and_resize") {
     const std::vector<double> v = ReadDoubles(*roi);
+    if (v.size() < 2 * na) {
+      return def.Fail(kBad, "roi has ", v.size(), " values; ", 2 * na,
+                      " are needed (start and end of each resized axis)");
+    }
     for (size_t k = 0; k < na; ++k) {
       plan.roi_start[axes[k]] = v[k];
       plan.roi_end[axes[k]] = v[k + na];
@@ -790,6 +815,9 @@ Status RunResize(const NodeDef& def, KernelContext& ctx) {
   }
   if (!Omitted(scales)) {
     const std::vector<double> s = ReadDoubles(*scales);
+    if (s.size() != na) {
+      return def.Fail(kBad, "scales has ", s.size(), " values for ", na, " resized axes");
+    }
     for (size_t k = 0; k < na; ++k) plan.scale[axes[k]] = s[k];
   } else {
     for (size_t a : axes) {
@@ -800,6 +828,9 @@ Status RunResize(const NodeDef& def, KernelContext& ctx) {
     if (policy != "stretch" && na > 0) {
       // The one scale is the ratio the sizes asked for, not the rounded output's.
       const std::vector<int64_t> sizes = ReadInts(*ctx.input(3));
+      if (sizes.size() != na) {
+        return def.Fail(kBad, "sizes has ", sizes.size(), " values for ", na, " resized axes");
+      }
       double one = policy == "not_larger" ? std::numeric_limits<double>::max() : 0;
       for (size_t k = 0; k < na; ++k) {
         const size_t a = axes[k];

@@ -141,6 +141,13 @@ double SourceCoord(Transform t, int64_t y, double scale, int64_t in, int64_t out
   }
 }
 
+// floor(x) as an index, brought within 4 of an axis of `in` elements first: the taps are
+// clamped to the axis anyway, and a coordinate from dims that disagree with the scale (or a
+// scale the reference refuses) must not overflow the conversion.
+int64_t NearIndex(double xf, int64_t in) {
+  return static_cast<int64_t>(std::clamp(xf, -4.0, static_cast<double>(in) + 4.0));
+}
+
 // The two linear taps of output position y: input indices (clamped) and weights. An integral
 // coordinate x takes weight 1 at x and 0 at x - 1, as the reference does.
 struct Taps {
@@ -153,7 +160,7 @@ Taps LinearTaps(Transform t, int64_t y, double scale, int64_t in, int64_t out) {
   const double xf = std::floor(x);
   const bool integral = x == xf;
   const double ratio = integral ? 1.0 : x - xf;
-  const int64_t base = static_cast<int64_t>(xf) - (integral ? 1 : 0);
+  const int64_t base = NearIndex(xf, in) - (integral ? 1 : 0);
   return {std::clamp<int64_t>(base, 0, in - 1), std::clamp<int64_t>(base + 1, 0, in - 1), 1 - ratio,
           ratio};
 }
@@ -175,7 +182,7 @@ int64_t NearestIndex(const ResizeMode& m, int64_t y, double scale, int64_t in, i
   } else {
     right = nm == Nearest::kCeil;
   }
-  const int64_t base = static_cast<int64_t>(xf) - (integral ? 1 : 0);
+  const int64_t base = NearIndex(xf, in) - (integral ? 1 : 0);
   return std::clamp<int64_t>(base + (right ? 1 : 0), 0, in - 1);
 }
 
@@ -255,6 +262,10 @@ class ResizeKernel final : public Kernel {
     const TensorView* scales = ctx.input(2);
     if (!Omitted(scales)) {
       const std::vector<double> s = ReadDoubles(*scales);
+      if (s.size() != axes.size()) {  // the reference names the mismatch
+        plan.scale.clear();
+        return plan;
+      }
       for (size_t k = 0; k < axes.size(); ++k) plan.scale[axes[k]] = s[k];
     } else {
       for (size_t a : axes) {
@@ -268,9 +279,10 @@ class ResizeKernel final : public Kernel {
   // input with only the last two axes resized.
   bool Takes(const TensorView& x, const ResizePlan& plan) const {
     const size_t r = x.rank();
-    if (r < 2 || x.num_elements() == 0) return false;
+    if (r < 2 || x.num_elements() == 0 || plan.scale.size() != r) return false;
     for (size_t d = 0; d < r; ++d) {
-      if (plan.out[d] <= 0) return false;
+      // A bad scale goes to the reference, which names it.
+      if (plan.out[d] <= 0 || !std::isfinite(plan.scale[d]) || plan.scale[d] <= 0) return false;
     }
     if (m_.linear) {
       if (x.dtype != DataType::kFloat32) return false;
