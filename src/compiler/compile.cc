@@ -5,10 +5,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <unordered_set>
 
+#include "base/regular_file.h"
 #include "compiler/aipp_config.h"
 #include "compiler/memory_planner.h"
 #include "compiler/om_builder.h"
@@ -20,6 +19,8 @@
 
 namespace kiln::compiler {
 namespace {
+
+constexpr uint64_t kMaxConfigBytes = 16 << 20;  // an AIPP config is a few hundred bytes
 
 class PhaseTimer {
  public:
@@ -70,11 +71,9 @@ void AddDefaultPasses(PassManager& pm, const CompileOptions& options) {
 // encoding for the .om.
 Result<std::vector<std::pair<std::string, std::string>>> CheckAipp(const std::string& path,
                                                                    const ir::Graph& graph) {
-  std::ifstream in(path);
-  if (!in) return Error(code::kInvalidFile, "cannot read --insert_op_conf file '", path, "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  KILN_ASSIGN_OR_RETURN(auto configs, ParseAippConfig(text.str(), path));
+  KILN_ASSIGN_OR_RETURN(const std::string text,
+                        ReadFlagFile(path, "--insert_op_conf file", kMaxConfigBytes));
+  KILN_ASSIGN_OR_RETURN(auto configs, ParseAippConfig(text, path));
   std::vector<std::vector<int64_t>> dims;
   std::vector<std::string> names;
   for (const ir::Value* v : graph.inputs()) {
@@ -282,6 +281,35 @@ Result<CompileReport> CompileGraph(SourceModel model, const CompileOptions& opti
   KILN_RETURN_IF_ERROR(format::WriteFile(report.output_path, bytes), "");
   timer.Done("write");
   return report;
+}
+
+Result<std::string> ReadFlagFile(const std::string& path, const std::string& what,
+                                 uint64_t max_bytes) {
+  KILN_ASSIGN_OR_RETURN(RegularFile file,
+                        RegularFile::Open(path, what, code::kInvalidFile, max_bytes));
+  return file.ReadText();
+}
+
+Result<std::vector<std::string>> ReadFusionSwitchFile(const std::string& path) {
+  KILN_ASSIGN_OR_RETURN(const std::string text,
+                        ReadFlagFile(path, "--fusion_switch_file", kMaxConfigBytes));
+  std::vector<std::string> off;
+  auto trim = [](std::string t) {
+    t.erase(0, t.find_first_not_of(" \t\r"));
+    t.erase(t.find_last_not_of(" \t\r") + 1);
+    return t;
+  };
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(start, end - start);
+    start = end + 1;
+    const size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    if (trim(line.substr(colon + 1)) == "off") off.push_back(trim(line.substr(0, colon)));
+  }
+  return off;
 }
 
 }  // namespace kiln::compiler

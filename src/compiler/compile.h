@@ -69,6 +69,16 @@ struct CompileReport {
   std::vector<std::string> pass_log;
 };
 
+// The file a command-line flag names (an option file of `kiln atc`, an input of `kiln bench`),
+// read whole as a regular file (base/regular_file.h): kInvalidFile naming `what` and the path
+// for a missing file, a FIFO, a device, a folder, or a file over `max_bytes`.
+Result<std::string> ReadFlagFile(const std::string& path, const std::string& what,
+                                 uint64_t max_bytes = UINT64_MAX);
+
+// --fusion_switch_file: the passes its "PassName:off" lines turn off (other lines and "on" are
+// ignored).
+Result<std::vector<std::string>> ReadFusionSwitchFile(const std::string& path);
+
 // Parses ATC's --input_shape ("x:1,3,224,224;y:-1,10"; "a~b" gives a dynamic dim) into names
 // and dims. kInvalidParam with the offending item on error.
 Result<std::map<std::string, std::vector<int64_t>>> ParseInputShape(const std::string& text);
@@ -79,8 +89,8 @@ std::string HostTarget();
 // A model as a front end hands it over.
 struct SourceModel {
   std::unique_ptr<ir::Graph> graph;
-  std::string producer;   // the producer recorded in the source file ("" = none)
-  double import_ms = 0;   // the front end's time, reported as the "import" phase
+  std::string producer;  // the producer recorded in the source file ("" = none)
+  double import_ms = 0;  // the front end's time, reported as the "import" phase
 };
 
 // Optimises, plans and writes `model` (options.model names its source file in the .om).

@@ -2,12 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compiler/om_inspect.h"
 
-#include <sys/stat.h>
-
-#include <fstream>
-#include <iterator>
 #include <vector>
 
+#include "base/regular_file.h"
 #include "format/om_file.h"
 #include "format/om_generated.h"
 #include "format/om_json.h"
@@ -17,13 +14,8 @@ namespace kiln::compiler {
 namespace {
 
 Result<format::OmView> OpenOm(const std::string& path, std::vector<uint8_t>& storage) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
-    return Error(code::kInvalidFile, "'", path, "' is not a readable regular file");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error(code::kInvalidFile, "cannot read .om file '", path, "'");
-  storage.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  KILN_ASSIGN_OR_RETURN(RegularFile file, RegularFile::Open(path, ".om file", code::kInvalidFile));
+  KILN_ASSIGN_OR_RETURN(storage, file.ReadBytes());
   auto kind = format::Sniff(storage.data(), storage.size());
   if (kind != format::FileKind::kKilnOm) {
     return Error(code::kGeModelDataSizeInvalid, "'", path, "' is a ", format::KindName(kind),

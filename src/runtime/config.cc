@@ -2,9 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/config.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -13,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/env.h"
+#include "base/regular_file.h"
 
 namespace kiln::runtime {
 namespace {
@@ -187,41 +185,11 @@ Result<nlohmann::json> ParseJson(const std::string& text, const std::string& ori
 }
 
 Result<std::string> ReadText(const std::string& path, const char* what) {
-  // A config is a small regular file: /dev/zero or a FIFO would read forever. The checks are
-  // made on the file opened (fstat), not on the name before opening it, and O_NONBLOCK keeps
-  // the open itself from waiting on a FIFO.
-  constexpr off_t kMaxBytes = 16 << 20;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) {
-    return Error(code::kInvalidFile, "cannot open ", what, " file '", path,
-                 "': ", std::strerror(errno));
-  }
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat st {};
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    return Error(code::kInvalidFile, what, " file '", path, "' is not a regular file");
-  }
-  if (st.st_size > kMaxBytes) {
-    return Error(code::kInvalidFile, what, " file '", path, "' holds ", st.st_size,
-                 " bytes; a config is at most ", kMaxBytes);
-  }
-  std::string text(static_cast<size_t>(st.st_size), '\0');
-  size_t got = 0;
-  while (got < text.size()) {
-    const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      return Error(code::kInvalidFile, "cannot read ", what, " file '", path,
-                   "': ", std::strerror(errno));
-    }
-    if (n == 0) break;  // the file shrank meanwhile: what it holds now
-    got += static_cast<size_t>(n);
-  }
-  text.resize(got);
-  return text;
+  // A config is a small regular file: /dev/zero or a FIFO would read forever.
+  constexpr uint64_t kMaxBytes = 16 << 20;
+  KILN_ASSIGN_OR_RETURN(RegularFile file, RegularFile::Open(path, StrCat(what, " file"),
+                                                            code::kInvalidFile, kMaxBytes));
+  return file.ReadText();
 }
 
 }  // namespace

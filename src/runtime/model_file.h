@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "base/regular_file.h"
 #include "base/status.h"
 
 namespace kiln::runtime {
@@ -21,19 +22,14 @@ class ModelFile {
   // Opens `path` (kGeModelPathInvalid naming it when it is missing, not a regular file,
   // unreadable or empty).
   static Result<ModelFile> Open(const char* path);
-  ModelFile(ModelFile&& other) noexcept;
-  ModelFile& operator=(ModelFile&&) = delete;
-  ~ModelFile();
 
-  size_t size() const { return size_; }
+  size_t size() const { return static_cast<size_t>(file_.size()); }
   // Reads the whole file into `into` (size() bytes); kGeModelPathInvalid on a short read.
-  Status ReadAll(uint8_t* into);
+  Status ReadAll(uint8_t* into) const { return file_.ReadAll(into); }
 
  private:
-  ModelFile(int fd, size_t size, std::string path) : fd_(fd), size_(size), path_(std::move(path)) {}
-  int fd_ = -1;
-  size_t size_ = 0;
-  std::string path_;
+  explicit ModelFile(RegularFile file) : file_(std::move(file)) {}
+  RegularFile file_;
 };
 
 }  // namespace kiln::runtime

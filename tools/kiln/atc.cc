@@ -22,6 +22,7 @@ namespace kiln::tools {
 namespace {
 
 constexpr const char* kSuccess = "ATC run success, welcome to the next use.";
+constexpr uint64_t kMaxConfigBytes = 16 << 20;  // the option files are text of a few KiB
 constexpr const char* kFailure =
     "ATC run failed, Please check the detail log, Try 'atc --help' for more information";
 
@@ -46,26 +47,6 @@ int Fail(const std::string& message, int code = 0) {
 }
 
 int Fail(const Status& st) { return Fail(st.message(), st.code()); }
-
-// --fusion_switch_file: "PassName:off" lines (other lines and "on" are ignored).
-Result<std::vector<std::string>> ReadFusionSwitches(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Error(code::kInvalidFile, "cannot read --fusion_switch_file '", path, "'");
-  std::vector<std::string> off;
-  std::string line;
-  while (std::getline(in, line)) {
-    size_t colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    std::string name = line.substr(0, colon), value = line.substr(colon + 1);
-    auto trim = [](std::string s) {
-      s.erase(0, s.find_first_not_of(" \t\r"));
-      s.erase(s.find_last_not_of(" \t\r") + 1);
-      return s;
-    };
-    if (trim(value) == "off") off.push_back(trim(name));
-  }
-  return off;
-}
 
 int DisplayOm(const AtcFlags& f) {
   auto text = compiler::DescribeOmFile(f.om);
@@ -122,8 +103,9 @@ int CheckModelOptions(const AtcFlags& f, compiler::CompileOptions& options) {
     entry.erase(entry.find_last_not_of(" \t") + 1);
     if (!entry.empty()) options.out_nodes.push_back(entry);
   }
-  if (!f.keep_dtype.empty() && !std::ifstream(f.keep_dtype)) {
-    return Fail("cannot read --keep_dtype file '" + f.keep_dtype + "'", code::kInvalidFile);
+  if (!f.keep_dtype.empty()) {  // read to check it (Kiln keeps every dtype anyway)
+    auto keep = compiler::ReadFlagFile(f.keep_dtype, "--keep_dtype file", kMaxConfigBytes);
+    if (!keep.ok()) return Fail(keep.status());
   }
   options.model = f.model;
   options.output = f.output;
@@ -150,7 +132,7 @@ int CheckModelOptions(const AtcFlags& f, compiler::CompileOptions& options) {
   }
   options.target = target;
   if (!f.fusion_switch_file.empty()) {
-    auto off = ReadFusionSwitches(f.fusion_switch_file);
+    auto off = compiler::ReadFusionSwitchFile(f.fusion_switch_file);
     if (!off.ok()) return Fail(off.status());
     options.disabled_passes = *off;
   }

@@ -11,6 +11,8 @@
 #include <iterator>
 #include <random>
 
+#include "compiler/compile.h"
+
 namespace kiln::tools::bench {
 namespace {
 
@@ -191,9 +193,10 @@ IoError ReadTensorFile(const std::string& path, TensorFile* out) {
   std::error_code ec;
   if (!fs::exists(path, ec)) return Fail(path, "no such file");
   if (fs::is_directory(path, ec)) return Fail(path, "is a folder, expected a .bin or .npy file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Fail(path, "cannot open the file");
-  std::vector<char> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Read as a regular file only (a FIFO or /dev/zero would read forever).
+  auto text = compiler::ReadFlagFile(path, "--input file");
+  if (!text.ok()) return Fail(path, text.status().message());
+  std::vector<char> file(text->begin(), text->end());
   *out = TensorFile{};
   const bool magic =
       file.size() >= kNpyMagicLen && std::memcmp(file.data(), kNpyMagic, kNpyMagicLen) == 0;
