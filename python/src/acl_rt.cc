@@ -45,18 +45,19 @@ std::unique_ptr<PyCallback> TakeCallback(uint64_t id) {
 
 void RunPyCallback(void* user_data) {
   if (MustNotEnterPython()) return;  // shutting down: Python code can no longer run
-  py::gil_scoped_acquire gil;
-  std::unique_ptr<PyCallback> cb = TakeCallback(reinterpret_cast<uintptr_t>(user_data));
-  if (!cb) return;  // its stream was destroyed meanwhile
-  try {
-    cb->func(cb->args);
-  } catch (py::error_already_set& e) {
-    // There is no caller to raise into: report it as Python reports errors in threads.
-    e.discard_as_unraisable("acl.rt.launch_callback function");
-  } catch (const std::exception& e) {
-    PyErr_SetString(PyExc_RuntimeError, e.what());
-    PyErr_WriteUnraisable(cb->func.ptr());
-  }
+  WithGil([user_data] {
+    std::unique_ptr<PyCallback> cb = TakeCallback(reinterpret_cast<uintptr_t>(user_data));
+    if (!cb) return;  // its stream was destroyed meanwhile
+    try {
+      cb->func(cb->args);
+    } catch (py::error_already_set& e) {
+      // There is no caller to raise into: report it as Python reports errors in threads.
+      e.discard_as_unraisable("acl.rt.launch_callback function");
+    } catch (const std::exception& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+      PyErr_WriteUnraisable(cb->func.ptr());
+    }
+  });
 }
 
 // Registers `func(args)` for `stream`; the id to hand to the C library.
@@ -103,9 +104,15 @@ std::multiset<uintptr_t>& LiveInfos() {
   return *live;
 }
 
+void CallExceptionFunction(aclrtExceptionInfo* info);
+
 void RunExceptionCallback(aclrtExceptionInfo* info) {
   if (MustNotEnterPython()) return;
-  py::gil_scoped_acquire gil;
+  WithGil([info] { CallExceptionFunction(info); });
+}
+
+// The body of RunExceptionCallback, with the GIL held.
+void CallExceptionFunction(aclrtExceptionInfo* info) {
   py::object fn;
   {
     std::lock_guard<std::mutex> lock(g_exception_mu);

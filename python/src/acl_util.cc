@@ -59,10 +59,17 @@ std::mutex g_threads_mu;
 // the interpreter has finalised.
 auto& g_threads = *new std::map<uint64_t, std::shared_ptr<NativeThread>>();
 
+void RunThreadFunction(NativeThread* t);
+
 void* ThreadMain(void* arg) {
   auto* t = static_cast<NativeThread*>(arg);
   if (MustNotEnterPython()) return nullptr;
-  py::gil_scoped_acquire gil;
+  WithGil([t] { RunThreadFunction(t); });
+  return nullptr;
+}
+
+// The body of ThreadMain, with the GIL held.
+void RunThreadFunction(NativeThread* t) {
   try {
     // As pyACL: func(args), or func() when args is None.
     if (t->args.is_none()) {
@@ -92,7 +99,6 @@ void* ThreadMain(void* arg) {
   // stop_thread is ever called.
   t->func = py::object();
   t->args = py::object();
-  return nullptr;
 }
 
 bool IsNdarray(const py::handle& obj) { return py::isinstance(obj, Numpy().attr("ndarray")); }

@@ -9,9 +9,11 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cxxabi.h>
 #include <unistd.h>
 
 #include <cstdint>
+#include <new>
 #include <string>
 
 #include "acl/acl.h"
@@ -64,6 +66,27 @@ inline bool MustNotEnterPython() {
   const bool finalizing = _Py_IsFinalizing();
 #endif
   return finalizing;
+}
+
+// Runs `body` holding the GIL on a thread Python did not create (acl.util.start_thread's, the
+// runtime's callback threads). When the interpreter finalises meanwhile, CPython ends such a
+// thread with pthread_exit from inside a GIL acquire (in `body`, or in the acquire itself); the
+// forced unwind must then leave the thread state alone: releasing it (PyThreadState_DeleteCurrent)
+// would clear the *main* thread's current state in the middle of its finalisation, a crash at
+// exit. So the acquire is not undone then (the process is ending); in every other case it is.
+template <typename F>
+void WithGil(F&& body) {
+  alignas(py::gil_scoped_acquire) unsigned char storage[sizeof(py::gil_scoped_acquire)];
+  auto* gil = new (storage) py::gil_scoped_acquire();
+  try {
+    body();
+  } catch (abi::__forced_unwind&) {
+    throw;  // the thread is being ended: no release
+  } catch (...) {
+    gil->~gil_scoped_acquire();
+    throw;
+  }
+  gil->~gil_scoped_acquire();
 }
 
 // Releases the GIL for a call that may block (synchronise, process_report, execute, ...), like
