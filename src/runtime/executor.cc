@@ -132,6 +132,7 @@ class Frame {
   // workspace tensors to `workspace` + offset, outputs to the caller's buffers (per run, in
   // BindIo). Then marks the nodes that still bind an output at run time.
   void BindPlanned(int gear, uint8_t* workspace) {
+    gear_ = gear;
     for (size_t t = 0; t < graph_.tensors.size(); ++t) {
       const TensorInfo& info = graph_.tensors[t];
       if (info.place == TensorPlace::kWeight) continue;
@@ -320,6 +321,18 @@ class Frame {
       }
     }
     if (all_known) {
+      // The plan fixed every dim: the inputs this run bound must have them (a node earlier in
+      // the run may have bound its output from its shape function).
+      for (size_t i = 0; i < node.inputs.size(); ++i) {
+        const int32_t t = node.inputs[i];
+        if (t < 0 || !bound_[t]) continue;
+        const Dims& recorded = GearDims(program_, graph_, gear_, t);
+        if (views_[t].dims != recorded) {
+          return Error(code::kInvalidParam, "input ", i, " has dims ",
+                       kernels::DimsString(views_[t].dims), " in this run, but the model records ",
+                       kernels::DimsString(recorded));
+        }
+      }
       for (int32_t t : node.outputs) {
         if (t >= 0 && !bound_[t])
           KILN_RETURN_IF_ERROR(Bind(t, graph_.tensors[t].dims).status(), "");
@@ -335,6 +348,14 @@ class Frame {
       const int32_t t = node.outputs[i];
       if (t < 0 || !known[i]) continue;
       if (!bound_[t]) {
+        // An output whose dims the model records must get those (a kernel after this one may
+        // have been prepared for them).
+        const Dims& recorded = GearDims(program_, graph_, gear_, t);
+        if (Known(recorded, graph_.tensors[t].rank_known) && recorded != dims[i]) {
+          return Error(code::kInvalidParam, "this run's inputs give output ", i, " dims ",
+                       kernels::DimsString(dims[i]), ", but the model records ",
+                       kernels::DimsString(recorded));
+        }
         KILN_RETURN_IF_ERROR(Bind(t, dims[i]).status(), "");
       } else if (views_[t].dims != dims[i]) {
         return Error(code::kInvalidParam, "this run's inputs give output ", i, " dims ",
@@ -372,6 +393,7 @@ class Frame {
  private:
   const Program& program_;
   const GraphProgram& graph_;
+  int gear_ = -1;  // the main graph's gear (BindPlanned); -1 in a body
   const Frame* parent_;
   hal::Execution* exec_;
   uint8_t* workspace_ = nullptr;
