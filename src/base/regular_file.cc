@@ -21,6 +21,11 @@ Result<RegularFile> RegularFile::Open(const std::string& path, const std::string
                  err == ENOENT ? std::string("does not exist")
                                : StrCat("cannot be opened: ", std::strerror(err)));
   }
+  return Adopt(fd, path, what, error_code, max_bytes);
+}
+
+Result<RegularFile> RegularFile::Adopt(int fd, const std::string& path, const std::string& what,
+                                       int error_code, uint64_t max_bytes) {
   RegularFile file(fd, 0, path, what, error_code);
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {

@@ -25,11 +25,16 @@ class RegularFile {
   // `max_bytes` bounds its size.
   static Result<RegularFile> Open(const std::string& path, const std::string& what, int error_code,
                                   uint64_t max_bytes = kNoLimit);
+  // The same checks on a descriptor the caller opened read-only (e.g. with openat2, to resolve
+  // beneath a folder); this object owns it from here (closed on failure too).
+  static Result<RegularFile> Adopt(int fd, const std::string& path, const std::string& what,
+                                   int error_code, uint64_t max_bytes = kNoLimit);
   RegularFile(RegularFile&& other) noexcept;
   RegularFile& operator=(RegularFile&&) = delete;
   ~RegularFile();
 
   uint64_t size() const { return size_; }
+  int fd() const { return fd_; }  // for mmap; owned by this object
   // Reads the whole file (size() bytes, as fstat said at Open) into `into`; an error on a short
   // read (the file shrank meanwhile).
   Status ReadAll(void* into) const;

@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -49,34 +48,24 @@ int OpenResolvedBeneath(const std::string& dir, const std::string& relative) {
 
 }  // namespace
 
-Result<std::shared_ptr<MappedFile>> MappedFile::Map(int fd, const std::string& path) {
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return Error(code::kInvalidFile, "'", path, "' is not a regular file");
-  }
+Result<std::shared_ptr<MappedFile>> MappedFile::Map(const RegularFile& checked,
+                                                    const std::string& path) {
   std::shared_ptr<MappedFile> file(new MappedFile());
-  file->size_ = static_cast<size_t>(st.st_size);
+  file->size_ = static_cast<size_t>(checked.size());
   if (file->size_ > 0) {
-    void* p = mmap(nullptr, file->size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    void* p = mmap(nullptr, file->size_, PROT_READ, MAP_PRIVATE, checked.fd(), 0);
     if (p == MAP_FAILED) {
-      int err = errno;
-      ::close(fd);
-      return Error(code::kInvalidFile, "cannot map '", path, "': ", std::strerror(err));
+      return Error(code::kInvalidFile, "cannot map '", path, "': ", std::strerror(errno));
     }
     file->data_ = static_cast<const uint8_t*>(p);
   }
-  ::close(fd);
-  return file;
+  return file;  // the mapping outlives the descriptor
 }
 
 Result<std::shared_ptr<MappedFile>> MappedFile::Open(const std::string& path) {
-  // O_NONBLOCK: opening a FIFO must not wait for a writer (Map refuses it).
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) {
-    return Error(code::kInvalidFile, "cannot open '", path, "': ", std::strerror(errno));
-  }
-  return Map(fd, path);
+  KILN_ASSIGN_OR_RETURN(RegularFile checked,
+                        RegularFile::Open(path, "ONNX file", code::kInvalidFile));
+  return Map(checked, path);
 }
 
 Result<std::shared_ptr<MappedFile>> MappedFile::OpenBeneath(const std::string& dir,
@@ -101,7 +90,9 @@ Result<std::shared_ptr<MappedFile>> MappedFile::OpenBeneath(const std::string& d
     }
     return Error(code::kInvalidFile, "cannot open '", path, "': ", std::strerror(errno));
   }
-  return Map(fd, path);
+  KILN_ASSIGN_OR_RETURN(RegularFile checked,
+                        RegularFile::Adopt(fd, path, "external data file", code::kInvalidFile));
+  return Map(checked, path);
 }
 
 MappedFile::~MappedFile() {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "base/regular_file.h"
 #include "base/status.h"
 
 namespace kiln::frontend::onnx {
@@ -28,8 +29,8 @@ class MappedFile {
 
  private:
   MappedFile() = default;
-  // Maps the regular file open as `fd` (closed here in every case); `path` names it in errors.
-  static Result<std::shared_ptr<MappedFile>> Map(int fd, const std::string& path);
+  // Maps a file base/regular_file.h opened and checked; `path` names it in errors.
+  static Result<std::shared_ptr<MappedFile>> Map(const RegularFile& file, const std::string& path);
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;
 };
