@@ -18,24 +18,9 @@ struct DataBuffer {
 };
 
 kiln::capi::HandleTable<aclDataBuffer, DataBuffer>& Buffers() {
-  static auto* table = new kiln::capi::HandleTable<aclDataBuffer, DataBuffer>();
+  static auto* table =
+      new kiln::capi::HandleTable<aclDataBuffer, DataBuffer>("dataBuffer", "aclDataBuffer");
   return *table;
-}
-
-std::string NotLive(const aclDataBuffer* buffer) {
-  return kiln::StrCat("dataBuffer ", kiln::PtrStr(buffer),
-                      " is not a live aclDataBuffer (destroyed already?)");
-}
-
-// The buffer when it is live; otherwise records why not and returns null.
-std::shared_ptr<DataBuffer> Live(const char* api, const aclDataBuffer* buffer) {
-  if (buffer == nullptr) {
-    InvalidParam(api, "dataBuffer is NULL");
-    return nullptr;
-  }
-  std::shared_ptr<DataBuffer> b = Buffers().Find(buffer);
-  if (b == nullptr) InvalidParam(api, NotLive(buffer));
-  return b;
 }
 
 }  // namespace
@@ -67,7 +52,7 @@ aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
   KILN_CAPI("aclDestroyDataBuffer", {
     if (dataBuffer == nullptr) return InvalidParam("aclDestroyDataBuffer", "dataBuffer is NULL");
     if (Buffers().Remove(dataBuffer) == nullptr) {
-      return InvalidParam("aclDestroyDataBuffer", NotLive(dataBuffer));
+      return InvalidParam("aclDestroyDataBuffer", Buffers().NotLive(dataBuffer));
     }
     return ACL_SUCCESS;
   });
@@ -75,7 +60,7 @@ aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
 
 aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size) {
   KILN_CAPI("aclUpdateDataBuffer", {
-    std::shared_ptr<DataBuffer> b = Live("aclUpdateDataBuffer", dataBuffer);
+    std::shared_ptr<DataBuffer> b = Buffers().Live("aclUpdateDataBuffer", dataBuffer);
     if (b == nullptr) return ACL_ERROR_INVALID_PARAM;
     b->data = data;
     b->size = size;
@@ -84,17 +69,17 @@ aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size)
 }
 
 void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
-  std::shared_ptr<DataBuffer> b = Live("aclGetDataBufferAddr", dataBuffer);
+  std::shared_ptr<DataBuffer> b = Buffers().Live("aclGetDataBufferAddr", dataBuffer);
   return b ? b->data : nullptr;
 }
 
 uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
-  std::shared_ptr<DataBuffer> b = Live("aclGetDataBufferSize", dataBuffer);
+  std::shared_ptr<DataBuffer> b = Buffers().Live("aclGetDataBufferSize", dataBuffer);
   return b ? static_cast<uint32_t>(b->size) : 0;
 }
 
 size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
-  std::shared_ptr<DataBuffer> b = Live("aclGetDataBufferSizeV2", dataBuffer);
+  std::shared_ptr<DataBuffer> b = Buffers().Live("aclGetDataBufferSizeV2", dataBuffer);
   return b ? b->size : 0;
 }
 

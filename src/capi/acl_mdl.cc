@@ -33,26 +33,15 @@ struct ModelDesc {
 };
 
 kiln::capi::HandleTable<aclmdlDesc, ModelDesc>& Descs() {
-  static auto* table = new kiln::capi::HandleTable<aclmdlDesc, ModelDesc>();
+  static auto* table =
+      new kiln::capi::HandleTable<aclmdlDesc, ModelDesc>("modelDesc", "aclmdlDesc");
   return *table;
-}
-
-std::string NotLive(const aclmdlDesc* desc) {
-  return kiln::StrCat("modelDesc ", kiln::PtrStr(desc),
-                      " is not a live aclmdlDesc (destroyed already?)");
 }
 
 // The description when it is live and filled; otherwise records why not and returns null.
 std::shared_ptr<const ModelDesc> LiveDesc(const char* api, const aclmdlDesc* desc) {
-  if (desc == nullptr) {
-    InvalidParam(api, "modelDesc is NULL");
-    return nullptr;
-  }
-  std::shared_ptr<ModelDesc> d = Descs().Find(desc);
-  if (d == nullptr) {
-    InvalidParam(api, NotLive(desc));
-    return nullptr;
-  }
+  std::shared_ptr<ModelDesc> d = Descs().Live(api, desc);
+  if (d == nullptr) return nullptr;
   if (!d->filled) {
     InvalidParam(api, "modelDesc is empty: fill it with aclmdlGetDesc first");
     return nullptr;
@@ -419,7 +408,7 @@ aclError aclmdlDestroyDesc(aclmdlDesc* modelDesc) {
   KILN_CAPI("aclmdlDestroyDesc", {
     if (modelDesc == nullptr) return InvalidParam("aclmdlDestroyDesc", "modelDesc is NULL");
     if (Descs().Remove(modelDesc) == nullptr) {
-      return InvalidParam("aclmdlDestroyDesc", NotLive(modelDesc));
+      return InvalidParam("aclmdlDestroyDesc", Descs().NotLive(modelDesc));
     }
     return ACL_SUCCESS;
   });
@@ -429,7 +418,7 @@ aclError aclmdlGetDesc(aclmdlDesc* modelDesc, uint32_t modelId) {
   KILN_CAPI("aclmdlGetDesc", {
     if (modelDesc == nullptr) return InvalidParam("aclmdlGetDesc", "modelDesc is NULL");
     std::shared_ptr<ModelDesc> d = Descs().Find(modelDesc);
-    if (d == nullptr) return InvalidParam("aclmdlGetDesc", NotLive(modelDesc));
+    if (d == nullptr) return InvalidParam("aclmdlGetDesc", Descs().NotLive(modelDesc));
     auto model = ModelTable::Get().Find(modelId);
     if (!model.ok()) return Report("aclmdlGetDesc", model.status());
     d->info = (*model)->info();

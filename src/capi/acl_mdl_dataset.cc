@@ -11,21 +11,12 @@ using kiln::capi::InvalidParam;
 namespace kiln::capi {
 
 HandleTable<aclmdlDataset, Dataset>& Datasets() {
-  static auto* table = new HandleTable<aclmdlDataset, Dataset>();
+  static auto* table = new HandleTable<aclmdlDataset, Dataset>("dataset", "aclmdlDataset");
   return *table;
 }
 
 std::shared_ptr<Dataset> LiveDataset(const char* api, const aclmdlDataset* dataset) {
-  if (dataset == nullptr) {
-    InvalidParam(api, "dataset is NULL");
-    return nullptr;
-  }
-  std::shared_ptr<Dataset> d = Datasets().Find(dataset);
-  if (d == nullptr) {
-    InvalidParam(api, "dataset ", PtrStr(dataset),
-                 " is not a live aclmdlDataset (destroyed already?)");
-  }
-  return d;
+  return Datasets().Live(api, dataset);
 }
 
 aclDataType ToAclType(ir::DataType t) {
@@ -96,8 +87,7 @@ aclError aclmdlDestroyDataset(const aclmdlDataset* dataset) {
     if (dataset == nullptr) return InvalidParam("aclmdlDestroyDataset", "dataset is NULL");
     std::shared_ptr<kiln::capi::Dataset> d = Datasets().Remove(dataset);
     if (d == nullptr) {
-      return InvalidParam("aclmdlDestroyDataset", "dataset ", kiln::PtrStr(dataset),
-                          " is not a live aclmdlDataset (destroyed already?)");
+      return InvalidParam("aclmdlDestroyDataset", Datasets().NotLive(dataset));
     }
     std::lock_guard<std::mutex> lock(d->descs_mu);
     for (aclTensorDesc* desc : d->descs) aclDestroyTensorDesc(desc);

@@ -60,14 +60,17 @@ struct Stamp {  // an aclprofCreateStamp void*
 };
 
 template <typename Handle, typename Object>
-kiln::capi::HandleTable<Handle, Object>& Table() {
-  static auto* table = new kiln::capi::HandleTable<Handle, Object>();
+kiln::capi::HandleTable<Handle, Object>& Table(const char* param, const char* type) {
+  static auto* table = new kiln::capi::HandleTable<Handle, Object>(param, type);
   return *table;
 }
-auto& Configs() { return Table<aclprofConfig, ProfConfig>(); }
-auto& SubscribeConfigs() { return Table<aclprofSubscribeConfig, SubscribeConfig>(); }
-auto& StepInfos() { return Table<aclprofStepInfo, StepInfo>(); }
-auto& Stamps() { return Table<void, Stamp>(); }
+auto& Configs() { return Table<aclprofConfig, ProfConfig>("profilerConfig", "aclprofConfig"); }
+auto& SubscribeConfigs() {
+  return Table<aclprofSubscribeConfig, SubscribeConfig>("profSubscribeConfig",
+                                                        "aclprofSubscribeConfig");
+}
+auto& StepInfos() { return Table<aclprofStepInfo, StepInfo>("stepInfo", "aclprofStepInfo"); }
+auto& Stamps() { return Table<void, Stamp>("stamp", "aclprofCreateStamp stamp"); }
 
 // aclprofSetConfig values, kept for the next aclprofStart's info.json.
 std::mutex settings_mu;

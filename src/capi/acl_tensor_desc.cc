@@ -39,24 +39,14 @@ constexpr int kMaxDims = 128;  // ACL_MAX_DIM_CNT
 constexpr int64_t kUnknownRankDim = -2;
 
 kiln::capi::HandleTable<aclTensorDesc, TensorDesc>& Descs() {
-  static auto* table = new kiln::capi::HandleTable<aclTensorDesc, TensorDesc>();
+  static auto* table =
+      new kiln::capi::HandleTable<aclTensorDesc, TensorDesc>("desc", "aclTensorDesc");
   return *table;
-}
-
-std::string NotLive(const aclTensorDesc* desc) {
-  return kiln::StrCat("desc ", kiln::PtrStr(desc),
-                      " is not a live aclTensorDesc (destroyed already?)");
 }
 
 // The descriptor when it is live; otherwise records why not and returns null.
 std::shared_ptr<TensorDesc> Live(const char* api, const aclTensorDesc* desc) {
-  if (desc == nullptr) {
-    InvalidParam(api, "desc is NULL");
-    return nullptr;
-  }
-  std::shared_ptr<TensorDesc> d = Descs().Find(desc);
-  if (d == nullptr) InvalidParam(api, NotLive(desc));
-  return d;
+  return Descs().Live(api, desc);
 }
 
 bool UnknownRank(const TensorDesc& d) { return d.dims.size() == 1 && d.dims[0] == kUnknownRankDim; }
@@ -115,7 +105,7 @@ aclTensorDesc* aclCreateTensorDesc(aclDataType dataType, int numDims, const int6
 
 void aclDestroyTensorDesc(const aclTensorDesc* desc) {
   if (desc == nullptr) return;
-  if (Descs().Remove(desc) == nullptr) InvalidParam("aclDestroyTensorDesc", NotLive(desc));
+  if (Descs().Remove(desc) == nullptr) InvalidParam("aclDestroyTensorDesc", Descs().NotLive(desc));
 }
 
 aclError aclSetTensorShapeRange(aclTensorDesc* desc, size_t dimsCount,

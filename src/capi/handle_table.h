@@ -4,9 +4,12 @@
 
 #include <memory>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 
 #include "base/handle_id.h"
+#include "base/str_cat.h"
+#include "capi/error.h"
 
 namespace kiln::capi {
 
@@ -19,6 +22,9 @@ namespace kiln::capi {
 template <typename Handle, typename Object>
 class HandleTable {
  public:
+  // `param` and `type` name the handle in errors ("dataBuffer", "aclDataBuffer").
+  HandleTable(const char* param, const char* type) : param_(param), type_(type) {}
+
   Handle* Add(std::shared_ptr<Object> object) {
     const void* id = NewHandleId();
     std::lock_guard<std::mutex> lock(mu_);
@@ -32,6 +38,22 @@ class HandleTable {
     auto it = live_.find(handle);
     return it == live_.end() ? nullptr : it->second;
   }
+  // The object behind `handle`; otherwise records for `api` why not (NULL, or not live) and
+  // returns null.
+  std::shared_ptr<Object> Live(const char* api, const Handle* handle) const {
+    if (handle == nullptr) {
+      InvalidParam(api, param_, " is NULL");
+      return nullptr;
+    }
+    std::shared_ptr<Object> object = Find(handle);
+    if (object == nullptr) InvalidParam(api, NotLive(handle));
+    return object;
+  }
+  // "<param> 0x... is not a live <type> (destroyed already?)"
+  std::string NotLive(const Handle* handle) const {
+    return StrCat(param_, " ", PtrStr(handle), " is not a live ", type_, " (destroyed already?)");
+  }
+
   // Ends `handle`: returns its object when it was live (of two threads destroying one handle,
   // exactly one gets it), null otherwise.
   std::shared_ptr<Object> Remove(const Handle* handle) {
@@ -45,6 +67,8 @@ class HandleTable {
   }
 
  private:
+  const char* param_;
+  const char* type_;
   mutable std::mutex mu_;
   std::unordered_map<const void*, std::shared_ptr<Object>> live_;
 };
