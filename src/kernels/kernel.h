@@ -166,6 +166,17 @@ class Kernel {
   virtual Status Run(KernelContext& ctx) const = 0;
   // A state for one execution slot (see KernelState); null (the default) for none.
   virtual std::unique_ptr<KernelState> CreateState() const { return nullptr; }
+
+  // Releasing weights (runtime/program.cc): the runtime, about to give back the memory of
+  // constant input `i` (whose only reader is this kernel), asks whether the kernel agrees. It
+  // agrees only when it holds the values in a copy of its own from which it can write them back
+  // exactly; from then on it reads only that copy, and writes the constant back itself before
+  // any path of its own that reads the original (a fallback kernel). Called at load, before
+  // any run.
+  virtual bool ReleaseConstant(size_t i) { return false; }
+  // Writes every released constant back (into the same memory) so that others may read it
+  // (the data dump of a node's inputs); thread-safe, and a no-op once they are back.
+  virtual void RestoreConstants() const {}
 };
 
 // Prepare: creates the kernel for `def`, or fails with kFeatureUnsupported (an attribute value

@@ -406,7 +406,10 @@ void DumpObserver::BeforeNode(const GraphProgram& graph, const NodeInfo& node,
     std::string stem = Stem(graph, node);
     std::string json = "[]";
     // Before the kernel runs: an in-place kernel may overwrite an input.
-    if (session_->options.inputs) Write(graph, node, "input", inputs, node.inputs, stem, &json);
+    if (session_->options.inputs) {
+      if (node.released_constants) node.kernel->RestoreConstants();  // its weights, written back
+      Write(graph, node, "input", inputs, node.inputs, stem, &json);
+    }
     pending_stems_.push_back(std::move(stem));
     pending_inputs_.push_back(std::move(json));
   } catch (const std::exception& e) {

@@ -6,6 +6,8 @@
 #include <optional>
 #include <vector>
 
+#include "base/clock.h"
+#include "base/log.h"
 #include "format/om_file.h"
 #include "format/om_generated.h"
 #include "format/sniff.h"
@@ -59,6 +61,7 @@ Status QuerySize(const uint8_t* data, size_t size, size_t* work_size, size_t* we
 Result<std::shared_ptr<Model>> Model::LoadFile(const char* path, std::shared_ptr<MemoryPool> pool,
                                                const std::string& backend,
                                                std::shared_ptr<hal::Device> device) {
+  const uint64_t start = SteadyNowNs();
   KILN_ASSIGN_OR_RETURN(ModelFile file, ModelFile::Open(path));
   KILN_ASSIGN_OR_RETURN(void* block, pool->Allocate(file.size(), true));
   auto* bytes = static_cast<uint8_t*>(block);
@@ -67,6 +70,8 @@ Result<std::shared_ptr<Model>> Model::LoadFile(const char* path, std::shared_ptr
     (void)pool->Free(block);
     return read;
   }
+  KILN_LOG(kAscendCl, kInfo, "read '", path, "' (", file.size(), " bytes) in ",
+           (SteadyNowNs() - start) / 1000, " us");
   // The block is the model's from here (freed with it, or by Load on failure).
   return LoadFrom(bytes, file.size(), std::move(pool), backend, LoadMemory{}, std::move(device),
                   bytes);
@@ -88,7 +93,9 @@ Result<std::shared_ptr<Model>> Model::LoadFrom(const uint8_t* data, size_t size,
   model->pool_ = std::move(pool);
   model->weights_block_ = file_block;  // freed with the model, also when the load fails
   std::vector<uint64_t> aligned;
+  const uint64_t start = SteadyNowNs();
   KILN_ASSIGN_OR_RETURN(format::OmView view, Open(Aligned(data, size, &aligned), size));
+  const uint64_t verified = SteadyNowNs();
   static std::atomic<uint64_t> serials{0};
   model->serial_ = ++serials;
   model->hal_ = std::move(device);
@@ -125,11 +132,17 @@ Result<std::shared_ptr<Model>> Model::LoadFrom(const uint8_t* data, size_t size,
   }
   // No tensor may need more than the device's memory pool can ever hold.
   const uint64_t capacity = model->pool_ ? model->pool_->stats().capacity : 0;
-  KILN_ASSIGN_OR_RETURN(model->program_, BuildProgram(view.graph, weights, view.weights_size,
-                                                      backend, model->hal_.get(), capacity));
+  // The model's own weight memory (not the caller's) may be given back where kernels keep
+  // exact packed copies.
+  const bool own_weights = model->weights_block_ != nullptr;
+  KILN_ASSIGN_OR_RETURN(model->program_,
+                        BuildProgram(view.graph, weights, view.weights_size, backend,
+                                     model->hal_.get(), capacity, own_weights));
   // The first execution slot is made now, so a first run allocates no more than later ones.
   KILN_ASSIGN_OR_RETURN(ExecSlot * first, model->AcquireSlot());
   model->ReleaseSlot(first);
+  KILN_LOG(kAscendCl, kInfo, "model verified in ", (verified - start) / 1000,
+           " us, its kernels prepared in ", (SteadyNowNs() - verified) / 1000, " us");
   const Program& p = *model->program_;
   const GraphProgram& g = p.graphs[0];
   ModelInfo& info = model->info_;

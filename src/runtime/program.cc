@@ -6,6 +6,8 @@
 #include <optional>
 #include <unordered_set>
 
+#include "base/log.h"
+#include "base/memory_pages.h"
 #include "format/om_generated.h"
 #include "kernels/definition.h"
 #include "kernels/registry.h"
@@ -79,13 +81,15 @@ Status CheckSlot(const std::string& what, const TensorInfo& t, const Dims& dims)
 class Builder {
  public:
   Builder(const om::Model& model, const uint8_t* weights, size_t weights_size,
-          const std::string& backend, hal::Device* device, uint64_t max_tensor_bytes)
+          const std::string& backend, hal::Device* device, uint64_t max_tensor_bytes,
+          bool release_weights)
       : model_(model),
         weights_(weights),
         weights_size_(weights_size),
         backend_(backend),
         device_(device),
-        max_tensor_bytes_(max_tensor_bytes) {}
+        max_tensor_bytes_(max_tensor_bytes),
+        release_weights_(release_weights) {}
 
   Status Build(Program& program) {
     const auto* graphs = model_.graphs();
@@ -104,10 +108,18 @@ class Builder {
       }
     }
     program.graphs.resize(graphs->size());
+    // A body graph may read the main graph's constants by name: only one graph is simple
+    // enough to know every reader of a constant.
+    if (graphs->size() != 1) release_weights_ = false;
     for (uint32_t g = 0; g < graphs->size(); ++g) {
       KILN_RETURN_IF_ERROR(BuildGraph(*graphs->Get(g), g == 0, program.graphs[g]), "");
     }
     ExtendLastUseToBodies(program);
+    program.released_weight_bytes = released_bytes_;
+    if (released_bytes_ > 0) {
+      KILN_LOG(kAscendCl, kInfo, "gave back ", released_bytes_,
+               " bytes of weights that kernels keep packed copies of");
+    }
     program.work_size = model_.work_size();
     program.weight_size = model_.weight_size();
     program.gear_kind = static_cast<int>(model_.gear_kind());
@@ -261,6 +273,8 @@ class Builder {
     }
     if (!g.nodes()) return Status::Ok();
     KILN_RETURN_IF_ERROR(CheckDataFlow(g, out, is_main), "");
+    const std::vector<bool> releasable =
+        is_main && release_weights_ ? ReleasableWeights(g, out) : std::vector<bool>(n, false);
     for (const auto* node : *g.nodes()) {
       NodeInfo info;
       info.op_type = Str(node->op_type());
@@ -293,6 +307,7 @@ class Builder {
         }
       }
       KILN_RETURN_IF_ERROR(Prepare(*node, out, info), "");
+      ReleaseWeights(out, releasable, info);
       out.nodes.push_back(std::move(info));
     }
     return Status::Ok();
@@ -356,6 +371,62 @@ class Builder {
       }
     }
     return Status::Ok();
+  }
+
+  // Per tensor of the main graph: a constant whose memory may be given back if its reader's
+  // kernel agrees — it has exactly one reader (one input of one node, no tensor attribute), is
+  // not a graph output, fills a page at least, and shares no byte with another constant (a
+  // crafted file may overlap them).
+  static std::vector<bool> ReleasableWeights(const om::Graph& g, const GraphProgram& out) {
+    const size_t n = out.tensors.size();
+    std::vector<int> readers(n, 0);
+    for (const auto* node : *g.nodes()) {
+      if (node->inputs()) {
+        for (int32_t t : *node->inputs()) {
+          if (t >= 0 && static_cast<size_t>(t) < n) ++readers[t];
+        }
+      }
+      if (node->attrs()) {
+        for (const auto* a : *node->attrs()) {
+          if (a->type() == om::AttrType::Tensor && a->tensor() >= 0 &&
+              static_cast<size_t>(a->tensor()) < n) {
+            readers[a->tensor()] += 2;  // read at Prepare by whatever takes the attribute
+          }
+        }
+      }
+    }
+    std::vector<std::pair<uint64_t, int32_t>> starts;  // (offset, tensor) of every constant
+    for (size_t t = 0; t < n; ++t) {
+      if (out.tensors[t].place == TensorPlace::kWeight) {
+        starts.emplace_back(out.tensors[t].offset, static_cast<int32_t>(t));
+      }
+    }
+    std::sort(starts.begin(), starts.end());
+    std::vector<bool> releasable(n, false);
+    uint64_t reached = 0;  // the furthest end of the constants before this one
+    for (size_t k = 0; k < starts.size(); ++k) {
+      const int32_t i = starts[k].second;
+      const TensorInfo& t = out.tensors[i];
+      const uint64_t end = t.offset + t.constant.bytes();
+      const bool overlaps =
+          (k > 0 && reached > t.offset) || (k + 1 < starts.size() && starts[k + 1].first < end);
+      reached = std::max(reached, end);
+      releasable[i] = readers[i] == 1 && !out.is_output[i] &&
+                      t.constant.bytes() >= kMinReleasedBytes && !overlaps;
+    }
+    return releasable;
+  }
+
+  // Gives back the memory of the node's constant inputs that `releasable` marks, where its
+  // kernel agrees (Kernel::ReleaseConstant).
+  void ReleaseWeights(const GraphProgram& g, const std::vector<bool>& releasable, NodeInfo& info) {
+    for (size_t i = 0; i < info.inputs.size(); ++i) {
+      const int32_t t = info.inputs[i];
+      if (t < 0 || !releasable[t] || !info.kernel->ReleaseConstant(i)) continue;
+      const kernels::TensorView& c = g.tensors[t].constant;
+      released_bytes_ += DiscardWholePages(c.data, c.bytes());
+      info.released_constants = true;
+    }
   }
 
   // Creates the node's kernel and its cost rule.
@@ -465,16 +536,21 @@ class Builder {
   std::string backend_;
   hal::Device* device_;
   uint64_t max_tensor_bytes_;  // 0: no bound
+  bool release_weights_;
+  uint64_t released_bytes_ = 0;
+  static constexpr uint64_t kMinReleasedBytes = 64 * 1024;
 };
 
 }  // namespace
 
 Result<std::unique_ptr<Program>> BuildProgram(const uint8_t* graph_section, const uint8_t* weights,
                                               size_t weights_size, const std::string& backend,
-                                              hal::Device* device, uint64_t max_tensor_bytes) {
+                                              hal::Device* device, uint64_t max_tensor_bytes,
+                                              bool release_weights) {
   const om::Model* model = om::GetModel(graph_section);
   auto program = std::make_unique<Program>();
-  Builder builder(*model, weights, weights_size, backend, device, max_tensor_bytes);
+  Builder builder(*model, weights, weights_size, backend, device, max_tensor_bytes,
+                  release_weights);
   KILN_RETURN_IF_ERROR(builder.Build(*program), "");
   return program;
 }

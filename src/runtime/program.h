@@ -62,6 +62,9 @@ struct NodeInfo {
   // model); the dump widens it back to float32.
   uint32_t nhwc_inputs = 0, nhwc_outputs = 0;
   uint32_t bf16_inputs = 0, bf16_outputs = 0;
+  // Some constant input's memory was given back (BuildProgram's release_weights): whatever
+  // reads the node's inputs besides its kernel calls kernel->RestoreConstants() first.
+  bool released_constants = false;
 };
 
 struct GraphProgram {
@@ -87,6 +90,7 @@ struct Program {
   std::vector<GraphProgram> graphs;  // [0] is the main graph
   uint64_t work_size = 0;
   uint64_t weight_size = 0;
+  uint64_t released_weight_bytes = 0;  // weight memory given back at load (release_weights)
   int gear_kind = 0;  // om::GearKind: 0 none, 1 batch, 2 image size, 3 dims
   std::vector<std::string> gear_dims;
   std::vector<Gear> gears;
@@ -99,8 +103,13 @@ struct Program {
 // dims cannot be (a dim below -1, more than `max_tensor_bytes` even with its unknown dims taken
 // as 1, more than its workspace slot holds; 0: no size bound), a node breaks its op's definition
 // or a kernel cannot be prepared: before any kernel is made for it.
+// With `release_weights` (the weights are the model's own memory, not the caller's), a constant
+// that only one node reads, in a model of one graph, whose kernel keeps an exact copy of it
+// (Kernel::ReleaseConstant) has its whole pages given back right after that kernel is prepared:
+// the model then holds its packed weights once, not twice (NodeInfo::released_constants).
 Result<std::unique_ptr<Program>> BuildProgram(const uint8_t* graph_section, const uint8_t* weights,
                                               size_t weights_size, const std::string& backend,
-                                              hal::Device* device, uint64_t max_tensor_bytes = 0);
+                                              hal::Device* device, uint64_t max_tensor_bytes = 0,
+                                              bool release_weights = false);
 
 }  // namespace kiln::runtime

@@ -173,14 +173,49 @@ void ReorderOnce(const dnnl::memory::desc& src_md, const void* src,
 
 const void* PackedWeights::Get(const dnnl::memory::desc& user_md, const void* data,
                                const dnnl::memory::desc& want) {
+  if (source_ == nullptr) {
+    source_md_ = user_md;
+    source_ = data;
+  }
+  // The original itself, or another view of it, is about to be read.
+  const bool original = want == user_md || data != source_ || user_md != source_md_;
+  if (released_ && original) Restore();
+  if (original) read_in_place_ = true;  // a plan reads the original: it must stay
   if (want == user_md) return data;
   for (const auto& [md, buffer] : packed_) {
     if (md == want) return buffer->data();
   }
   auto buffer = std::make_shared<AlignedBuffer>(want.get_size());
-  ReorderOnce(user_md, data, want, buffer->data());
+  if (released_) {
+    const auto& [md, exact] = packed_[exact_];
+    ReorderOnce(md, exact->data(), want, buffer->data());
+  } else {
+    ReorderOnce(user_md, data, want, buffer->data());
+  }
   packed_.emplace_back(want, buffer);
   return buffer->data();
+}
+
+bool PackedWeights::Release() {
+  if (released_) return true;
+  if (read_in_place_) return false;
+  for (size_t i = 0; i < packed_.size(); ++i) {
+    const dnnl_memory_desc_t& md = packed_[i].first.data;
+    if (md.data_type == source_md_.data.data_type && md.format_kind == dnnl_blocked &&
+        md.extra.flags == dnnl_memory_extra_flag_none) {
+      exact_ = i;
+      released_ = true;
+      return true;
+    }
+  }
+  return false;
+}
+
+void PackedWeights::Restore() {
+  if (!released_) return;
+  const auto& [md, exact] = packed_[exact_];
+  ReorderOnce(md, exact->data(), source_md_, const_cast<void*>(source_));
+  released_ = false;
 }
 
 void ReorderedPlan::PlanReorders(const dnnl::primitive_desc_base& pd, const void* w_const,
@@ -389,6 +424,24 @@ const Plan* DnnlKernel::FindPlan(const Dims& key, int threads,
   return hold.get();
 }
 
+bool DnnlKernel::ReleaseConstant(size_t i) {
+  PackedWeights* weights = PackedInput(i);
+  if (weights == nullptr) return false;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!weights->Release()) return false;
+  released_inputs_.push_back(i);
+  released_.store(true, std::memory_order_release);
+  return true;
+}
+
+void DnnlKernel::RestoreConstants() const {
+  if (!released_.load(std::memory_order_acquire)) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  for (size_t i : released_inputs_) PackedInput(i)->Restore();
+  released_inputs_.clear();
+  released_.store(false, std::memory_order_release);
+}
+
 size_t DnnlKernel::cached_plans() const {
   std::lock_guard<std::mutex> lock(mu_);
   return plans_.size();
@@ -438,6 +491,7 @@ Status DnnlKernel::Run(KernelContext& ctx) const {
   const Plan* plan = key ? FindPlan(*key, threads, hold) : nullptr;
   if (plan == nullptr) {
     internal::CountReferenceRun();
+    RestoreConstants();  // the reference kernel reads the original weights
     kernels::ForwardingContext without_state(ctx);  // ctx.state() is this kernel's DnnlRun
     return reference_->Run(without_state);
   }

@@ -17,6 +17,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -140,16 +141,31 @@ class DnnlRun final : public kernels::KernelState {
 
 // Weights packed for primitives, shared by the plans of one kernel that want the same layout
 // (plans for several batch sizes usually do). Not thread-safe: used from Build, which runs at
-// Prepare or under the plan cache's lock.
+// Prepare or under the plan cache's lock, and from the kernel's Release/Restore under that lock.
 class PackedWeights {
  public:
   // The weights `data` (laid out as `user_md`) in layout `want`: `data` itself when the layouts
-  // match, else a packed copy made on first request.
+  // match, else a packed copy made on first request. The first call names the original weights
+  // (what Release and Restore mean). Once they are released, a new layout is packed from the
+  // exact copy; a caller that wants the original (its own layout, or another view of it) gets
+  // it written back first.
   const void* Get(const dnnl::memory::desc& user_md, const void* data,
                   const dnnl::memory::desc& want);
+  // Lets the original weights go (their memory may read as zeros from now on): true when a
+  // packed copy holds them exactly (their own data type, a plain blocked layout without
+  // compensation that a reorder reads back, so not Winograd's or a bf16 conversion) and no
+  // plan reads the original in place; false, and nothing changes, otherwise.
+  bool Release();
+  // Writes the released original back from that copy; a no-op when it is not released.
+  void Restore();
 
  private:
   std::vector<std::pair<dnnl::memory::desc, std::shared_ptr<AlignedBuffer>>> packed_;
+  dnnl::memory::desc source_md_;  // the original, as the first Get named it
+  const void* source_ = nullptr;
+  bool released_ = false;
+  bool read_in_place_ = false;  // a plan reads the original itself (or another view of it)
+  size_t exact_ = 0;            // packed_[exact_] holds the original exactly (while released_)
 };
 
 // Primitive attributes with a user scratchpad (every primitive here is shared across threads).
@@ -262,6 +278,13 @@ class DnnlKernel : public Kernel {
   // subclass's factory); a failure there declines the node.
   Status PrepareFirstPlan();
 
+  // Constant weights: a kernel whose input `i` is a constant it packs (a convolution's W, a
+  // matmul's B) returns the PackedWeights it packs them through; Kernel::ReleaseConstant and
+  // RestoreConstants work on them.
+  virtual PackedWeights* PackedInput(size_t i) const { return nullptr; }
+  bool ReleaseConstant(size_t i) final;
+  void RestoreConstants() const final;
+
   const NodeDef def_;
 
  private:
@@ -281,6 +304,10 @@ class DnnlKernel : public Kernel {
   mutable std::mutex mu_;
   // Key -> plan (null: oneDNN declined these dims; the reference kernel runs them).
   mutable std::map<Dims, std::shared_ptr<const Plan>> plans_;
+  // Constant inputs whose originals were released (ReleaseConstant); `released_` is set while
+  // any are, so a run checks it without the lock.
+  mutable std::vector<size_t> released_inputs_;
+  mutable std::atomic<bool> released_{false};
 };
 
 // Appends `dims` to `key` with its rank first (-1 for an omitted input), so the key of several

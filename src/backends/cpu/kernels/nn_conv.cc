@@ -432,7 +432,11 @@ class ConvKernel final : public DnnlKernel {
   kernels::ConvLayout layout_;
   ConvInputs in_;
   std::optional<QuantConv> quant_;  // set for QLinearConv, FusedQLinearConv and ConvInteger
-  TensorView w_const_;              // constant W (valid for the kernel's lifetime), or data == null
+  PackedWeights* PackedInput(size_t i) const override {
+    return i == in_.w && w_const_.data != nullptr ? &packed_ : nullptr;
+  }
+
+  TensorView w_const_;  // constant W (valid for the kernel's lifetime), or data == null
   mutable PackedWeights packed_;
 };
 

@@ -314,6 +314,10 @@ class DeconvKernel final : public DnnlKernel {
   }
 
   ConvAttrs attrs_;
+  PackedWeights* PackedInput(size_t i) const override {
+    return i == 1 && w_const_.data != nullptr ? &packed_ : nullptr;
+  }
+
   TensorView w_const_;  // constant W (valid for the kernel's lifetime), or data == null
   mutable PackedWeights packed_;
 };

@@ -353,7 +353,11 @@ class ProductKernel final : public DnnlKernel {
   size_t b_input_;                     // B's input: 1, or 3 for QLinearMatMul
   size_t bias_input_;                  // FusedQLinearMatMul's bias input (8), else SIZE_MAX
   std::optional<QuantProduct> quant_;  // set for QLinearMatMul
-  TensorView b_const_;                 // the constant B, or data == null
+  PackedWeights* PackedInput(size_t i) const override {
+    return i == b_input_ && b_const_.data != nullptr ? &packed_ : nullptr;
+  }
+
+  TensorView b_const_;  // the constant B, or data == null
   mutable PackedWeights packed_;
 };
 
