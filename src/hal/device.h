@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "base/function_ref.h"
+#include "base/status.h"
 #include "hal/allocator.h"
 #include "hal/event.h"
 #include "hal/execution.h"
@@ -36,6 +38,10 @@ class Device {
   // A new execution slot: where one model execution at a time runs its kernels (execution.h).
   // The default runs everything on the calling thread.
   virtual std::unique_ptr<Execution> CreateExecution() { return std::make_unique<Execution>(); }
+
+  // Runs a model's load-time work (its kernels prepared, weights packed) as the device wants it
+  // run and returns its status; the default runs it on the calling thread.
+  virtual Status RunPreparation(FunctionRef<Status()> prepare) { return prepare(); }
 
   // Measures the device's float32 arithmetic peak in GFLOP/s on all its compute units (the
   // profiler's "% of peak" divides by it). Takes a fraction of a second and keeps the device

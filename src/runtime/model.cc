@@ -135,9 +135,13 @@ Result<std::shared_ptr<Model>> Model::LoadFrom(const uint8_t* data, size_t size,
   // The model's own weight memory (not the caller's) may be given back where kernels keep
   // exact packed copies.
   const bool own_weights = model->weights_block_ != nullptr;
-  KILN_ASSIGN_OR_RETURN(model->program_,
-                        BuildProgram(view.graph, weights, view.weights_size, backend,
-                                     model->hal_.get(), capacity, own_weights));
+  auto build = [&]() -> Status {
+    KILN_ASSIGN_OR_RETURN(model->program_,
+                          BuildProgram(view.graph, weights, view.weights_size, backend,
+                                       model->hal_.get(), capacity, own_weights));
+    return Status::Ok();
+  };
+  KILN_RETURN_IF_ERROR(model->hal_ ? model->hal_->RunPreparation(build) : build(), "");
   // The first execution slot is made now, so a first run allocates no more than later ones.
   KILN_ASSIGN_OR_RETURN(ExecSlot * first, model->AcquireSlot());
   model->ReleaseSlot(first);
