@@ -21,10 +21,86 @@ using kernels::DataType;
 using kernels::Dims;
 using kernels::TensorView;
 
-// JSON text of `j`. Names come from files: invalid UTF-8 is replaced, never thrown on.
-std::string Text(const nlohmann::json& j, int indent = -1) {
-  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
-}
+// JSON text written by appending, without a document of nlohmann::json values: destroying a
+// non-empty nlohmann array or object allocates (a stack, to free nested values without
+// recursion) inside a noexcept destructor, so running out of memory while one is alive ended
+// the process (tests/stress/fault_injection.cc). Scalars go through nlohmann::json one at a time
+// (a scalar frees without allocating): its number format, and its escaping, invalid UTF-8 in a
+// name from a file replaced, never thrown on.
+class JsonText {
+ public:
+  JsonText& Key(const std::string& k) {
+    Comma();
+    out_ += Scalar(k);
+    out_ += ": ";
+    after_key_ = true;
+    return *this;
+  }
+  JsonText& Open(char bracket) {
+    Comma();
+    out_ += bracket;
+    first_ = true;
+    return *this;
+  }
+  JsonText& Close(char bracket) {
+    if (break_) out_ += '\n';
+    break_ = false;
+    out_ += bracket;
+    first_ = false;
+    return *this;
+  }
+  template <typename T>
+  JsonText& Value(const T& v) {
+    Comma();
+    out_ += Scalar(v);
+    return *this;
+  }
+  JsonText& Null() { return Raw("null"); }
+  // An already written JSON value.
+  JsonText& Raw(const std::string& json) {
+    Comma();
+    out_ += json;
+    return *this;
+  }
+  JsonText& Dims(const kernels::Dims& dims) {
+    Open('[');
+    for (int64_t d : dims) Value(d);
+    return Close(']');
+  }
+  JsonText& Strings(const std::vector<std::string>& v) {
+    Open('[');
+    for (const std::string& e : v) Value(e);
+    return Close(']');
+  }
+  // The next element (or the closing bracket) goes on a new line.
+  JsonText& Line() {
+    break_ = true;
+    return *this;
+  }
+  const std::string& str() const { return out_; }
+
+ private:
+  template <typename T>
+  static std::string Scalar(const T& v) {
+    return nlohmann::json(v).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+  void Comma() {
+    if (after_key_) {
+      after_key_ = false;
+    } else {
+      if (!first_) out_ += ',';
+      if (break_) {
+        out_ += "\n ";
+      } else if (!first_) {
+        out_ += ' ';
+      }
+      break_ = false;
+    }
+    first_ = false;
+  }
+  std::string out_;
+  bool first_ = true, after_key_ = false, break_ = false;
+};
 
 // numpy's descr for a Kiln type ("" when numpy has none: strings, undefined).
 const char* Descr(DataType t) {
@@ -61,7 +137,7 @@ const char* Descr(DataType t) {
 }
 
 // dump_data "stats": count, NaN and Inf counts, and min/max/mean/std over the finite values.
-nlohmann::json Stats(const TensorView& v) {
+std::string Stats(const TensorView& v) {
   const int64_t n = v.num_elements();
   int64_t nan = 0, inf = 0, finite = 0;
   double lo = std::numeric_limits<double>::infinity(), hi = -lo, sum = 0, sq = 0;
@@ -88,16 +164,20 @@ nlohmann::json Stats(const TensorView& v) {
       if (std::isfinite(x)) sq += (x - mean) * (x - mean);
     }
   });
-  nlohmann::json s = {{"count", n}, {"nan", nan}, {"inf", inf}};
-  if (finite > 0) {
-    s["min"] = lo;
-    s["max"] = hi;
-    s["mean"] = sum / static_cast<double>(finite);
-    s["std"] = std::sqrt(sq / static_cast<double>(finite));
-  } else {
-    s["min"] = s["max"] = s["mean"] = s["std"] = nullptr;
+  JsonText s;
+  s.Open('{').Key("count").Value(n).Key("nan").Value(nan).Key("inf").Value(inf);
+  const double values[] = {lo, hi, finite > 0 ? sum / static_cast<double>(finite) : 0.0,
+                           finite > 0 ? std::sqrt(sq / static_cast<double>(finite)) : 0.0};
+  const char* names[] = {"min", "max", "mean", "std"};
+  for (int k = 0; k < 4; ++k) {
+    s.Key(names[k]);
+    if (finite > 0) {
+      s.Value(values[k]);
+    } else {
+      s.Null();
+    }
   }
-  return s;
+  return s.Close('}').str();
 }
 
 // The tensor's bytes in N,C,H,W order and its own dtype: a copy transposed from N,H,W,C storage
@@ -344,22 +424,24 @@ void DumpObserver::Write(const GraphProgram& graph, const NodeInfo& node, const 
   const bool inputs = std::strcmp(kind, "input") == 0;
   const uint32_t nhwc = inputs ? node.nhwc_inputs : node.nhwc_outputs;
   const uint32_t bf16 = inputs ? node.bf16_inputs : node.bf16_outputs;
-  nlohmann::json list = nlohmann::json::array();
+  JsonText list;
+  list.Open('[');
   for (size_t i = 0; i < tensors.size(); ++i) {
-    nlohmann::json e = {{"index", i}};
+    list.Open('{').Key("index").Value(static_cast<uint64_t>(i));
     const int32_t t = i < ids.size() ? ids[i] : -1;
     const TensorView* v = tensors[i];
     if (t < 0 || v == nullptr) {
-      e["tensor"] = nullptr;
-      e["absent"] = inputs ? "optional input not given" : "optional output not used";
-      list.push_back(std::move(e));
+      list.Key("tensor").Null();
+      list.Key("absent").Value(
+          std::string(inputs ? "optional input not given" : "optional output not used"));
+      list.Close('}');
       continue;
     }
     const TensorInfo& info = graph.tensors[t];
-    e["tensor"] = info.name;
-    e["dtype"] = ir::Name(v->dtype);
-    e["shape"] = v->dims;
-    if (info.place == TensorPlace::kWeight) e["constant"] = true;
+    list.Key("tensor").Value(info.name);
+    list.Key("dtype").Value(std::string(ir::Name(v->dtype)));
+    list.Key("shape").Dims(v->dims);
+    if (info.place == TensorPlace::kWeight) list.Key("constant").Value(true);
     // A bf16-stored tensor is read through its float32 copy in logical order.
     const bool stored_bf16 = i < 32 && ((bf16 >> i) & 1u) && v->dims.size() == 4;
     std::string logical;
@@ -370,9 +452,9 @@ void DumpObserver::Write(const GraphProgram& graph, const NodeInfo& node, const 
       widened.data = logical.data();
     }
     if (session_->options.stats) {
-      e["stats"] = Stats(stored_bf16 ? widened : *v);
+      list.Key("stats").Raw(Stats(stored_bf16 ? widened : *v));
     } else if (*Descr(v->dtype) == '\0') {
-      e["absent"] = std::string("no .npy form for ") + ir::Name(v->dtype);
+      list.Key("absent").Value(std::string("no .npy form for ") + ir::Name(v->dtype));
     } else {
       const std::string file = stem + "." + kind + "." + std::to_string(i) + ".npy";
       std::ofstream out(fs::path(dir_) / file, std::ios::binary);
@@ -386,11 +468,11 @@ void DumpObserver::Write(const GraphProgram& graph, const NodeInfo& node, const 
         error_ =
             Error(code::kWriteFile, "dump: cannot write '", (fs::path(dir_) / file).string(), "'");
       }
-      e["file"] = file;
+      list.Key("file").Value(file);
     }
-    list.push_back(std::move(e));
+    list.Close('}');
   }
-  *json = Text(list);
+  *json = list.Close(']').str();
 }
 
 // An observer never throws into the executor: what went wrong is the dump's error, logged at
@@ -410,8 +492,7 @@ void DumpObserver::BeforeNode(const GraphProgram& graph, const NodeInfo& node,
       if (node.released_constants) node.kernel->RestoreConstants();  // its weights, written back
       Write(graph, node, "input", inputs, node.inputs, stem, &json);
     }
-    pending_stems_.push_back(std::move(stem));
-    pending_inputs_.push_back(std::move(json));
+    pending_.emplace_back(std::move(stem), std::move(json));  // both or neither
   } catch (const std::exception& e) {
     Threw(e);
   }
@@ -422,27 +503,23 @@ void DumpObserver::AfterNode(const GraphProgram& graph, const NodeInfo& node,
                              const std::vector<const TensorView*>& outputs) {
   try {
     (void)inputs;
-    if (!Selected(node) || pending_stems_.empty()) return;
-    std::string stem = std::move(pending_stems_.back());
-    std::string inputs_json = std::move(pending_inputs_.back());
-    pending_stems_.pop_back();
-    pending_inputs_.pop_back();
+    if (!Selected(node) || pending_.empty()) return;
+    auto [stem, inputs_json] = std::move(pending_.back());
+    pending_.pop_back();
     std::string outputs_json = "[]";
     if (session_->options.outputs) {
       Write(graph, node, "output", outputs, node.outputs, stem, &outputs_json);
     }
-    nlohmann::json e = {{"node", node.name},
-                        {"op_type", node.op_type},
-                        {"onnx_nodes", node.origins},
-                        {"graph", graph.name},
-                        {"file_stem", stem}};
+    JsonText e;
+    e.Open('{').Key("node").Value(node.name).Key("op_type").Value(node.op_type);
+    e.Key("onnx_nodes").Strings(node.origins).Key("graph").Value(graph.name);
+    e.Key("file_stem").Value(stem);
     if (node.origins.size() > 1) {
-      e["fused"] =
-          "one compiled node from several ONNX nodes: only the group's outputs exist as tensors";
+      e.Key("fused").Value(std::string(
+          "one compiled node from several ONNX nodes: only the group's outputs exist as tensors"));
     }
-    e["inputs"] = nlohmann::json::parse(inputs_json);
-    e["outputs"] = nlohmann::json::parse(outputs_json);
-    nodes_json_.push_back(Text(e));
+    e.Key("inputs").Raw(inputs_json).Key("outputs").Raw(outputs_json).Close('}');
+    nodes_json_.push_back(e.str());
   } catch (const std::exception& e) {
     Threw(e);
   }
@@ -450,28 +527,30 @@ void DumpObserver::AfterNode(const GraphProgram& graph, const NodeInfo& node,
 
 Status DumpObserver::Finish() {
   try {
-    nlohmann::json index = {
-        {"model_name", model_name_},
-        {"model_id", model_id_},
-        {"graph", main_graph_->name},  // the main graph; body nodes name their own
-        {"execution", execution_},
-        {"dump_mode", session_->options.inputs && session_->options.outputs ? "all"
-                      : session_->options.inputs                            ? "input"
-                                                                            : "output"},
-        {"dump_data", session_->options.stats ? "stats" : "tensor"},
-        {"layout", "each tensor in its dims order (channels-last storage transposed back)"},
-    };
-    nlohmann::json nodes = nlohmann::json::array();
-    for (const std::string& n : nodes_json_) nodes.push_back(nlohmann::json::parse(n));
-    index["nodes"] = std::move(nodes);
+    const char* mode = session_->options.inputs && session_->options.outputs ? "all"
+                       : session_->options.inputs                            ? "input"
+                                                                             : "output";
+    JsonText index;
+    index.Open('{');
+    index.Line().Key("model_name").Value(model_name_).Key("model_id").Value(model_id_);
+    index.Key("graph").Value(main_graph_->name);  // the main graph; body nodes name their own
+    index.Key("execution").Value(execution_);
+    index.Line().Key("dump_mode").Value(std::string(mode));
+    index.Key("dump_data").Value(std::string(session_->options.stats ? "stats" : "tensor"));
+    index.Line().Key("layout").Value(
+        std::string("each tensor in its dims order (channels-last storage transposed back)"));
     if (nodes_json_.empty() && !dir_made_) {
       // Nothing selected ran: say so in the index rather than leave no trace.
-      index["note"] = "no node of this model matched the dump_list layers";
+      index.Line().Key("note").Value(
+          std::string("no node of this model matched the dump_list layers"));
       std::error_code ec;
       fs::create_directories(dir_, ec);
     }
+    index.Line().Key("nodes").Open('[');
+    for (const std::string& n : nodes_json_) index.Line().Raw(n);
+    index.Line().Close(']').Line().Close('}');
     std::ofstream out(fs::path(dir_) / "index.json", std::ios::binary);
-    out << Text(index, 1) << "\n";
+    out << index.str() << "\n";
     out.close();
     if (!out && error_.ok()) {
       error_ = Error(code::kWriteFile, "dump: cannot write '", dir_, "/index.json'");

@@ -107,8 +107,8 @@ class DumpObserver final : public ExecObserver {
   uint64_t execution_;
   const DumpModel* selection_ = nullptr;
   std::string dir_;
-  std::vector<std::string> pending_stems_;     // per node running now (bodies nest)
-  std::vector<std::string> pending_inputs_;    // their inputs' index entries
+  // Per node running now (bodies nest): its file stem and its inputs' index entries.
+  std::vector<std::pair<std::string, std::string>> pending_;
   std::vector<std::string> nodes_json_;        // one per dumped node, in execution order
   std::unordered_map<std::string, int> runs_;  // stem -> times seen (Loop bodies)
   std::unordered_set<std::string> issued_;     // every stem given out in this execution

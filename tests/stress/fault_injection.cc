@@ -8,13 +8,13 @@
 //
 // How: this program replaces the global operator new. A first child process runs the scenario
 // (init, device, stream, load from memory, describe, datasets, a synchronous and an asynchronous
-// execution, teardown, finalize) recording every allocation site, a site being the hash of the
-// eight return addresses from operator new up (oneDNN's and OpenMP's own allocations excepted:
-// see Foreign). Then, per site, a child process runs the scenario again with the first allocation
-// from that site throwing std::bad_alloc. Children are forked from a process that has not touched
-// the runtime, so each starts clean.
+// execution, one with the data dump on, teardown, finalize) recording every allocation site, a site
+// being the hash of the eight return addresses from operator new up (oneDNN's and OpenMP's own
+// allocations excepted: see Foreign). Then, per site, a child process runs the scenario again with
+// the first allocation from that site throwing std::bad_alloc. Children are forked from a process
+// that has not touched the runtime, so each starts clean.
 //
-//   fault_injection <model.om> [--max_sites=N] [--log_dir=DIR]
+//   fault_injection <model.om> [--max_sites=N] [--log_dir=DIR] [--model_name=NAME]
 //
 // Exit status 0 when every site was handled cleanly; 1 with a summary (and, per failing site, its
 // stack in DIR/site-<n>.log) otherwise.
@@ -31,6 +31,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <new>
@@ -185,6 +186,22 @@ namespace {
 // (1 is the sanitizers' exit status.)
 enum Outcome : int { kClean = 0, kUsage = 2, kNotReached = 3, kWrongResult = 4 };
 
+// Where the scenario's data dump writes (set by main before any child runs): an acl dump
+// config (dump_mode all, the model by name).
+std::string g_dump_config;
+
+// The data dump's path through the runtime: an execution with every node's inputs and outputs
+// written (for a model whose weights were given back at load, written back first). Not yet the
+// profiler's: its report is built as nlohmann::json values, whose destructor allocates (a stack
+// to free nested values without recursion) and so cannot fail cleanly (docs/testing.md).
+template <typename Ok>
+void ToolPhases(uint32_t id, aclmdlDataset* in, aclmdlDataset* out, Ok& ok) {
+  if (ok(aclmdlInitDump())) {
+    if (ok(aclmdlSetDump(g_dump_config.c_str()))) (void)ok(aclmdlExecute(id, in, out));
+    (void)ok(aclmdlFinalizeDump());
+  }
+}
+
 // The scenario. Every call may fail (the injected failure surfaces as its error code); what was
 // created is released whatever happened. Returns kWrongResult when every call succeeded but an
 // output differs from `expected` (when given), and fills `output` with the first output.
@@ -234,6 +251,7 @@ int Scenario(const std::vector<uint8_t>& om, const std::vector<uint8_t>* expecte
             ok(aclmdlExecuteAsync(id, in, out, stream))) {
           (void)ok(aclrtSynchronizeStream(stream));
         }
+        ToolPhases(id, in, out, ok);
         if (aclmdlGetDatasetNumBuffers(out) > 0) {
           aclDataBuffer* b = aclmdlGetDatasetBuffer(out, 0);
           {
@@ -307,10 +325,17 @@ std::string Describe(const Child& c) {
   return "unknown";
 }
 
+// Empties the dump folder between runs (each run's dump is only there to be made).
+void ClearDumps(const std::string& log_dir) {
+  std::error_code ec;
+  std::filesystem::remove_all(log_dir + "/dump", ec);
+  std::filesystem::create_directories(log_dir + "/dump", ec);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string om_path, log_dir = ".";
+  std::string om_path, log_dir = ".", model_name = "model";
   size_t max_sites = SIZE_MAX;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -318,10 +343,14 @@ int main(int argc, char** argv) {
       max_sites = std::strtoull(a.c_str() + 12, nullptr, 10);
     } else if (a.rfind("--log_dir=", 0) == 0) {
       log_dir = a.substr(10);
+    } else if (a.rfind("--model_name=", 0) == 0) {
+      model_name = a.substr(13);
     } else if (om_path.empty() && a[0] != '-') {
       om_path = a;
     } else {
-      std::fprintf(stderr, "usage: fault_injection <model.om> [--max_sites=N] [--log_dir=DIR]\n");
+      std::fprintf(stderr,
+                   "usage: fault_injection <model.om> [--max_sites=N] [--log_dir=DIR] "
+                   "[--model_name=NAME]\n");
       return kUsage;
     }
   }
@@ -332,6 +361,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "fault_injection: cannot read %s\n", om_path.c_str());
     return kUsage;
   }
+  g_dump_config = log_dir + "/dump.json";
+  ClearDumps(log_dir);  // the dump path must be a folder already
+  std::ofstream(g_dump_config) << "{\"dump\": {\"dump_path\": \"" << log_dir
+                               << "/dump\", \"dump_mode\": \"all\", \"dump_list\": "
+                                  "[{\"model_name\": \""
+                               << model_name << "\"}]}}";
   {  // backtrace() loads libgcc's unwinder on its first call: not inside operator new
     void* frames[2];
     (void)backtrace(frames, 2);
@@ -385,6 +420,7 @@ int main(int argc, char** argv) {
           return r == kClean && !g_injected.load() ? kNotReached : r;
         },
         log, 120);
+    ClearDumps(log_dir);
     const std::string what = Describe(c);
     if (what == "not reached") {
       ++not_reached;

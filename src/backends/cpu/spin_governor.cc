@@ -163,6 +163,9 @@ void DecideBeforeFirstExecution() {
 void StartOnce() {
   const SpinPolicy policy = ConfiguredSpinPolicy();
   if (policy == SpinPolicy::kSpin || policy == SpinPolicy::kUserOmp) return;
+  // Made here, on the caller's thread, where running out of memory is an error the caller
+  // returns; made first by the governor's own thread, it ended the process.
+  (void)G();
   std::thread(GovernorLoop).detach();
   Request(true);  // start parked: the safe state until a sample says the machine has room
   WaitSettled();

@@ -428,6 +428,7 @@ bool DnnlKernel::ReleaseConstant(size_t i) {
   PackedWeights* weights = PackedInput(i);
   if (weights == nullptr) return false;
   std::lock_guard<std::mutex> lock(mu_);
+  released_inputs_.reserve(released_inputs_.size() + 1);  // the push_back below cannot throw
   if (!weights->Release()) return false;
   released_inputs_.push_back(i);
   released_.store(true, std::memory_order_release);
