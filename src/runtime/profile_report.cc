@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "kiln/base/version.h"
+#include "runtime/json_text.h"
 #include "runtime/runtime.h"
 
 namespace kiln::runtime {
@@ -255,23 +256,21 @@ std::string TaskTime(const Profile& p) {
 // application's msproftx marks and ranges per thread, process 100+N device N (one thread per
 // stream: model executions with their nodes nested inside, and the other stream tasks).
 std::string Timeline(const Profile& p, const std::map<uint32_t, DevicePeak>& peaks) {
-  json events = json::array();
+  JsonText t;
+  t.Open('{').Key("displayTimeUnit").Value("ms").Key("traceEvents").Open('[');
   auto meta = [&](const char* what, int pid, int64_t tid, const std::string& name) {
-    json e = {{"name", what}, {"ph", "M"}, {"pid", pid}, {"args", {{"name", name}}}};
-    if (tid >= 0) e["tid"] = tid;
-    events.push_back(std::move(e));
+    t.Line().Open('{').Key("name").Value(what).Key("ph").Value("M").Key("pid").Value(pid);
+    if (tid >= 0) t.Key("tid").Value(tid);
+    t.Key("args").Open('{').Key("name").Value(name).Close('}').Close('}');
   };
+  // An "X" event; `args` (JSON object text) when not empty.
   auto span = [&](const std::string& name, const char* cat, int pid, int64_t tid, uint64_t start,
-                  uint64_t end, json args) {
-    json e = {{"name", name},
-              {"cat", cat},
-              {"ph", "X"},
-              {"pid", pid},
-              {"tid", tid},
-              {"ts", Us(start, p.start_ns)},
-              {"dur", static_cast<double>(end - start) / 1000.0}};
-    if (!args.is_null()) e["args"] = std::move(args);
-    events.push_back(std::move(e));
+                  uint64_t end, const std::string& args) {
+    t.Line().Open('{').Key("name").Value(name).Key("cat").Value(cat).Key("ph").Value("X");
+    t.Key("pid").Value(pid).Key("tid").Value(tid).Key("ts").Value(Us(start, p.start_ns));
+    t.Key("dur").Value(static_cast<double>(end - start) / 1000.0);
+    if (!args.empty()) t.Key("args").Raw(args);
+    t.Close('}');
   };
   meta("process_name", 0, -1, "Host: AscendCL API");
   meta("process_name", 1, -1, "Host: msproftx");
@@ -279,57 +278,90 @@ std::string Timeline(const Profile& p, const std::map<uint32_t, DevicePeak>& pea
   std::set<std::pair<uint32_t, uint32_t>> streams;
   for (const ApiRecord& a : p.apis) {
     api_threads.insert(a.thread);
-    span(a.name, "AscendCL", 0, a.thread, a.start_ns, a.end_ns, nullptr);
+    span(a.name, "AscendCL", 0, a.thread, a.start_ns, a.end_ns, "");
   }
-  for (const TxRecord& t : p.tx) {
-    tx_threads.insert(t.thread);
-    if (t.instant) {
-      events.push_back({{"name", t.message},
-                        {"cat", "msproftx"},
-                        {"ph", "i"},
-                        {"s", "t"},
-                        {"pid", 1},
-                        {"tid", t.thread},
-                        {"ts", Us(t.start_ns, p.start_ns)}});
+  for (const TxRecord& x : p.tx) {
+    tx_threads.insert(x.thread);
+    if (x.instant) {
+      t.Line().Open('{').Key("name").Value(x.message).Key("cat").Value("msproftx");
+      t.Key("ph").Value("i").Key("s").Value("t").Key("pid").Value(1).Key("tid").Value(x.thread);
+      t.Key("ts").Value(Us(x.start_ns, p.start_ns)).Close('}');
     } else {
-      span(t.message, "msproftx", 1, t.thread, t.start_ns, t.end_ns, nullptr);
+      span(x.message, "msproftx", 1, x.thread, x.start_ns, x.end_ns, "");
     }
   }
-  for (const TaskRecord& t : p.tasks) {
-    streams.insert({t.device, t.stream_id});
-    span(t.kind == TaskKind::kModelExecute ? t.detail : TaskKindName(t.kind), "task",
-         100 + static_cast<int>(t.device), t.stream_id, t.start_ns, t.end_ns,
-         {{"detail", t.detail}});
+  for (const TaskRecord& k : p.tasks) {
+    streams.insert({k.device, k.stream_id});
+    JsonText args;
+    args.Open('{').Key("detail").Value(k.detail).Close('}');
+    span(k.kind == TaskKind::kModelExecute ? k.detail : TaskKindName(k.kind), "task",
+         100 + static_cast<int>(k.device), k.stream_id, k.start_ns, k.end_ns, args.str());
   }
   for (const OpRecord& r : p.ops) {
     const NodeMeta& m = p.nodes[r.meta];
     streams.insert({r.device, r.stream_id});
-    json args = {{"op type", m.op_type},
-                 {"onnx nodes", m.origins},
-                 {"input shapes", Shapes(r.input_dims)},
-                 {"input types", Types(r.input_types)},
-                 {"output shapes", Shapes(r.output_dims)},
-                 {"bytes", r.bytes},
-                 {"model", m.model_name},
-                 {"infer id", r.infer_id}};
-    if (r.flops >= 0) args["flops"] = r.flops;
+    JsonText args;
+    args.Open('{').Key("op type").Value(m.op_type).Key("onnx nodes").Value(m.origins);
+    args.Key("input shapes").Value(Shapes(r.input_dims));
+    args.Key("input types").Value(Types(r.input_types));
+    args.Key("output shapes").Value(Shapes(r.output_dims)).Key("bytes").Value(r.bytes);
+    args.Key("model").Value(m.model_name).Key("infer id").Value(r.infer_id);
+    if (r.flops >= 0) args.Key("flops").Value(r.flops);
     span(m.name, "op", 100 + static_cast<int>(r.device), r.stream_id, r.start_ns, r.end_ns,
-         std::move(args));
+         args.Close('}').str());
   }
-  for (uint32_t t : api_threads) meta("thread_name", 0, t, "thread " + std::to_string(t));
-  for (uint32_t t : tx_threads) meta("thread_name", 1, t, "thread " + std::to_string(t));
+  for (uint32_t id : api_threads) meta("thread_name", 0, id, "thread " + std::to_string(id));
+  for (uint32_t id : tx_threads) meta("thread_name", 1, id, "thread " + std::to_string(id));
   std::set<uint32_t> devices;
-  for (const auto& [d, s] : streams) {
+  for (const auto& [d, stream] : streams) {
     devices.insert(d);
-    meta("thread_name", 100 + static_cast<int>(d), s, "Stream " + std::to_string(s));
+    meta("thread_name", 100 + static_cast<int>(d), stream, "Stream " + std::to_string(stream));
   }
   for (uint32_t d : devices) {
     auto it = peaks.find(d);
     meta("process_name", 100 + static_cast<int>(d), -1,
          "Device " + std::to_string(d) + (it != peaks.end() ? ": " + it->second.name : ""));
   }
-  json root = {{"displayTimeUnit", "ms"}, {"traceEvents", std::move(events)}};
-  return root.dump();
+  return t.Line().Close(']').Close('}').str();
+}
+
+// The number members of a flat JSON object (`in`) into `out`; anything else is skipped, and a
+// file that does not parse leaves what was read so far.
+void ReadNumbers(std::istream& in, std::map<std::string, double>* out) {
+  struct Handler : nlohmann::json_sax<json> {
+    std::map<std::string, double>* out = nullptr;
+    std::string name;  // the member being read
+    int depth = 0;
+    bool Member(double v) {
+      if (depth == 1 && !name.empty()) (*out)[name] = v;
+      name.clear();
+      return true;
+    }
+    bool Other() {
+      name.clear();
+      return true;
+    }
+    bool null() override { return Other(); }
+    bool boolean(bool) override { return Other(); }
+    bool number_integer(number_integer_t v) override { return Member(static_cast<double>(v)); }
+    bool number_unsigned(number_unsigned_t v) override { return Member(static_cast<double>(v)); }
+    bool number_float(number_float_t v, const string_t&) override { return Member(v); }
+    bool string(string_t&) override { return Other(); }
+    bool binary(binary_t&) override { return Other(); }
+    bool start_object(std::size_t) override { return ++depth, Other(); }
+    bool key(string_t& k) override {
+      name = k;
+      return true;
+    }
+    bool end_object() override { return --depth, true; }
+    bool start_array(std::size_t) override { return ++depth, Other(); }
+    bool end_array() override { return --depth, true; }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+      return false;
+    }
+  } handler;
+  handler.out = out;
+  (void)json::sax_parse(in, &handler);
 }
 
 }  // namespace
@@ -345,17 +377,16 @@ double DevicePeakGflops(int32_t id, std::string* name, std::string* source) {
       CpuModel() + " | " + info.name + " | " + std::to_string(info.compute_units) + " units";
   const std::string dir = CacheDir();
   const fs::path file = dir.empty() ? fs::path() : fs::path(dir) / "peak.json";
-  json cache = json::object();
+  // The cache: one JSON object of key -> GFLOP/s, read with nlohmann's SAX parser into a map
+  // (no nlohmann document: see json_text.h).
+  std::map<std::string, double> cache;
   if (!file.empty()) {
     std::ifstream in(file);
-    if (in) {
-      json parsed = json::parse(in, nullptr, false);
-      if (parsed.is_object()) cache = std::move(parsed);
-    }
+    if (in) ReadNumbers(in, &cache);
   }
-  if (auto it = cache.find(key); it != cache.end() && it->is_number() && it->get<double>() > 0) {
+  if (auto it = cache.find(key); it != cache.end() && it->second > 0) {
     if (source) *source = "cache " + file.string();
-    return it->get<double>();
+    return it->second;
   }
   const double peak = (*dev)->PeakGflops();
   if (source) *source = "measured";
@@ -363,9 +394,13 @@ double DevicePeakGflops(int32_t id, std::string* name, std::string* source) {
     std::error_code ec;
     fs::create_directories(file.parent_path(), ec);
     cache[key] = peak;
+    JsonText text;
+    text.Open('{');
+    for (const auto& [k, v] : cache) text.Line().Key(k).Value(v);
+    text.Line().Close('}');
     // Written whole to a temporary name, then renamed: concurrent profilers never see half.
     const fs::path tmp = file.string() + ".tmp" + std::to_string(::getpid());
-    if (WriteText(tmp, cache.dump(1)).ok()) fs::rename(tmp, file, ec);
+    if (WriteText(tmp, text.str()).ok()) fs::rename(tmp, file, ec);
   }
   return peak;
 }
@@ -406,31 +441,28 @@ Result<std::string> WriteProfile(const Profile& p) {
   KILN_RETURN_IF_ERROR(WriteText(root / "summary" / ("task_time_" + ts + ".csv"), TaskTime(p)), "");
   KILN_RETURN_IF_ERROR(
       WriteText(root / "timeline" / ("msprof_" + ts + ".json"), Timeline(p, peaks)), "");
-  json devices = json::array();
+  JsonText info;
+  info.Open('{').Line().Key("kiln_version").Value(KILN_VERSION_STRING);
+  info.Line().Key("pid").Value(static_cast<int64_t>(::getpid()));
+  info.Line().Key("start_unix_us").Value(p.start_unix_us);
+  info.Line().Key("duration_us").Value(static_cast<double>(p.stop_ns - p.start_ns) / 1000.0);
+  info.Line().Key("data_type_config").Value(p.config.data_types);
+  info.Line().Key("aicore_metrics").Value(p.config.aicore_metrics);
+  info.Line().Key("settings").Open('{');
+  for (const auto& [k, v] : p.config.settings) info.Key(k).Value(v);
+  info.Close('}').Line().Key("devices").Open('[');
   for (const auto& [d, peak] : peaks) {
-    devices.push_back({{"id", d},
-                       {"name", peak.name},
-                       {"cpu", CpuModel()},
-                       {"peak_gflops_fp32", peak.gflops},
-                       {"peak_source", peak.source}});
+    info.Line().Open('{').Key("id").Value(d).Key("name").Value(peak.name);
+    info.Key("cpu").Value(CpuModel()).Key("peak_gflops_fp32").Value(peak.gflops);
+    info.Key("peak_source").Value(peak.source).Close('}');
   }
-  json settings = json::object();
-  for (const auto& [k, v] : p.config.settings) settings[k] = v;
-  json info = {{"kiln_version", KILN_VERSION_STRING},
-               {"pid", ::getpid()},
-               {"start_unix_us", p.start_unix_us},
-               {"duration_us", static_cast<double>(p.stop_ns - p.start_ns) / 1000.0},
-               {"data_type_config", p.config.data_types},
-               {"aicore_metrics", p.config.aicore_metrics},
-               {"settings", settings},
-               {"devices", std::move(devices)},
-               {"counts",
-                {{"ops", p.ops.size()},
-                 {"tasks", p.tasks.size()},
-                 {"api_calls", p.apis.size()},
-                 {"msproftx", p.tx.size()}}},
-               {"time_base", "Task Start Time(us) and timeline ts: microseconds since start"}};
-  KILN_RETURN_IF_ERROR(WriteText(root / "info.json", info.dump(1)), "");
+  info.Line().Close(']').Line().Key("counts").Open('{');
+  info.Key("ops").Value(p.ops.size()).Key("tasks").Value(p.tasks.size());
+  info.Key("api_calls").Value(p.apis.size()).Key("msproftx").Value(p.tx.size()).Close('}');
+  info.Line()
+      .Key("time_base")
+      .Value("Task Start Time(us) and timeline ts: microseconds since start");
+  KILN_RETURN_IF_ERROR(WriteText(root / "info.json", info.Line().Close('}').str()), "");
   return root.string();
 }
 

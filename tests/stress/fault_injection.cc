@@ -8,11 +8,11 @@
 //
 // How: this program replaces the global operator new. A first child process runs the scenario
 // (init, device, stream, load from memory, describe, datasets, a synchronous and an asynchronous
-// execution, one with the data dump on, teardown, finalize) recording every allocation site, a site
-// being the hash of the eight return addresses from operator new up (oneDNN's and OpenMP's own
-// allocations excepted: see Foreign). Then, per site, a child process runs the scenario again with
-// the first allocation from that site throwing std::bad_alloc. Children are forked from a process
-// that has not touched the runtime, so each starts clean.
+// execution, one with the data dump on and one under the profiler, teardown, finalize) recording
+// every allocation site, a site being the hash of the eight return addresses from operator new up
+// (oneDNN's and OpenMP's own allocations excepted: see Foreign). Then, per site, a child process
+// runs the scenario again with the first allocation from that site throwing std::bad_alloc.
+// Children are forked from a process that has not touched the runtime, so each starts clean.
 //
 //   fault_injection <model.om> [--max_sites=N] [--log_dir=DIR] [--model_name=NAME]
 //
@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "acl/acl_prof.h"
 
 namespace {
 
@@ -186,20 +187,32 @@ namespace {
 // (1 is the sanitizers' exit status.)
 enum Outcome : int { kClean = 0, kUsage = 2, kNotReached = 3, kWrongResult = 4 };
 
-// Where the scenario's data dump writes (set by main before any child runs): an acl dump
-// config (dump_mode all, the model by name).
-std::string g_dump_config;
+// Where the scenario's tool phases write (set by main before any child runs): an acl dump
+// config (dump_mode all, the model by name) and the profiler's result folder.
+std::string g_dump_config, g_prof_dir;
 
-// The data dump's path through the runtime: an execution with every node's inputs and outputs
-// written (for a model whose weights were given back at load, written back first). Not yet the
-// profiler's: its report is built as nlohmann::json values, whose destructor allocates (a stack
-// to free nested values without recursion) and so cannot fail cleanly (docs/testing.md).
+// The tools' paths through the runtime: an execution with the data dump on (every node's inputs
+// and outputs written; for a model whose weights were given back at load, written back first),
+// then one under the profiler (API and task times, its report written at aclprofStop).
 template <typename Ok>
 void ToolPhases(uint32_t id, aclmdlDataset* in, aclmdlDataset* out, Ok& ok) {
   if (ok(aclmdlInitDump())) {
     if (ok(aclmdlSetDump(g_dump_config.c_str()))) (void)ok(aclmdlExecute(id, in, out));
     (void)ok(aclmdlFinalizeDump());
   }
+  if (!ok(aclprofInit(g_prof_dir.c_str(), g_prof_dir.size()))) return;
+  uint32_t device = 0;
+  aclprofConfig* config = aclprofCreateConfig(&device, 1, ACL_AICORE_NONE, nullptr,
+                                              ACL_PROF_ACL_API | ACL_PROF_TASK_TIME);
+  (void)ok(config != nullptr ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM);
+  if (config != nullptr) {
+    if (ok(aclprofStart(config))) {
+      (void)ok(aclmdlExecute(id, in, out));
+      (void)ok(aclprofStop(config));
+    }
+    (void)ok(aclprofDestroyConfig(config));
+  }
+  (void)ok(aclprofFinalize());
 }
 
 // The scenario. Every call may fail (the injected failure surfaces as its error code); what was
@@ -325,11 +338,13 @@ std::string Describe(const Child& c) {
   return "unknown";
 }
 
-// Empties the dump folder between runs (each run's dump is only there to be made).
+// Empties the dump and profile folders between runs (each run's are only there to be made).
 void ClearDumps(const std::string& log_dir) {
   std::error_code ec;
-  std::filesystem::remove_all(log_dir + "/dump", ec);
-  std::filesystem::create_directories(log_dir + "/dump", ec);
+  for (const char* sub : {"/dump", "/prof"}) {
+    std::filesystem::remove_all(log_dir + sub, ec);
+    std::filesystem::create_directories(log_dir + sub, ec);
+  }
 }
 
 }  // namespace
@@ -362,6 +377,7 @@ int main(int argc, char** argv) {
     return kUsage;
   }
   g_dump_config = log_dir + "/dump.json";
+  g_prof_dir = log_dir + "/prof";
   ClearDumps(log_dir);  // the dump path must be a folder already
   std::ofstream(g_dump_config) << "{\"dump\": {\"dump_path\": \"" << log_dir
                                << "/dump\", \"dump_mode\": \"all\", \"dump_list\": "
