@@ -331,9 +331,23 @@ class Builder {
       }
       ready[t] = 1;
     }
+    std::vector<uint8_t> is_input(n, 0);
+    for (int32_t t : out.inputs) is_input[t] = 1;
+    int gears = 0;
     for (size_t t = 0; t < n; ++t) {
       const TensorPlace place = out.tensors[t].place;
-      if (place == TensorPlace::kWeight || place == TensorPlace::kGear) ready[t] = 1;
+      if (place == TensorPlace::kWeight) ready[t] = 1;
+      // The caller binds only the main graph's inputs (the gear selector among them, once): a
+      // tensor marked as either that is not one would be read unbound.
+      if ((place == TensorPlace::kInput || place == TensorPlace::kGear) && !is_input[t]) {
+        return Error(code::kGeLoadModel, "tensor '", out.tensors[t].name, "' is marked as ",
+                     place == TensorPlace::kGear ? "the gear selector" : "an input",
+                     " but is not an input of graph '", out.name, "'");
+      }
+      if (place == TensorPlace::kGear && (!is_main || ++gears > 1)) {
+        return Error(code::kGeLoadModel, "tensor '", out.tensors[t].name,
+                     "' is a second gear selector, or one outside the main graph");
+      }
     }
     for (const auto* node : *g.nodes()) {
       if (!node->outputs()) continue;
