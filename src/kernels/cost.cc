@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kernels/cost.h"
 
+#include <set>
 #include <string>
 #include <unordered_map>
 
@@ -193,12 +194,21 @@ const TensorView* At(const std::vector<const TensorView*>& v, size_t i) {
 
 }  // namespace
 
+// Ops that compute one transcendental function per element of their cost basis.
+bool Transcendental(const std::string& op) {
+  static const std::set<std::string> kOps = {"Exp",  "Log",   "Sigmoid", "Tanh",      "Erf",
+                                             "Gelu", "Swish", "Mish",    "Softplus",  "Elu",
+                                             "Selu", "Celu",  "Softmax", "LogSoftmax"};
+  return kOps.count(op) != 0;
+}
+
 NodeCost PrepareCost(const NodeDef& def) {
   NodeCost cost;
   auto it = Rules().find(def.op_type);
   if (it == Rules().end()) return cost;
   cost.kind = it->second.kind;
   cost.per_element = it->second.per_element;
+  if (Transcendental(def.op_type)) cost.transcendentals = 1;
   switch (cost.kind) {
     case Kind::kWindow:
       if (def.op_type == "LRN") {
@@ -316,7 +326,12 @@ std::optional<uint64_t> Work(const NodeCost& cost, const std::vector<const Tenso
   for (const TensorView* t : outputs) {
     if (t != nullptr) bytes += t->bytes();
   }
-  return *flops + bytes;
+  double extra = 0;
+  if (cost.transcendentals > 0) {
+    const TensorView* basis = cost.kind == Kind::kPerInput ? At(inputs, 0) : At(outputs, 0);
+    extra = cost.transcendentals * (kTranscendentalWork - 1) * static_cast<double>(Elements(basis));
+  }
+  return *flops + bytes + static_cast<uint64_t>(extra);
 }
 
 }  // namespace kiln::kernels

@@ -37,7 +37,15 @@ struct NodeCost {
   int64_t window = 1;       // kWindow
   size_t weight_input = 1;  // kConv: W's input (3 for QLinearConv and FusedQLinearConv)
   int64_t heads = 0;        // kAttention: q_num_heads for 3-D inputs (0: 4-D inputs)
+  // kPerOutput / kPerInput: e^x, log x, tanh x ... computed per element (Exp, Sigmoid, Softmax
+  // ...). They count as one operation each in Flops, as profiles count them, and as
+  // kTranscendentalWork each in Work, which stands for a kernel's time.
+  double transcendentals = 0;
 };
+
+// What one e^x (log x, tanh x ...) weighs in Work: Kiln's vectorised e^x is a range reduction,
+// a degree-7 polynomial and two scalings, about 16 operations (backends/cpu/kernels/vec_math.h).
+inline constexpr double kTranscendentalWork = 16;
 
 // The cost rule for `def`'s op (never fails: an op without a rule is kUnknown).
 NodeCost PrepareCost(const NodeDef& def);
@@ -48,8 +56,9 @@ std::optional<uint64_t> Flops(const NodeCost& cost, const std::vector<const Tens
                               const std::vector<const TensorView*>& outputs);
 
 // A run's work, by which a device decides how many threads a kernel gets
-// (hal::Execution::BeforeKernel): its Flops plus the bytes of the outputs given (null ones left
-// out); nullopt when Flops is.
+// (hal::Execution::BeforeKernel): its Flops, plus kTranscendentalWork - 1 more per
+// transcendental, plus the bytes of the outputs given (null ones left out); nullopt when Flops
+// is.
 std::optional<uint64_t> Work(const NodeCost& cost, const std::vector<const TensorView*>& inputs,
                              const std::vector<const TensorView*>& outputs);
 
