@@ -261,7 +261,14 @@ int main(int argc, char** argv) {
   std::mt19937_64 pick(o.seed ^ 0x9e3779b97f4a7c15ULL);
   const auto end = Clock::now() + std::chrono::duration<double>(o.mutate_seconds);
   uint64_t runs = 0;
+  // A progress line a minute, so that a campaign a report stops still has its count on record.
+  auto next_progress = Clock::now() + std::chrono::seconds(60);
   while (Clock::now() < end) {
+    if (Clock::now() >= next_progress) {
+      std::printf("fuzz: %llu mutated inputs so far\n", static_cast<unsigned long long>(runs));
+      std::fflush(stdout);
+      next_progress += std::chrono::seconds(60);
+    }
     Bytes b = inputs[pick() % inputs.size()];
     mutator.Mutate(b);
     if (!WriteFile(reproducer, b)) {
