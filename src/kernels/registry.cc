@@ -6,6 +6,7 @@
 
 #include "ir/op_schema.h"
 #include "kernels/definition.h"
+#include "kernels/nhwc_view.h"
 #include "kernels/reference/families.h"
 
 namespace kiln::kernels {
@@ -99,6 +100,7 @@ void RegisterReferenceKernels(KernelRegistry& registry) {
   RegisterFusedKernels(registry);
   RegisterQuantizeKernels(registry);
   RegisterQLinearKernels(registry);
+  RegisterNhwcViewKernels(registry, kReferenceBackend);
   RegisterAttentionKernels(registry);
   RegisterSamplingKernels(registry);
   RegisterSignalKernels(registry);

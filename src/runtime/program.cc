@@ -300,6 +300,9 @@ class Builder {
             if (attr == "kiln_y_nhwc") info.nhwc_outputs |= 1u;
             if (attr == "kiln_x_nhwc") info.nhwc_inputs |= 1u;
             if (attr == "kiln_z_nhwc") info.nhwc_inputs |= 1u << 3;
+            if (attr == "kiln_nhwc") {  // every rank-4 tensor (the dump transposes only those)
+              info.nhwc_inputs = info.nhwc_outputs = ~0u;
+            }
             if (attr == "kiln_y_bf16") info.bf16_outputs |= 1u;
             if (attr == "kiln_x_bf16") info.bf16_inputs |= 1u;
             if (attr == "kiln_z_bf16") info.bf16_inputs |= 1u << 3;

@@ -11,13 +11,18 @@
 // plain ONNX Conv or QLinearConv that needs one of these attributes becomes the equivalent
 // com.kiln FusedConv / FusedQLinearConv (activation ""), an ONNX MaxPool or AveragePool the
 // com.kiln op of the same name (the pool of the newest opset with the layout flags), so ONNX
-// nodes never carry Kiln attributes. In a model whose
+// nodes never carry Kiln attributes. The NHWC values may also pass through Concat and Split over
+// the channels and Add of one shape (transparent nodes): the values such a node joins are kept
+// NHWC together when all their producers are convs, pools or transparent nodes and all their
+// readers take NHWC; the node becomes com.kiln's op of the same name with `kiln_nhwc = 1` and
+// computes on the stored order (kernels/nhwc_view.h). YOLOv8n's C2f blocks (conv, Split,
+// bottlenecks with a shortcut Add, Concat, conv) so run with no reorder. In a model whose
 // matrix ops compute in bf16 (PassContext::matrix_bf16) a float value kept NHWC is also stored
 // as bfloat16 (`kiln_x_bf16`, `kiln_y_bf16`, `kiln_z_bf16` beside the NHWC marks; its dtype
 // stays float32 in the graph, as its dims stay N, C, H, W): the producing convolution writes bf16
-// and its readers take bf16, with no conversion between them. The pass owns the six attributes:
-// it sets each to what the graph calls for now and drops stale ones, so running it twice changes
-// nothing the second time.
+// and its readers take bf16, with no conversion between them. The pass owns the six attributes
+// and kiln_nhwc: it sets each to what the graph calls for now and drops stale ones, so running it
+// twice changes nothing the second time.
 #include <map>
 #include <set>
 #include <string>
@@ -35,6 +40,7 @@ constexpr char kZ[] = "kiln_z_nhwc";
 constexpr char kXb[] = "kiln_x_bf16";
 constexpr char kYb[] = "kiln_y_bf16";
 constexpr char kZb[] = "kiln_z_bf16";
+constexpr char kNhwc[] = "kiln_nhwc";  // a transparent node's one flag
 
 // The bf16 storage mark that goes with an NHWC mark.
 const char* Bf16Mark(const std::string& nhwc) { return nhwc == kX ? kXb : nhwc == kY ? kYb : kZb; }
@@ -103,41 +109,133 @@ bool SameKnownShape(const ir::Shape& a, const ir::Shape& b) {
   return true;
 }
 
-// The attributes `graph` calls for, per node: a value is kept NHWC when every read of it is
-// a conv's or pool's X, or a fused conv's Z of exactly the conv's output shape. With `bf16`,
-// float values kept NHWC are stored bf16 too.
+// A node that keeps every rank-4 tensor NHWC when marked kiln_nhwc (ir/ops/fused.cc,
+// LayoutTransparent): a Concat or Split over the channels, or an Add of two tensors of one known
+// shape, every tensor float32 of rank 4. A Split before opset 13 (sizes as an attribute) is
+// left as it is.
+bool IsTransparent(const ir::Node* n) {
+  const bool concat =
+      pattern::IsOp(n, "Concat") || pattern::IsOp(n, "Concat", pattern::kKilnDomain);
+  const bool split = (pattern::IsOp(n, "Split") && n->opset() >= 13) ||
+                     pattern::IsOp(n, "Split", pattern::kKilnDomain);
+  const bool add = pattern::IsOp(n, "Add") || pattern::IsOp(n, "Add", pattern::kKilnDomain);
+  if (!concat && !split && !add) return false;
+  if (n->inputs().empty() || n->outputs().empty()) return false;
+  const size_t data_inputs = split ? 1 : n->inputs().size();
+  for (size_t i = 0; i < data_inputs; ++i) {
+    if (!IsRank4(n->input(i), false)) return false;
+  }
+  for (const ir::Value* out : n->outputs()) {
+    if (!IsRank4(out, false)) return false;
+  }
+  if (add) {
+    return n->inputs().size() == 2 && SameKnownShape(n->input(0)->shape(), n->input(1)->shape()) &&
+           SameKnownShape(n->input(0)->shape(), n->output(0)->shape());
+  }
+  const int64_t axis = n->attr_int("axis");
+  return axis == 1 || axis == -3;
+}
+
+// The rank-4 tensors a transparent node keeps NHWC: its data inputs, then its outputs.
+std::vector<const ir::Value*> TransparentTensors(const ir::Node* n) {
+  const bool split = n->op_type() == "Split";
+  std::vector<const ir::Value*> out;
+  for (size_t i = 0; i < (split ? 1 : n->inputs().size()); ++i) out.push_back(n->input(i));
+  for (const ir::Value* v : n->outputs()) out.push_back(v);
+  return out;
+}
+
+// Union-find over values: the values a transparent node joins are kept NHWC together or not at
+// all (the node has one flag).
+struct Groups {
+  std::map<const ir::Value*, const ir::Value*> parent;
+  const ir::Value* Find(const ir::Value* v) {
+    auto it = parent.find(v);
+    if (it == parent.end()) return parent[v] = v;
+    if (it->second == v) return v;
+    return it->second = Find(it->second);
+  }
+  void Join(const ir::Value* a, const ir::Value* b) { parent[Find(a)] = Find(b); }
+};
+
+// The attributes `graph` calls for, per node: a value is kept NHWC when its producer is a conv,
+// a pool or a transparent node, and every read of it is a conv's or pool's X, a fused conv's Z of
+// exactly the conv's output shape, or a transparent node's tensor; the values a transparent node
+// joins go together. With `bf16`, float values kept NHWC are stored bf16 too, and transparent
+// nodes (whose kernels do not read bf16) are not used.
 std::map<const ir::Node*, std::set<std::string>> Plan(const ir::Graph& graph, bool bf16) {
   std::map<const ir::Node*, std::set<std::string>> want;
-  for (const auto& producer : graph.nodes()) {
-    if (!IsLayoutNode(producer.get())) continue;
-    const ir::Value* v = producer->output(0);
-    if (pattern::IsGraphOutput(graph, v) || pattern::IsCapturedBySubgraph(graph, v)) continue;
-    std::vector<ir::Node*> uses = graph.Uses(v);
-    if (uses.empty()) continue;
-    std::vector<std::pair<const ir::Node*, const char*>> marks;
+  Groups groups;
+  std::vector<const ir::Node*> transparent;
+  for (const auto& n : graph.nodes()) {
+    if (bf16 || !IsTransparent(n.get())) continue;
+    transparent.push_back(n.get());
+    const std::vector<const ir::Value*> tensors = TransparentTensors(n.get());
+    for (const ir::Value* v : tensors) groups.Join(v, tensors.front());
+  }
+  // Per group: its values' marks, or nothing once one value rules the group out.
+  struct Group {
     bool ok = true;
+    std::vector<std::pair<const ir::Node*, const char*>> marks;
+  };
+  std::map<const ir::Value*, Group> plan;
+  auto consider = [&](const ir::Node* producer, const ir::Value* v) {
+    Group& g = plan[groups.Find(v)];
+    if (!g.ok) return;
+    const bool via = IsTransparent(producer) && !bf16;
+    if (pattern::IsGraphOutput(graph, v) || pattern::IsCapturedBySubgraph(graph, v)) {
+      g.ok = false;
+      return;
+    }
+    std::vector<ir::Node*> uses = graph.Uses(v);
+    if (uses.empty() && !via) {
+      g.ok = false;
+      return;
+    }
     for (const ir::Node* user : std::set<const ir::Node*>(uses.begin(), uses.end())) {
-      if (!IsLayoutNode(user) || !SameKind(user, producer.get())) {
-        ok = false;
-        break;
+      if (!bf16 && IsTransparent(user)) continue;  // the same group; marked below
+      if (!IsLayoutNode(user) || (!via && !SameKind(user, producer)) ||
+          (via && IsQuantized(user))) {
+        g.ok = false;
+        return;
       }
-      for (size_t i = 0; i < user->inputs().size() && ok; ++i) {
+      for (size_t i = 0; i < user->inputs().size(); ++i) {
         if (user->input(i) != v) continue;
         if (i == 0) {
-          marks.emplace_back(user, kX);
+          g.marks.emplace_back(user, kX);
         } else if (IsConv2d(user) && i == ResidualIndex(user) &&
                    user->domain() == pattern::kKilnDomain &&
                    SameKnownShape(v->shape(), user->output(0)->shape())) {
-          marks.emplace_back(user, kZ);
+          g.marks.emplace_back(user, kZ);
         } else {
-          ok = false;
+          g.ok = false;
+          return;
         }
       }
-      if (!ok) break;
     }
-    if (!ok) continue;
-    marks.emplace_back(producer.get(), kY);
-    for (const auto& [node, attr] : marks) {
+    g.marks.emplace_back(producer, via ? kNhwc : kY);
+  };
+  std::set<const ir::Value*> seen;
+  for (const auto& n : graph.nodes()) {
+    const bool via = !bf16 && IsTransparent(n.get());
+    if (!IsLayoutNode(n.get()) && !via) continue;
+    for (const ir::Value* v : via ? n->outputs() : std::vector<ir::Value*>{n->output(0)}) {
+      if (seen.insert(v).second) consider(n.get(), v);
+    }
+  }
+  // A transparent node's inputs must come from a conv, a pool or another transparent node (not
+  // a constant, a graph input or any other op): each is one of the values considered above.
+  for (const ir::Node* t : transparent) {
+    const std::vector<const ir::Value*> tensors = TransparentTensors(t);
+    Group& g = plan[groups.Find(tensors.front())];
+    for (const ir::Value* v : tensors) {
+      if (!seen.count(v)) g.ok = false;
+    }
+    g.marks.emplace_back(t, kNhwc);
+  }
+  for (const auto& [root, g] : plan) {
+    if (!g.ok) continue;
+    for (const auto& [node, attr] : g.marks) {
       want[node].insert(attr);
       if (bf16 && !IsQuantized(node)) want[node].insert(Bf16Mark(attr));
     }
@@ -156,6 +254,11 @@ class ChannelsLastPass : public Pass {
     for (const auto& n : graph.nodes()) snapshot.push_back(n.get());
     pattern::Rewriter rw(graph);
     for (ir::Node* n : snapshot) {
+      if (IsTransparent(n) || IsTransparentKiln(n)) {
+        KILN_ASSIGN_OR_RETURN(const bool t, MarkTransparent(graph, rw, n, want, ctx));
+        changed |= t;
+        continue;
+      }
       const bool is_conv = pattern::IsOp(n, "Conv") || pattern::IsOp(n, "QLinearConv");
       const bool is_pool = pattern::IsOp(n, "MaxPool") || pattern::IsOp(n, "AveragePool");
       if (!is_conv && !is_pool && !pattern::IsOp(n, "FusedConv", pattern::kKilnDomain) &&
@@ -210,6 +313,48 @@ class ChannelsLastPass : public Pass {
   }
 
  private:
+  // A com.kiln Concat / Split / Add (which may have lost its reason to be NHWC).
+  static bool IsTransparentKiln(const ir::Node* n) {
+    return pattern::IsOp(n, "Concat", pattern::kKilnDomain) ||
+           pattern::IsOp(n, "Split", pattern::kKilnDomain) ||
+           pattern::IsOp(n, "Add", pattern::kKilnDomain);
+  }
+
+  // Gives a transparent node the flag the plan calls for: an ONNX node that needs it becomes the
+  // com.kiln op of the same name (a Split of even parts names their count, as opset 18 does);
+  // a com.kiln node gets or loses kiln_nhwc. Whether it changed the graph.
+  static Result<bool> MarkTransparent(ir::Graph& graph, pattern::Rewriter& rw, ir::Node* n,
+                                      const std::map<const ir::Node*, std::set<std::string>>& want,
+                                      PassContext& ctx) {
+    auto it = want.find(n);
+    const bool on = it != want.end() && it->second.count(kNhwc) != 0;
+    if (n->domain() == pattern::kKilnDomain) {
+      const bool has = n->has_attr(kNhwc) && n->attr_int(kNhwc) == 1;
+      if (on == has) return false;
+      if (on) {
+        n->set_attr(kNhwc, int64_t{1});
+      } else {
+        n->erase_attr(kNhwc);
+      }
+      ctx.log.push_back(StrCat("channels_last: ", n->Label(), on ? " keeps" : " no longer keeps",
+                               " its tensors NHWC"));
+      return true;
+    }
+    if (!on) return false;
+    graph.opsets().emplace(pattern::kKilnDomain, pattern::kKilnOpset);
+    pattern::NewNode spec{n->op_type(), pattern::kKilnDomain, n->name(), pattern::kKilnOpset,
+                          n->inputs(),  n->outputs(),         n->attrs()};
+    spec.attrs[kNhwc] = int64_t{1};
+    const bool sizes_given = n->inputs().size() > 1 && n->input(1) != nullptr;
+    if (n->op_type() == "Split" && !sizes_given && !n->has_attr("num_outputs")) {
+      spec.attrs["num_outputs"] = static_cast<int64_t>(n->outputs().size());
+    }
+    ctx.log.push_back(StrCat("channels_last: ", n->Label(), " became ", pattern::kKilnDomain, " ",
+                             n->op_type(), " to keep its tensors NHWC"));
+    KILN_RETURN_IF_ERROR(rw.Replace({n}, std::move(spec)).status(), "in channels_last");
+    return true;
+  }
+
   // "X, Y" for {kiln_x_nhwc, kiln_y_nhwc}; "X (bf16)" where X is stored bf16 too.
   static std::string Describe(const std::set<std::string>& attrs) {
     std::string out;

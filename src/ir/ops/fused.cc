@@ -6,8 +6,11 @@
 // activation — and FusedQLinearConv, a QLinearConv with an optional quantized residual and Relu,
 // and FusedQLinearMatMul, a QLinearMatMul with an int32 bias (qdq_fusion; see
 // src/compiler/passes/README.md).
+#include <optional>
 #include <set>
+#include <string>
 #include <variant>
+#include <vector>
 
 #include "base/str_cat.h"
 #include "ir/ops/infer_util.h"
@@ -119,6 +122,47 @@ Status LayoutPool(InferenceContext& ctx, const char* base) {
 }
 Status LayoutMaxPool(InferenceContext& ctx) { return LayoutPool(ctx, "MaxPool"); }
 Status LayoutAveragePool(InferenceContext& ctx) { return LayoutPool(ctx, "AveragePool"); }
+
+// com.kiln Concat / Split / Add: the ONNX op of the newest opset on tensors channels_last keeps
+// NHWC between convolutions. kiln_nhwc = 1: every input and output of rank 4 is stored NHWC
+// (dims stay N, C, H, W; a Split's sizes, of rank 1, are not affected), and the op computes on
+// the stored order, which gives the same values only when it works along the channels (Concat
+// and Split over axis 1) or element by element over one shape (Add without broadcasting).
+Status LayoutTransparent(InferenceContext& ctx, const char* base) {
+  KILN_RETURN_IF_ERROR(InferAsBase(ctx, base), "");
+  auto it = ctx.attrs().find("kiln_nhwc");
+  if (it == ctx.attrs().end()) return Status::Ok();
+  const int64_t* v = std::get_if<int64_t>(&it->second);
+  if (v == nullptr || (*v != 0 && *v != 1)) {
+    return ctx.Fail("attribute 'kiln_nhwc' must be the int 0 or 1");
+  }
+  if (*v == 0) return Status::Ok();
+  const bool add = std::string(base) == "Add";
+  const size_t data_inputs = std::string(base) == "Split" ? 1 : ctx.num_inputs();
+  std::vector<const Shape*> tensors;
+  for (size_t i = 0; i < data_inputs; ++i) {
+    if (!ctx.has_input(i)) return ctx.Fail("kiln_nhwc is set but input ", i, " is absent");
+    tensors.push_back(&ctx.input_shape(i));
+  }
+  for (const TensorType& out : ctx.outputs()) tensors.push_back(&out.shape);
+  for (const Shape* shape : tensors) {
+    if (!shape->rank_known() || shape->rank() != 4) {
+      return ctx.Fail("kiln_nhwc needs tensors of rank 4, got ", shape->ToString());
+    }
+  }
+  if (add && !(ctx.input_shape(0) == ctx.input_shape(1) && ctx.input_shape(0).IsStatic())) {
+    return ctx.Fail("kiln_nhwc needs both inputs of one known shape, got ",
+                    ctx.input_shape(0).ToString(), " and ", ctx.input_shape(1).ToString());
+  }
+  if (!add) {
+    const std::optional<int64_t> axis = NormalizeAxis(ctx.attr_int("axis"), 4);
+    if (axis != 1) return ctx.Fail("kiln_nhwc needs axis 1 (the channels)");
+  }
+  return Status::Ok();
+}
+Status LayoutConcat(InferenceContext& ctx) { return LayoutTransparent(ctx, "Concat"); }
+Status LayoutSplit(InferenceContext& ctx) { return LayoutTransparent(ctx, "Split"); }
+Status LayoutAdd(InferenceContext& ctx) { return LayoutTransparent(ctx, "Add"); }
 
 Status FusedConv(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(InferAsBase(ctx, "Conv"), "");
@@ -267,6 +311,15 @@ void RegisterFusedOps(OpRegistry& r) {
                  .Attrs(pool_window)
                  .Attrs({Attr("count_include_pad", 0)})
                  .Attrs(layout));
+  // The ops channels_last keeps NHWC between convolutions besides the pools (LayoutTransparent).
+  const AttrSpec nhwc = OptionalAttr("kiln_nhwc", AttrKind::kInt);
+  r.Register(MakeSchema("Concat", 1, 1, -1, 1, 1, kFamily, LayoutConcat, kDomain)
+                 .Attrs({RequiredAttr("axis", AttrKind::kInt), nhwc}));
+  r.Register(MakeSchema("Split", 1, 1, 2, 1, -1, kFamily, LayoutSplit, kDomain)
+                 .Attrs({Attr("axis", 0), OptionalAttr("num_outputs", AttrKind::kInt), nhwc}));
+  r.Register(MakeSchema("Add", 1, 2, 2, 1, 1, kFamily, LayoutAdd, kDomain)
+                 .Attrs({nhwc})
+                 .Traits(kTraitInPlace));
   r.Register(MakeSchema("FusedQLinearMatMul", 1, 8, 9, 1, 1, kFamily, FusedQLinearMatMul, kDomain)
                  .Attrs(activation({})));
   r.Register(MakeSchema("FusedGemm", 1, 2, 3, 1, 1, kFamily, FusedGemm, kDomain)

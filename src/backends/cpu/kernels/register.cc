@@ -4,6 +4,7 @@
 
 #include "backends/cpu/kernels/dnnl_common.h"
 #include "backends/cpu/kernels/families.h"
+#include "kernels/nhwc_view.h"
 
 namespace kiln::cpu {
 
@@ -19,6 +20,7 @@ void RegisterCpuKernels(kernels::KernelRegistry& registry) {
   RegisterCpuResizePadKernels(registry);
   RegisterCpuQuantizeKernels(registry);
   RegisterCpuCastKernels(registry);
+  kernels::RegisterNhwcViewKernels(registry, kCpuBackend);
 }
 
 }  // namespace kiln::cpu

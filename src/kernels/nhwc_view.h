@@ -1,0 +1,28 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Kernels for the ops channels_last keeps NHWC besides convolutions and pools: com.kiln Concat,
+// Split and Add with kiln_nhwc (ir/ops/fused.cc, LayoutTransparent). Each is the ONNX op's own
+// kernel on the same backend, prepared for and run on the stored order: a rank-4 tensor's dims
+// N, C, H, W are given to it as N, H, W, C (the order of its bytes), and Concat's and Split's
+// axis 1 as 3. Without the flag (or with 0) it is the ONNX op unchanged.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "base/status.h"
+#include "kernels/kernel.h"
+#include "kernels/registry.h"
+
+namespace kiln::kernels {
+
+// The kernel for `def` (a com.kiln Concat, Split or Add) on `backend`.
+Result<std::unique_ptr<Kernel>> MakeNhwcViewKernel(const KernelRegistry& registry,
+                                                   const std::string& backend, const NodeDef& def);
+
+// Registers those three ops for `backend` (the reference backend and each device backend, so
+// that the ONNX op's kernel comes from the same backend).
+void RegisterNhwcViewKernels(KernelRegistry& registry, const std::string& backend);
+
+}  // namespace kiln::kernels
