@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kernels/nhwc_view.h"
 
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -13,23 +14,61 @@ namespace {
 // N, C, H, W -> N, H, W, C.
 void StoredOrder(const Dims& nchw, Dims* out) { out->assign({nchw[0], nchw[2], nchw[3], nchw[1]}); }
 
-// Per execution slot: the views handed to the ONNX kernel (they keep their capacity, so only a
-// slot's first run allocates) and that kernel's own state.
+// Whether input `i` of `op` holds one value per axis (a Resize's roi, in two halves, scales and
+// sizes), to be given in the stored order too.
+bool PerAxisInput(const std::string& op, size_t i) { return op == "Resize" && i >= 1 && i <= 3; }
+
+// `v`'s values in the stored order into `bytes` (v's type, one value per axis, or two per axis
+// for a roi), and `out` viewing them: a vector of 4 (or 8) values N, C, H, W becomes N, H, W, C.
+// Anything else (an empty scales, a length the op's definition will refuse) is copied as it is.
+void PermutedValues(const TensorView& v, std::vector<uint8_t>* bytes, TensorView* out) {
+  const size_t total = v.bytes();
+  bytes->resize(total);
+  if (total > 0) std::memcpy(bytes->data(), v.data, total);
+  const int64_t n = v.num_elements();
+  if (v.rank() == 1 && (n == 4 || n == 8)) {
+    const size_t es = total / static_cast<size_t>(n);
+    const auto* src = static_cast<const uint8_t*>(v.data);
+    for (int64_t half = 0; half < n / 4; ++half) {
+      const size_t base = static_cast<size_t>(half) * 4 * es;
+      for (size_t to = 0; to < 4; ++to) {
+        const size_t from = to == 0 ? 0 : to == 3 ? 1 : to + 1;  // N, H, W, C from N, C, H, W
+        std::memcpy(bytes->data() + base + to * es, src + base + from * es, es);
+      }
+    }
+  }
+  out->dtype = v.dtype;
+  out->dims.assign(v.dims.begin(), v.dims.end());
+  out->data = bytes->data();
+}
+
+// Per execution slot: the views handed to the ONNX kernel and the per-axis inputs' reordered
+// values (they keep their capacity, so only a slot's first run allocates), and that kernel's
+// own state.
 struct ViewState : KernelState {
   std::vector<TensorView> inputs, outputs;
+  std::vector<std::vector<uint8_t>> values;
   std::unique_ptr<KernelState> inner;
 };
 
-// The caller's context with every rank-4 tensor seen in its stored order.
+// The caller's context with every rank-4 tensor seen in its stored order, and per-axis inputs'
+// values reordered to match.
 class StoredOrderContext final : public ForwardingContext {
  public:
-  StoredOrderContext(KernelContext& base, ViewState& s) : ForwardingContext(base), s_(s) {
+  StoredOrderContext(KernelContext& base, ViewState& s, const std::string& op)
+      : ForwardingContext(base), s_(s), op_(op) {
     s_.inputs.resize(base.num_inputs());
     s_.outputs.resize(base.num_outputs());
+    s_.values.resize(base.num_inputs());
   }
   const TensorView* input(size_t i) const override {
     const TensorView* v = base_.input(i);
-    return v == nullptr || v->rank() != 4 ? v : Permuted(*v, &s_.inputs[i]);
+    if (v == nullptr) return v;
+    if (PerAxisInput(op_, i)) {
+      PermutedValues(*v, &s_.values[i], &s_.inputs[i]);
+      return &s_.inputs[i];
+    }
+    return v->rank() != 4 ? v : Permuted(*v, &s_.inputs[i]);
   }
   TensorView* output(size_t i) override {
     TensorView* v = base_.output(i);
@@ -45,19 +84,26 @@ class StoredOrderContext final : public ForwardingContext {
     return out;
   }
   ViewState& s_;
+  const std::string& op_;
 };
 
 class NhwcViewKernel final : public Kernel {
  public:
-  explicit NhwcViewKernel(std::unique_ptr<Kernel> inner) : inner_(std::move(inner)) {}
+  NhwcViewKernel(std::string op, std::unique_ptr<Kernel> inner,
+                 std::vector<std::vector<uint8_t>> constants,
+                 std::vector<std::unique_ptr<TensorView>> constant_views)
+      : op_(std::move(op)),
+        inner_(std::move(inner)),
+        constants_(std::move(constants)),
+        constant_views_(std::move(constant_views)) {}
 
   Status Run(KernelContext& ctx) const override {
     if (KernelState* s = ctx.state()) {
-      StoredOrderContext stored(ctx, static_cast<ViewState&>(*s));
+      StoredOrderContext stored(ctx, static_cast<ViewState&>(*s), op_);
       return inner_->Run(stored);
     }
     std::unique_ptr<KernelState> local = CreateState();
-    StoredOrderContext stored(ctx, static_cast<ViewState&>(*local));
+    StoredOrderContext stored(ctx, static_cast<ViewState&>(*local), op_);
     return inner_->Run(stored);
   }
   std::unique_ptr<KernelState> CreateState() const override {
@@ -67,7 +113,11 @@ class NhwcViewKernel final : public Kernel {
   }
 
  private:
+  std::string op_;
   std::unique_ptr<Kernel> inner_;
+  // Constant per-axis inputs reordered, which the ONNX kernel was prepared with.
+  std::vector<std::vector<uint8_t>> constants_;
+  std::vector<std::unique_ptr<TensorView>> constant_views_;
 };
 
 }  // namespace
@@ -81,18 +131,29 @@ Result<std::unique_ptr<Kernel>> MakeNhwcViewKernel(const KernelRegistry& registr
   if (def.attr_int("kiln_nhwc") != 1) return registry.Create(backend, inner);
   // The definition checked that every data tensor is of rank 4 and the axis the channels.
   for (size_t i = 0; i < inner.input_dims.size(); ++i) {
-    if (inner.input_dims[i].size() == 4) StoredOrder(def.input_dims[i], &inner.input_dims[i]);
+    if (inner.input_dims[i].size() == 4 && !PerAxisInput(def.op_type, i)) {
+      StoredOrder(def.input_dims[i], &inner.input_dims[i]);
+    }
   }
   for (size_t i = 0; i < inner.output_dims.size(); ++i) {
     if (inner.output_dims[i].size() == 4) StoredOrder(def.output_dims[i], &inner.output_dims[i]);
   }
   if (inner.has_attr("axis")) inner.attrs["axis"] = int64_t{3};
+  std::vector<std::vector<uint8_t>> constants(def.constants.size());
+  std::vector<std::unique_ptr<TensorView>> views(def.constants.size());
+  for (size_t i = 0; i < def.constants.size(); ++i) {
+    if (def.constants[i] == nullptr || !PerAxisInput(def.op_type, i)) continue;
+    views[i] = std::make_unique<TensorView>();
+    PermutedValues(*def.constants[i], &constants[i], views[i].get());
+    inner.constants[i] = views[i].get();
+  }
   KILN_ASSIGN_OR_RETURN(std::unique_ptr<Kernel> k, registry.Create(backend, inner));
-  return std::unique_ptr<Kernel>(std::make_unique<NhwcViewKernel>(std::move(k)));
+  return std::unique_ptr<Kernel>(std::make_unique<NhwcViewKernel>(
+      def.op_type, std::move(k), std::move(constants), std::move(views)));
 }
 
 void RegisterNhwcViewKernels(KernelRegistry& registry, const std::string& backend) {
-  for (const char* op : {"Concat", "Split", "Add"}) {
+  for (const char* op : {"Concat", "Split", "Add", "Resize"}) {
     registry.Register(backend, "com.kiln", op, [&registry, backend](const NodeDef& def) {
       return MakeNhwcViewKernel(registry, backend, def);
     });

@@ -110,18 +110,21 @@ bool SameKnownShape(const ir::Shape& a, const ir::Shape& b) {
 }
 
 // A node that keeps every rank-4 tensor NHWC when marked kiln_nhwc (ir/ops/fused.cc,
-// LayoutTransparent): a Concat or Split over the channels, or an Add of two tensors of one known
-// shape, every tensor float32 of rank 4. A Split before opset 13 (sizes as an attribute) is
-// left as it is.
+// LayoutTransparent): a Concat or Split over the channels, an Add of two tensors of one known
+// shape, or a nearest-neighbour Resize of the height and width (opset 11 on, no `axes`), every
+// tensor float32 of rank 4. A Split before opset 13 (sizes as an attribute) is left as it is, and
+// so is a linear Resize (the cpu kernel's fast path interpolates the last two axes only).
 bool IsTransparent(const ir::Node* n) {
   const bool concat =
       pattern::IsOp(n, "Concat") || pattern::IsOp(n, "Concat", pattern::kKilnDomain);
   const bool split = (pattern::IsOp(n, "Split") && n->opset() >= 13) ||
                      pattern::IsOp(n, "Split", pattern::kKilnDomain);
   const bool add = pattern::IsOp(n, "Add") || pattern::IsOp(n, "Add", pattern::kKilnDomain);
-  if (!concat && !split && !add) return false;
+  const bool resize = (pattern::IsOp(n, "Resize") && n->opset() >= 11) ||
+                      pattern::IsOp(n, "Resize", pattern::kKilnDomain);
+  if (!concat && !split && !add && !resize) return false;
   if (n->inputs().empty() || n->outputs().empty()) return false;
-  const size_t data_inputs = split ? 1 : n->inputs().size();
+  const size_t data_inputs = split || resize ? 1 : n->inputs().size();
   for (size_t i = 0; i < data_inputs; ++i) {
     if (!IsRank4(n->input(i), false)) return false;
   }
@@ -132,15 +135,26 @@ bool IsTransparent(const ir::Node* n) {
     return n->inputs().size() == 2 && SameKnownShape(n->input(0)->shape(), n->input(1)->shape()) &&
            SameKnownShape(n->input(0)->shape(), n->output(0)->shape());
   }
+  if (resize) {
+    const ir::Shape& x = n->input(0)->shape();
+    const ir::Shape& y = n->output(0)->shape();
+    for (size_t d : {0, 1}) {  // batch and channels unchanged
+      const ir::Dim& in = x.dims()[d];
+      const ir::Dim& out = y.dims()[d];
+      if (!in.known() || !(in == out)) return false;
+    }
+    return n->attr_string("mode") == "nearest" && !n->has_attr("axes") &&
+           n->attr_string("coordinate_transformation_mode") != "tf_crop_and_resize";
+  }
   const int64_t axis = n->attr_int("axis");
   return axis == 1 || axis == -3;
 }
 
 // The rank-4 tensors a transparent node keeps NHWC: its data inputs, then its outputs.
 std::vector<const ir::Value*> TransparentTensors(const ir::Node* n) {
-  const bool split = n->op_type() == "Split";
+  const bool one_input = n->op_type() == "Split" || n->op_type() == "Resize";
   std::vector<const ir::Value*> out;
-  for (size_t i = 0; i < (split ? 1 : n->inputs().size()); ++i) out.push_back(n->input(i));
+  for (size_t i = 0; i < (one_input ? 1 : n->inputs().size()); ++i) out.push_back(n->input(i));
   for (const ir::Value* v : n->outputs()) out.push_back(v);
   return out;
 }
@@ -317,7 +331,8 @@ class ChannelsLastPass : public Pass {
   static bool IsTransparentKiln(const ir::Node* n) {
     return pattern::IsOp(n, "Concat", pattern::kKilnDomain) ||
            pattern::IsOp(n, "Split", pattern::kKilnDomain) ||
-           pattern::IsOp(n, "Add", pattern::kKilnDomain);
+           pattern::IsOp(n, "Add", pattern::kKilnDomain) ||
+           pattern::IsOp(n, "Resize", pattern::kKilnDomain);
   }
 
   // Gives a transparent node the flag the plan calls for: an ONNX node that needs it becomes the

@@ -123,11 +123,13 @@ Status LayoutPool(InferenceContext& ctx, const char* base) {
 Status LayoutMaxPool(InferenceContext& ctx) { return LayoutPool(ctx, "MaxPool"); }
 Status LayoutAveragePool(InferenceContext& ctx) { return LayoutPool(ctx, "AveragePool"); }
 
-// com.kiln Concat / Split / Add: the ONNX op of the newest opset on tensors channels_last keeps
-// NHWC between convolutions. kiln_nhwc = 1: every input and output of rank 4 is stored NHWC
-// (dims stay N, C, H, W; a Split's sizes, of rank 1, are not affected), and the op computes on
-// the stored order, which gives the same values only when it works along the channels (Concat
-// and Split over axis 1) or element by element over one shape (Add without broadcasting).
+// com.kiln Concat / Split / Add / Resize: the ONNX op of the newest opset on tensors
+// channels_last keeps NHWC between convolutions. kiln_nhwc = 1: every input and output of rank 4
+// is stored NHWC (dims stay N, C, H, W; a Split's sizes and a Resize's roi, scales and sizes, of
+// rank 1, are not), and the op computes on the stored order, which gives the same values only
+// when it works along the channels (Concat and Split over axis 1), element by element over one
+// shape (Add without broadcasting), or axis by axis (Resize over all four axes, its roi, scales
+// and sizes given in the stored order too: kernels/nhwc_view.h; not with `axes`).
 Status LayoutTransparent(InferenceContext& ctx, const char* base) {
   KILN_RETURN_IF_ERROR(InferAsBase(ctx, base), "");
   auto it = ctx.attrs().find("kiln_nhwc");
@@ -137,8 +139,8 @@ Status LayoutTransparent(InferenceContext& ctx, const char* base) {
     return ctx.Fail("attribute 'kiln_nhwc' must be the int 0 or 1");
   }
   if (*v == 0) return Status::Ok();
-  const bool add = std::string(base) == "Add";
-  const size_t data_inputs = std::string(base) == "Split" ? 1 : ctx.num_inputs();
+  const std::string op = base;
+  const size_t data_inputs = op == "Split" || op == "Resize" ? 1 : ctx.num_inputs();
   std::vector<const Shape*> tensors;
   for (size_t i = 0; i < data_inputs; ++i) {
     if (!ctx.has_input(i)) return ctx.Fail("kiln_nhwc is set but input ", i, " is absent");
@@ -150,19 +152,35 @@ Status LayoutTransparent(InferenceContext& ctx, const char* base) {
       return ctx.Fail("kiln_nhwc needs tensors of rank 4, got ", shape->ToString());
     }
   }
-  if (add && !(ctx.input_shape(0) == ctx.input_shape(1) && ctx.input_shape(0).IsStatic())) {
-    return ctx.Fail("kiln_nhwc needs both inputs of one known shape, got ",
-                    ctx.input_shape(0).ToString(), " and ", ctx.input_shape(1).ToString());
-  }
-  if (!add) {
-    const std::optional<int64_t> axis = NormalizeAxis(ctx.attr_int("axis"), 4);
-    if (axis != 1) return ctx.Fail("kiln_nhwc needs axis 1 (the channels)");
+  if (op == "Add") {
+    if (!(ctx.input_shape(0) == ctx.input_shape(1) && ctx.input_shape(0).IsStatic())) {
+      return ctx.Fail("kiln_nhwc needs both inputs of one known shape, got ",
+                      ctx.input_shape(0).ToString(), " and ", ctx.input_shape(1).ToString());
+    }
+  } else if (op == "Resize") {
+    if (ctx.attrs().count("axes")) return ctx.Fail("kiln_nhwc is not taken with 'axes'");
+  } else if (NormalizeAxis(ctx.attr_int("axis"), 4) != 1) {
+    return ctx.Fail("kiln_nhwc needs axis 1 (the channels)");
   }
   return Status::Ok();
 }
 Status LayoutConcat(InferenceContext& ctx) { return LayoutTransparent(ctx, "Concat"); }
 Status LayoutSplit(InferenceContext& ctx) { return LayoutTransparent(ctx, "Split"); }
 Status LayoutAdd(InferenceContext& ctx) { return LayoutTransparent(ctx, "Add"); }
+Status LayoutResize(InferenceContext& ctx) { return LayoutTransparent(ctx, "Resize"); }
+
+// The attributes ONNX's `op` declares at the newest opset (registered before the fused ops).
+std::vector<AttrSpec> NewestAttrs(const OpRegistry& r, const char* op) {
+  std::vector<AttrSpec> out;
+  const OpSchema* schema = r.Find("", op);
+  if (schema == nullptr) return out;
+  for (AttrSpec a : schema->attrs) {
+    if (a.since > kNewestOnnxOpset || a.until < kNewestOnnxOpset) continue;
+    a.since = 1;
+    out.push_back(std::move(a));
+  }
+  return out;
+}
 
 Status FusedConv(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(InferAsBase(ctx, "Conv"), "");
@@ -311,15 +329,23 @@ void RegisterFusedOps(OpRegistry& r) {
                  .Attrs(pool_window)
                  .Attrs({Attr("count_include_pad", 0)})
                  .Attrs(layout));
-  // The ops channels_last keeps NHWC between convolutions besides the pools (LayoutTransparent).
-  const AttrSpec nhwc = OptionalAttr("kiln_nhwc", AttrKind::kInt);
-  r.Register(MakeSchema("Concat", 1, 1, -1, 1, 1, kFamily, LayoutConcat, kDomain)
-                 .Attrs({RequiredAttr("axis", AttrKind::kInt), nhwc}));
-  r.Register(MakeSchema("Split", 1, 1, 2, 1, -1, kFamily, LayoutSplit, kDomain)
-                 .Attrs({Attr("axis", 0), OptionalAttr("num_outputs", AttrKind::kInt), nhwc}));
-  r.Register(MakeSchema("Add", 1, 2, 2, 1, 1, kFamily, LayoutAdd, kDomain)
-                 .Attrs({nhwc})
-                 .Traits(kTraitInPlace));
+  // The ops channels_last keeps NHWC between convolutions besides the pools (LayoutTransparent):
+  // ONNX's op as its newest opset has it, plus kiln_nhwc.
+  struct Transparent {
+    const char* op;
+    int min_in, max_in, max_out;
+    InferFn infer;
+  };
+  for (const Transparent& t :
+       {Transparent{"Concat", 1, -1, 1, LayoutConcat}, Transparent{"Split", 1, 2, -1, LayoutSplit},
+        Transparent{"Add", 2, 2, 1, LayoutAdd}, Transparent{"Resize", 1, 4, 1, LayoutResize}}) {
+    OpSchema schema =
+        MakeSchema(t.op, 1, t.min_in, t.max_in, 1, t.max_out, kFamily, t.infer, kDomain)
+            .Attrs(NewestAttrs(r, t.op))
+            .Attrs({OptionalAttr("kiln_nhwc", AttrKind::kInt)});
+    if (std::string(t.op) == "Add") schema.Traits(kTraitInPlace);
+    r.Register(std::move(schema));
+  }
   r.Register(MakeSchema("FusedQLinearMatMul", 1, 8, 9, 1, 1, kFamily, FusedQLinearMatMul, kDomain)
                  .Attrs(activation({})));
   r.Register(MakeSchema("FusedGemm", 1, 2, 3, 1, 1, kFamily, FusedGemm, kDomain)

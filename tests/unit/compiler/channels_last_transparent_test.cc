@@ -183,5 +183,29 @@ TEST(ChannelsLastTransparentTest, AnEvenSplitNamesItsPartsAndBadFlagsAreRefused)
   EXPECT_NE(broadcast.message().find("one known shape"), std::string::npos) << broadcast.message();
 }
 
+TEST(ChannelsLastTransparentTest, NearestResizeOfHeightAndWidthIsTransparentLinearIsNot) {
+  for (const char* mode : {"nearest", "linear"}) {
+    C2f m;
+    ir::Value* c1 = m.Conv("cv1", m.x, m.w4, 4);
+    ir::Value* scales = m.g.ConstF("scales", {4}, {1, 1, 2, 2});
+    ir::Value* up = m.g.Op("Resize", "up", {c1, nullptr, scales}, {{"mode", std::string(mode)}});
+    SetType(up, DataType::kFloat32, {1, 4, 16, 16});
+    ir::Value* c2 = m.g.Op("Conv", "cv2", {up, m.w4});
+    SetType(c2, DataType::kFloat32, {1, 4, 16, 16});
+    m.g.Out(c2);
+    auto pass = CreateChannelsLastPass();
+    RunPass(*pass, m.g);
+    const bool nearest = std::string(mode) == "nearest";
+    EXPECT_EQ(m.Marks("up"), nearest ? "com.kiln:n" : ":") << mode;
+    EXPECT_EQ(m.Marks("cv1"), nearest ? "com.kiln:y" : ":") << mode;
+    EXPECT_EQ(m.Marks("cv2"), nearest ? "com.kiln:x" : ":") << mode;
+    if (nearest) {
+      EXPECT_EQ(m.Node("up")->inputs().size(), 3u);  // roi omitted, scales as they were
+      Status ok = m.g.Infer();
+      EXPECT_TRUE(ok.ok()) << ok.message();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace kiln::compiler
