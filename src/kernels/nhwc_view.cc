@@ -153,7 +153,7 @@ Result<std::unique_ptr<Kernel>> MakeNhwcViewKernel(const KernelRegistry& registr
 }
 
 void RegisterNhwcViewKernels(KernelRegistry& registry, const std::string& backend) {
-  for (const char* op : {"Concat", "Split", "Add", "Resize"}) {
+  for (const char* op : {"Concat", "Split", "Add", "Sub", "Mul", "Div", "Resize"}) {
     registry.Register(backend, "com.kiln", op, [&registry, backend](const NodeDef& def) {
       return MakeNhwcViewKernel(registry, backend, def);
     });

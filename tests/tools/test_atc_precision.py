@@ -80,8 +80,11 @@ def test_bf16_modes_compute_in_bf16_within_its_accuracy(model):
                               "--precision_mode_v2=mixed_bfloat16"]):
         got, text = compile_and_run(d, path, f"bf16_{i}", flag)
         assert '"matrix_precision": "bf16"' in text, text
-        # The value between the first two convolutions (kept NHWC) is stored as bf16.
-        assert text.count('"kiln_y_bf16"') == 1 and text.count('"kiln_x_bf16"') == 1, text
+        # The values kept NHWC are stored as bf16: the one between the first two convolutions
+        # and the last convolution's output, which the global average pool (now a com.kiln
+        # AveragePool of the whole 48x48) reads.
+        assert text.count('"kiln_y_bf16"') == 2 and text.count('"kiln_x_bf16"') == 2, text
+        assert '"GlobalAveragePool_0", "op_type": "AveragePool"' in text, text
         err = float(np.max(np.abs(got - expected)))
         # bf16 keeps 8 significant bits (relative rounding 2^-9) on inputs and weights of four
         # matrix layers, accumulating in f32.

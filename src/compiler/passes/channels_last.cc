@@ -11,14 +11,16 @@
 // plain ONNX Conv or QLinearConv that needs one of these attributes becomes the equivalent
 // com.kiln FusedConv / FusedQLinearConv (activation ""), an ONNX MaxPool or AveragePool the
 // com.kiln op of the same name (the pool of the newest opset with the layout flags), so ONNX
-// nodes never carry Kiln attributes. The NHWC values may also pass through Concat and Split over
-// the channels and Add of one shape (transparent nodes): the values such a node joins are kept
-// NHWC together when all their producers are convs, pools or transparent nodes and all their
-// readers take NHWC; the node becomes com.kiln's op of the same name with `kiln_nhwc = 1` and
-// computes on the stored order (kernels/nhwc_view.h). YOLOv8n's C2f blocks (conv, Split,
-// bottlenecks with a shortcut Add, Concat, conv) so run with no reorder. In a model whose
-// matrix ops compute in bf16 (PassContext::matrix_bf16) a float value kept NHWC is also stored
-// as bfloat16 (`kiln_x_bf16`, `kiln_y_bf16`, `kiln_z_bf16` beside the NHWC marks; its dtype
+// nodes never carry Kiln attributes. The NHWC values may also pass through transparent nodes
+// (Concat and Split over the channels, Add / Sub / Mul / Div whose other input is of the same
+// shape or of height and width 1, a nearest Resize): the values such a node joins are kept NHWC
+// together when all their producers are convs, pools or transparent nodes and all their readers
+// take NHWC; the node becomes com.kiln's op of the same name with `kiln_nhwc = 1` and computes
+// on the stored order (kernels/nhwc_view.h). A GlobalAveragePool / GlobalMaxPool of known
+// height and width counts as a pool (it becomes com.kiln's pool of that window when marked).
+// YOLOv8n's C2f blocks and neck, and squeeze-excitation blocks, so run with no reorder. In a model
+// whose matrix ops compute in bf16 (PassContext::matrix_bf16) a float value kept NHWC is also
+// stored as bfloat16 (`kiln_x_bf16`, `kiln_y_bf16`, `kiln_z_bf16` beside the NHWC marks; its dtype
 // stays float32 in the graph, as its dims stay N, C, H, W): the producing convolution writes bf16
 // and its readers take bf16, with no conversion between them. The pass owns the six attributes
 // and kiln_nhwc: it sets each to what the graph calls for now and drops stale ones, so running it
@@ -88,6 +90,18 @@ bool IsPool2d(const ir::Node* n) {
   return IsRank4(n->input(0), quantized) && IsRank4(n->output(0), quantized);
 }
 
+// A GlobalAveragePool / GlobalMaxPool over a float32 rank-4 X of known height and width: the
+// com.kiln AveragePool / MaxPool of that window when it keeps a tensor NHWC (the squeeze of a
+// squeeze-excitation block, reading its convolution's output).
+bool IsGlobalPool(const ir::Node* n) {
+  if (!pattern::IsOp(n, "GlobalAveragePool") && !pattern::IsOp(n, "GlobalMaxPool")) return false;
+  if (n->outputs().size() != 1 || !IsRank4(n->input(0), false) || !IsRank4(n->output(0), false)) {
+    return false;
+  }
+  const std::vector<ir::Dim>& d = n->input(0)->shape().dims();
+  return d[2].known() && d[3].known() && d[2].value > 0 && d[3].value > 0;
+}
+
 // Whether a conv or pool works on 8-bit tensors.
 bool IsQuantized(const ir::Node* n) {
   if (IsPool2d(n)) return IsRank4(n->input(0), true);
@@ -95,7 +109,7 @@ bool IsQuantized(const ir::Node* n) {
 }
 
 // A node that keeps its X and Y NHWC when marked: a 2-D convolution or pool.
-bool IsLayoutNode(const ir::Node* n) { return IsConv2d(n) || IsPool2d(n); }
+bool IsLayoutNode(const ir::Node* n) { return IsConv2d(n) || IsPool2d(n) || IsGlobalPool(n); }
 
 // Both of one kind (float or quantized): a value passes NHWC only between those.
 bool SameKind(const ir::Node* a, const ir::Node* b) { return IsQuantized(a) == IsQuantized(b); }
@@ -109,31 +123,71 @@ bool SameKnownShape(const ir::Shape& a, const ir::Shape& b) {
   return true;
 }
 
+// Whether `v` (an input of an element-wise op whose output is `out`) has height and width 1,
+// the batch and channels of `out` or 1: its bytes are the same NCHW or NHWC, so it broadcasts
+// over an NHWC tensor as it does over the NCHW one (a squeeze-excitation scale).
+bool IsLayoutNeutral(const ir::Value* v, const ir::Shape& out) {
+  if (!IsRank4(v, false)) return false;
+  const std::vector<ir::Dim>& d = v->shape().dims();
+  for (const ir::Dim& dim : d) {
+    if (!dim.known()) return false;
+  }
+  return d[2].value == 1 && d[3].value == 1 && (d[0].value == 1 || d[0] == out.dims()[0]) &&
+         (d[1].value == 1 || d[1] == out.dims()[1]);
+}
+
+bool IsElementwise(const ir::Node* n) {
+  for (const char* op : {"Add", "Sub", "Mul", "Div"}) {
+    if (pattern::IsOp(n, op) || pattern::IsOp(n, op, pattern::kKilnDomain)) return true;
+  }
+  return false;
+}
+
+// The inputs of an element-wise op that are of its output's shape (the others are neutral).
+std::vector<size_t> FullInputs(const ir::Node* n) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < n->inputs().size(); ++i) {
+    if (n->input(i) != nullptr && IsRank4(n->input(i), false) &&
+        SameKnownShape(n->input(i)->shape(), n->output(0)->shape())) {
+      out.push_back(i);
+    }
+  }
+  return out;
+}
+
 // A node that keeps every rank-4 tensor NHWC when marked kiln_nhwc (ir/ops/fused.cc,
-// LayoutTransparent): a Concat or Split over the channels, an Add of two tensors of one known
-// shape, or a nearest-neighbour Resize of the height and width (opset 11 on, no `axes`), every
-// tensor float32 of rank 4. A Split before opset 13 (sizes as an attribute) is left as it is, and
-// so is a linear Resize (the cpu kernel's fast path interpolates the last two axes only).
+// LayoutTransparent): a Concat or Split over the channels, an Add, Sub, Mul or Div whose inputs
+// are of its output's known shape or layout-neutral (at least one of the output's shape), or a
+// nearest-neighbour Resize of the height and width (opset 11 on, no `axes`), every tensor float32
+// of rank 4. A Split before opset 13 (sizes as an attribute) is left as it is, and so is a linear
+// Resize (the cpu kernel's fast path interpolates the last two axes only).
 bool IsTransparent(const ir::Node* n) {
   const bool concat =
       pattern::IsOp(n, "Concat") || pattern::IsOp(n, "Concat", pattern::kKilnDomain);
   const bool split = (pattern::IsOp(n, "Split") && n->opset() >= 13) ||
                      pattern::IsOp(n, "Split", pattern::kKilnDomain);
-  const bool add = pattern::IsOp(n, "Add") || pattern::IsOp(n, "Add", pattern::kKilnDomain);
+  const bool elementwise = IsElementwise(n);
   const bool resize = (pattern::IsOp(n, "Resize") && n->opset() >= 11) ||
                       pattern::IsOp(n, "Resize", pattern::kKilnDomain);
-  if (!concat && !split && !add && !resize) return false;
+  if (!concat && !split && !elementwise && !resize) return false;
   if (n->inputs().empty() || n->outputs().empty()) return false;
-  const size_t data_inputs = split || resize ? 1 : n->inputs().size();
-  for (size_t i = 0; i < data_inputs; ++i) {
-    if (!IsRank4(n->input(i), false)) return false;
-  }
   for (const ir::Value* out : n->outputs()) {
     if (!IsRank4(out, false)) return false;
   }
-  if (add) {
-    return n->inputs().size() == 2 && SameKnownShape(n->input(0)->shape(), n->input(1)->shape()) &&
-           SameKnownShape(n->input(0)->shape(), n->output(0)->shape());
+  if (elementwise) {
+    if (n->inputs().size() != 2 || FullInputs(n).empty()) return false;
+    for (const ir::Value* in : n->inputs()) {
+      if (in == nullptr) return false;
+      if (!(IsRank4(in, false) && SameKnownShape(in->shape(), n->output(0)->shape())) &&
+          !IsLayoutNeutral(in, n->output(0)->shape())) {
+        return false;
+      }
+    }
+    return true;
+  }
+  if (!IsRank4(n->input(0), false)) return false;
+  for (size_t i = 1; concat && i < n->inputs().size(); ++i) {
+    if (!IsRank4(n->input(i), false)) return false;
   }
   if (resize) {
     const ir::Shape& x = n->input(0)->shape();
@@ -150,11 +204,16 @@ bool IsTransparent(const ir::Node* n) {
   return axis == 1 || axis == -3;
 }
 
-// The rank-4 tensors a transparent node keeps NHWC: its data inputs, then its outputs.
+// The rank-4 tensors a transparent node keeps NHWC: its data inputs (an element-wise op's of the
+// output's shape; its neutral ones are NHWC and NCHW at once), then its outputs.
 std::vector<const ir::Value*> TransparentTensors(const ir::Node* n) {
-  const bool one_input = n->op_type() == "Split" || n->op_type() == "Resize";
   std::vector<const ir::Value*> out;
-  for (size_t i = 0; i < (one_input ? 1 : n->inputs().size()); ++i) out.push_back(n->input(i));
+  if (IsElementwise(n)) {
+    for (size_t i : FullInputs(n)) out.push_back(n->input(i));
+  } else {
+    const bool one_input = n->op_type() == "Split" || n->op_type() == "Resize";
+    for (size_t i = 0; i < (one_input ? 1 : n->inputs().size()); ++i) out.push_back(n->input(i));
+  }
   for (const ir::Value* v : n->outputs()) out.push_back(v);
   return out;
 }
@@ -274,7 +333,9 @@ class ChannelsLastPass : public Pass {
         continue;
       }
       const bool is_conv = pattern::IsOp(n, "Conv") || pattern::IsOp(n, "QLinearConv");
-      const bool is_pool = pattern::IsOp(n, "MaxPool") || pattern::IsOp(n, "AveragePool");
+      const bool is_global = IsGlobalPool(n);
+      const bool is_pool =
+          pattern::IsOp(n, "MaxPool") || pattern::IsOp(n, "AveragePool") || is_global;
       if (!is_conv && !is_pool && !pattern::IsOp(n, "FusedConv", pattern::kKilnDomain) &&
           !pattern::IsOp(n, "FusedQLinearConv", pattern::kKilnDomain) &&
           !pattern::IsOp(n, "MaxPool", pattern::kKilnDomain) &&
@@ -287,15 +348,21 @@ class ChannelsLastPass : public Pass {
       if (is_conv || is_pool) {
         if (attrs.empty()) continue;
         graph.opsets().emplace(pattern::kKilnDomain, pattern::kKilnOpset);
-        const std::string fused = is_pool              ? n->op_type()
-                                  : IsQuantizedConv(n) ? "FusedQLinearConv"
-                                                       : "FusedConv";
+        const std::string fused =
+            is_global            ? (pattern::IsOp(n, "GlobalMaxPool") ? "MaxPool" : "AveragePool")
+            : is_pool            ? n->op_type()
+            : IsQuantizedConv(n) ? "FusedQLinearConv"
+                                 : "FusedConv";
         std::vector<ir::Value*> outputs = n->outputs();
         outputs.resize(1);  // a pool's unused Indices
         pattern::NewNode spec{
             fused,     pattern::kKilnDomain, n->name(), pattern::kKilnOpset, n->inputs(), outputs,
             n->attrs()};
         if (is_conv) spec.attrs["activation"] = std::string();
+        if (is_global) {  // the whole of X's height and width as the window
+          const std::vector<ir::Dim>& d = n->input(0)->shape().dims();
+          spec.attrs["kernel_shape"] = std::vector<int64_t>{d[2].value, d[3].value};
+        }
         for (const std::string& a : attrs) spec.attrs[a] = int64_t{1};
         ctx.log.push_back(StrCat("channels_last: ", n->Label(), " became ",
                                  is_pool ? StrCat(pattern::kKilnDomain, " ", fused) : fused,
@@ -327,11 +394,12 @@ class ChannelsLastPass : public Pass {
   }
 
  private:
-  // A com.kiln Concat / Split / Add (which may have lost its reason to be NHWC).
+  // A com.kiln Concat / Split / Add / Sub / Mul / Div / Resize (which may have lost its reason to
+  // be NHWC).
   static bool IsTransparentKiln(const ir::Node* n) {
     return pattern::IsOp(n, "Concat", pattern::kKilnDomain) ||
            pattern::IsOp(n, "Split", pattern::kKilnDomain) ||
-           pattern::IsOp(n, "Add", pattern::kKilnDomain) ||
+           (IsElementwise(n) && n->domain() == pattern::kKilnDomain) ||
            pattern::IsOp(n, "Resize", pattern::kKilnDomain);
   }
 

@@ -123,13 +123,14 @@ Status LayoutPool(InferenceContext& ctx, const char* base) {
 Status LayoutMaxPool(InferenceContext& ctx) { return LayoutPool(ctx, "MaxPool"); }
 Status LayoutAveragePool(InferenceContext& ctx) { return LayoutPool(ctx, "AveragePool"); }
 
-// com.kiln Concat / Split / Add / Resize: the ONNX op of the newest opset on tensors
-// channels_last keeps NHWC between convolutions. kiln_nhwc = 1: every input and output of rank 4
-// is stored NHWC (dims stay N, C, H, W; a Split's sizes and a Resize's roi, scales and sizes, of
-// rank 1, are not), and the op computes on the stored order, which gives the same values only
-// when it works along the channels (Concat and Split over axis 1), element by element over one
-// shape (Add without broadcasting), or axis by axis (Resize over all four axes, its roi, scales
-// and sizes given in the stored order too: kernels/nhwc_view.h; not with `axes`).
+// com.kiln Concat / Split / Add / Sub / Mul / Div / Resize: the ONNX op of the newest opset on
+// tensors channels_last keeps NHWC between convolutions. kiln_nhwc = 1: every input and output of
+// rank 4 is stored NHWC (dims stay N, C, H, W; a Split's sizes and a Resize's roi, scales and
+// sizes, of rank 1, are not), and the op computes on the stored order, which gives the same
+// values only when it works along the channels (Concat and Split over axis 1), element by element
+// (the arithmetic, each input of the output's known shape or of height and width 1, whose bytes
+// are the same in either order), or axis by axis (Resize over all four axes, its roi, scales and
+// sizes given in the stored order too: kernels/nhwc_view.h; not with `axes`).
 Status LayoutTransparent(InferenceContext& ctx, const char* base) {
   KILN_RETURN_IF_ERROR(InferAsBase(ctx, base), "");
   auto it = ctx.attrs().find("kiln_nhwc");
@@ -152,10 +153,18 @@ Status LayoutTransparent(InferenceContext& ctx, const char* base) {
       return ctx.Fail("kiln_nhwc needs tensors of rank 4, got ", shape->ToString());
     }
   }
-  if (op == "Add") {
-    if (!(ctx.input_shape(0) == ctx.input_shape(1) && ctx.input_shape(0).IsStatic())) {
-      return ctx.Fail("kiln_nhwc needs both inputs of one known shape, got ",
-                      ctx.input_shape(0).ToString(), " and ", ctx.input_shape(1).ToString());
+  if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
+    // Each input of the output's shape, or layout-neutral: height and width 1 (the same bytes
+    // NCHW and NHWC), broadcast over the others.
+    const Shape& out = ctx.outputs()[0].shape;
+    for (size_t i = 0; i < 2; ++i) {
+      const Shape& in = ctx.input_shape(i);
+      const bool full = in == out && in.IsStatic();
+      const bool neutral = in.IsStatic() && in.dims()[2].value == 1 && in.dims()[3].value == 1;
+      if (!full && !neutral) {
+        return ctx.Fail("kiln_nhwc needs each input of the output's known shape ", out.ToString(),
+                        " or of height and width 1, got ", in.ToString());
+      }
     }
   } else if (op == "Resize") {
     if (ctx.attrs().count("axes")) return ctx.Fail("kiln_nhwc is not taken with 'axes'");
@@ -167,6 +176,9 @@ Status LayoutTransparent(InferenceContext& ctx, const char* base) {
 Status LayoutConcat(InferenceContext& ctx) { return LayoutTransparent(ctx, "Concat"); }
 Status LayoutSplit(InferenceContext& ctx) { return LayoutTransparent(ctx, "Split"); }
 Status LayoutAdd(InferenceContext& ctx) { return LayoutTransparent(ctx, "Add"); }
+Status LayoutSub(InferenceContext& ctx) { return LayoutTransparent(ctx, "Sub"); }
+Status LayoutMul(InferenceContext& ctx) { return LayoutTransparent(ctx, "Mul"); }
+Status LayoutDiv(InferenceContext& ctx) { return LayoutTransparent(ctx, "Div"); }
 Status LayoutResize(InferenceContext& ctx) { return LayoutTransparent(ctx, "Resize"); }
 
 // The attributes ONNX's `op` declares at the newest opset (registered before the fused ops).
@@ -338,12 +350,15 @@ void RegisterFusedOps(OpRegistry& r) {
   };
   for (const Transparent& t :
        {Transparent{"Concat", 1, -1, 1, LayoutConcat}, Transparent{"Split", 1, 2, -1, LayoutSplit},
-        Transparent{"Add", 2, 2, 1, LayoutAdd}, Transparent{"Resize", 1, 4, 1, LayoutResize}}) {
+        Transparent{"Add", 2, 2, 1, LayoutAdd}, Transparent{"Sub", 2, 2, 1, LayoutSub},
+        Transparent{"Mul", 2, 2, 1, LayoutMul}, Transparent{"Div", 2, 2, 1, LayoutDiv},
+        Transparent{"Resize", 1, 4, 1, LayoutResize}}) {
     OpSchema schema =
         MakeSchema(t.op, 1, t.min_in, t.max_in, 1, t.max_out, kFamily, t.infer, kDomain)
             .Attrs(NewestAttrs(r, t.op))
             .Attrs({OptionalAttr("kiln_nhwc", AttrKind::kInt)});
-    if (std::string(t.op) == "Add") schema.Traits(kTraitInPlace);
+    const OpSchema* onnx = r.Find("", t.op);  // in place where ONNX's op is (the arithmetic)
+    if (onnx != nullptr && onnx->has(kTraitInPlace)) schema.Traits(kTraitInPlace);
     r.Register(std::move(schema));
   }
   r.Register(MakeSchema("FusedQLinearMatMul", 1, 8, 9, 1, 1, kFamily, FusedQLinearMatMul, kDomain)

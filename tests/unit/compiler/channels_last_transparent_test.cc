@@ -177,10 +177,15 @@ TEST(ChannelsLastTransparentTest, AnEvenSplitNamesItsPartsAndBadFlagsAreRefused)
   EXPECT_NE(axis.message().find("axis 1"), std::string::npos) << axis.message();
   cat->set_attr("axis", int64_t{-3});
   ir::Node* add = const_cast<ir::Node*>(m.Node("add"));
-  add->set_input(1, m.g.ConstF("one", {1, 1, 1, 1}, {1.0f}));
+  add->set_input(1, m.g.ConstF("row", {1, 1, 1, 8}, std::vector<float>(8, 1.0f)));
   Status broadcast = m.g.Infer();
   EXPECT_FALSE(broadcast.ok());
-  EXPECT_NE(broadcast.message().find("one known shape"), std::string::npos) << broadcast.message();
+  EXPECT_NE(broadcast.message().find("height and width 1"), std::string::npos)
+      << broadcast.message();
+  // One of height and width 1 is taken: its bytes are the same in either order.
+  add->set_input(1, m.g.ConstF("one", {1, 2, 1, 1}, {1.0f, 2.0f}));
+  Status neutral = m.g.Infer();
+  EXPECT_TRUE(neutral.ok()) << neutral.message();
 }
 
 TEST(ChannelsLastTransparentTest, NearestResizeOfHeightAndWidthIsTransparentLinearIsNot) {
@@ -205,6 +210,35 @@ TEST(ChannelsLastTransparentTest, NearestResizeOfHeightAndWidthIsTransparentLine
       EXPECT_TRUE(ok.ok()) << ok.message();
     }
   }
+}
+
+TEST(ChannelsLastTransparentTest, SqueezeExcitationBlockStaysNhwc) {
+  // conv -> y; GlobalAveragePool(y) -> 1x1 conv -> Sigmoid -> s [1,4,1,1]; Mul(y, s) -> conv.
+  C2f m;
+  ir::Value* y = m.Conv("cv1", m.x, m.w4, 4);
+  ir::Value* squeezed = m.g.Op("GlobalAveragePool", "gap", {y});
+  SetType(squeezed, DataType::kFloat32, {1, 4, 1, 1});
+  ir::Value* excite = m.g.Op("Conv", "fc", {squeezed, m.w4});
+  SetType(excite, DataType::kFloat32, {1, 4, 1, 1});
+  ir::Value* s = m.g.Op("Sigmoid", "gate", {excite});
+  SetType(s, DataType::kFloat32, {1, 4, 1, 1});
+  ir::Value* scaled = m.g.Op("Mul", "scale", {y, s});
+  SetType(scaled, DataType::kFloat32, {1, 4, 8, 8});
+  ir::Value* out = m.g.Op("Conv", "cv2", {scaled, m.w4});
+  SetType(out, DataType::kFloat32, {1, 4, 8, 8});
+  m.g.Out(out);
+  auto pass = CreateChannelsLastPass();
+  EXPECT_TRUE(RunPass(*pass, m.g));
+  EXPECT_EQ(m.Marks("cv1"), "com.kiln:y");
+  EXPECT_EQ(m.Marks("gap"), "com.kiln:xy");  // an AveragePool of the whole 8x8 now
+  EXPECT_EQ(m.Node("gap")->op_type(), "AveragePool");
+  EXPECT_EQ(m.Node("gap")->attr_ints("kernel_shape"), (std::vector<int64_t>{8, 8}));
+  EXPECT_EQ(m.Marks("fc"), "com.kiln:x");  // its output goes to Sigmoid
+  EXPECT_EQ(m.Marks("scale"), "com.kiln:n");
+  EXPECT_EQ(m.Marks("cv2"), "com.kiln:x");
+  Status ok = m.g.Infer();
+  EXPECT_TRUE(ok.ok()) << ok.message();
+  EXPECT_FALSE(RunPass(*pass, m.g));
 }
 
 }  // namespace
