@@ -142,9 +142,16 @@ Result<std::unique_ptr<Kernel>> MakeNhwcViewKernel(const KernelRegistry& registr
   std::vector<std::vector<uint8_t>> constants(def.constants.size());
   std::vector<std::unique_ptr<TensorView>> views(def.constants.size());
   for (size_t i = 0; i < def.constants.size(); ++i) {
-    if (def.constants[i] == nullptr || !PerAxisInput(def.op_type, i)) continue;
+    if (def.constants[i] == nullptr) continue;
     views[i] = std::make_unique<TensorView>();
-    PermutedValues(*def.constants[i], &constants[i], views[i].get());
+    if (PerAxisInput(def.op_type, i)) {
+      PermutedValues(*def.constants[i], &constants[i], views[i].get());
+    } else if (def.constants[i]->rank() == 4) {  // a neutral operand: its bytes, its dims reordered
+      *views[i] = *def.constants[i];
+      StoredOrder(def.constants[i]->dims, &views[i]->dims);
+    } else {
+      continue;
+    }
     inner.constants[i] = views[i].get();
   }
   KILN_ASSIGN_OR_RETURN(std::unique_ptr<Kernel> k, registry.Create(backend, inner));

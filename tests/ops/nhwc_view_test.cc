@@ -126,6 +126,18 @@ TEST(NhwcViewTest, ArithmeticBroadcastingATensorOfHeightAndWidthOne) {
     ExpectNhwcMatches(op, {Random({2, 6, 5, 7}, 16), Random({2, 6, 1, 1}, 17, 0.5f, 2.0f)}, {});
     ExpectNhwcMatches(op, {Random({1, 1, 1, 1}, 18, 0.5f, 2.0f), Random({1, 6, 5, 7}, 19)}, {});
   }
+  // A constant scale (a weight), as a Mul by a per-channel constant is compiled.
+  const HostTensor x = Random({1, 6, 5, 7}, 20), scale = Random({1, 6, 1, 1}, 21);
+  Node onnx("Mul", 14);
+  onnx.In(x).Const(scale);
+  const std::vector<HostTensor> want = RunOn(kernels::kReferenceBackend, onnx);
+  for (const std::string backend : {kernels::kReferenceBackend, "cpu"}) {
+    Node kiln("Mul", 1, "com.kiln");
+    kiln.In(ToNhwc(x)).Const(scale).Int("kiln_nhwc", 1);
+    const std::vector<HostTensor> got = RunOn(backend, kiln);
+    ASSERT_EQ(got.size(), 1u) << backend;
+    EXPECT_EQ(got[0].bytes, ToNhwc(want[0]).bytes) << backend;
+  }
 }
 
 HostTensor Floats(std::vector<float> v) {
