@@ -43,6 +43,7 @@ struct Governor {
   std::atomic<uint64_t> next_probe_ns{0};
   uint64_t run_ns = 0, wait_ns = 0;
   int runs = 0;
+  bool park_awaiting_confirmation = false;
 };
 
 Governor& G() {
@@ -199,6 +200,21 @@ bool ShouldThrottle(bool throttled_now, double wait_share) {
   return throttled_now ? wait_share > 0.03 : wait_share > 0.10;
 }
 
+ProbeDecision DecideAfterProbe(bool throttled_now, bool park_awaiting_confirmation,
+                               double wait_share) {
+  ProbeDecision d;
+  const bool park = ShouldThrottle(throttled_now, wait_share);
+  if (!throttled_now && park && !park_awaiting_confirmation) {  // ask the next window first
+    d.park = false;
+    d.confirm_park = true;
+    d.next_probe_in_ns = 0;
+    return d;
+  }
+  d.park = park;
+  d.next_probe_in_ns = park ? kParkedSampleNs : kSampleNs;
+  return d;
+}
+
 bool IdleEnoughToSpin(double foreign_cores, int cpus, int team) {
   return foreign_cores >= 0 && foreign_cores + team <= cpus + 0.5;
 }
@@ -279,8 +295,11 @@ void LoadProbe::End() {
                        static_cast<double>(std::max<uint64_t>(g.run_ns + g.wait_ns, 1));
   g.run_ns = g.wait_ns = 0;
   g.runs = 0;
-  g.next_probe_ns.store(SteadyNowNs() + kSampleNs, std::memory_order_relaxed);
-  Request(ShouldThrottle(OpenMpSpinningThrottled(), share));
+  const bool throttled = OpenMpSpinningThrottled();
+  const ProbeDecision d = DecideAfterProbe(throttled, g.park_awaiting_confirmation, share);
+  g.park_awaiting_confirmation = d.confirm_park;
+  g.next_probe_ns.store(SteadyNowNs() + d.next_probe_in_ns, std::memory_order_relaxed);
+  if (d.park != throttled) Request(d.park);
 }
 
 void SpinGovernorObserveForTest(double wait_share) {

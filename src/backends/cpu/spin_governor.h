@@ -17,16 +17,16 @@
 // executing thread's time on a CPU and its time runnable but waiting for one
 // (/proc/thread-self/schedstat, in ns). Waiting means other threads — another process's, or
 // this process's own idle workers spinning — had the cores it needed. When the waiting share
-// goes above 10 % it parks (idle workers sleep); when it falls below 3 % it unparks (idle
-// workers spin); between the two the state holds. Only time inside executions counts, so a
-// process that computes in bursts is judged by the bursts, not by what the machine does
-// between them. The team starts parked (loading a model with idle workers spinning measured 2-3x
-// slower on a 2-CPU VM: YOLOv8n 41 -> 120 ms), and the process's first execution decides
-// before it runs, since the probes have nothing to go on yet: from /proc/stat, the CPU time
-// other processes used since the governor started (the load, typically; all CPU time less this
-// process's own), as cores; when the cores its team needs were free (foreign + team <= CPUs +
-// 0.5) it unparks, so the first result comes at spinning speed (YOLOv8n's first run 35 -> 14 ms
-// on an idle 2-CPU VM). Otherwise, or over a window too short to tell (under 20 ms), the team
+// goes above 10 % in two windows in a row it parks (idle workers sleep); when it falls below 3 %
+// it unparks (idle workers spin); between the two the state holds (DecideAfterProbe). Only time
+// inside executions counts, so a process that computes in bursts is judged by the bursts, not by
+// what the machine does between them. The team starts parked (loading a model with idle workers
+// spinning measured 2-3x slower on a 2-CPU VM: YOLOv8n 41 -> 120 ms), and the process's first
+// execution decides before it runs, since the probes have nothing to go on yet: from /proc/stat,
+// the CPU time other processes used since the governor started (the load, typically; all CPU time
+// less this process's own), as cores; when the cores its team needs were free (foreign + team <=
+// CPUs + 0.5) it unparks, so the first result comes at spinning speed (YOLOv8n's first run 35 -> 14
+// ms on an idle 2-CPU VM). Otherwise, or over a window too short to tell (under 20 ms), the team
 // stays parked until a probe says the machine has room.
 // KILN_CPU_SPIN=1 always spins, =0 always sleeps; OMP_WAIT_POLICY or GOMP_SPINCOUNT set by the
 // user leave libgomp alone.
@@ -75,6 +75,20 @@ inline constexpr int kProbeRuns = 16;
 // The decision from the share of its time an executing thread waited for a CPU: park above
 // 0.10, unpark below 0.03, keep the state between.
 bool ShouldThrottle(bool throttled_now, double wait_share);
+
+// What the governor does after a probe window. A window that asks to park a spinning team is
+// confirmed by the next window, taken at once, before the team parks: a load of a few
+// milliseconds (another process's workers spinning down after its own burst) spoils one window
+// and would otherwise park the team for a whole kSampleNs. A parked team is probed again after
+// kParkedSampleNs, so it unparks soon after the load is gone.
+inline constexpr uint64_t kParkedSampleNs = 50'000'000;
+struct ProbeDecision {
+  bool park = false;          // the state to request
+  bool confirm_park = false;  // a park awaits the next window's confirmation
+  uint64_t next_probe_in_ns = kSampleNs;
+};
+ProbeDecision DecideAfterProbe(bool throttled_now, bool park_awaiting_confirmation,
+                               double wait_share);
 
 // The first execution's decision: whether the `team` threads find free cores on a machine of
 // `cpus` CPUs where other processes used `foreign_cores` cores on average.

@@ -47,6 +47,37 @@ TEST(SpinGovernorTest, ThrottlesWhenExecutionsWaitForACore) {
   EXPECT_FALSE(ShouldThrottle(true, 0.02));
 }
 
+TEST(SpinGovernorTest, AParkIsConfirmedByTheNextWindowAndAParkedTeamIsProbedSooner) {
+  // Spinning, one loaded window: no park yet, the next window at once.
+  ProbeDecision d = DecideAfterProbe(false, false, 0.33);
+  EXPECT_FALSE(d.park);
+  EXPECT_TRUE(d.confirm_park);
+  EXPECT_EQ(d.next_probe_in_ns, 0u);
+  // The next window idle (the load was a burst): stay spinning, the usual interval.
+  d = DecideAfterProbe(false, true, 0.01);
+  EXPECT_FALSE(d.park);
+  EXPECT_FALSE(d.confirm_park);
+  EXPECT_EQ(d.next_probe_in_ns, kSampleNs);
+  // Loaded again: park, and look again after the shorter interval.
+  d = DecideAfterProbe(false, true, 0.40);
+  EXPECT_TRUE(d.park);
+  EXPECT_FALSE(d.confirm_park);
+  EXPECT_EQ(d.next_probe_in_ns, kParkedSampleNs);
+  EXPECT_LT(kParkedSampleNs, kSampleNs);
+  // Parked: stays parked while loaded, unparks at once below 3 %.
+  d = DecideAfterProbe(true, false, 0.06);
+  EXPECT_TRUE(d.park);
+  EXPECT_EQ(d.next_probe_in_ns, kParkedSampleNs);
+  d = DecideAfterProbe(true, false, 0.02);
+  EXPECT_FALSE(d.park);
+  EXPECT_EQ(d.next_probe_in_ns, kSampleNs);
+  // Idle and spinning: nothing changes.
+  d = DecideAfterProbe(false, false, 0.01);
+  EXPECT_FALSE(d.park);
+  EXPECT_FALSE(d.confirm_park);
+  EXPECT_EQ(d.next_probe_in_ns, kSampleNs);
+}
+
 TEST(SpinGovernorTest, ParsesProcStat) {
   ProcStat st;
   ASSERT_TRUE(
