@@ -18,7 +18,9 @@ no speed figures), then measures:
   `<build>/bench/model_bench --serve` (the C API), onnxruntime, OpenVINO with
   INFERENCE_PRECISION_HINT=f32 (`openvino-f32`) and OpenVINO at its default precision
   (`openvino`, bf16 where the CPU has it) in `bench/peer_serve.py`; blocks of --block-runs runs
-  rotate over the runtimes (A B C D, B C D A, ...); per runtime median/p90/p99 over all runs; per
+  rotate over the runtimes (A B C D, B C D A, ...), each block starting once every server's
+  threads have gone idle (CPU time flat for 20 ms, at most 1 s: a runtime's workers spinning
+  after its block would otherwise run into the next one's); per runtime median/p90/p99 over all runs; per
   block the ratio of Kiln's block median to the faster f32 peer's (onnxruntime, openvino-f32) and
   to OpenVINO's default, and the median of those ratios;
 - with --busy, the same again while another process keeps one core busy (`busy` section);
@@ -209,6 +211,36 @@ def process_jiffies(pid):
         return 0
 
 
+def process_cpu_ns(pid):
+    """CPU time of all of one process's threads, in ns (schedstat); 0 once it is gone."""
+    total = 0
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                    total += int(f.read().split()[0])
+            except (OSError, IndexError, ValueError):
+                pass
+    except OSError:
+        return 0
+    return total
+
+
+def wait_until_idle(pids, quiet_s=0.02, most_s=1.0):
+    """Returns once the processes used under 2 % of a core over `quiet_s` (their workers,
+    spinning after a block, have gone to sleep), or after `most_s`; the seconds it waited. A
+    fixed pause let one runtime's spinning workers run into the next runtime's block."""
+    start = time.perf_counter()
+    before = sum(process_cpu_ns(p) for p in pids)
+    while time.perf_counter() - start < most_s:
+        time.sleep(quiet_s)
+        now = sum(process_cpu_ns(p) for p in pids)
+        if now - before < 0.02 * quiet_s * 1e9:
+            break
+        before = now
+    return time.perf_counter() - start
+
+
 class LoadMeter:
     """CPU time that processes other than `own` pids used while the meter ran, in cores."""
 
@@ -311,6 +343,7 @@ def time_rotation(case, build, threads, runtimes, blocks, block_runs, warmup, ma
         meter = LoadMeter([s.pid for s in servers] + list(extra_pids))
         runs = {s.name: [] for s in servers}
         per_block = []
+        waits = []  # how long each pause after a block took to find the servers idle
         for b in range(blocks):
             order = servers[b % len(servers):] + servers[:b % len(servers)]
             medians = {}
@@ -318,7 +351,7 @@ def time_rotation(case, build, threads, runtimes, blocks, block_runs, warmup, ma
                 times = s.block(block_runs)
                 runs[s.name] += times
                 medians[s.name] = float(np.median(times))
-                time.sleep(0.05)  # let the last runtime's spinning workers go idle
+                waits.append(wait_until_idle([x.pid for x in servers]))
             per_block.append(medians)
         foreign = meter.foreign_cores()
         versions = {s.name: s.version for s in servers}
@@ -327,6 +360,7 @@ def time_rotation(case, build, threads, runtimes, blocks, block_runs, warmup, ma
             s.close()
     out = {"runtimes": {n: summary(t) for n, t in runs.items()}, "versions": versions,
            "block_medians_us": per_block, "foreign_cpu": foreign,
+           "idle_wait_s": {"median": float(np.median(waits)), "max": float(np.max(waits))},
            "comparable": foreign <= max_foreign}
     f32 = [p for p in F32_PEERS if p in runs]
     if "kiln" in runs and f32:

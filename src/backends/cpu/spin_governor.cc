@@ -211,7 +211,6 @@ ProbeDecision DecideAfterProbe(bool throttled_now, bool park_awaiting_confirmati
     return d;
   }
   d.park = park;
-  d.next_probe_in_ns = park ? kParkedSampleNs : kSampleNs;
   return d;
 }
 

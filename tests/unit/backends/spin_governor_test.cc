@@ -47,7 +47,7 @@ TEST(SpinGovernorTest, ThrottlesWhenExecutionsWaitForACore) {
   EXPECT_FALSE(ShouldThrottle(true, 0.02));
 }
 
-TEST(SpinGovernorTest, AParkIsConfirmedByTheNextWindowAndAParkedTeamIsProbedSooner) {
+TEST(SpinGovernorTest, AParkIsConfirmedByTheNextWindow) {
   // Spinning, one loaded window: no park yet, the next window at once.
   ProbeDecision d = DecideAfterProbe(false, false, 0.33);
   EXPECT_FALSE(d.park);
@@ -58,16 +58,15 @@ TEST(SpinGovernorTest, AParkIsConfirmedByTheNextWindowAndAParkedTeamIsProbedSoon
   EXPECT_FALSE(d.park);
   EXPECT_FALSE(d.confirm_park);
   EXPECT_EQ(d.next_probe_in_ns, kSampleNs);
-  // Loaded again: park, and look again after the shorter interval.
+  // Loaded again: park.
   d = DecideAfterProbe(false, true, 0.40);
   EXPECT_TRUE(d.park);
   EXPECT_FALSE(d.confirm_park);
-  EXPECT_EQ(d.next_probe_in_ns, kParkedSampleNs);
-  EXPECT_LT(kParkedSampleNs, kSampleNs);
+  EXPECT_EQ(d.next_probe_in_ns, kSampleNs);
   // Parked: stays parked while loaded, unparks at once below 3 %.
   d = DecideAfterProbe(true, false, 0.06);
   EXPECT_TRUE(d.park);
-  EXPECT_EQ(d.next_probe_in_ns, kParkedSampleNs);
+  EXPECT_EQ(d.next_probe_in_ns, kSampleNs);
   d = DecideAfterProbe(true, false, 0.02);
   EXPECT_FALSE(d.park);
   EXPECT_EQ(d.next_probe_in_ns, kSampleNs);
