@@ -12,13 +12,15 @@
 //       (bit flips, bytes, 4- and 8-byte words set to boundary values or nudged by a few, chunks
 //       copied), aimed at an .om's graph section when the bytes have an .om header
 //
-// Each input runs under a watchdog: one taking longer than --timeout (default 10 s) is a hang.
+// Each input runs under a watchdog: one using more than --timeout (default 10 s) of CPU, or ten
+// times that on the clock (time the process spends stopped not counted), is a hang.
 // Before each mutated input runs it is written to DIR/current-input (default: the working
 // folder), so a crash or hang leaves its reproducer behind; a clean run removes it. Exit status:
 // 0 when every input returned, 2 on a hang, 3 for bad usage; a crash aborts (the sanitizer's
 // report says where).
 #include <dirent.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -53,35 +55,47 @@ struct Options {
   std::vector<std::string> paths;
 };
 
-// The input running now and when it started (0: none), for the watchdog.
+// The input running now: when it started (0: none) and the process's CPU time then, for the
+// watchdog.
 std::atomic<int64_t> g_started_ns{0};
+std::atomic<int64_t> g_started_cpu_ns{0};
 std::string g_current;  // what the watchdog names on a hang
 
+int64_t ProcessCpuNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+// A hang: the input used more than `timeout_s` of CPU (a loop), or ran ten times that long
+// on the clock (a thread blocked for good). CPU time, not the clock, is the first test because a
+// campaign shares the machine: niced beside a build, or stopped (SIGSTOP) while a benchmark runs,
+// an input that takes 0.3 s alone took more than 20 s on the clock.
 void Watchdog(double timeout_s) {
-  const auto limit = std::chrono::nanoseconds(static_cast<int64_t>(timeout_s * 1e9));
+  const int64_t cpu_limit = static_cast<int64_t>(timeout_s * 1e9);
+  const int64_t wall_limit = 10 * cpu_limit;
   auto last_tick = Clock::now();
   for (;;) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    // A tick far later than asked means the whole process was stopped (SIGSTOP, to keep a
-    // benchmark's machine idle) or starved: that time is not the input's, so the input's start
-    // moves on by it (unless another input has started meanwhile).
+    // A tick far later than asked: the whole process was stopped, and that time is not the
+    // input's on the clock either (unless another input has started meanwhile).
     const auto tick = Clock::now();
-    const auto gap = tick - last_tick;
+    const int64_t gap =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(tick - last_tick).count();
     last_tick = tick;
-    if (gap > std::chrono::seconds(1)) {
-      int64_t started = g_started_ns.load();
-      if (started != 0) {
-        g_started_ns.compare_exchange_strong(
-            started, started + std::chrono::duration_cast<std::chrono::nanoseconds>(gap).count());
-      }
+    if (gap > 1'000'000'000) {
+      int64_t was = g_started_ns.load();
+      if (was != 0) g_started_ns.compare_exchange_strong(was, was + gap);
       continue;
     }
     const int64_t started = g_started_ns.load();
     if (started == 0) continue;
-    const auto now = Clock::now().time_since_epoch();
-    if (now - std::chrono::nanoseconds(started) > limit) {
-      std::fprintf(stderr, "fuzz: HANG: %s ran for more than %.0f s\n", g_current.c_str(),
-                   timeout_s);
+    const int64_t wall = Clock::now().time_since_epoch().count() - started;
+    const int64_t cpu = ProcessCpuNs() - g_started_cpu_ns.load();
+    if (g_started_ns.load() != started) continue;  // the next input began meanwhile
+    if (cpu > cpu_limit || wall > wall_limit) {
+      std::fprintf(stderr, "fuzz: HANG: %s used %.1f s of CPU in %.1f s\n", g_current.c_str(),
+                   static_cast<double>(cpu) * 1e-9, static_cast<double>(wall) * 1e-9);
       std::fflush(stderr);
       _exit(2);
     }
@@ -89,6 +103,7 @@ void Watchdog(double timeout_s) {
 }
 
 void RunOne(const Bytes& input) {
+  g_started_cpu_ns.store(ProcessCpuNs());
   g_started_ns.store(Clock::now().time_since_epoch().count());
   LLVMFuzzerTestOneInput(input.data(), input.size());
   g_started_ns.store(0);
