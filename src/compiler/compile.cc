@@ -63,6 +63,7 @@ void AddDefaultPasses(PassManager& pm, const CompileOptions& options) {
   pm.Add(CreatePostAffineFusionPass());
   pm.Add(CreateTransposeCancellationPass());
   pm.Add(CreateChannelsLastPass());
+  pm.Add(CreateArithmeticChainPass());  // after channels_last, which flags arithmetic it keeps NHWC
   pm.Add(CreateConstantFoldingPass());
   pm.Add(CreateDeadCodeEliminationPass());
 }

@@ -33,6 +33,27 @@ PoolAttrs ReadPoolAttrs(const NodeDef& def, PoolKind kind) {
   return a;
 }
 
+Result<std::vector<ChainStep>> ReadChainSteps(const NodeDef& def) {
+  const std::vector<std::string> ops = def.attr_strings("ops");
+  const std::vector<int64_t> swapped =
+      def.has_attr("swapped") ? def.attr_ints("swapped") : std::vector<int64_t>();
+  std::vector<ChainStep> steps;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    ChainStep s{ChainStep::kAdd, i < swapped.size() && swapped[i] == 1};
+    if (ops[i] == "Sub") {
+      s.op = ChainStep::kSub;
+    } else if (ops[i] == "Mul") {
+      s.op = ChainStep::kMul;
+    } else if (ops[i] == "Div") {
+      s.op = ChainStep::kDiv;
+    } else if (ops[i] != "Add") {
+      return def.Fail(code::kFeatureUnsupported, "step '", ops[i], "' is not supported");
+    }
+    steps.push_back(s);
+  }
+  return steps;
+}
+
 Result<ActivationAttrs> ReadActivation(const NodeDef& def) {
   using Kind = ActivationKind;
   const std::string name = def.attr_string("activation");

@@ -81,6 +81,16 @@ struct ActivationAttrs {
 // refuse those first).
 Result<ActivationAttrs> ReadActivation(const NodeDef& def);
 
+// com.kiln ArithmeticChain (ir/ops/fused.cc): step i combines the running value with input i + 1
+// (op(v, x), or op(x, v) when swapped).
+struct ChainStep {
+  enum Op : uint8_t { kAdd, kSub, kMul, kDiv } op;
+  bool swapped;
+};
+// The node's `ops` and `swapped`; kFeatureUnsupported for a step it does not know (the op's
+// definition refuses those first).
+Result<std::vector<ChainStep>> ReadChainSteps(const NodeDef& def);
+
 // ---------------------------------------------------------------------------------------------
 // Slice, Split, Pad: what the node does to its input, read from attributes in old opsets and
 // from inputs in new ones. The node's definition (ir/ops/tensor.cc) checked them and gave the

@@ -7,12 +7,10 @@
 #include <vector>
 
 #include "ir/op_schema.h"
+#include "kernels/util.h"
 
 namespace kiln::kernels {
 namespace {
-
-// N, C, H, W -> N, H, W, C.
-void StoredOrder(const Dims& nchw, Dims* out) { out->assign({nchw[0], nchw[2], nchw[3], nchw[1]}); }
 
 // Whether input `i` of `op` holds one value per axis (a Resize's roi, in two halves, scales and
 // sizes), to be given in the stored order too.
@@ -80,7 +78,7 @@ class StoredOrderContext final : public ForwardingContext {
   static TensorView* Permuted(const TensorView& v, TensorView* out) {
     out->dtype = v.dtype;
     out->data = v.data;
-    StoredOrder(v.dims, &out->dims);
+    NhwcStoredDims(v.dims, &out->dims);
     return out;
   }
   ViewState& s_;
@@ -132,11 +130,11 @@ Result<std::unique_ptr<Kernel>> MakeNhwcViewKernel(const KernelRegistry& registr
   // The definition checked that every data tensor is of rank 4 and the axis the channels.
   for (size_t i = 0; i < inner.input_dims.size(); ++i) {
     if (inner.input_dims[i].size() == 4 && !PerAxisInput(def.op_type, i)) {
-      StoredOrder(def.input_dims[i], &inner.input_dims[i]);
+      NhwcStoredDims(def.input_dims[i], &inner.input_dims[i]);
     }
   }
   for (size_t i = 0; i < inner.output_dims.size(); ++i) {
-    if (inner.output_dims[i].size() == 4) StoredOrder(def.output_dims[i], &inner.output_dims[i]);
+    if (inner.output_dims[i].size() == 4) NhwcStoredDims(def.output_dims[i], &inner.output_dims[i]);
   }
   if (inner.has_attr("axis")) inner.attrs["axis"] = int64_t{3};
   std::vector<std::vector<uint8_t>> constants(def.constants.size());
@@ -148,7 +146,7 @@ Result<std::unique_ptr<Kernel>> MakeNhwcViewKernel(const KernelRegistry& registr
       PermutedValues(*def.constants[i], &constants[i], views[i].get());
     } else if (def.constants[i]->rank() == 4) {  // a neutral operand: its bytes, its dims reordered
       *views[i] = *def.constants[i];
-      StoredOrder(def.constants[i]->dims, &views[i]->dims);
+      NhwcStoredDims(def.constants[i]->dims, &views[i]->dims);
     } else {
       continue;
     }

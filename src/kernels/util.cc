@@ -72,6 +72,14 @@ Result<TensorView*> BoundOutput(const NodeDef& def, KernelContext& ctx, size_t i
   return def.Fail(code::kInternalError, "output ", i, " is not bound");
 }
 
+void NhwcStoredDims(const Dims& dims, Dims* out) {
+  if (dims.size() == 4) {
+    out->assign({dims[0], dims[2], dims[3], dims[1]});
+  } else {
+    out->assign(dims.begin(), dims.end());
+  }
+}
+
 std::string DimsString(const Dims& dims) {
   std::string s = "[";
   for (size_t i = 0; i < dims.size(); ++i) s += (i ? "," : "") + std::to_string(dims[i]);

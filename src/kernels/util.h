@@ -198,6 +198,9 @@ std::optional<Dims> BroadcastDims(const std::vector<const Dims*>& shapes);
 // For each element of `out` (row-major), the flat index of the element of an input of dims
 // `in` (broadcast to `out`) it reads. Size = NumElements(out).
 std::vector<int64_t> BroadcastIndex(const Dims& in, const Dims& out);
+// The dims of a channels-last rank-4 tensor (kiln_nhwc) in the order of its bytes: N, C, H, W ->
+// N, H, W, C; other ranks as they are. Reuses `out`'s capacity.
+void NhwcStoredDims(const Dims& dims, Dims* out);
 // Dims as "[1,3,224,224]" for messages.
 std::string DimsString(const Dims& dims);
 

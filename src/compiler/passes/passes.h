@@ -28,5 +28,7 @@ std::unique_ptr<Pass> CreateActivationFusionPass();
 std::unique_ptr<Pass> CreateTransposeCancellationPass();
 // Keeps float32 activations NHWC between consecutive 2-D convolutions (channels_last.cc).
 std::unique_ptr<Pass> CreateChannelsLastPass();
+// Fuses chains of float32 Add / Sub / Mul / Div into one ArithmeticChain (arithmetic_chain.cc).
+std::unique_ptr<Pass> CreateArithmeticChainPass();
 
 }  // namespace kiln::compiler

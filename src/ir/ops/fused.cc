@@ -4,8 +4,8 @@
 // Kiln's fused ops (domain "com.kiln"), produced by the compiler's fusion passes:
 // FusedConv, FusedGemm, FusedMatMul — the base op plus an optional residual / bias and an
 // activation — and FusedQLinearConv, a QLinearConv with an optional quantized residual and Relu,
-// and FusedQLinearMatMul, a QLinearMatMul with an int32 bias (qdq_fusion; see
-// src/compiler/passes/README.md).
+// FusedQLinearMatMul, a QLinearMatMul with an int32 bias (qdq_fusion), the layout-transparent ops
+// of channels_last and ArithmeticChain (see src/compiler/passes/README.md).
 #include <optional>
 #include <set>
 #include <string>
@@ -123,6 +123,23 @@ Status LayoutPool(InferenceContext& ctx, const char* base) {
 Status LayoutMaxPool(InferenceContext& ctx) { return LayoutPool(ctx, "MaxPool"); }
 Status LayoutAveragePool(InferenceContext& ctx) { return LayoutPool(ctx, "AveragePool"); }
 
+// With kiln_nhwc, elementwise arithmetic computes on the stored order, which gives the same values
+// only when each input (of rank 4) is of the output's known shape, or layout-neutral: of height
+// and width 1 (the same bytes NCHW and NHWC), broadcast over the others.
+Status CheckNhwcOperands(InferenceContext& ctx) {
+  const Shape& out = ctx.outputs()[0].shape;
+  for (size_t i = 0; i < ctx.num_inputs(); ++i) {
+    const Shape& in = ctx.input_shape(i);
+    const bool full = in == out && in.IsStatic();
+    const bool neutral = in.IsStatic() && in.dims()[2].value == 1 && in.dims()[3].value == 1;
+    if (!full && !neutral) {
+      return ctx.Fail("kiln_nhwc needs each input of the output's known shape ", out.ToString(),
+                      " or of height and width 1, got ", in.ToString(), " (input ", i, ")");
+    }
+  }
+  return Status::Ok();
+}
+
 // com.kiln Concat / Split / Add / Sub / Mul / Div / Resize: the ONNX op of the newest opset on
 // tensors channels_last keeps NHWC between convolutions. kiln_nhwc = 1: every input and output of
 // rank 4 is stored NHWC (dims stay N, C, H, W; a Split's sizes and a Resize's roi, scales and
@@ -154,18 +171,7 @@ Status LayoutTransparent(InferenceContext& ctx, const char* base) {
     }
   }
   if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
-    // Each input of the output's shape, or layout-neutral: height and width 1 (the same bytes
-    // NCHW and NHWC), broadcast over the others.
-    const Shape& out = ctx.outputs()[0].shape;
-    for (size_t i = 0; i < 2; ++i) {
-      const Shape& in = ctx.input_shape(i);
-      const bool full = in == out && in.IsStatic();
-      const bool neutral = in.IsStatic() && in.dims()[2].value == 1 && in.dims()[3].value == 1;
-      if (!full && !neutral) {
-        return ctx.Fail("kiln_nhwc needs each input of the output's known shape ", out.ToString(),
-                        " or of height and width 1, got ", in.ToString());
-      }
-    }
+    return CheckNhwcOperands(ctx);
   } else if (op == "Resize") {
     if (ctx.attrs().count("axes")) return ctx.Fail("kiln_nhwc is not taken with 'axes'");
   } else if (NormalizeAxis(ctx.attr_int("axis"), 4) != 1) {
@@ -180,6 +186,54 @@ Status LayoutSub(InferenceContext& ctx) { return LayoutTransparent(ctx, "Sub"); 
 Status LayoutMul(InferenceContext& ctx) { return LayoutTransparent(ctx, "Mul"); }
 Status LayoutDiv(InferenceContext& ctx) { return LayoutTransparent(ctx, "Div"); }
 Status LayoutResize(InferenceContext& ctx) { return LayoutTransparent(ctx, "Resize"); }
+
+// com.kiln ArithmeticChain (arithmetic_chain pass): float32 Add / Sub / Mul / Div applied in turn,
+// in one pass over memory. v = X0; step i (ops[i]) makes v = v op X(i+1), or X(i+1) op v where
+// swapped[i] is 1; Y = v, of the broadcast shape of all inputs (each element is computed as the
+// unfused ops compute it). kiln_nhwc as on the transparent arithmetic (LayoutTransparent).
+Status ArithmeticChain(InferenceContext& ctx) {
+  static const std::set<std::string> kSteps = {"Add", "Sub", "Mul", "Div"};
+  const std::vector<std::string> ops = ctx.attr_strings("ops");
+  if (ops.size() + 1 != ctx.num_inputs()) {
+    return ctx.Fail("'ops' has ", ops.size(), " steps for ", ctx.num_inputs(),
+                    " inputs; one step per input after the first is required");
+  }
+  for (const std::string& op : ops) {
+    if (!kSteps.count(op)) return ctx.Unsupported("step '", op, "' is not Add, Sub, Mul or Div");
+  }
+  if (ctx.attrs().count("swapped")) {
+    const std::vector<int64_t> swapped = ctx.attr_ints("swapped");
+    if (swapped.size() != ops.size()) {
+      return ctx.Fail("'swapped' has ", swapped.size(), " values for ", ops.size(), " steps");
+    }
+    for (int64_t v : swapped) {
+      if (v != 0 && v != 1) return ctx.Fail("'swapped' values must be 0 or 1, got ", v);
+    }
+  }
+  for (size_t i = 0; i < ctx.num_inputs(); ++i) {
+    if (!ctx.has_input(i)) return ctx.Fail("input ", i, " is absent");
+    if (ctx.input_dtype(i) != DataType::kFloat32) {
+      return ctx.Unsupported("input ", i, " is ", Name(ctx.input_dtype(i)),
+                             "; float32 is required");
+    }
+  }
+  KILN_ASSIGN_OR_RETURN(Shape shape, BroadcastInputs(ctx, 0, ctx.num_inputs()));
+  ctx.set_output(0, DataType::kFloat32, std::move(shape));
+  auto it = ctx.attrs().find("kiln_nhwc");
+  if (it == ctx.attrs().end()) return Status::Ok();
+  const int64_t* v = std::get_if<int64_t>(&it->second);
+  if (v == nullptr || (*v != 0 && *v != 1)) {
+    return ctx.Fail("attribute 'kiln_nhwc' must be the int 0 or 1");
+  }
+  if (*v == 0) return Status::Ok();
+  for (size_t i = 0; i <= ctx.num_inputs(); ++i) {
+    const Shape& t = i < ctx.num_inputs() ? ctx.input_shape(i) : ctx.outputs()[0].shape;
+    if (!t.rank_known() || t.rank() != 4) {
+      return ctx.Fail("kiln_nhwc needs tensors of rank 4, got ", t.ToString());
+    }
+  }
+  return CheckNhwcOperands(ctx);
+}
 
 // The attributes ONNX's `op` declares at the newest opset (registered before the fused ops).
 std::vector<AttrSpec> NewestAttrs(const OpRegistry& r, const char* op) {
@@ -361,6 +415,11 @@ void RegisterFusedOps(OpRegistry& r) {
     if (onnx != nullptr && onnx->has(kTraitInPlace)) schema.Traits(kTraitInPlace);
     r.Register(std::move(schema));
   }
+  // A chain of float32 arithmetic (at most 8 steps), with kiln_nhwc as the transparent ops have it.
+  r.Register(
+      MakeSchema("ArithmeticChain", 1, 3, 9, 1, 1, kFamily, ArithmeticChain, kDomain)
+          .Attrs({RequiredAttr("ops", AttrKind::kStrings), OptionalAttr("swapped", AttrKind::kInts),
+                  OptionalAttr("kiln_nhwc", AttrKind::kInt)}));
   r.Register(MakeSchema("FusedQLinearMatMul", 1, 8, 9, 1, 1, kFamily, FusedQLinearMatMul, kDomain)
                  .Attrs(activation({})));
   r.Register(MakeSchema("FusedGemm", 1, 2, 3, 1, 1, kFamily, FusedGemm, kDomain)

@@ -3,13 +3,15 @@
 //
 // Reference kernels of Kiln's fused ops (domain "com.kiln", see src/compiler/passes/README.md):
 // FusedConv = act(Conv(X, W, B) + Z), FusedGemm = act(Gemm(A, B, C)), FusedMatMul =
-// act(MatMul(A, B) + Bias). FusedConv honours the channels_last layout flags (X, Y, Z stored
-// NHWC) by transposing through NCHW temporaries. Each intermediate the unfused graph would store is
-// rounded to the element type, so a fused node computes what the ops it replaces compute.
+// act(MatMul(A, B) + Bias), ArithmeticChain (Add / Sub / Mul / Div in turn). FusedConv honours the
+// channels_last layout flags (X, Y, Z stored NHWC) by transposing through NCHW temporaries. Each
+// intermediate the unfused graph would store is rounded to the element type, so a fused node
+// computes what the ops it replaces compute.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -374,12 +376,77 @@ Result<std::unique_ptr<Kernel>> MakeFusedMatMul(const NodeDef& def) {
   return std::unique_ptr<Kernel>(std::make_unique<FusedMatMulKernel>(def, act));
 }
 
+// ArithmeticChain: each output element computed step by step in float32, as the Add / Sub / Mul /
+// Div nodes it replaces compute it; with kiln_nhwc on the stored order (a rank-4 tensor's dims
+// read N, H, W, C; its definition admits only inputs whose bytes are the same in either order).
+Status RunArithmeticChain(const NodeDef& def, KernelContext& ctx) {
+  KILN_ASSIGN_OR_RETURN(const std::vector<ChainStep> steps, ReadChainSteps(def));
+  KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
+  const bool nhwc = def.attr_int("kiln_nhwc") == 1;
+  auto stored = [nhwc](const Dims& d) {
+    Dims s = d;
+    if (nhwc) NhwcStoredDims(d, &s);
+    return s;
+  };
+  const Dims out = stored(y->dims);
+  std::vector<Dims> in_dims;
+  std::vector<const float*> x;
+  for (size_t i = 0; i <= steps.size(); ++i) {
+    const TensorView* t = ctx.input(i);
+    if (t == nullptr || t->dtype != DataType::kFloat32) {
+      return def.Fail(code::kInvalidParam, "input ", i, " is absent or not float32");
+    }
+    in_dims.push_back(stored(t->dims));
+    x.push_back(t->as<const float>());
+  }
+  std::vector<const Dims*> shapes;
+  for (const Dims& d : in_dims) shapes.push_back(&d);
+  if (BroadcastDims(shapes) != std::optional<Dims>(out)) {
+    return def.Fail(code::kInvalidParam, "the inputs do not broadcast to the output's ",
+                    DimsString(y->dims));
+  }
+  std::vector<std::vector<int64_t>> index;
+  for (const Dims& d : in_dims) index.push_back(BroadcastIndex(d, out));
+  float* py = y->as<float>();
+  const int64_t n = NumElements(out);
+  for (int64_t e = 0; e < n; ++e) {
+    float v = x[0][index[0][e]];
+    for (size_t s = 0; s < steps.size(); ++s) {
+      const float o = x[s + 1][index[s + 1][e]];
+      const float a = steps[s].swapped ? o : v;
+      const float b = steps[s].swapped ? v : o;
+      switch (steps[s].op) {
+        case ChainStep::kAdd:
+          v = a + b;
+          break;
+        case ChainStep::kSub:
+          v = a - b;
+          break;
+        case ChainStep::kMul:
+          v = a * b;
+          break;
+        case ChainStep::kDiv:
+          v = a / b;
+          break;
+      }
+    }
+    py[e] = v;
+  }
+  return Status::Ok();
+}
+
+Result<std::unique_ptr<Kernel>> MakeArithmeticChain(const NodeDef& def) {
+  KILN_RETURN_IF_ERROR(ReadChainSteps(def).status(), "");
+  return MakeFunctionKernel(def, RunArithmeticChain);
+}
+
 }  // namespace
 
 void RegisterFusedKernels(KernelRegistry& r) {
   r.Register(kReferenceBackend, kKilnDomain, "FusedConv", MakeFusedConv);
   r.Register(kReferenceBackend, kKilnDomain, "FusedGemm", MakeFusedGemm);
   r.Register(kReferenceBackend, kKilnDomain, "FusedMatMul", MakeFusedMatMul);
+  r.Register(kReferenceBackend, kKilnDomain, "ArithmeticChain", MakeArithmeticChain);
 }
 
 }  // namespace kiln::kernels

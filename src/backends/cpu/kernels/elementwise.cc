@@ -3,10 +3,10 @@
 //
 // The CPU backend's own elementwise kernels, float32: broadcasting binary arithmetic (Add, Sub,
 // Mul, Div, Max, Min, two-input Sum and Mean, Pow, PRelu), comparisons (bool out), Where, and
-// the unary math and activations (Relu ... Gelu, Clip). Other element types and variadic
-// Sum/Max/Min/Mean with other than two inputs are declined at Prepare (the reference kernel
-// takes them); runs whose inputs do not fit the bound output go to the node's reference
-// kernel, which reports them.
+// the unary math and activations (Relu ... Gelu, Clip), and com.kiln ArithmeticChain. Other element
+// types and variadic Sum/Max/Min/Mean with other than two inputs are declined at Prepare (the
+// reference kernel takes them); runs whose inputs do not fit the bound output go to the node's
+// reference kernel, which reports them.
 //
 // Broadcasting: the executor binds the output with the broadcast dims (the op's definition
 // derives them). Each run collapses the inputs' dims against them into the fewest segments
@@ -43,6 +43,7 @@
 #include "backends/cpu/kernels/families.h"
 #include "backends/cpu/kernels/simd.h"
 #include "backends/cpu/kernels/vec_math.h"
+#include "kernels/attrs.h"
 #include "kernels/util.h"
 
 namespace kiln::cpu {
@@ -351,7 +352,7 @@ KILN_CPU_CLONES void UnaryLeaf(const UnaryArgs& p, const float* x, float* y, int
 // Broadcasting plan.
 
 constexpr int kMaxSegments = 16;
-constexpr int kMaxOperands = 3;
+constexpr int kMaxOperands = 9;  // ArithmeticChain's most inputs (ir/ops/fused.cc)
 
 struct Broadcast {
   int64_t size = 0;  // the output's elements
@@ -593,6 +594,140 @@ class BinaryKernel final : public FallbackKernel {
   bool compare_;
 };
 
+// com.kiln ArithmeticChain: one pass over the output, in blocks of kChainBlock elements; every
+// step applies BinaryLeaf to the block in place in the output, so the running value stays in L1
+// and each step rounds as the unfused node did (bit-identical to the Add / Sub / Mul / Div nodes
+// it replaces). Where the broadcast plan's contiguous runs are long (same-shape operands, a
+// per-channel operand of NCHW), a block lies within one run and the operands are read where they
+// are; where they are short (a per-channel operand of a channels-last tensor repeats every C
+// elements), a block spans many runs and each broadcast operand is first gathered into a block of
+// its own. With kiln_nhwc the rank-4 dims are read in the stored order (the definition admits
+// only inputs whose bytes are the same in both orders).
+class ArithmeticChainKernel final : public FallbackKernel {
+ public:
+  ArithmeticChainKernel(const NodeDef& def, std::unique_ptr<Kernel> reference,
+                        std::vector<kernels::ChainStep> steps)
+      : FallbackKernel(def, std::move(reference)),
+        steps_(std::move(steps)),
+        nhwc_(def.attr_int("kiln_nhwc") == 1) {}
+
+  Status Run(KernelContext& ctx) const override {
+    const int count = static_cast<int>(steps_.size()) + 1;  // <= kMaxOperands: Make checked
+    KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
+    Dims dims[kMaxOperands];
+    const Dims* shapes[kMaxOperands];
+    const float* x[kMaxOperands] = {};
+    for (int k = 0; k < count; ++k) {
+      const TensorView* t = ctx.input(static_cast<size_t>(k));
+      if (t == nullptr || t->dtype != kF32) return RunReference(ctx);
+      Stored(t->dims, &dims[k]);
+      shapes[k] = &dims[k];
+      x[k] = t->as<const float>();
+    }
+    Dims out;
+    Stored(y->dims, &out);
+    Broadcast bc{};  // the unused operands' strides stay 0
+    if (!PlanBroadcast(shapes, count, out, bc)) return RunReference(ctx);
+    float* py = y->as<float>();
+    if (bc.extent[bc.segments - 1] >= kLongRun) {
+      ctx.ParallelFor(bc.size, kGrainCheap, [&](int64_t begin, int64_t end) {
+        ForRuns<kMaxOperands>(bc, begin, end, [&](const int64_t* at, int64_t pos, int64_t len) {
+          const float* src[kMaxOperands];
+          for (int64_t o = 0; o < len; o += kChainBlock) {
+            for (int k = 0; k < count; ++k) src[k] = x[k] + at[k] + ((bc.inner >> k & 1u) ? o : 0);
+            Steps(src, bc.inner, py + pos + o, std::min(kChainBlock, len - o));
+          }
+        });
+      });
+      return Status::Ok();
+    }
+    // Short runs. Each operand is read in place (one of the output's elements: it runs along),
+    // repeated (one element) or gathered.
+    unsigned direct = 0, gather = 0;
+    for (int k = 0; k < count; ++k) {
+      const int64_t n = kernels::NumElements(dims[k]);
+      if (n == bc.size) {
+        direct |= 1u << k;
+      } else if (n != 1) {
+        gather |= 1u << k;
+      }
+    }
+    ctx.ParallelFor(bc.size, kGrainCheap, [&](int64_t begin, int64_t end) {
+      float blocks[kMaxOperands][kChainBlock];
+      const float* src[kMaxOperands];
+      for (int64_t b = begin; b < end; b += kChainBlock) {
+        const int64_t n = std::min(kChainBlock, end - b);
+        for (int k = 0; k < count; ++k) {
+          src[k] = direct >> k & 1u ? x[k] + b : gather >> k & 1u ? blocks[k] : x[k];
+        }
+        ForRuns<kMaxOperands>(bc, b, b + n, [&](const int64_t* at, int64_t pos, int64_t len) {
+          for (int k = 0; k < count; ++k) {
+            if (!(gather >> k & 1u)) continue;
+            float* to = blocks[k] + (pos - b);
+            if (bc.inner >> k & 1u) {
+              std::memcpy(to, x[k] + at[k], static_cast<size_t>(len) * sizeof(float));
+            } else {
+              std::fill(to, to + len, x[k][at[k]]);
+            }
+          }
+        });
+        Steps(src, direct | gather, py + b, n);
+      }
+    });
+    return Status::Ok();
+  }
+
+ private:
+  // Elements per block (the running value, and each gathered operand, stay in L1).
+  static constexpr int64_t kChainBlock = 1024;
+  // Runs at least this long are taken one at a time, their operands read in place.
+  static constexpr int64_t kLongRun = 256;
+
+  // The steps over one block of n output elements into v: src[k] is operand k's block, or its one
+  // element when bit k of `vary` is clear.
+  void Steps(const float* const* src, unsigned vary, float* v, int64_t n) const {
+    auto varies = [vary](int k) { return vary >> k & 1u; };
+    const kernels::ChainStep& first = steps_[0];
+    if (first.swapped) {
+      BinaryLeaf(Op(first), varies(1) | varies(0) << 1, src[1], src[0], v, n);
+    } else {
+      BinaryLeaf(Op(first), varies(0) | varies(1) << 1, src[0], src[1], v, n);
+    }
+    for (size_t i = 1; i < steps_.size(); ++i) {
+      const int k = static_cast<int>(i) + 1;
+      if (steps_[i].swapped) {
+        BinaryLeaf(Op(steps_[i]), varies(k) | 2u, src[k], v, v, n);
+      } else {
+        BinaryLeaf(Op(steps_[i]), 1u | varies(k) << 1, v, src[k], v, n);
+      }
+    }
+  }
+
+  static BinOp Op(const kernels::ChainStep& s) {
+    switch (s.op) {
+      case kernels::ChainStep::kAdd:
+        return BinOp::kAdd;
+      case kernels::ChainStep::kSub:
+        return BinOp::kSub;
+      case kernels::ChainStep::kMul:
+        return BinOp::kMul;
+      case kernels::ChainStep::kDiv:
+        return BinOp::kDiv;
+    }
+    return BinOp::kAdd;
+  }
+  void Stored(const Dims& d, Dims* out) const {
+    if (nhwc_) {
+      kernels::NhwcStoredDims(d, out);
+    } else {
+      out->assign(d.begin(), d.end());
+    }
+  }
+
+  std::vector<kernels::ChainStep> steps_;
+  bool nhwc_;
+};
+
 class WhereKernel final : public FallbackKernel {
  public:
   WhereKernel(const NodeDef& def, std::unique_ptr<Kernel> reference)
@@ -679,6 +814,22 @@ Made MakeBinary(const KernelRegistry& registry, const NodeDef& def, Op op, DataT
   return std::unique_ptr<Kernel>(std::make_unique<BinaryKernel>(def, std::move(reference), op));
 }
 
+Made MakeArithmeticChain(const KernelRegistry& registry, const NodeDef& def) {
+  KILN_ASSIGN_OR_RETURN(std::vector<kernels::ChainStep> steps, kernels::ReadChainSteps(def));
+  if (steps.empty() || def.num_inputs() != steps.size() + 1 ||
+      def.num_inputs() > static_cast<size_t>(kMaxOperands)) {
+    return def.Fail(code::kFeatureUnsupported, "the cpu kernel takes 2 to ", kMaxOperands - 1,
+                    " steps with one input each, not ", def.num_inputs(), " inputs");
+  }
+  for (size_t i = 0; i < def.num_inputs(); ++i) {
+    KILN_RETURN_IF_ERROR(RequireInput(def, i, kF32), "");
+  }
+  KILN_RETURN_IF_ERROR(RequireOutput(def, 0, kF32), "");
+  KILN_ASSIGN_OR_RETURN(auto reference, internal::PrepareReference(registry, def));
+  return std::unique_ptr<Kernel>(
+      std::make_unique<ArithmeticChainKernel>(def, std::move(reference), std::move(steps)));
+}
+
 Made MakeWhere(const KernelRegistry& registry, const NodeDef& def) {
   KILN_RETURN_IF_ERROR(RequireInput(def, 0, DataType::kBool), "");
   KILN_RETURN_IF_ERROR(RequireInput(def, 1, kF32), "");
@@ -750,6 +901,8 @@ void RegisterCpuElementwiseKernels(KernelRegistry& registry) {
   }
   registry.Register(internal::kCpu, "", "Where",
                     [r](const NodeDef& def) { return MakeWhere(*r, def); });
+  registry.Register(internal::kCpu, "com.kiln", "ArithmeticChain",
+                    [r](const NodeDef& def) { return MakeArithmeticChain(*r, def); });
 }
 
 }  // namespace kiln::cpu

@@ -1,0 +1,127 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// arithmetic_chain: float32 Add / Sub / Mul / Div nodes that feed one another — each output read
+// only by the next — become one com.kiln ArithmeticChain, which makes one pass over memory
+// instead of one per node (a squeeze-excitation's x * s + x + the upsampled branch of a feature
+// pyramid; (x - mean) / std). Runs after channels_last: ONNX nodes chain with ONNX nodes, com.kiln
+// ones with kiln_nhwc with those of the same flag (the chain keeps it). Each step computes what
+// its node computed (src/compiler/passes/README.md).
+#include <string>
+#include <vector>
+
+#include "compiler/passes/passes.h"
+#include "compiler/passes/pattern_util.h"
+#include "ir/op_schema.h"
+
+namespace kiln::compiler {
+namespace {
+
+using pattern::NewNode;
+using pattern::Rewriter;
+
+constexpr char kChain[] = "ArithmeticChain";
+
+bool IsStep(const std::string& op) {
+  return op == "Add" || op == "Sub" || op == "Mul" || op == "Div";
+}
+
+// What a node contributes to a chain: its inputs in order, its steps, and its layout flag.
+struct Links {
+  std::vector<ir::Value*> inputs;
+  std::vector<std::string> ops;
+  std::vector<int64_t> swapped;
+  int64_t nhwc = 0;
+};
+
+// `n` as a chain: an arithmetic node (ONNX, or com.kiln with nothing but kiln_nhwc) of two
+// float32 inputs, or an ArithmeticChain; false for anything else.
+bool AsChain(const ir::Node& n, Links* out) {
+  if (n.outputs().size() != 1 || n.output(0)->dtype() != ir::DataType::kFloat32) return false;
+  for (const ir::Value* v : n.inputs()) {
+    if (v == nullptr || v->dtype() != ir::DataType::kFloat32) return false;
+  }
+  if (pattern::IsOp(&n, kChain, pattern::kKilnDomain)) {
+    out->inputs = n.inputs();
+    out->ops = n.attr_strings("ops");
+    out->swapped = n.attr_ints("swapped");
+    out->nhwc = n.attr_int("kiln_nhwc");
+    return out->swapped.size() == out->ops.size();
+  }
+  if (!IsStep(n.op_type()) || n.inputs().size() != 2) return false;
+  if (n.domain().empty()) {
+    if (!n.attrs().empty()) return false;
+  } else if (n.domain() == pattern::kKilnDomain) {
+    for (const auto& [name, value] : n.attrs()) {
+      if (name != "kiln_nhwc") return false;
+    }
+    out->nhwc = n.attr_int("kiln_nhwc");
+  } else {
+    return false;
+  }
+  out->inputs = n.inputs();
+  out->ops = {n.op_type()};
+  out->swapped = {0};
+  return true;
+}
+
+// The most inputs a chain takes (its op's definition).
+size_t MaxInputs() {
+  const ir::OpSchema* schema = ir::OpRegistry::Global().Find(pattern::kKilnDomain, kChain);
+  return schema == nullptr ? 0 : static_cast<size_t>(schema->max_inputs);
+}
+
+// `head` (a chain or an arithmetic node) and the arithmetic node or chain that alone reads its
+// output: that node's step follows head's (a chain continues head's when it starts from head's
+// output).
+Result<bool> TryExtend(ir::Node& head, Rewriter& rw, PassContext& ctx) {
+  Links chain;
+  if (!AsChain(head, &chain)) return false;
+  ir::Value* v = head.output(0);
+  ir::Node* next = pattern::SoleUser(rw.graph(), v);
+  Links tail;
+  if (next == nullptr || !AsChain(*next, &tail) || tail.nhwc != chain.nhwc) return false;
+  if (pattern::IsOp(next, kChain, pattern::kKilnDomain)) {
+    if (next->input(0) != v) return false;
+  } else {
+    ir::Value* other = pattern::OtherInput(*next, v);
+    if (other == nullptr || other == v) return false;
+    tail.inputs = {v, other};
+    tail.swapped = {next->input(1) == v ? 1 : 0};
+  }
+  if (chain.inputs.size() + tail.inputs.size() - 1 > MaxInputs()) return false;
+  chain.inputs.insert(chain.inputs.end(), tail.inputs.begin() + 1, tail.inputs.end());
+  chain.ops.insert(chain.ops.end(), tail.ops.begin(), tail.ops.end());
+  chain.swapped.insert(chain.swapped.end(), tail.swapped.begin(), tail.swapped.end());
+  NewNode spec{kChain,
+               pattern::kKilnDomain,
+               next->name(),
+               pattern::kKilnOpset,
+               chain.inputs,
+               {next->output(0)},
+               {}};
+  spec.attrs["ops"] = chain.ops;
+  spec.attrs["swapped"] = chain.swapped;
+  if (chain.nhwc != 0) spec.attrs["kiln_nhwc"] = chain.nhwc;
+  ctx.log.push_back(StrCat("arithmetic_chain: ", head.Label(), " and ", next->Label(), " into ",
+                           kChain, " of ", chain.ops.size(), " steps"));
+  KILN_RETURN_IF_ERROR(rw.Replace({&head, next}, std::move(spec)).status(), "in arithmetic_chain");
+  return true;
+}
+
+class ArithmeticChainPass : public Pass {
+ public:
+  const char* name() const override { return "arithmetic_chain"; }
+  Result<bool> Run(ir::Graph& graph, PassContext& ctx) override {
+    return pattern::RewriteEachNode(
+        graph, [&](ir::Node& n, Rewriter& rw) { return TryExtend(n, rw, ctx); });
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> CreateArithmeticChainPass() {
+  return std::make_unique<ArithmeticChainPass>();
+}
+
+}  // namespace kiln::compiler
