@@ -172,6 +172,7 @@ const std::unordered_map<std::string, Rule>& Rules() {
       {"FusedQLinearConv", {Kind::kConv, 0}},
       {"ConvInteger", {Kind::kConv, 0}},
       {"ConvTranspose", {Kind::kConvTranspose, 0}},
+      {"FusedConvTranspose", {Kind::kConvTranspose, 0}},
       {"MatMul", {Kind::kMatMul, 0}},
       {"FusedMatMul", {Kind::kMatMul, 0}},
       {"QLinearMatMul", {Kind::kMatMul, 0}},

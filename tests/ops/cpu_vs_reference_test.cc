@@ -749,6 +749,53 @@ TEST(CpuConvTransposeTest, KernelEqualToStrideRunsAsOneMatmul) {
   DeconvNode({1, 4, 3, 3}, {4, 3, 2, 2}, 2, true, 235).Ints("strides", {2, 2}).Check(16);
 }
 
+// Kiln's FusedConvTranspose (bias_activation_fusion: ConvTranspose + activation): the matmul path
+// (the bias and activation in the matmul) and the deconvolution primitive's (an eltwise post-op).
+Node FusedDeconvNode(Dims x, Dims w, bool bias, uint32_t seed, const char* act) {
+  Node node = Node::Fused("FusedConvTranspose");
+  node.In(Random(std::move(x), seed)).Const(Random(std::move(w), seed + 1));
+  if (bias) node.In(Random({node.inputs()[1]->dims[1]}, seed + 2));
+  node.Str("activation", act);
+  return node;
+}
+
+TEST(CpuConvTransposeTest, FusedActivations) {
+  for (const char* act : {"Relu", "Sigmoid", "LeakyRelu"}) {
+    SCOPED_TRACE(act);
+    for (bool bias : {true, false}) {
+      FusedDeconvNode({2, 24, 5, 7}, {24, 24, 2, 2}, bias, 240, act)
+          .Ints("strides", {2, 2})
+          .Check(96);
+      FusedDeconvNode({1, 24, 6, 5}, {24, 1, 2, 2}, bias, 241, act)
+          .Ints("strides", {2, 2})
+          .Check(96);
+      FusedDeconvNode({1, 5, 4, 3}, {5, 3, 3, 3}, bias, 242, act)
+          .Ints("strides", {2, 2})
+          .Ints("pads", {1, 1, 0, 0})
+          .Check(45);
+    }
+  }
+}
+
+// The reference FusedConvTranspose is ONNX's ConvTranspose followed by the activation's node.
+TEST(CpuConvTransposeTest, FusedReferenceIsTheUnfusedPair) {
+  for (const char* act : {"Relu", "Sigmoid"}) {
+    Node fused = FusedDeconvNode({1, 4, 3, 5}, {4, 3, 3, 3}, true, 250, act);
+    fused.Ints("strides", {2, 1});
+    Node deconv("ConvTranspose", 11);
+    for (const HostTensor* t : fused.inputs()) deconv.In(*t);
+    deconv.Ints("strides", {2, 1});
+    auto conv_out = deconv.Run(Registry().Create(kernels::kReferenceBackend, deconv.def()));
+    ASSERT_TRUE(conv_out.ok()) << conv_out.status().message();
+    Node activation(act, 14);
+    activation.In((*conv_out)[0]);
+    auto want = activation.Run(Registry().Create(kernels::kReferenceBackend, activation.def()));
+    auto got = fused.Run(Registry().Create(kernels::kReferenceBackend, fused.def()));
+    ASSERT_TRUE(want.ok() && got.ok());
+    Node::Compare(*got, *want, 1);
+  }
+}
+
 TEST(CpuConvTransposeTest, DepthwiseIsLeftToTheReferenceKernel) {
   DeconvNode({1, 8, 6, 6}, {8, 1, 4, 4}, 8, true, 218)
       .Ints("strides", {2, 2})

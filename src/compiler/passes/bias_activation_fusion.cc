@@ -4,9 +4,10 @@
 // bias_activation_fusion: folds a following bias add and activation into the producing
 // matrix op (see README.md for the fused ops):
 //   Conv [+ Add(constant per-channel bias), when the Conv has no B] [+ activation] -> FusedConv
-//   Gemm + activation                                                           -> FusedGemm
-//   MatMul + Add(constant 1-D bias of size N) [+ activation]                    -> FusedMatMul
-//   FusedConv without an activation + activation                                -> FusedConv
+//   ConvTranspose + activation                                                  ->
+//   FusedConvTranspose Gemm + activation -> FusedGemm MatMul + Add(constant 1-D bias of size N) [+
+//   activation]                    -> FusedMatMul FusedConv without an activation + activation ->
+//   FusedConv
 // Every value that disappears must have exactly one use and must not be a graph output. The
 // last case is for the FusedConv residual_add_fusion makes (the conv's sum with a residual Z,
 // which the activation follows): the pass runs once more after residual_add_fusion.
@@ -183,15 +184,16 @@ Result<bool> TryFusedConv(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
   return Emit(rw, ctx, {&conv, a}, std::move(spec));
 }
 
-Result<bool> TryGemm(ir::Node& gemm, Rewriter& rw, PassContext& ctx) {
-  if (gemm.outputs().size() != 1) return false;
+// `op` (a Gemm or a ConvTranspose, whose bias conv_bn_fold has folded) + activation -> `fused`.
+Result<bool> TryActivationOnly(ir::Node& op, const char* fused, Rewriter& rw, PassContext& ctx) {
+  if (op.outputs().size() != 1) return false;
   std::optional<Activation> act;
-  ir::Node* a = ActivationOf(rw.graph(), gemm.output(0), &act);
+  ir::Node* a = ActivationOf(rw.graph(), op.output(0), &act);
   if (a == nullptr) return false;
-  NewNode spec{"FusedGemm",   pattern::kKilnDomain, gemm.name(), pattern::kKilnOpset,
-               gemm.inputs(), {a->output(0)},       gemm.attrs()};
+  NewNode spec{fused,       pattern::kKilnDomain, op.name(), pattern::kKilnOpset,
+               op.inputs(), {a->output(0)},       op.attrs()};
   SetActivation(act, spec);
-  return Emit(rw, ctx, {&gemm, a}, std::move(spec));
+  return Emit(rw, ctx, {&op, a}, std::move(spec));
 }
 
 Result<bool> TryMatMul(ir::Node& mm, Rewriter& rw, PassContext& ctx) {
@@ -237,7 +239,10 @@ class BiasActivationFusionPass : public Pass {
   Result<bool> Run(ir::Graph& graph, PassContext& ctx) override {
     return pattern::RewriteEachNode(graph, [&](ir::Node& n, Rewriter& rw) -> Result<bool> {
       if (pattern::IsOp(&n, "Conv")) return TryConv(n, rw, ctx);
-      if (pattern::IsOp(&n, "Gemm")) return TryGemm(n, rw, ctx);
+      if (pattern::IsOp(&n, "Gemm")) return TryActivationOnly(n, "FusedGemm", rw, ctx);
+      if (pattern::IsOp(&n, "ConvTranspose")) {
+        return TryActivationOnly(n, "FusedConvTranspose", rw, ctx);
+      }
       if (pattern::IsOp(&n, "MatMul")) return TryMatMul(n, rw, ctx);
       if (pattern::IsOp(&n, "FusedConv", pattern::kKilnDomain)) return TryFusedConv(n, rw, ctx);
       return false;

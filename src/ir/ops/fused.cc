@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Kiln's fused ops (domain "com.kiln"), produced by the compiler's fusion passes:
-// FusedConv, FusedGemm, FusedMatMul — the base op plus an optional residual / bias and an
-// activation — and FusedQLinearConv, a QLinearConv with an optional quantized residual and Relu,
-// FusedQLinearMatMul, a QLinearMatMul with an int32 bias (qdq_fusion), the layout-transparent ops
-// of channels_last and ArithmeticChain (see src/compiler/passes/README.md).
+// FusedConv, FusedConvTranspose, FusedGemm, FusedMatMul — the base op plus an optional residual /
+// bias and an activation — and FusedQLinearConv, a QLinearConv with an optional quantized residual
+// and Relu, FusedQLinearMatMul, a QLinearMatMul with an int32 bias (qdq_fusion), the
+// layout-transparent ops of channels_last and ArithmeticChain (see src/compiler/passes/README.md).
 #include <optional>
 #include <set>
 #include <string>
@@ -309,6 +309,7 @@ Status FusedQLinearMatMul(InferenceContext& ctx) {
 }
 
 Status FusedGemm(InferenceContext& ctx) { return InferAsBase(ctx, "Gemm"); }
+Status FusedConvTranspose(InferenceContext& ctx) { return InferAsBase(ctx, "ConvTranspose"); }
 
 Status FusedMatMul(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(InferAsBase(ctx, "MatMul"), "");
@@ -422,6 +423,9 @@ void RegisterFusedOps(OpRegistry& r) {
                   OptionalAttr("kiln_nhwc", AttrKind::kInt)}));
   r.Register(MakeSchema("FusedQLinearMatMul", 1, 8, 9, 1, 1, kFamily, FusedQLinearMatMul, kDomain)
                  .Attrs(activation({})));
+  // ConvTranspose's attributes as the newest opset has them, and the activation.
+  r.Register(MakeSchema("FusedConvTranspose", 1, 2, 3, 1, 1, kFamily, FusedConvTranspose, kDomain)
+                 .Attrs(activation(NewestAttrs(r, "ConvTranspose"))));
   r.Register(MakeSchema("FusedGemm", 1, 2, 3, 1, 1, kFamily, FusedGemm, kDomain)
                  .Attrs(activation({Attr("alpha", 1.0), Attr("beta", 1.0), Attr("transA", 0),
                                     Attr("transB", 0)})));

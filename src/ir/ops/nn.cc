@@ -73,7 +73,7 @@ WindowAttrs ReadWindowAttrs(const AttrMap& attrs, std::string_view op_type, int 
   // Exporters sometimes write zero pads next to auto_pad; auto_pad decides.
   if (w.auto_pad == AutoPad::kNotSet) w.pads = a.attr_ints("pads");
   w.ceil_mode = ceil_mode && a.attr_int("ceil_mode") == 1;
-  w.transposed = op_type == "ConvTranspose";
+  w.transposed = op_type == "ConvTranspose" || op_type == "FusedConvTranspose";
   if (w.transposed) {
     w.output_padding = a.attr_ints("output_padding");
     w.output_shape = a.attr_ints("output_shape");

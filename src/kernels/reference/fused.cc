@@ -3,10 +3,10 @@
 //
 // Reference kernels of Kiln's fused ops (domain "com.kiln", see src/compiler/passes/README.md):
 // FusedConv = act(Conv(X, W, B) + Z), FusedGemm = act(Gemm(A, B, C)), FusedMatMul =
-// act(MatMul(A, B) + Bias), ArithmeticChain (Add / Sub / Mul / Div in turn). FusedConv honours the
-// channels_last layout flags (X, Y, Z stored NHWC) by transposing through NCHW temporaries. Each
-// intermediate the unfused graph would store is rounded to the element type, so a fused node
-// computes what the ops it replaces compute.
+// act(MatMul(A, B) + Bias), FusedConvTranspose = act(ConvTranspose(X, W, B)), ArithmeticChain (Add
+// / Sub / Mul / Div in turn). FusedConv honours the channels_last layout flags (X, Y, Z stored
+// NHWC) by transposing through NCHW temporaries. Each intermediate the unfused graph would store is
+// rounded to the element type, so a fused node computes what the ops it replaces compute.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -216,6 +216,38 @@ Result<std::unique_ptr<Kernel>> MakeFusedConv(const NodeDef& def) {
   KILN_ASSIGN_OR_RETURN(Activation act, PrepareActivation(def, def.input_types[0]));
   return std::unique_ptr<Kernel>(
       std::make_unique<FusedConvKernel>(def, ReadConvAttrs(def), act, ReadConvLayout(def)));
+}
+
+// FusedConvTranspose = act(ConvTranspose(X, W, B)).
+class FusedConvTransposeKernel final : public Kernel {
+ public:
+  FusedConvTransposeKernel(const NodeDef& def, ConvAttrs conv, Activation act)
+      : def_(def), conv_(std::move(conv)), act_(act) {}
+
+  Status Run(KernelContext& ctx) const override {
+    KILN_ASSIGN_OR_RETURN(TensorView * y, RunConvTranspose(def_, conv_, ctx));
+    if (act_.identity()) return Status::Ok();
+    DispatchFloat(y->dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      T* yd = y->as<T>();
+      const Epilogue<T> act(act_);
+      ctx.ParallelFor(y->num_elements(), 16384, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) Store(yd, i, act(Load(yd, i)));
+      });
+    });
+    return Status::Ok();
+  }
+
+ private:
+  NodeDef def_;
+  ConvAttrs conv_;
+  Activation act_;
+};
+
+Result<std::unique_ptr<Kernel>> MakeFusedConvTranspose(const NodeDef& def) {
+  KILN_ASSIGN_OR_RETURN(Activation act, PrepareActivation(def, def.input_types[0]));
+  return std::unique_ptr<Kernel>(
+      std::make_unique<FusedConvTransposeKernel>(def, ReadConvAttrs(def), act));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -444,6 +476,7 @@ Result<std::unique_ptr<Kernel>> MakeArithmeticChain(const NodeDef& def) {
 
 void RegisterFusedKernels(KernelRegistry& r) {
   r.Register(kReferenceBackend, kKilnDomain, "FusedConv", MakeFusedConv);
+  r.Register(kReferenceBackend, kKilnDomain, "FusedConvTranspose", MakeFusedConvTranspose);
   r.Register(kReferenceBackend, kKilnDomain, "FusedGemm", MakeFusedGemm);
   r.Register(kReferenceBackend, kKilnDomain, "FusedMatMul", MakeFusedMatMul);
   r.Register(kReferenceBackend, kKilnDomain, "ArithmeticChain", MakeArithmeticChain);

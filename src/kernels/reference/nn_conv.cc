@@ -223,21 +223,12 @@ void ConvTransposeCompute(const ConvInputs& in, const Window& w, int64_t group, 
   });
 }
 
-Status RunConvTranspose(const NodeDef& def, const ConvAttrs& a, KernelContext& ctx) {
-  const ConvInputs in = ReadConvInputs(ctx);
-  KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
-  KILN_ASSIGN_OR_RETURN(Window w,
-                        WindowOver(def, a.window, Spatial(in.x->dims), Spatial(in.w->dims)));
-  DispatchFloat(in.x->dtype, [&](auto tag) {
-    ConvTransposeCompute<typename decltype(tag)::type>(in, w, a.group, *y, ctx);
-  });
-  return Status::Ok();
-}
-
 class ConvTransposeKernel final : public Kernel {
  public:
   ConvTransposeKernel(const NodeDef& def, ConvAttrs attrs) : def_(def), attrs_(std::move(attrs)) {}
-  Status Run(KernelContext& ctx) const override { return RunConvTranspose(def_, attrs_, ctx); }
+  Status Run(KernelContext& ctx) const override {
+    return RunConvTranspose(def_, attrs_, ctx).status();
+  }
 
  private:
   NodeDef def_;
@@ -547,6 +538,17 @@ Result<TensorView*> RunConv(const NodeDef& def, const ConvAttrs& a, KernelContex
                         WindowOver(def, a.window, Spatial(in.x->dims), Spatial(in.w->dims)));
   DispatchFloat(in.x->dtype, [&](auto tag) {
     ConvCompute<typename decltype(tag)::type>(in, w, a.group, *y, ctx);
+  });
+  return y;
+}
+
+Result<TensorView*> RunConvTranspose(const NodeDef& def, const ConvAttrs& a, KernelContext& ctx) {
+  const ConvInputs in = ReadConvInputs(ctx);
+  KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(Window w,
+                        WindowOver(def, a.window, Spatial(in.x->dims), Spatial(in.w->dims)));
+  DispatchFloat(in.x->dtype, [&](auto tag) {
+    ConvTransposeCompute<typename decltype(tag)::type>(in, w, a.group, *y, ctx);
   });
   return y;
 }

@@ -1,7 +1,8 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// The reference convolution, shared by Conv (nn_conv.cc) and Kiln's FusedConv (fused.cc).
+// The reference convolutions, shared by Conv and ConvTranspose (nn_conv.cc) and Kiln's FusedConv
+// and FusedConvTranspose (fused.cc).
 #pragma once
 
 #include <cstdint>
@@ -128,5 +129,8 @@ Status RunOnNchw(KernelContext& ctx, const ConvLayout& layout, size_t z_index, R
 // Y = Conv(X, W, B) over inputs 0-2 of `ctx` into its bound output 0, which it returns.
 // Thread-safe.
 Result<TensorView*> RunConv(const NodeDef& def, const ConvAttrs& attrs, KernelContext& ctx);
+// Y = ConvTranspose(X, W, B) likewise (ConvTranspose and Kiln's FusedConvTranspose).
+Result<TensorView*> RunConvTranspose(const NodeDef& def, const ConvAttrs& attrs,
+                                     KernelContext& ctx);
 
 }  // namespace kiln::kernels

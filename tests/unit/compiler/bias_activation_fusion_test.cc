@@ -284,6 +284,29 @@ TEST(BiasActivationFusionPassTest, GemmFollowedBySigmoidBecomesFusedGemmWithGemm
   EXPECT_EQ(fused->origins(), (testing::Names{"gemm", "sig"}));
 }
 
+TEST(BiasActivationFusionPassTest, ConvTransposeAndReluBecomeFusedConvTranspose) {
+  // A segmentation / text-detection head: ConvTranspose (its BatchNormalization folded) + Relu.
+  GraphBuilder g;
+  ir::Value* x = g.In("x", DataType::kFloat32, {1, 4, 5, 5});
+  ir::Value* w = g.ConstF("w", {4, 2, 2, 2}, std::vector<float>(32, 0.5f));
+  ir::Value* b = g.ConstF("b", {2}, {1, -1});
+  ir::Value* y = g.Op("ConvTranspose", "up", {x, w, b}, {{"strides", std::vector<int64_t>{2, 2}}});
+  ir::Value* out = g.Op("Relu", "relu", {y});
+  g.Out(out);
+  auto pass = CreateBiasActivationFusionPass();
+  EXPECT_TRUE(RunPass(*pass, g));
+  ASSERT_EQ(g.OpTypes(), "FusedConvTranspose");
+  const ir::Node* fused = OnlyNode(g);
+  EXPECT_EQ(fused->domain(), "com.kiln");
+  EXPECT_EQ(fused->inputs(), (std::vector<ir::Value*>{x, w, b}));
+  EXPECT_EQ(fused->output(0), out);
+  EXPECT_EQ(fused->attr_ints("strides"), (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(fused->attr_string("activation"), "Relu");
+  EXPECT_EQ(fused->origins(), (testing::Names{"up", "relu"}));
+  ASSERT_TRUE(g.Infer().ok());
+  EXPECT_EQ(out->shape(), ir::Shape::Of({1, 2, 10, 10}));
+}
+
 TEST(BiasActivationFusionPassTest, GemmWithoutAnActivationIsLeftAlone) {
   GraphBuilder g;
   ir::Value* a = g.In("a", DataType::kFloat32, {2, 3});

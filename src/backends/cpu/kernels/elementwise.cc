@@ -841,6 +841,45 @@ Made MakeWhere(const KernelRegistry& registry, const NodeDef& def) {
 
 }  // namespace
 
+void internal::ApplyActivation(const kernels::ActivationAttrs& act, float* y, int64_t n) {
+  using Kind = kernels::ActivationKind;
+  UnaryArgs a;
+  a.alpha = act.alpha;
+  a.beta = act.beta;
+  switch (act.kind) {
+    case Kind::kNone:
+      return;
+    case Kind::kRelu:
+      a.op = UnOp::kRelu;
+      break;
+    case Kind::kLeakyRelu:
+      a.op = UnOp::kLeakyRelu;
+      break;
+    case Kind::kClip:
+      a.op = UnOp::kClip;
+      break;
+    case Kind::kSigmoid:
+      a.op = UnOp::kSigmoid;
+      break;
+    case Kind::kTanh:
+      a.op = UnOp::kTanh;
+      break;
+    case Kind::kHardSigmoid:
+      a.op = UnOp::kHardSigmoid;
+      break;
+    case Kind::kHardSwish:
+      a.op = UnOp::kHardSwish;
+      break;
+    case Kind::kGelu:
+      a.op = UnOp::kGelu;
+      break;
+    case Kind::kSwish:
+      a.op = UnOp::kSwish;
+      break;
+  }
+  UnaryLeaf(a, y, y, n);
+}
+
 void RegisterCpuElementwiseKernels(KernelRegistry& registry) {
   const KernelRegistry* r = &registry;
   const std::pair<const char*, UnOp> unary[] = {

@@ -10,6 +10,7 @@
 #include <memory>
 #include <utility>
 
+#include "kernels/attrs.h"
 #include "kernels/kernel.h"
 #include "kernels/registry.h"
 
@@ -31,6 +32,10 @@ inline constexpr const char* kCpu = "cpu";
 inline constexpr int64_t kGrainCheap = 32768;
 inline constexpr int64_t kGrainMath = 16384;
 inline constexpr int64_t kGrainScalarCall = 4096;
+
+// Applies a fused op's activation (kernels/attrs.h; its post_scale / post_shift are not taken
+// here) to the n floats at y in place, with the loops the activation's own node runs.
+void ApplyActivation(const kernels::ActivationAttrs& act, float* y, int64_t n);
 
 // Counts one run handed to a reference kernel (register.h's ReferenceRunCount).
 void CountReferenceRun();

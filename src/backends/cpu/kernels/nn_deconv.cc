@@ -1,9 +1,10 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// oneDNN transposed convolution: ConvTranspose, float32, 1 to 3 spatial dims, any group,
-// stride, dilation, pads, auto_pad, output_padding and output_shape (the window as the op's
-// definition resolves it, ir::ResolveWindow), with bias.
+// oneDNN transposed convolution: ConvTranspose and Kiln's FusedConvTranspose (its activation a
+// oneDNN eltwise post-op), float32, 1 to 3 spatial dims, any group, stride, dilation, pads,
+// auto_pad, output_padding and output_shape (the window as the op's definition resolves it,
+// ir::ResolveWindow), with bias.
 //
 // oneDNN's deconvolution maps input position i and kernel tap k to output position
 // i * stride + k * dilation - padding_l, as ONNX does with pad_begin; its destination size is
@@ -23,15 +24,19 @@
 // A 2-D one whose kernel equals its stride, without padding, dilation or groups (the 2x2
 // stride-2 upsampling of detection and segmentation heads) writes every output pixel from one
 // input pixel: it runs as one matmul, C [C_out*kh*kw, H*W] = W^T [C_out*kh*kw, C_in] x X
-// [C_in, H*W] per image, and a loop that spreads C's rows into Y with the bias (Patches). oneDNN
+// [C_in, H*W] per image, and a loop that spreads C's rows into Y with the bias (Patches), then
+// applies the activation to each output plane while it is in cache (oneDNN 2.6's matmul takes a
+// bias per row of C only in its reference kernel, 1.2 s for PP-OCR det's). oneDNN
 // 2.6's deconvolution measured 5.3 ms on PP-OCRv4 det's 24-channel 160x160 one (its gemm +
 // col2im; the blocked kernels 7 ms), the matmul and spread about 1.
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "backends/cpu/kernels/dnnl_common.h"
+#include "backends/cpu/kernels/elementwise_internal.h"
 #include "backends/cpu/kernels/simd.h"
 
 namespace kiln::cpu {
@@ -71,6 +76,9 @@ KILN_CPU_CLONES void SpreadPair(const float* KILN_RESTRICT c0, const float* KILN
   }
 }
 
+// Output elements per ParallelFor chunk of the spread (about 10 us of one core's copying).
+constexpr int64_t kSpreadGrain = 16384;
+
 // The geometry of one run: Y's dims and the window as oneDNN wants it.
 struct DeconvShape {
   Dims y;
@@ -92,17 +100,18 @@ class DeconvKernel final : public DnnlKernel {
                       "a depthwise transposed convolution: oneDNN's measured slower than the "
                       "reference kernel");
     }
+    KILN_ASSIGN_OR_RETURN(ActivationAttrs act, ReadDnnlActivation(def));
     KILN_ASSIGN_OR_RETURN(auto reference, ReferenceKernel(registry, def));
     auto k = std::unique_ptr<DeconvKernel>(
-        new DeconvKernel(def, std::move(reference), std::move(attrs), def.constant(1)));
+        new DeconvKernel(def, std::move(reference), std::move(attrs), act, def.constant(1)));
     KILN_RETURN_IF_ERROR(k->PrepareFirstPlan(), "");
     return std::unique_ptr<Kernel>(std::move(k));
   }
 
  private:
   DeconvKernel(const NodeDef& def, std::unique_ptr<Kernel> reference, ConvAttrs attrs,
-               const TensorView* w)
-      : DnnlKernel(def, std::move(reference)), attrs_(std::move(attrs)) {
+               ActivationAttrs act, const TensorView* w)
+      : DnnlKernel(def, std::move(reference)), attrs_(std::move(attrs)), act_(act) {
     if (w != nullptr) w_const_ = *w;
   }
 
@@ -198,6 +207,17 @@ class DeconvKernel final : public DnnlKernel {
     return true;
   }
 
+  // The primitive attributes: the user scratchpad and the activation (none for ConvTranspose).
+  dnnl::primitive_attr Attr() const {
+    dnnl::primitive_attr attr = UserScratchpadAttr();
+    if (act_.kind != kernels::ActivationKind::kNone) {
+      dnnl::post_ops ops;
+      AppendActivation(act_, ops);
+      attr.set_post_ops(ops);
+    }
+    return attr;
+  }
+
   void CreatePatches(const Dims& x, const Dims& wd, DeconvPlan& p) const {
     using dnnl::memory;
     using tag = memory::format_tag;
@@ -245,7 +265,7 @@ class DeconvKernel final : public DnnlKernel {
           dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct, src, w_any,
           p.b_md, dst, ToDnnl(shape.stride), ToDnnl(shape.dilate), ToDnnl(shape.pad_l),
           ToDnnl(shape.pad_r));
-      return dnnl::deconvolution_forward::primitive_desc(desc, UserScratchpadAttr(), Engine());
+      return dnnl::deconvolution_forward::primitive_desc(desc, Attr(), Engine());
     };
     // Channels per group that fill whole 16-lane blocks: oneDNN's blocked jit kernels. Otherwise
     // plain NCHW (its gemm + col2im): the blocked kernels pad the channels to the block and, with
@@ -275,29 +295,30 @@ class DeconvKernel final : public DnnlKernel {
                  {DNNL_ARG_DST, &run.Memory(2, p.c_md, c)}},
                 p.scratch_md, run.buffer(0));
     run.Wait();
-    // Spread C into Y, one (image, output channel) plane per chunk.
+    // Spread C into Y by input rows: each (image, output channel, input row) writes kh output
+    // rows, then applies the activation to them while they are in L1.
     const int64_t n = x.dims[0], co = y.dims[1], h = x.dims[2], w = x.dims[3];
-    const int64_t taps = p.kh * p.kw, plane = p.pixels * taps;
+    const int64_t taps = p.kh * p.kw, plane = p.pixels * taps, ow = w * p.kw;
     const float* bias = b != nullptr ? b->as<const float>() : nullptr;
     float* out = y.as<float>();
-    ctx.ParallelFor(n * co, 1, [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i) {
+    const int64_t grain = std::max<int64_t>(1, kSpreadGrain / (w * taps));
+    ctx.ParallelFor(n * co * h, grain, [&](int64_t begin, int64_t end) {
+      for (int64_t u = begin; u < end; ++u) {
+        const int64_t i = u / h, yy = u % h;  // (image, co) and the input row
         const float bv = bias != nullptr ? bias[i % co] : 0.0f;
-        const float* rows = c + i * taps * p.pixels;  // C's rows of (image, co): (ky, kx)
-        float* to = out + i * plane;
+        const float* rows = c + i * taps * p.pixels + yy * w;  // C's rows of (image, co): (ky, kx)
+        float* to = out + i * plane + yy * p.kh * ow;
         for (int64_t ky = 0; ky < p.kh; ++ky) {
           const float* tap = rows + ky * p.kw * p.pixels;
           if (p.kw == 2) {
-            for (int64_t yy = 0; yy < h; ++yy) {
-              SpreadPair(tap + yy * w, tap + p.pixels + yy * w, bv, w,
-                         to + (yy * p.kh + ky) * w * 2);
-            }
+            SpreadPair(tap, tap + p.pixels, bv, w, to + ky * ow);
             continue;
           }
           for (int64_t kx = 0; kx < p.kw; ++kx) {
-            SpreadTap(tap + kx * p.pixels, bv, h, w, p.kh, p.kw, ky, kx, to);
+            SpreadTap(tap + kx * p.pixels, bv, 1, w, p.kh, p.kw, ky, kx, to);
           }
         }
+        internal::ApplyActivation(act_, to, p.kh * ow);
       }
     });
     return Status::Ok();
@@ -314,6 +335,7 @@ class DeconvKernel final : public DnnlKernel {
   }
 
   ConvAttrs attrs_;
+  ActivationAttrs act_;
   PackedWeights* PackedInput(size_t i) const override {
     return i == 1 && w_const_.data != nullptr ? &packed_ : nullptr;
   }
@@ -327,6 +349,8 @@ class DeconvKernel final : public DnnlKernel {
 void RegisterCpuDeconvKernels(KernelRegistry& r) {
   const KernelRegistry* reg = &r;
   r.Register(kCpuBackend, "", "ConvTranspose",
+             [reg](const NodeDef& def) { return DeconvKernel::Make(*reg, def); });
+  r.Register(kCpuBackend, "com.kiln", "FusedConvTranspose",
              [reg](const NodeDef& def) { return DeconvKernel::Make(*reg, def); });
 }
 
