@@ -8,6 +8,9 @@ with it):
   yunet.om  YuNet 320 (tests/data/models): depthwise convolutions, Concat, Resize, Sigmoid
   gears.om  a small net made here, Conv/Relu/MaxPool/AveragePool/ReduceMean/MatMul/Softmax with
             batch gears 1,2,4 (the gear tables, per-gear dims and workspaces)
+  head.om   a small net made here like a text detector's: a residual squeeze-excitation and a
+            pyramid add (channels_last's NHWC arithmetic in an ArithmeticChain), upsampling by
+            ConvTranspose + Relu and + Sigmoid (FusedConvTranspose)
 
 usage: make_seeds.py --kiln KILN --out DIR"""
 import argparse
@@ -44,6 +47,43 @@ def gear_model(path):
     onnx.save(model, path)
 
 
+def head_model(path):
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+    rng = np.random.default_rng(11)
+
+    def const(name, shape):
+        return numpy_helper.from_array(rng.standard_normal(shape).astype(np.float32), name)
+    inits = [const("w1", (8, 3, 3, 3)), const("w2", (8, 8, 1, 1)), const("ws", (8, 8, 1, 1)),
+             const("w3", (8, 8, 3, 3)), const("up1", (8, 4, 2, 2)), const("b1", (4,)),
+             const("up2", (4, 1, 2, 2)),
+             numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32), "scales")]
+    nodes = [
+        helper.make_node("Conv", ["x", "w1"], ["c1"], pads=[1, 1, 1, 1], strides=[2, 2]),
+        helper.make_node("Conv", ["c1", "w2"], ["c2"]),
+        helper.make_node("GlobalAveragePool", ["c2"], ["g"]),
+        helper.make_node("Conv", ["g", "ws"], ["s0"]),
+        helper.make_node("HardSigmoid", ["s0"], ["s"]),
+        helper.make_node("Mul", ["c2", "s"], ["m"]),
+        helper.make_node("Add", ["c2", "m"], ["r"]),
+        helper.make_node("Conv", ["r", "w3"], ["d"], pads=[1, 1, 1, 1], strides=[2, 2]),
+        helper.make_node("Resize", ["d", "", "scales"], ["u"], mode="nearest"),
+        helper.make_node("Add", ["r", "u"], ["f"]),
+        helper.make_node("Conv", ["f", "w2"], ["f2"]),
+        helper.make_node("ConvTranspose", ["f2", "up1", "b1"], ["t1"], strides=[2, 2]),
+        helper.make_node("Relu", ["t1"], ["t1r"]),
+        helper.make_node("ConvTranspose", ["t1r", "up2"], ["t2"], strides=[2, 2]),
+        helper.make_node("Sigmoid", ["t2"], ["y"]),
+    ]
+    graph = helper.make_graph(
+        nodes, "head", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 32, 32])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1, 64, 64])], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.save(model, path)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--kiln", required=True)
@@ -52,10 +92,13 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     gears_onnx = os.path.join(a.out, "gears.onnx")
     gear_model(gears_onnx)
+    head_onnx = os.path.join(a.out, "head.onnx")
+    head_model(head_onnx)
     seeds = [
         ("mnist", os.path.join(MODELS, "mnist-8", "model.onnx"), []),
         ("yunet", os.path.join(MODELS, "yunet", "yunet_n_320_320.onnx"), []),
         ("gears", gears_onnx, ["--input_shape=x:-1,3,16,16", "--dynamic_batch_size=1,2,4"]),
+        ("head", head_onnx, ["--log=info"]),
     ]
     seed_dir = os.path.join(a.out, "seeds")
     os.makedirs(seed_dir, exist_ok=True)
@@ -65,6 +108,10 @@ def main():
                             f"--output={out}", *flags], capture_output=True, text=True)
         if r.returncode != 0:
             sys.exit(f"make_seeds: kiln atc failed on {onnx_path}:\n{r.stdout}{r.stderr}")
+        if name == "head":  # the seed must carry the fused ops it was made for
+            for fused in ("ArithmeticChain", "FusedConvTranspose"):
+                if fused not in r.stdout + r.stderr:
+                    sys.exit(f"make_seeds: {onnx_path} compiled without {fused}")
     print(f"make_seeds: {len(seeds)} seeds in {seed_dir}")
 
 
