@@ -53,6 +53,21 @@ inline HostTensor Random(Dims dims, uint32_t seed, float lo = -1.0f, float hi = 
   return t;
 }
 
+// The same float32 values of a rank-4 tensor stored N, H, W, C (dims still read N, C, H, W): what
+// channels_last's kiln_nhwc tensors hold.
+inline HostTensor ToNhwc(const HostTensor& t) {
+  HostTensor out(t.dtype, t.dims);
+  const int64_t n = t.dims[0], c = t.dims[1], hw = t.dims[2] * t.dims[3];
+  const auto* s = reinterpret_cast<const float*>(t.bytes.data());
+  auto* d = reinterpret_cast<float*>(out.bytes.data());
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t ch = 0; ch < c; ++ch) {
+      for (int64_t p = 0; p < hw; ++p) d[(i * hw + p) * c + ch] = s[(i * c + ch) * hw + p];
+    }
+  }
+  return out;
+}
+
 // What the run of a case is expected to take.
 enum class Expect {
   kOneDnn,     // the cpu kernel runs it (oneDNN, or its own loops), not the reference kernel

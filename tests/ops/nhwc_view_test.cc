@@ -22,20 +22,6 @@ using kernels::DataType;
 using kernels::Dims;
 using kernels::HostTensor;
 
-// The same values stored N, H, W, C (dims still read N, C, H, W).
-HostTensor ToNhwc(const HostTensor& t) {
-  HostTensor out(t.dtype, t.dims);
-  const int64_t n = t.dims[0], c = t.dims[1], hw = t.dims[2] * t.dims[3];
-  const auto* s = reinterpret_cast<const float*>(t.bytes.data());
-  auto* d = reinterpret_cast<float*>(out.bytes.data());
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t ch = 0; ch < c; ++ch) {
-      for (int64_t p = 0; p < hw; ++p) d[(i * hw + p) * c + ch] = s[(i * c + ch) * hw + p];
-    }
-  }
-  return out;
-}
-
 HostTensor Sizes(std::vector<int64_t> v) {
   HostTensor t(DataType::kInt64, {static_cast<int64_t>(v.size())});
   std::memcpy(t.bytes.data(), v.data(), v.size() * sizeof(int64_t));

@@ -123,6 +123,30 @@ Status LayoutPool(InferenceContext& ctx, const char* base) {
 Status LayoutMaxPool(InferenceContext& ctx) { return LayoutPool(ctx, "MaxPool"); }
 Status LayoutAveragePool(InferenceContext& ctx) { return LayoutPool(ctx, "AveragePool"); }
 
+// The kiln_nhwc flag (absent: false), which must be the int 0 or 1; when set, the first
+// `data_inputs` inputs must be given and they and every output of rank 4.
+Result<bool> NhwcOnRank4(InferenceContext& ctx, size_t data_inputs) {
+  auto it = ctx.attrs().find("kiln_nhwc");
+  if (it == ctx.attrs().end()) return false;
+  const int64_t* v = std::get_if<int64_t>(&it->second);
+  if (v == nullptr || (*v != 0 && *v != 1)) {
+    return ctx.Fail("attribute 'kiln_nhwc' must be the int 0 or 1");
+  }
+  if (*v == 0) return false;
+  std::vector<const Shape*> tensors;
+  for (size_t i = 0; i < data_inputs; ++i) {
+    if (!ctx.has_input(i)) return ctx.Fail("kiln_nhwc is set but input ", i, " is absent");
+    tensors.push_back(&ctx.input_shape(i));
+  }
+  for (const TensorType& out : ctx.outputs()) tensors.push_back(&out.shape);
+  for (const Shape* shape : tensors) {
+    if (!shape->rank_known() || shape->rank() != 4) {
+      return ctx.Fail("kiln_nhwc needs tensors of rank 4, got ", shape->ToString());
+    }
+  }
+  return true;
+}
+
 // With kiln_nhwc, elementwise arithmetic computes on the stored order, which gives the same values
 // only when each input (of rank 4) is of the output's known shape, or layout-neutral: of height
 // and width 1 (the same bytes NCHW and NHWC), broadcast over the others.
@@ -150,26 +174,10 @@ Status CheckNhwcOperands(InferenceContext& ctx) {
 // sizes given in the stored order too: kernels/nhwc_view.h; not with `axes`).
 Status LayoutTransparent(InferenceContext& ctx, const char* base) {
   KILN_RETURN_IF_ERROR(InferAsBase(ctx, base), "");
-  auto it = ctx.attrs().find("kiln_nhwc");
-  if (it == ctx.attrs().end()) return Status::Ok();
-  const int64_t* v = std::get_if<int64_t>(&it->second);
-  if (v == nullptr || (*v != 0 && *v != 1)) {
-    return ctx.Fail("attribute 'kiln_nhwc' must be the int 0 or 1");
-  }
-  if (*v == 0) return Status::Ok();
   const std::string op = base;
   const size_t data_inputs = op == "Split" || op == "Resize" ? 1 : ctx.num_inputs();
-  std::vector<const Shape*> tensors;
-  for (size_t i = 0; i < data_inputs; ++i) {
-    if (!ctx.has_input(i)) return ctx.Fail("kiln_nhwc is set but input ", i, " is absent");
-    tensors.push_back(&ctx.input_shape(i));
-  }
-  for (const TensorType& out : ctx.outputs()) tensors.push_back(&out.shape);
-  for (const Shape* shape : tensors) {
-    if (!shape->rank_known() || shape->rank() != 4) {
-      return ctx.Fail("kiln_nhwc needs tensors of rank 4, got ", shape->ToString());
-    }
-  }
+  KILN_ASSIGN_OR_RETURN(const bool nhwc, NhwcOnRank4(ctx, data_inputs));
+  if (!nhwc) return Status::Ok();
   if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
     return CheckNhwcOperands(ctx);
   } else if (op == "Resize") {
@@ -219,20 +227,8 @@ Status ArithmeticChain(InferenceContext& ctx) {
   }
   KILN_ASSIGN_OR_RETURN(Shape shape, BroadcastInputs(ctx, 0, ctx.num_inputs()));
   ctx.set_output(0, DataType::kFloat32, std::move(shape));
-  auto it = ctx.attrs().find("kiln_nhwc");
-  if (it == ctx.attrs().end()) return Status::Ok();
-  const int64_t* v = std::get_if<int64_t>(&it->second);
-  if (v == nullptr || (*v != 0 && *v != 1)) {
-    return ctx.Fail("attribute 'kiln_nhwc' must be the int 0 or 1");
-  }
-  if (*v == 0) return Status::Ok();
-  for (size_t i = 0; i <= ctx.num_inputs(); ++i) {
-    const Shape& t = i < ctx.num_inputs() ? ctx.input_shape(i) : ctx.outputs()[0].shape;
-    if (!t.rank_known() || t.rank() != 4) {
-      return ctx.Fail("kiln_nhwc needs tensors of rank 4, got ", t.ToString());
-    }
-  }
-  return CheckNhwcOperands(ctx);
+  KILN_ASSIGN_OR_RETURN(const bool nhwc, NhwcOnRank4(ctx, ctx.num_inputs()));
+  return nhwc ? CheckNhwcOperands(ctx) : Status::Ok();
 }
 
 // The attributes ONNX's `op` declares at the newest opset (registered before the fused ops).
