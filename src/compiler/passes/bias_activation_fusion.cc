@@ -4,10 +4,10 @@
 // bias_activation_fusion: folds a following bias add and activation into the producing
 // matrix op (see README.md for the fused ops):
 //   Conv [+ Add(constant per-channel bias), when the Conv has no B] [+ activation] -> FusedConv
-//   ConvTranspose + activation                                                  ->
-//   FusedConvTranspose Gemm + activation -> FusedGemm MatMul + Add(constant 1-D bias of size N) [+
-//   activation]                    -> FusedMatMul FusedConv without an activation + activation ->
-//   FusedConv
+//   ConvTranspose + activation                               -> FusedConvTranspose
+//   Gemm + activation                                        -> FusedGemm
+//   MatMul + Add(constant 1-D bias of size N) [+ activation] -> FusedMatMul
+//   FusedConv without an activation + activation             -> FusedConv
 // Every value that disappears must have exactly one use and must not be a graph output. The
 // last case is for the FusedConv residual_add_fusion makes (the conv's sum with a residual Z,
 // which the activation follows): the pass runs once more after residual_add_fusion.

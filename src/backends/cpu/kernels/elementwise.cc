@@ -611,23 +611,33 @@ class ArithmeticChainKernel final : public FallbackKernel {
         steps_(std::move(steps)),
         nhwc_(def.attr_int("kiln_nhwc") == 1) {}
 
+  // With kiln_nhwc, the reordered dims of the inputs and the output, per execution slot (they
+  // keep their capacity, so only a slot's first run allocates).
+  struct StoredDims : kernels::KernelState {
+    Dims dims[kMaxOperands + 1];
+  };
+  std::unique_ptr<kernels::KernelState> CreateState() const override {
+    if (!nhwc_) return nullptr;
+    return std::make_unique<StoredDims>();
+  }
+
   Status Run(KernelContext& ctx) const override {
     const int count = static_cast<int>(steps_.size()) + 1;  // <= kMaxOperands: Make checked
     KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
-    Dims dims[kMaxOperands];
+    StoredDims local;
+    auto* stored = static_cast<StoredDims*>(ctx.state());
+    if (stored == nullptr) stored = &local;
     const Dims* shapes[kMaxOperands];
     const float* x[kMaxOperands] = {};
     for (int k = 0; k < count; ++k) {
       const TensorView* t = ctx.input(static_cast<size_t>(k));
       if (t == nullptr || t->dtype != kF32) return RunReference(ctx);
-      Stored(t->dims, &dims[k]);
-      shapes[k] = &dims[k];
+      shapes[k] = Stored(t->dims, &stored->dims[k]);
       x[k] = t->as<const float>();
     }
-    Dims out;
-    Stored(y->dims, &out);
+    const Dims* out = Stored(y->dims, &stored->dims[kMaxOperands]);
     Broadcast bc{};  // the unused operands' strides stay 0
-    if (!PlanBroadcast(shapes, count, out, bc)) return RunReference(ctx);
+    if (!PlanBroadcast(shapes, count, *out, bc)) return RunReference(ctx);
     float* py = y->as<float>();
     if (bc.extent[bc.segments - 1] >= kLongRun) {
       ctx.ParallelFor(bc.size, kGrainCheap, [&](int64_t begin, int64_t end) {
@@ -645,7 +655,7 @@ class ArithmeticChainKernel final : public FallbackKernel {
     // repeated (one element) or gathered.
     unsigned direct = 0, gather = 0;
     for (int k = 0; k < count; ++k) {
-      const int64_t n = kernels::NumElements(dims[k]);
+      const int64_t n = kernels::NumElements(*shapes[k]);
       if (n == bc.size) {
         direct |= 1u << k;
       } else if (n != 1) {
@@ -716,12 +726,11 @@ class ArithmeticChainKernel final : public FallbackKernel {
     }
     return BinOp::kAdd;
   }
-  void Stored(const Dims& d, Dims* out) const {
-    if (nhwc_) {
-      kernels::NhwcStoredDims(d, out);
-    } else {
-      out->assign(d.begin(), d.end());
-    }
+  // `d` in the stored order: itself, or with kiln_nhwc its rank-4 dims reordered into `scratch`.
+  const Dims* Stored(const Dims& d, Dims* scratch) const {
+    if (!nhwc_) return &d;
+    kernels::NhwcStoredDims(d, scratch);
+    return scratch;
   }
 
   std::vector<kernels::ChainStep> steps_;

@@ -25,8 +25,8 @@
 // stride-2 upsampling of detection and segmentation heads) writes every output pixel from one
 // input pixel: it runs as one matmul, C [C_out*kh*kw, H*W] = W^T [C_out*kh*kw, C_in] x X
 // [C_in, H*W] per image, and a loop that spreads C's rows into Y with the bias (Patches), then
-// applies the activation to each output plane while it is in cache (oneDNN 2.6's matmul takes a
-// bias per row of C only in its reference kernel, 1.2 s for PP-OCR det's). oneDNN
+// applies the activation to the output rows it wrote while they are in L1 (oneDNN 2.6's matmul
+// takes a bias per row of C only in its reference kernel, 1.2 s for PP-OCR det's). oneDNN
 // 2.6's deconvolution measured 5.3 ms on PP-OCRv4 det's 24-channel 160x160 one (its gemm +
 // col2im; the blocked kernels 7 ms), the matmul and spread about 1.
 #include <algorithm>
@@ -54,17 +54,11 @@ struct DeconvPlan final : ReorderedPlan {
   int64_t rows = 0, pixels = 0, kh = 0, kw = 0;
 };
 
-// Spreads one row of C (output channel co, tap ky, kx: `c` over the input's H x W pixels) into
-// Y's plane of co (width W * kw): Y[y * kh + ky][x * kw + kx] = c[y * W + x] + bias.
-KILN_CPU_CLONES void SpreadTap(const float* KILN_RESTRICT c, float bias, int64_t h, int64_t w,
-                               int64_t kh, int64_t kw, int64_t ky, int64_t kx,
-                               float* KILN_RESTRICT plane) {
-  const int64_t ow = w * kw;
-  for (int64_t y = 0; y < h; ++y) {
-    float* KILN_RESTRICT row = plane + (y * kh + ky) * ow + kx;
-    const float* KILN_RESTRICT from = c + y * w;
-    for (int64_t x = 0; x < w; ++x) row[x * kw] = from[x] + bias;
-  }
+// Spreads one input row of C's row for tap kx (`c`, W pixels) into the output row of that tap
+// (width W * kw): row[x * kw + kx] = c[x] + bias.
+KILN_CPU_CLONES void SpreadTap(const float* KILN_RESTRICT c, float bias, int64_t w, int64_t kw,
+                               int64_t kx, float* KILN_RESTRICT row) {
+  for (int64_t x = 0; x < w; ++x) row[x * kw + kx] = c[x] + bias;
 }
 
 // The common 2x2 case: both taps of a row at once, stores unit-stride.
@@ -315,7 +309,7 @@ class DeconvKernel final : public DnnlKernel {
             continue;
           }
           for (int64_t kx = 0; kx < p.kw; ++kx) {
-            SpreadTap(tap + kx * p.pixels, bv, 1, w, p.kh, p.kw, ky, kx, to);
+            SpreadTap(tap + kx * p.pixels, bv, w, p.kw, kx, to + ky * ow);
           }
         }
         internal::ApplyActivation(act_, to, p.kh * ow);
