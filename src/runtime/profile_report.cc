@@ -366,7 +366,7 @@ void ReadNumbers(std::istream& in, std::map<std::string, double>* out) {
 
 }  // namespace
 
-double DevicePeakGflops(int32_t id, std::string* name, std::string* source) {
+double DevicePeakGflops(int32_t id, std::string* name, std::string* source, double achieved) {
   static std::mutex mu;
   std::lock_guard<std::mutex> lock(mu);
   auto dev = Runtime::Get().HalDevice(id);
@@ -384,12 +384,18 @@ double DevicePeakGflops(int32_t id, std::string* name, std::string* source) {
     std::ifstream in(file);
     if (in) ReadNumbers(in, &cache);
   }
+  double cached = 0;
   if (auto it = cache.find(key); it != cache.end() && it->second > 0) {
-    if (source) *source = "cache " + file.string();
-    return it->second;
+    cached = it->second;
+    if (cached >= achieved) {
+      if (source) *source = "cache " + file.string();
+      return cached;
+    }
   }
-  const double peak = (*dev)->PeakGflops();
-  if (source) *source = "measured";
+  // A peak is a maximum: a measurement disturbed by other work never lowers the cached one.
+  const double peak = std::max((*dev)->PeakGflops(), cached);
+  if (source)
+    *source = cached > 0 ? "measured again (the cached peak was below an op)" : "measured";
   if (peak > 0 && !file.empty()) {
     std::error_code ec;
     fs::create_directories(file.parent_path(), ec);
@@ -426,10 +432,22 @@ Result<std::string> WriteProfile(const Profile& p) {
   for (const OpRecord& r : p.ops) used.insert(r.device);
   for (const TaskRecord& t : p.tasks) used.insert(t.device);
   for (uint32_t d : p.config.devices) used.insert(d);
+  // What each device's busiest op type reached (all its runs together), to catch a stale peak.
+  std::map<std::pair<uint32_t, std::string>, std::pair<double, double>> by_type;  // flops, ns
+  for (const OpRecord& r : p.ops) {
+    if (r.flops < 0 || r.end_ns <= r.start_ns) continue;
+    auto& [flops, ns] = by_type[{r.device, p.nodes[r.meta].op_type}];
+    flops += static_cast<double>(r.flops);
+    ns += static_cast<double>(r.end_ns - r.start_ns);
+  }
+  std::map<uint32_t, double> achieved;
+  for (const auto& [key, v] : by_type) {
+    achieved[key.first] = std::max(achieved[key.first], v.first / v.second);
+  }
   std::map<uint32_t, DevicePeak> peaks;
   for (uint32_t d : used) {
     DevicePeak peak;
-    peak.gflops = DevicePeakGflops(static_cast<int32_t>(d), &peak.name, &peak.source);
+    peak.gflops = DevicePeakGflops(static_cast<int32_t>(d), &peak.name, &peak.source, achieved[d]);
     peaks[d] = peak;
   }
   KILN_RETURN_IF_ERROR(

@@ -24,7 +24,9 @@ Result<std::string> WriteProfile(const Profile& profile);
 // The float32 peak (GFLOP/s) of device `id`: from the cache file when this machine measured it
 // before ($KILN_CACHE_DIR, else $XDG_CACHE_HOME/kiln, else ~/.cache/kiln: peak.json, keyed by
 // CPU model, device name and compute units), else measured now and cached. 0 when unknown.
-// `source` (may be null) receives "cache" or "measured".
-double DevicePeakGflops(int32_t id, std::string* name, std::string* source);
+// `source` (may be null) receives "cache" or "measured". A cached peak below `achieved` (what
+// this run's ops reached: the cache was measured while other work held the cores) is measured
+// again, and the cache keeps the larger of the two.
+double DevicePeakGflops(int32_t id, std::string* name, std::string* source, double achieved = 0);
 
 }  // namespace kiln::runtime
