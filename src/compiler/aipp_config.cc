@@ -12,6 +12,8 @@
 #include <system_error>
 #include <variant>
 
+#include "ir/ops/image.h"
+
 namespace kiln::compiler {
 namespace {
 
@@ -136,20 +138,10 @@ constexpr std::pair<AippInputFormat, const char*> kFormats[] = {
     {AippInputFormat::kYuv400U8, "YUV400_U8"},
 };
 
-// Channels of the image AIPP hands to the model for each input format.
+// Channels of the image AIPP hands to the model for each input format (0 for none).
 int64_t FormatChannels(AippInputFormat format) {
-  switch (format) {
-    case AippInputFormat::kYuv420SpU8:
-    case AippInputFormat::kRgb888U8:
-      return 3;
-    case AippInputFormat::kXrgb8888U8:
-      return 4;
-    case AippInputFormat::kYuv400U8:
-      return 1;
-    case AippInputFormat::kUndefined:
-      break;
-  }
-  return 0;
+  const ir::AippFormat* f = ir::FindAippFormat(AippInputFormatName(format));
+  return f != nullptr ? f->model_channels : 0;
 }
 
 // Integers print as integers; others as the shortest text that reads back to the same double.

@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <set>
 #include <unordered_set>
 
 #include "base/regular_file.h"
 #include "compiler/aipp_config.h"
 #include "compiler/memory_planner.h"
 #include "compiler/om_builder.h"
+#include "compiler/passes/aipp_insertion.h"
 #include "compiler/passes/output_selection.h"
 #include "compiler/passes/passes.h"
 #include "format/om_file.h"
@@ -68,10 +70,8 @@ void AddDefaultPasses(PassManager& pm, const CompileOptions& options) {
   pm.Add(CreateDeadCodeEliminationPass());
 }
 
-// Reads, parses and validates the --insert_op_conf file against the model's inputs; returns its
-// encoding for the .om.
-Result<std::vector<std::pair<std::string, std::string>>> CheckAipp(const std::string& path,
-                                                                   const ir::Graph& graph) {
+// Reads, parses and validates the --insert_op_conf file against the model's inputs.
+Result<std::vector<AippConfig>> CheckAipp(const std::string& path, const ir::Graph& graph) {
   KILN_ASSIGN_OR_RETURN(const std::string text,
                         ReadFlagFile(path, "--insert_op_conf file", kMaxConfigBytes));
   KILN_ASSIGN_OR_RETURN(auto configs, ParseAippConfig(text, path));
@@ -82,7 +82,7 @@ Result<std::vector<std::pair<std::string, std::string>>> CheckAipp(const std::st
     names.push_back(v->name());
   }
   KILN_RETURN_IF_ERROR(ValidateAippForModel(configs, dims, names), "");
-  return AippToKeyValues(configs);
+  return configs;
 }
 
 std::string ModelName(const std::string& path) {
@@ -229,8 +229,20 @@ Result<CompileReport> CompileGraph(SourceModel model, const CompileOptions& opti
   KILN_RETURN_IF_ERROR(ir::InferGraph(registry, graph), "");
   timer.Done("shape inference");
   std::vector<std::pair<std::string, std::string>> aipp;
+  std::set<std::string> nhwc_inputs;  // the static AIPP inputs: raw NHWC images
   if (!options.aipp_config.empty()) {
-    KILN_ASSIGN_OR_RETURN(aipp, CheckAipp(options.aipp_config, graph));
+    KILN_ASSIGN_OR_RETURN(std::vector<AippConfig> configs, CheckAipp(options.aipp_config, graph));
+    aipp = AippToKeyValues(configs);
+    for (const AippConfig& c : configs) {
+      const size_t rank = static_cast<size_t>(c.related_input_rank);
+      if (c.aipp_mode == AippMode::kStatic && rank < graph.inputs().size()) {
+        nhwc_inputs.insert(graph.inputs()[rank]->name());
+      }
+    }
+    // Static AIPP runs as the graph's first node: the passes see (and fuse behind) it.
+    KILN_ASSIGN_OR_RETURN(bool inserted,
+                          CreateAippInsertionPass(std::move(configs))->Run(graph, ctx));
+    if (inserted) KILN_RETURN_IF_ERROR(ir::InferGraph(registry, graph), "");
   }
   KILN_RETURN_IF_ERROR(pm.Run(graph, ctx), "");
   report.pass_log = ctx.log;
@@ -268,6 +280,7 @@ Result<CompileReport> CompileGraph(SourceModel model, const CompileOptions& opti
   info.source = options.model + (model.producer.empty() ? "" : " (" + model.producer + ")");
   info.options = std::move(record);
   info.aipp = std::move(aipp);
+  info.nhwc_inputs = std::move(nhwc_inputs);
   KILN_ASSIGN_OR_RETURN(auto bytes, BuildOm(graph, plan, info));
   // Read the result back as the runtime will: a writer bug must not reach a user's disk.
   KILN_ASSIGN_OR_RETURN(

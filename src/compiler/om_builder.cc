@@ -141,8 +141,10 @@ class Builder {
       auto it = info_.max_bytes.find(&v);  // a dynamic tensor: its largest gear's size
       if (it != info_.max_bytes.end()) bytes = it->second;
     }
+    constexpr int32_t kFormatNd = 2, kFormatNhwc = 1;  // aclFormat
+    const int32_t format = is_input && info_.nhwc_inputs.count(v.name()) ? kFormatNhwc : kFormatNd;
     return om::CreateTensorDescDirect(fbb_, v.name().c_str(), static_cast<int32_t>(v.dtype()),
-                                      &dims, any_symbol ? &symbols : nullptr, 2, kind, offset,
+                                      &dims, any_symbol ? &symbols : nullptr, format, kind, offset,
                                       bytes, alias, !v.shape().rank_known());
   }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -23,6 +24,9 @@ struct OmBuildInfo {
   std::string source;                                        // original file and producer
   std::vector<std::pair<std::string, std::string>> options;  // atc options, for the record
   std::vector<std::pair<std::string, std::string>> aipp;
+  // Graph inputs stored NHWC (a static AIPP input's raw image): their TensorDesc format is
+  // ACL_FORMAT_NHWC; every other tensor's is ACL_FORMAT_ND.
+  std::set<std::string> nhwc_inputs;
   // Dynamic gears (docs/om-format.md, "Gears"): `graph` is the dynamic graph and `plan` the
   // layout every gear shares. With gears the main graph gets the extra input kGearInputName
   // (int64, one value per gear_dims entry) as its last input.

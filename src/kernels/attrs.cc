@@ -54,6 +54,66 @@ Result<std::vector<ChainStep>> ReadChainSteps(const NodeDef& def) {
   return steps;
 }
 
+Result<AippAttrs> ReadAippAttrs(const NodeDef& def) {
+  AippAttrs a;
+  const std::string format = def.attr_string("input_format");
+  if (format == "YUV420SP_U8") {
+    a.format = AippAttrs::kYuv420Sp;
+  } else if (format == "XRGB8888_U8") {
+    a.format = AippAttrs::kXrgb8888;
+  } else if (format == "RGB888_U8") {
+    a.format = AippAttrs::kRgb888;
+  } else if (format == "YUV400_U8") {
+    a.format = AippAttrs::kYuv400;
+  }
+  a.info = ir::FindAippFormat(format);
+  if (a.info == nullptr) {
+    return def.Fail(code::kFeatureUnsupported, "input_format '", format, "' is not supported");
+  }
+  auto ints = [&](const char* name, size_t count) {
+    std::vector<int64_t> v = def.has_attr(name) ? def.attr_ints(name) : std::vector<int64_t>();
+    return v.size() == count ? v : std::vector<int64_t>();
+  };
+  const std::vector<int64_t> src = ints("src_image_size", 2);
+  if (src.empty()) return def.Fail(code::kInvalidParam, "src_image_size needs 2 values");
+  a.src_w = a.crop_w = src[0];
+  a.src_h = a.crop_h = src[1];
+  if (const auto c = ints("crop", 4); !c.empty()) {
+    a.crop_x = c[0];
+    a.crop_y = c[1];
+    a.crop_w = c[2];
+    a.crop_h = c[3];
+  }
+  if (const auto p = ints("padding", 4); !p.empty()) {
+    a.top = p[0];
+    a.bottom = p[1];
+    a.left = p[2];
+    a.right = p[3];
+  }
+  a.padding_value = def.attr_float("padding_value");
+  const auto m = ints("csc_matrix", 9), ib = ints("csc_input_bias", 3),
+             ob = ints("csc_output_bias", 3);
+  a.csc = !m.empty() && !ib.empty() && !ob.empty();
+  for (size_t i = 0; a.csc && i < 9; ++i) a.matrix[i / 3][i % 3] = static_cast<int32_t>(m[i]);
+  for (size_t i = 0; a.csc && i < 3; ++i) {
+    a.input_bias[i] = static_cast<int32_t>(ib[i]);
+    a.output_bias[i] = static_cast<int32_t>(ob[i]);
+  }
+  a.rbuv_swap = def.attr_int("rbuv_swap") == 1;
+  a.ax_swap = def.attr_int("ax_swap") == 1;
+  const auto mean = ints("mean_chn", 4);
+  const std::vector<float> min =
+      def.has_attr("min_chn") ? def.attr_floats("min_chn") : std::vector<float>();
+  const std::vector<float> var =
+      def.has_attr("var_reci_chn") ? def.attr_floats("var_reci_chn") : std::vector<float>();
+  for (size_t c = 0; c < 4; ++c) {
+    if (mean.size() == 4) a.mean[c] = static_cast<float>(mean[c]);
+    if (min.size() == 4) a.min[c] = min[c];
+    if (var.size() == 4) a.var_reci[c] = var[c];
+  }
+  return a;
+}
+
 Result<ActivationAttrs> ReadActivation(const NodeDef& def) {
   using Kind = ActivationKind;
   const std::string name = def.attr_string("activation");

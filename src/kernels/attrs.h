@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/ops/image.h"
 #include "ir/ops/nn.h"
 #include "kernels/kernel.h"
 
@@ -90,6 +91,26 @@ struct ChainStep {
 // The node's `ops` and `swapped`; kFeatureUnsupported for a step it does not know (the op's
 // definition refuses those first).
 Result<std::vector<ChainStep>> ReadChainSteps(const NodeDef& def);
+
+// com.kiln Aipp (ir/ops/image.cc): the static AIPP parameters, absent ones as the op defines them
+// (no crop: the whole image; no padding; no colour-space conversion; the normalisation
+// (v - 0 - 0) * 1).
+struct AippAttrs {
+  enum Format : uint8_t { kYuv420Sp, kXrgb8888, kRgb888, kYuv400 } format = kRgb888;
+  const ir::AippFormat* info = nullptr;  // channels and rows of the format
+  int64_t src_w = 0, src_h = 0;
+  int64_t crop_x = 0, crop_y = 0, crop_w = 0, crop_h = 0;  // the whole image without crop
+  int64_t top = 0, bottom = 0, left = 0, right = 0;
+  float padding_value = 0;
+  bool csc = false;
+  int32_t matrix[3][3] = {};
+  int32_t input_bias[3] = {}, output_bias[3] = {};
+  bool rbuv_swap = false, ax_swap = false;
+  float mean[4] = {}, min[4] = {}, var_reci[4] = {1, 1, 1, 1};
+};
+// kFeatureUnsupported for an input_format it does not know (the op's definition refuses those
+// first).
+Result<AippAttrs> ReadAippAttrs(const NodeDef& def);
 
 // ---------------------------------------------------------------------------------------------
 // Slice, Split, Pad: what the node does to its input, read from attributes in old opsets and

@@ -105,6 +105,7 @@ void RegisterReferenceKernels(KernelRegistry& registry) {
   RegisterSamplingKernels(registry);
   RegisterSignalKernels(registry);
   RegisterStateSpaceKernels(registry);
+  RegisterImageKernels(registry);
 }
 
 }  // namespace kiln::kernels

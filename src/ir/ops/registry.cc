@@ -18,6 +18,7 @@ void RegisterAttentionOps(OpRegistry& registry);
 void RegisterSamplingOps(OpRegistry& registry);
 void RegisterSignalOps(OpRegistry& registry);
 void RegisterStateSpaceOps(OpRegistry& registry);
+void RegisterImageOps(OpRegistry& registry);
 
 void RegisterAllOps(OpRegistry& registry) {
   RegisterElementwiseOps(registry);
@@ -32,6 +33,7 @@ void RegisterAllOps(OpRegistry& registry) {
   RegisterSamplingOps(registry);
   RegisterSignalOps(registry);
   RegisterStateSpaceOps(registry);
+  RegisterImageOps(registry);
 }
 
 }  // namespace kiln::ir

@@ -22,5 +22,6 @@ void RegisterAttentionKernels(KernelRegistry& r);
 void RegisterSamplingKernels(KernelRegistry& r);
 void RegisterSignalKernels(KernelRegistry& r);  // DFT, STFT, windows, MelWeightMatrix
 void RegisterStateSpaceKernels(KernelRegistry& r);
+void RegisterImageKernels(KernelRegistry& r);  // com.kiln Aipp
 
 }  // namespace kiln::kernels

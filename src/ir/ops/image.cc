@@ -1,0 +1,162 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Kiln's image pre-processing op: com.kiln `Aipp`, CANN's static AIPP (docs/aipp.md) as the first
+// node of a compiled graph. `kiln atc --insert_op_conf` inserts it in front of the model input
+// the config names (src/compiler/aipp_insertion.cc); the input becomes the raw uint8 image.
+//
+// X: uint8 [N, rows, src_w, cin], the image as the application passes it: YUV420SP_U8 (NV12 / NV21)
+// rows = src_h * 3 / 2 (the Y plane, then the interleaved UV plane), cin = 1; YUV400_U8 rows =
+// src_h, cin = 1; RGB888_U8 cin = 3; XRGB8888_U8 cin = 4. Y: [N, C, H, W] of type `to`, C = 3
+// for YUV420SP and RGB888, 4 for XRGB8888, 1 for YUV400; H and W the crop window (the whole
+// image without crop) plus the padding.
+//
+// Attributes (all resolved by the compiler: no 0 stands for a default):
+//   input_format   string: YUV420SP_U8, XRGB8888_U8, RGB888_U8, YUV400_U8
+//   src_image_size ints [w, h]
+//   crop           ints [load_start_pos_w, load_start_pos_h, crop_size_w, crop_size_h]; absent:
+//                  the whole image
+//   padding        ints [top, bottom, left, right]; absent: none. padding_value (float): what
+//                  the padded pixels hold, in every channel
+//   csc_matrix     ints [r0c0 .. r2c2]; absent: no colour-space conversion. csc_input_bias and
+//                  csc_output_bias (ints [3]) come with it
+//   rbuv_swap, ax_swap  ints 0/1
+//   mean_chn (ints [4]), min_chn, var_reci_chn (floats [4]): the normalisation of channel c,
+//                  (v - mean_chn[c] - min_chn[c]) * var_reci_chn[c]; not applied for a uint8 Y
+//   to             int: Y's ONNX type, float32 (1, the default), float16 (10) or uint8 (2)
+#include "ir/ops/image.h"
+
+#include <string>
+#include <vector>
+
+#include "base/str_cat.h"
+#include "ir/ops/infer_util.h"
+
+namespace kiln::ir {
+
+const AippFormat* FindAippFormat(const std::string& name) {
+  static constexpr AippFormat kFormats[] = {
+      {"YUV420SP_U8", 1, 3, true}, {"XRGB8888_U8", 4, 4}, {"RGB888_U8", 3, 3}, {"YUV400_U8", 1, 1}};
+  for (const AippFormat& f : kFormats) {
+    if (name == f.name) return &f;
+  }
+  return nullptr;
+}
+
+namespace {
+
+constexpr const char* kDomain = "com.kiln";
+
+// `name` holds `count` values, each in [lo, hi].
+Status CheckInts(InferenceContext& ctx, const char* name, size_t count, int64_t lo, int64_t hi) {
+  if (!ctx.has_attr(name)) return Status::Ok();
+  const std::vector<int64_t> v = ctx.attr_ints(name);
+  if (v.size() != count)
+    return ctx.Fail("'", name, "' has ", v.size(), " values; ", count, " needed");
+  for (int64_t x : v) {
+    if (x < lo || x > hi)
+      return ctx.Fail("'", name, "' value ", x, " is outside [", lo, ", ", hi, "]");
+  }
+  return Status::Ok();
+}
+
+Status Aipp(InferenceContext& ctx) {
+  const std::string format_name = ctx.attr_string("input_format");
+  const AippFormat* format = FindAippFormat(format_name);
+  if (format == nullptr) {
+    return ctx.Unsupported("input_format '", format_name,
+                           "' is not YUV420SP_U8, XRGB8888_U8, RGB888_U8 or YUV400_U8");
+  }
+  const bool yuv420 = format->yuv420;
+  KILN_RETURN_IF_ERROR(CheckInts(ctx, "src_image_size", 2, 1, 4096), "");
+  KILN_RETURN_IF_ERROR(CheckInts(ctx, "crop", 4, 0, 4096), "");
+  KILN_RETURN_IF_ERROR(CheckInts(ctx, "padding", 4, 0, 32), "");
+  KILN_RETURN_IF_ERROR(CheckInts(ctx, "csc_matrix", 9, -32768, 32767), "");
+  KILN_RETURN_IF_ERROR(CheckInts(ctx, "csc_input_bias", 3, 0, 255), "");
+  KILN_RETURN_IF_ERROR(CheckInts(ctx, "csc_output_bias", 3, 0, 255), "");
+  KILN_RETURN_IF_ERROR(CheckInts(ctx, "mean_chn", 4, 0, 255), "");
+  for (const char* name : {"min_chn", "var_reci_chn"}) {
+    if (ctx.has_attr(name) && ctx.attr_floats(name).size() != 4) {
+      return ctx.Fail("'", name, "' has ", ctx.attr_floats(name).size(), " values; 4 needed");
+    }
+  }
+  for (const char* name : {"rbuv_swap", "ax_swap"}) {
+    const int64_t v = ctx.attr_int(name);
+    if (v != 0 && v != 1) return ctx.Fail("'", name, "' must be 0 or 1, got ", v);
+  }
+  const bool csc = ctx.has_attr("csc_matrix");
+  if (csc != ctx.has_attr("csc_input_bias") || csc != ctx.has_attr("csc_output_bias")) {
+    return ctx.Fail("csc_matrix, csc_input_bias and csc_output_bias come together");
+  }
+  if (csc && format->model_channels == 1) {
+    return ctx.Unsupported("colour-space conversion of YUV400_U8 (one channel)");
+  }
+  const std::vector<int64_t> src = ctx.attr_ints("src_image_size");
+  const int64_t src_w = src[0], src_h = src[1];
+  if (yuv420 && (src_w % 2 != 0 || src_h % 2 != 0)) {
+    return ctx.Fail("a YUV420SP_U8 image has an even width and height, got ", src_w, "x", src_h);
+  }
+  int64_t out_w = src_w, out_h = src_h;
+  if (ctx.has_attr("crop")) {
+    const std::vector<int64_t> c = ctx.attr_ints("crop");
+    if (c[2] < 1 || c[3] < 1 || c[0] + c[2] > src_w || c[1] + c[3] > src_h) {
+      return ctx.Fail("the crop window ", c[2], "x", c[3], " at (", c[0], ", ", c[1],
+                      ") does not lie inside the ", src_w, "x", src_h, " image");
+    }
+    if (yuv420 && (c[0] % 2 != 0 || c[1] % 2 != 0)) {
+      return ctx.Fail("a YUV420SP_U8 crop starts at even coordinates, got (", c[0], ", ", c[1],
+                      ")");
+    }
+    out_w = c[2];
+    out_h = c[3];
+  }
+  if (ctx.has_attr("padding")) {
+    const std::vector<int64_t> p = ctx.attr_ints("padding");
+    out_h += p[0] + p[1];
+    out_w += p[2] + p[3];
+  }
+  const int64_t to = ctx.attr_int("to");
+  const DataType out_type = static_cast<DataType>(to);
+  if (out_type != DataType::kFloat32 && out_type != DataType::kFloat16 &&
+      out_type != DataType::kUint8) {
+    return ctx.Unsupported("'to' ", to, ": the output is float32 (1), float16 (10) or uint8 (2)");
+  }
+  if (ctx.input_dtype(0) != DataType::kUint8) {
+    return ctx.Fail("the image is ", Name(ctx.input_dtype(0)), "; uint8 is required");
+  }
+  const Shape& x = ctx.input_shape(0);
+  Dim batch = Dim::Unknown();
+  if (x.rank_known()) {
+    if (x.rank() != 4) return ctx.Fail("the image must be 4-D [N, rows, W, C], got ", x.ToString());
+    const int64_t want[] = {format->rows(src_h), src_w, format->image_channels};
+    for (size_t i = 0; i < 3; ++i) {
+      if (x[i + 1].known() && x[i + 1].value != want[i]) {
+        return ctx.Fail("a ", src_w, "x", src_h, " ", format_name, " image is [N, ", want[0], ", ",
+                        want[1], ", ", want[2], "], got ", x.ToString());
+      }
+    }
+    batch = x[0];
+  }
+  ctx.set_output(
+      0, out_type,
+      Shape({batch, Dim::Known(format->model_channels), Dim::Known(out_h), Dim::Known(out_w)}));
+  return Status::Ok();
+}
+
+}  // namespace
+
+void RegisterImageOps(OpRegistry& r) {
+  r.Register(
+      MakeSchema("Aipp", 1, 1, 1, 1, 1, "image", Aipp, kDomain)
+          .Attrs({RequiredAttr("input_format", AttrKind::kString),
+                  RequiredAttr("src_image_size", AttrKind::kInts),
+                  OptionalAttr("crop", AttrKind::kInts), OptionalAttr("padding", AttrKind::kInts),
+                  Attr("padding_value", 0.0), OptionalAttr("csc_matrix", AttrKind::kInts),
+                  OptionalAttr("csc_input_bias", AttrKind::kInts),
+                  OptionalAttr("csc_output_bias", AttrKind::kInts), Attr("rbuv_swap", 0),
+                  Attr("ax_swap", 0), OptionalAttr("mean_chn", AttrKind::kInts),
+                  OptionalAttr("min_chn", AttrKind::kFloats),
+                  OptionalAttr("var_reci_chn", AttrKind::kFloats), Attr("to", 1)}));
+}
+
+}  // namespace kiln::ir

@@ -1,0 +1,118 @@
+# Copyright 2026 The Kiln Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Static AIPP executed (docs/aipp.md "Execution"): a model compiled with --insert_op_conf takes
+the raw uint8 image and converts it itself. The model under test is an Identity over a
+[1, 3, H, W] float32 input, so its output is exactly what AIPP handed it; the oracles are
+Pillow (colour conversion, images) and numpy on the decoded pixels."""
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import kiln
+
+onnx = pytest.importorskip("onnx")
+Image = pytest.importorskip("PIL.Image")
+from onnx import TensorProto, helper  # noqa: E402
+
+
+def identity_model(path, channels, h, w):
+    graph = helper.make_graph(
+        [helper.make_node("Identity", ["data"], ["out"])], "identity",
+        [helper.make_tensor_value_info("data", TensorProto.FLOAT, [1, channels, h, w])],
+        [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1, channels, h, w])])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+
+
+def compile_with_aipp(tmp_path, channels, h, w, config):
+    onnx_path = str(tmp_path / "identity.onnx")
+    identity_model(onnx_path, channels, h, w)
+    cfg = tmp_path / "aipp.cfg"
+    cfg.write_text("aipp_op {\n" + "\n".join(f"  {k} : {v}" for k, v in config.items()) + "\n}\n")
+    out = str(tmp_path / "aipp")
+    kiln_bin = os.environ.get("KILN_BIN")
+    if kiln_bin:
+        subprocess.run([kiln_bin, "atc", "--framework=5", f"--model={onnx_path}", f"--output={out}",
+                        f"--insert_op_conf={cfg}"], check=True, stdout=subprocess.DEVNULL)
+    else:
+        kiln.compile(onnx_path, out, insert_op_conf=str(cfg))
+    return kiln.Model(out + ".om")
+
+
+def run(model, image):
+    return next(iter(model.run([image]).values()))
+
+
+def random_picture(w, h, block, seed):
+    """An RGB Pillow image of block x block squares of random colours."""
+    rng = np.random.RandomState(seed)
+    small = rng.randint(0, 256, (h // block, w // block, 3)).astype(np.uint8)
+    return Image.fromarray(small).resize((w, h), Image.NEAREST)
+
+
+IMAGENET = {"min_chn_0": 123.675, "min_chn_1": 116.28, "min_chn_2": 103.53,
+            "var_reci_chn_0": 0.0171247538316637, "var_reci_chn_1": 0.0175070028011204,
+            "var_reci_chn_2": 0.0174291938997821}
+
+
+def test_rgb888_crop_padding_and_imagenet_normalisation(tmp_path):
+    picture = random_picture(40, 30, 1, seed=1)  # Pillow's RGB bytes are RGB888_U8
+    # A 24x20 crop at (6, 4), padded to the model's 28x26 (left 1, right 3, top 2, bottom 4).
+    config = {"aipp_mode": "static", "input_format": "RGB888_U8", "src_image_size_w": 40,
+              "src_image_size_h": 30, "crop": "true", "load_start_pos_w": 6,
+              "load_start_pos_h": 4, "crop_size_w": 24, "crop_size_h": 20, "padding": "true",
+              "left_padding_size": 1, "right_padding_size": 3, "top_padding_size": 2,
+              "bottom_padding_size": 4, "padding_value": -7.5, **IMAGENET}
+    model = compile_with_aipp(tmp_path, 3, 26, 28, config)
+    assert model.inputs[0].shape == (1, 30, 40, 3)
+    assert model.inputs[0].dtype == np.uint8
+    assert model.inputs[0].format == 1  # ACL_FORMAT_NHWC (aclmdlGetInputFormat)
+    image = np.asarray(picture)[None]
+    got = run(model, image)
+
+    rgb = np.asarray(picture.crop((6, 4, 30, 24)), dtype=np.float32)  # Pillow crops [l, t, r, b)
+    mean = np.array([IMAGENET[f"min_chn_{c}"] for c in range(3)], np.float32)
+    scale = np.array([IMAGENET[f"var_reci_chn_{c}"] for c in range(3)], np.float32)
+    want = np.full((3, 26, 28), -7.5, np.float32)
+    want[:, 2:22, 1:25] = ((rgb - mean) * scale).transpose(2, 0, 1)
+    np.testing.assert_allclose(got[0], want, rtol=1e-6, atol=1e-6)
+
+
+def test_nv12_and_nv21_decode_to_the_pictures_rgb(tmp_path):
+    # 2x2 blocks of one colour: 4:2:0 chroma loses nothing, so decoding must give the RGB back
+    # up to the rounding of Pillow's RGB -> YCbCr and of AIPP's integer matrix.
+    picture = random_picture(32, 16, 2, seed=2)
+    ycc = np.asarray(picture.convert("YCbCr"))  # JPEG's full-range BT.601, as the matrix below
+    y, cb, cr = ycc[..., 0], ycc[::2, ::2, 1], ycc[::2, ::2, 2]
+    config = {"aipp_mode": "static", "input_format": "YUV420SP_U8", "src_image_size_w": 32,
+              "src_image_size_h": 16, "csc_switch": "true",
+              "matrix_r0c0": 256, "matrix_r0c1": 0, "matrix_r0c2": 359,
+              "matrix_r1c0": 256, "matrix_r1c1": -88, "matrix_r1c2": -183,
+              "matrix_r2c0": 256, "matrix_r2c1": 454, "matrix_r2c2": 0,
+              "input_bias_0": 0, "input_bias_1": 128, "input_bias_2": 128}
+    want = np.asarray(picture, dtype=np.float32).transpose(2, 0, 1)
+    for swap, first, second in (("false", cb, cr), ("true", cr, cb)):
+        model = compile_with_aipp(tmp_path, 3, 16, 32, {**config, "rbuv_swap_switch": swap})
+        assert model.inputs[0].shape == (1, 24, 32, 1)
+        uv = np.stack([first, second], axis=-1).reshape(8, 32)  # interleaved, one row per 2 rows
+        image = np.concatenate([y, uv])[None, :, :, None].astype(np.uint8)
+        got = run(model, image)[0]
+        assert np.abs(got - want).max() <= 3, (swap, np.abs(got - want).max())
+
+
+def test_yuv400_feeds_a_one_channel_model(tmp_path):
+    gray = np.asarray(random_picture(8, 6, 1, seed=3).convert("L"))
+    config = {"aipp_mode": "static", "input_format": "YUV400_U8", "mean_chn_0": 3,
+              "min_chn_0": 0.5, "var_reci_chn_0": 0.25}
+    model = compile_with_aipp(tmp_path, 1, 6, 8, config)
+    got = run(model, gray[None, :, :, None])
+    np.testing.assert_allclose(got, ((gray.astype(np.float32) - 3.5) * 0.25)[None, None])
+
+
+def test_a_wrong_image_size_is_refused_with_the_dims(tmp_path):
+    config = {"aipp_mode": "static", "input_format": "RGB888_U8"}
+    model = compile_with_aipp(tmp_path, 3, 4, 4, config)
+    with pytest.raises(kiln.KilnError) as err:
+        model.run([np.zeros((1, 4, 5, 3), np.uint8)])
+    assert "4" in str(err.value)
