@@ -67,6 +67,101 @@ typedef struct aclmdlHW {
   uint64_t hw[ACL_MAX_HW_NUM][2];
 } aclmdlHW;
 
+/* ---- AIPP (docs/aipp.md) ------------------------------------------------------------------ */
+
+typedef struct aclAippExtendInfo aclAippExtendInfo; /* reserved: always NULL */
+
+/* The image format of an AIPP input (CANN's om numbers). Kiln executes the first four. */
+typedef enum {
+  ACL_YUV420SP_U8 = 1,
+  ACL_XRGB8888_U8,
+  ACL_RGB888_U8,
+  ACL_YUV400_U8,
+  ACL_NC1HWC0DI_FP16,
+  ACL_NC1HWC0DI_S8,
+  ACL_ARGB8888_U8,
+  ACL_YUYV_U8,
+  ACL_YUV422SP_U8,
+  ACL_AYUV444_U8,
+  ACL_RAW10,
+  ACL_RAW12,
+  ACL_RAW16,
+  ACL_RAW24,
+  ACL_AIPP_RESERVED = 0xffff,
+} aclAippInputFormat;
+
+typedef enum {
+  ACL_DATA_WITHOUT_AIPP = 0,
+  ACL_DATA_WITH_STATIC_AIPP,
+  ACL_DATA_WITH_DYNAMIC_AIPP,
+  ACL_DYNAMIC_AIPP_NODE
+} aclmdlInputAippType;
+
+/* One shape of an AIPP input: the tensor the model reads (srcDims) and what AIPP hands it. */
+typedef struct aclAippDims {
+  aclmdlIODims srcDims;
+  size_t srcSize;
+  aclmdlIODims aippOutdims;
+  size_t aippOutSize;
+} aclAippDims;
+
+/* A static AIPP configuration as compiled into the model (aclmdlGetFirstAippInfo). */
+typedef struct aclAippInfo {
+  aclAippInputFormat inputFormat;
+  int32_t srcImageSizeW;
+  int32_t srcImageSizeH;
+  int8_t cropSwitch;
+  int32_t loadStartPosW;
+  int32_t loadStartPosH;
+  int32_t cropSizeW;
+  int32_t cropSizeH;
+  int8_t resizeSwitch;
+  int32_t resizeOutputW;
+  int32_t resizeOutputH;
+  int8_t paddingSwitch;
+  int32_t leftPaddingSize;
+  int32_t rightPaddingSize;
+  int32_t topPaddingSize;
+  int32_t bottomPaddingSize;
+  int8_t cscSwitch;
+  int8_t rbuvSwapSwitch;
+  int8_t axSwapSwitch;
+  int8_t singleLineMode;
+  int32_t matrixR0C0;
+  int32_t matrixR0C1;
+  int32_t matrixR0C2;
+  int32_t matrixR1C0;
+  int32_t matrixR1C1;
+  int32_t matrixR1C2;
+  int32_t matrixR2C0;
+  int32_t matrixR2C1;
+  int32_t matrixR2C2;
+  int32_t outputBias0;
+  int32_t outputBias1;
+  int32_t outputBias2;
+  int32_t inputBias0;
+  int32_t inputBias1;
+  int32_t inputBias2;
+  int32_t meanChn0;
+  int32_t meanChn1;
+  int32_t meanChn2;
+  int32_t meanChn3;
+  float minChn0;
+  float minChn1;
+  float minChn2;
+  float minChn3;
+  float varReciChn0;
+  float varReciChn1;
+  float varReciChn2;
+  float varReciChn3;
+  aclFormat srcFormat;
+  aclDataType srcDatatype;
+  size_t srcDimNum;
+  size_t shapeCount;
+  aclAippDims outDims[ACL_MAX_SHAPE_COUNT];
+  aclAippExtendInfo* aippExtend;
+} aclAippInfo;
+
 /* ---- Load, query, unload ------------------------------------------------------------------ */
 
 /*
@@ -136,6 +231,24 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetInputIndexByName(const aclmdlDesc* modelDe
                                                        const char* name, size_t* index);
 ACL_FUNC_VISIBILITY aclError aclmdlGetOutputIndexByName(const aclmdlDesc* modelDesc,
                                                         const char* name, size_t* index);
+
+/*
+ * The AIPP of input `index` of a loaded model: ACL_DATA_WITH_STATIC_AIPP for an input compiled
+ * with a static block of --insert_op_conf (it takes the raw image), else ACL_DATA_WITHOUT_AIPP
+ * (dynamic blocks are recorded, not executed, in this version). dynamicAttachedDataIndex is
+ * ACL_INVALID_NODE_INDEX. ACL_ERROR_INVALID_PARAM for a NULL pointer or an index past the
+ * inputs; the model-id errors of aclmdlGetDesc for an id that is not loaded.
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlGetAippType(uint32_t modelId, size_t index,
+                                               aclmdlInputAippType* type,
+                                               size_t* dynamicAttachedDataIndex);
+/*
+ * The static AIPP configuration of input `index` as the model executes it (defaults resolved),
+ * with one outDims entry per shape (per gear with dynamic gears). ACL_ERROR_GE_AIPP_NOT_EXIST
+ * (145015) when the input has no static AIPP.
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlGetFirstAippInfo(uint32_t modelId, size_t index,
+                                                    aclAippInfo* aippInfo);
 
 /* ---- Gears (dynamic batch, image size, dims) ----------------------------------------------- */
 

@@ -180,7 +180,9 @@ class Model:
     def _info(self, i, is_input):
         mdl = acl.mdl
         if is_input:
-            dims = _dims(mdl.get_input_dims(self._desc, i), "aclmdlGetInputDims")
+            # V2: the dims of the buffer itself (a static AIPP NV12 image is [N, 1.5 H, W, 1],
+            # where aclmdlGetInputDims reports [N, H, W, 3]); the same as V1 otherwise.
+            dims = _dims(mdl.get_input_dims_v2(self._desc, i), "aclmdlGetInputDimsV2")
             dtype = mdl.get_input_data_type(self._desc, i)
             fmt = mdl.get_input_format(self._desc, i)
             size = mdl.get_input_size_by_index(self._desc, i)

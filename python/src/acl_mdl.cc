@@ -5,6 +5,7 @@
 // dict {'name', 'dimCount', 'dims'} (empty on error); loads and executions release the GIL.
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -22,6 +23,67 @@ py::dict DimsDict(const aclmdlIODims& d) {
   for (size_t i = 0; i < d.dimCount && i < ACL_MAX_DIM_CNT; ++i) dims.append(d.dims[i]);
   out["dims"] = dims;
   return out;
+}
+
+// pyACL's aclAippInfo dict: every field under its C name; outDims a list of shapeCount dicts
+// {'srcDims', 'srcSize', 'aippOutdims', 'aippOutSize'}.
+py::dict AippInfoDict(const aclAippInfo& a) {
+  py::dict d;
+  d["inputFormat"] = static_cast<int>(a.inputFormat);
+  d["srcImageSizeW"] = a.srcImageSizeW;
+  d["srcImageSizeH"] = a.srcImageSizeH;
+  d["cropSwitch"] = a.cropSwitch;
+  d["loadStartPosW"] = a.loadStartPosW;
+  d["loadStartPosH"] = a.loadStartPosH;
+  d["cropSizeW"] = a.cropSizeW;
+  d["cropSizeH"] = a.cropSizeH;
+  d["resizeSwitch"] = a.resizeSwitch;
+  d["resizeOutputW"] = a.resizeOutputW;
+  d["resizeOutputH"] = a.resizeOutputH;
+  d["paddingSwitch"] = a.paddingSwitch;
+  d["leftPaddingSize"] = a.leftPaddingSize;
+  d["rightPaddingSize"] = a.rightPaddingSize;
+  d["topPaddingSize"] = a.topPaddingSize;
+  d["bottomPaddingSize"] = a.bottomPaddingSize;
+  d["cscSwitch"] = a.cscSwitch;
+  d["rbuvSwapSwitch"] = a.rbuvSwapSwitch;
+  d["axSwapSwitch"] = a.axSwapSwitch;
+  d["singleLineMode"] = a.singleLineMode;
+  const int32_t matrix[] = {a.matrixR0C0, a.matrixR0C1, a.matrixR0C2, a.matrixR1C0, a.matrixR1C1,
+                            a.matrixR1C2, a.matrixR2C0, a.matrixR2C1, a.matrixR2C2};
+  for (int i = 0; i < 9; ++i) {
+    d[("matrixR" + std::to_string(i / 3) + "C" + std::to_string(i % 3)).c_str()] = matrix[i];
+  }
+  const int32_t bias[] = {a.outputBias0, a.outputBias1, a.outputBias2,
+                          a.inputBias0,  a.inputBias1,  a.inputBias2};
+  for (int i = 0; i < 3; ++i) {
+    d[("outputBias" + std::to_string(i)).c_str()] = bias[i];
+    d[("inputBias" + std::to_string(i)).c_str()] = bias[3 + i];
+  }
+  const int32_t mean[] = {a.meanChn0, a.meanChn1, a.meanChn2, a.meanChn3};
+  const float min[] = {a.minChn0, a.minChn1, a.minChn2, a.minChn3};
+  const float var[] = {a.varReciChn0, a.varReciChn1, a.varReciChn2, a.varReciChn3};
+  for (int i = 0; i < 4; ++i) {
+    d[("meanChn" + std::to_string(i)).c_str()] = mean[i];
+    d[("minChn" + std::to_string(i)).c_str()] = min[i];
+    d[("varReciChn" + std::to_string(i)).c_str()] = var[i];
+  }
+  d["srcFormat"] = static_cast<int>(a.srcFormat);
+  d["srcDatatype"] = static_cast<int>(a.srcDatatype);
+  d["srcDimNum"] = a.srcDimNum;
+  d["shapeCount"] = a.shapeCount;
+  py::list out;
+  for (size_t i = 0; i < a.shapeCount && i < ACL_MAX_SHAPE_COUNT; ++i) {
+    py::dict shape;
+    shape["srcDims"] = DimsDict(a.outDims[i].srcDims);
+    shape["srcSize"] = a.outDims[i].srcSize;
+    shape["aippOutdims"] = DimsDict(a.outDims[i].aippOutdims);
+    shape["aippOutSize"] = a.outDims[i].aippOutSize;
+    out.append(shape);
+  }
+  d["outDims"] = out;
+  d["aippExtend"] = 0;
+  return d;
 }
 
 // The dims of pyACL's set_input_dynamic_dims: a dict like DimsDict's ('name' optional).
@@ -203,6 +265,26 @@ void RegisterMdl(py::module_& mdl) {
       "get_output_size_by_index",
       [](Ptr d, Size i) { return aclmdlGetOutputSizeByIndex(FromPtr<aclmdlDesc>(d), i); },
       py::arg("model_desc"), py::arg("index"));
+  mdl.def(
+      "get_aipp_type",
+      [](U32 id, Size index) {
+        aclmdlInputAippType type = ACL_DATA_WITHOUT_AIPP;
+        size_t attached = ACL_INVALID_NODE_INDEX;
+        aclError ret = aclmdlGetAippType(id, index, &type, &attached);
+        return py::make_tuple(static_cast<int>(type), attached, ret);
+      },
+      py::arg("model_id"), py::arg("index"),
+      "aclmdlGetAippType: (type, dynamic_attached_data_index, ret)");
+  mdl.def(
+      "get_first_aipp_info",
+      [](U32 id, Size index) {
+        auto info = std::make_unique<aclAippInfo>();
+        aclError ret = aclmdlGetFirstAippInfo(id, index, info.get());
+        return py::make_tuple(ret == ACL_SUCCESS ? AippInfoDict(*info) : py::dict(), ret);
+      },
+      py::arg("model_id"), py::arg("index"),
+      "aclmdlGetFirstAippInfo: (aipp_info dict with aclAippInfo's field names, ret); {} on "
+      "failure");
   mdl.def("get_input_dims", &GetDims<&aclmdlGetInputDims>, py::arg("model_desc"), py::arg("index"),
           "aclmdlGetInputDims: ({'name', 'dimCount', 'dims'}, ret); {} on failure");
   mdl.def("get_input_dims_v2", &GetDims<&aclmdlGetInputDimsV2>, py::arg("model_desc"),

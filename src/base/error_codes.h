@@ -66,6 +66,7 @@ inline constexpr int kGeLoadModel = 545001;
 inline constexpr int kGeMemoryAllocation = 245000;
 inline constexpr int kGeDynamicInputLengthInvalid = 145012;
 inline constexpr int kGeDynamicBatchSizeInvalid = 145013;
+inline constexpr int kGeAippNotExist = 145015;
 inline constexpr int kInvalidModelId = 100011;
 inline constexpr int kModelNotDynamic = 100019;
 inline constexpr int kRtModelExecute = 507011;

@@ -119,10 +119,7 @@ aclError LoadFile(const char* api, const char* path, uint32_t* modelId,
 }
 
 void FillDims(const std::string& name, const kiln::kernels::Dims& dims, aclmdlIODims* out) {
-  std::memset(out->name, 0, sizeof out->name);
-  std::strncpy(out->name, name.c_str(), sizeof out->name - 1);
-  out->dimCount = std::min<size_t>(dims.size(), ACL_MAX_DIM_CNT);
-  for (size_t i = 0; i < out->dimCount; ++i) out->dims[i] = dims[i];
+  kiln::capi::FillIoDims(name, dims, out);
 }
 
 const kiln::runtime::IoDesc* Io(const char* api, const aclmdlDesc* desc, size_t index, bool input) {
@@ -137,13 +134,21 @@ const kiln::runtime::IoDesc* Io(const char* api, const aclmdlDesc* desc, size_t 
   return &list[index];
 }
 
+// `image_dims`: aclmdlGetInputDims, which reports a static AIPP input as the image (n, h, w, c)
+// where V2 gives the stored dims (docs/aipp.md): they differ for YUV420SP_U8 only, stored as
+// [n, 1.5 h, w, 1] and reported as [n, h, w, c] with c the channels AIPP makes.
 aclError GetDims(const char* api, const aclmdlDesc* desc, size_t index, aclmdlIODims* dims,
-                 bool input) {
+                 bool input, bool image_dims = false) {
   KILN_CAPI(api, {
     const auto* io = Io(api, desc, index, input);
     if (io == nullptr) return ACL_ERROR_INVALID_PARAM;
     if (dims == nullptr) return InvalidParam(api, "dims is NULL");
-    FillDims(io->name, io->dims, dims);
+    kiln::kernels::Dims d = io->dims;
+    if (image_dims && io->aipp_out && d.size() == 4 && io->aipp_out->dims.size() == 4 &&
+        d[3] == 1 && io->aipp_out->dims[1] == 3) {
+      d = {d[0], d[1] * 2 / 3, d[2], io->aipp_out->dims[1]};  // YUV420SP: Y rows, 3 channels
+    }
+    FillDims(io->name, d, dims);
     return ACL_SUCCESS;
   });
 }
@@ -449,7 +454,7 @@ size_t aclmdlGetOutputSizeByIndex(aclmdlDesc* modelDesc, size_t index) {
 }
 
 aclError aclmdlGetInputDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
-  return GetDims("aclmdlGetInputDims", modelDesc, index, dims, true);
+  return GetDims("aclmdlGetInputDims", modelDesc, index, dims, true, /*image_dims=*/true);
 }
 
 aclError aclmdlGetInputDimsV2(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
@@ -741,3 +746,14 @@ aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input, aclmdl
 }
 
 }  // extern "C"
+
+namespace kiln::capi {
+
+void FillIoDims(const std::string& name, const kernels::Dims& dims, aclmdlIODims* out) {
+  std::memset(out->name, 0, sizeof out->name);
+  std::strncpy(out->name, name.c_str(), sizeof out->name - 1);
+  out->dimCount = std::min<size_t>(dims.size(), ACL_MAX_DIM_CNT);
+  for (size_t i = 0; i < out->dimCount; ++i) out->dims[i] = dims[i];
+}
+
+}  // namespace kiln::capi

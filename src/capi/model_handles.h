@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "acl/acl.h"
@@ -32,6 +33,9 @@ HandleTable<aclmdlDataset, Dataset>& Datasets();
 std::shared_ptr<Dataset> LiveDataset(const char* api, const aclmdlDataset* dataset);
 
 aclDataType ToAclType(ir::DataType t);
+
+// Writes `name` (truncated to fit) and `dims` into an aclmdlIODims.
+void FillIoDims(const std::string& name, const kernels::Dims& dims, aclmdlIODims* out);
 
 // A live aclDataBuffer's address and size (acl_data_buffer.cc); false when the handle is not
 // live (never created, or destroyed).

@@ -29,6 +29,7 @@ static_assert(kGeModelPathInvalid == static_cast<int>(ACL_ERROR_GE_EXEC_MODEL_PA
 static_assert(kGeModelDataSizeInvalid ==
               static_cast<int>(ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID));
 static_assert(kGeLoadModel == static_cast<int>(ACL_ERROR_GE_LOAD_MODEL));
+static_assert(kGeAippNotExist == static_cast<int>(ACL_ERROR_GE_AIPP_NOT_EXIST));
 static_assert(kRepeatFinalize == ACL_ERROR_REPEAT_FINALIZE);
 static_assert(kBadAlloc == ACL_ERROR_BAD_ALLOC);
 static_assert(kApiNotSupport == ACL_ERROR_API_NOT_SUPPORT);

@@ -151,7 +151,14 @@ Result<std::shared_ptr<Model>> Model::LoadFrom(const uint8_t* data, size_t size,
   const GraphProgram& g = p.graphs[0];
   ModelInfo& info = model->info_;
   if (om_model->name()) info.name = om_model->name()->str();
-  for (int32_t t : g.inputs) info.inputs.push_back(Describe(g.tensors[t]));
+  for (int32_t t : g.inputs) {
+    info.inputs.push_back(Describe(g.tensors[t]));
+    for (const NodeInfo& n : g.nodes) {
+      if (n.op_type == "Aipp" && !n.inputs.empty() && n.inputs[0] == t && !n.outputs.empty()) {
+        info.inputs.back().aipp_out = std::make_shared<IoDesc>(Describe(g.tensors[n.outputs[0]]));
+      }
+    }
+  }
   for (int32_t t : g.outputs) info.outputs.push_back(Describe(g.tensors[t]));
   info.gear_kind = p.gear_kind;
   info.gear_dims = p.gear_dims;
@@ -170,6 +177,11 @@ Result<std::shared_ptr<Model>> Model::LoadFrom(const uint8_t* data, size_t size,
   }
   info.work_size = p.work_size;
   info.weight_size = view.weights_size;
+  if (const auto* aipp = om_model->aipp()) {
+    for (const om::KeyValue* kv : *aipp) {
+      if (kv->key() && kv->value()) info.aipp.emplace_back(kv->key()->str(), kv->value()->str());
+    }
+  }
   return model;
 }
 

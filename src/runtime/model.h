@@ -11,6 +11,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "base/status.h"
@@ -27,6 +28,9 @@ struct IoDesc {
   kernels::Dims dims;  // -1 for dynamic dims
   int32_t format = 2;  // aclFormat
   uint64_t bytes = 0;  // the largest gear's size (0 when unbounded)
+  // An input that static AIPP feeds (a com.kiln Aipp node reads it): the tensor that node makes,
+  // which is what the model itself reads (docs/aipp.md "Execution"). Null otherwise.
+  std::shared_ptr<const IoDesc> aipp_out;
 };
 
 struct ModelInfo {
@@ -41,6 +45,9 @@ struct ModelInfo {
   std::vector<std::vector<kernels::Dims>> gear_input_dims;
   uint64_t work_size = 0;
   uint64_t weight_size = 0;
+  // The .om's AIPP record (--insert_op_conf; docs/aipp.md "How it is stored"): "<block>.<key>"
+  // pairs, decoded by the compiler's AippFromKeyValues where the API needs them.
+  std::vector<std::pair<std::string, std::string>> aipp;
 };
 
 // Caller-owned memory for a load (aclmdlLoadFrom*WithMem); null pointers = runtime-managed.

@@ -116,3 +116,37 @@ def test_a_wrong_image_size_is_refused_with_the_dims(tmp_path):
     with pytest.raises(kiln.KilnError) as err:
         model.run([np.zeros((1, 4, 5, 3), np.uint8)])
     assert "4" in str(err.value)
+
+
+def test_pyacl_reports_the_aipp(tmp_path):
+    import acl
+    config = {"aipp_mode": "static", "input_format": "YUV420SP_U8", "csc_switch": "true",
+              "src_image_size_w": 6, "src_image_size_h": 4, **IMAGENET}
+    compile_with_aipp(tmp_path, 3, 4, 6, config)  # AscendCL is initialised; writes aipp.om
+    assert acl.rt.set_device(0) == 0
+    model_id, ret = acl.mdl.load_from_file(str(tmp_path / "aipp.om"))
+    assert ret == 0
+    try:
+        aipp_type, attached, ret = acl.mdl.get_aipp_type(model_id, 0)
+        assert (aipp_type, ret) == (1, 0)  # ACL_DATA_WITH_STATIC_AIPP
+        assert attached == 0xFFFFFFFF
+        info, ret = acl.mdl.get_first_aipp_info(model_id, 0)
+        assert ret == 0
+        assert info["inputFormat"] == 1 and info["cscSwitch"] == 1
+        assert (info["srcImageSizeW"], info["srcImageSizeH"]) == (6, 4)
+        assert info["matrixR1C1"] == -100 and info["inputBias0"] == 16
+        assert abs(info["varReciChn2"] - IMAGENET["var_reci_chn_2"]) < 1e-9
+        assert info["shapeCount"] == 1
+        assert info["outDims"][0]["srcDims"]["dims"] == [1, 3, 4, 6]
+        desc = acl.mdl.create_desc()
+        assert acl.mdl.get_desc(desc, model_id) == 0
+        v1, ret1 = acl.mdl.get_input_dims(desc, 0)
+        v2, ret2 = acl.mdl.get_input_dims_v2(desc, 0)
+        assert (ret1, ret2) == (0, 0)
+        assert v1["dims"] == [1, 4, 6, 3] and v2["dims"] == [1, 6, 6, 1]
+        acl.mdl.destroy_desc(desc)
+        _, ret = acl.mdl.get_first_aipp_info(model_id, 1)
+        assert ret == 100000  # no input 1
+    finally:
+        acl.mdl.unload(model_id)
+        acl.rt.reset_device(0)

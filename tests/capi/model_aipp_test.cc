@@ -1,0 +1,161 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Static AIPP through the C API (docs/aipp.md): mnist-8 compiled with a YUV400_U8 block takes
+// the raw uint8 digit, reports the image as its input (type, format, dims, size), reports its
+// AIPP (aclmdlGetAippType, aclmdlGetFirstAippInfo) and classifies as the ONNX test data says.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tests/capi/model_test_util.h"
+
+namespace kiln::model_test {
+namespace {
+
+// mnist-8 with its 1x1x28x28 float input fed by YUV400 AIPP: (v - 0 - 0.5) * 1 on integer
+// pixels, so a digit whose floats are integers 0..255 gives back its float input minus 0.5;
+// with min_chn 0 it is the float input itself.
+std::string CompileWithAipp(const std::string& name, const std::string& onnx,
+                            const std::string& block) {
+  const std::string cfg = ScratchDir() + "/" + name + ".cfg";
+  std::ofstream(cfg) << "aipp_op {\n  aipp_mode: static\n" << block << "}\n";
+  compiler::CompileOptions options;
+  options.model = onnx;
+  options.output = ScratchDir() + "/" + name + ".om";
+  options.aipp_config = cfg;
+  auto report = atc::Compile(options);
+  EXPECT_TRUE(report.ok()) << report.status().message();
+  return report.ok() ? report->output_path : "";
+}
+
+std::string AippMnistOm(const std::string& name, float min_chn) {
+  return CompileWithAipp(
+      name, MnistOnnx(),
+      "  input_format: YUV400_U8\n  min_chn_0: " + std::to_string(min_chn) + "\n");
+}
+
+// y = Identity(x), x float [1, 3, 4, 6].
+std::string WriteIdentityModel() {
+  onnx::ModelProto model;
+  model.set_ir_version(8);
+  model.add_opset_import()->set_version(13);
+  onnx::GraphProto* g = model.mutable_graph();
+  g->set_name("identity");
+  onnx::NodeProto* node = g->add_node();
+  node->set_op_type("Identity");
+  node->add_input("x");
+  node->add_output("y");
+  for (auto* v : {g->add_input(), g->add_output()}) {
+    v->set_name(v == &g->input(0) ? "x" : "y");
+    auto* t = v->mutable_type()->mutable_tensor_type();
+    t->set_elem_type(onnx::TensorProto::FLOAT);
+    for (int64_t d : {1, 3, 4, 6}) t->mutable_shape()->add_dim()->set_dim_value(d);
+  }
+  const std::string path = ScratchDir() + "/identity_1x3x4x6.onnx";
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  EXPECT_TRUE(model.SerializeToOstream(&out)) << path;
+  return path;
+}
+
+TEST_F(ModelApiTest, AippTheInputIsTheImageAndTheModelClassifiesIt) {
+  KILN_REQUIRE_MNIST();
+  LoadedModel model(AippMnistOm("mnist_aipp", 0.0f));
+  aclmdlDesc* d = model.desc();
+  EXPECT_EQ(aclmdlGetInputDataType(d, 0), ACL_UINT8);
+  EXPECT_EQ(aclmdlGetInputFormat(d, 0), ACL_FORMAT_NHWC);
+  EXPECT_EQ(aclmdlGetInputSizeByIndex(d, 0), 28u * 28u);
+  for (auto get : {&aclmdlGetInputDims, &aclmdlGetInputDimsV2}) {
+    aclmdlIODims dims;
+    ASSERT_EQ(get(d, 0, &dims), ACL_SUCCESS) << RecentErrMsg();
+    EXPECT_EQ(std::vector<int64_t>(dims.dims, dims.dims + dims.dimCount),
+              (std::vector<int64_t>{1, 28, 28, 1}));
+  }
+  for (int set = 0; set < 3; ++set) {
+    MnistCase c = LoadMnistCase(set);
+    std::vector<uint8_t> pixels;
+    for (float v : c.input) pixels.push_back(static_cast<uint8_t>(v));  // integers 0..255
+    IoDatasets io({pixels.size()}, {kMnistOutputBytes});
+    io.input(0).Write(pixels.data(), pixels.size());
+    ASSERT_EQ(aclmdlExecute(model.id(), io.in(), io.out()), ACL_SUCCESS) << RecentErrMsg();
+    EXPECT_TRUE(MatchesOnnx(io.output(0).ReadFloats(kMnistOutputFloats), c.expected, {1, 10}))
+        << "test_data_set_" << set;
+  }
+}
+
+// NV12: V2 gives the stored [1, 6, 6, 1] (its product is the size), V1 the image [1, 4, 6, 3].
+TEST_F(ModelApiTest, AippYuv420SpInputDimsAsCannReportsThem) {
+  LoadedModel model(CompileWithAipp("nv12", WriteIdentityModel(),
+                                    "  input_format: YUV420SP_U8\n  csc_switch: true\n"));
+  aclmdlDesc* d = model.desc();
+  EXPECT_EQ(aclmdlGetInputSizeByIndex(d, 0), 36u);
+  aclmdlIODims v1, v2;
+  ASSERT_EQ(aclmdlGetInputDims(d, 0, &v1), ACL_SUCCESS) << RecentErrMsg();
+  ASSERT_EQ(aclmdlGetInputDimsV2(d, 0, &v2), ACL_SUCCESS) << RecentErrMsg();
+  EXPECT_EQ(std::vector<int64_t>(v1.dims, v1.dims + v1.dimCount),
+            (std::vector<int64_t>{1, 4, 6, 3}));
+  EXPECT_EQ(std::vector<int64_t>(v2.dims, v2.dims + v2.dimCount),
+            (std::vector<int64_t>{1, 6, 6, 1}));
+  aclAippInfo info;
+  ASSERT_EQ(aclmdlGetFirstAippInfo(model.id(), 0, &info), ACL_SUCCESS) << RecentErrMsg();
+  EXPECT_EQ(info.inputFormat, ACL_YUV420SP_U8);
+  EXPECT_EQ(info.srcImageSizeW, 6);
+  EXPECT_EQ(info.srcImageSizeH, 4);
+  EXPECT_EQ(info.cscSwitch, 1);
+}
+
+TEST_F(ModelApiTest, AippTypeAndInfoReportTheCompiledBlock) {
+  KILN_REQUIRE_MNIST();
+  LoadedModel model(AippMnistOm("mnist_aipp_info", 2.5f));
+  aclmdlInputAippType type = ACL_DYNAMIC_AIPP_NODE;
+  size_t attached = 0;
+  ASSERT_EQ(aclmdlGetAippType(model.id(), 0, &type, &attached), ACL_SUCCESS) << RecentErrMsg();
+  EXPECT_EQ(type, ACL_DATA_WITH_STATIC_AIPP);
+  EXPECT_EQ(attached, static_cast<size_t>(ACL_INVALID_NODE_INDEX));
+
+  aclAippInfo info;
+  ASSERT_EQ(aclmdlGetFirstAippInfo(model.id(), 0, &info), ACL_SUCCESS) << RecentErrMsg();
+  EXPECT_EQ(info.inputFormat, ACL_YUV400_U8);
+  EXPECT_EQ(info.srcImageSizeW, 28);  // 0 in the file: the input's
+  EXPECT_EQ(info.srcImageSizeH, 28);
+  EXPECT_EQ(info.cropSwitch, 0);
+  EXPECT_EQ(info.cscSwitch, 0);
+  EXPECT_EQ(info.matrixR0C0, 298);  // the template's defaults, recorded
+  EXPECT_EQ(info.inputBias1, 128);
+  EXPECT_EQ(info.minChn0, 2.5f);
+  EXPECT_EQ(info.varReciChn0, 1.0f);
+  EXPECT_EQ(info.srcDatatype, ACL_FLOAT);
+  EXPECT_EQ(info.srcDimNum, 4u);
+  ASSERT_EQ(info.shapeCount, 1u);
+  const aclmdlIODims& src = info.outDims[0].srcDims;
+  EXPECT_EQ(std::vector<int64_t>(src.dims, src.dims + src.dimCount),
+            (std::vector<int64_t>{1, 1, 28, 28}));
+  EXPECT_EQ(info.outDims[0].srcSize, 28u * 28u * 4u);
+  EXPECT_EQ(info.aippExtend, nullptr);
+}
+
+TEST_F(ModelApiTest, AippModelsWithoutAippAndBadArgumentsGetTheDocumentedCodes) {
+  KILN_REQUIRE_MNIST();
+  LoadedModel plain(MnistOm());
+  aclmdlInputAippType type = ACL_DATA_WITH_STATIC_AIPP;
+  size_t attached = 0;
+  ASSERT_EQ(aclmdlGetAippType(plain.id(), 0, &type, &attached), ACL_SUCCESS) << RecentErrMsg();
+  EXPECT_EQ(type, ACL_DATA_WITHOUT_AIPP);
+  aclAippInfo info;
+  EXPECT_EQ(aclmdlGetFirstAippInfo(plain.id(), 0, &info),
+            static_cast<aclError>(ACL_ERROR_GE_AIPP_NOT_EXIST));
+  EXPECT_TRUE(Contains(RecentErrMsg(), "has no static aipp")) << RecentErrMsg();
+
+  EXPECT_EQ(aclmdlGetAippType(plain.id(), 1, &type, &attached), ACL_ERROR_INVALID_PARAM);
+  EXPECT_TRUE(Contains(RecentErrMsg(), "out of range")) << RecentErrMsg();
+  EXPECT_EQ(aclmdlGetAippType(plain.id(), 0, nullptr, &attached), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlGetAippType(plain.id(), 0, &type, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlGetFirstAippInfo(plain.id(), 0, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(aclmdlGetAippType(plain.id() + 1000, 0, &type, &attached), ACL_SUCCESS);
+  EXPECT_NE(aclmdlGetFirstAippInfo(plain.id() + 1000, 0, &info), ACL_SUCCESS);
+}
+
+}  // namespace
+}  // namespace kiln::model_test
