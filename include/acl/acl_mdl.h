@@ -234,10 +234,11 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetOutputIndexByName(const aclmdlDesc* modelD
 
 /*
  * The AIPP of input `index` of a loaded model: ACL_DATA_WITH_STATIC_AIPP for an input compiled
- * with a static block of --insert_op_conf (it takes the raw image), else ACL_DATA_WITHOUT_AIPP
- * (dynamic blocks are recorded, not executed, in this version). dynamicAttachedDataIndex is
- * ACL_INVALID_NODE_INDEX. ACL_ERROR_INVALID_PARAM for a NULL pointer or an index past the
- * inputs; the model-id errors of aclmdlGetDesc for an id that is not loaded.
+ * with a static block of --insert_op_conf (it takes the raw image), ACL_DATA_WITH_DYNAMIC_AIPP
+ * for one with a dynamic block (dynamicAttachedDataIndex: its ascend_dynamic_aipp_data input,
+ * which is ACL_DYNAMIC_AIPP_NODE), else ACL_DATA_WITHOUT_AIPP; dynamicAttachedDataIndex is
+ * ACL_INVALID_NODE_INDEX but for dynamic AIPP. ACL_ERROR_INVALID_PARAM for a NULL pointer or an
+ * index past the inputs; the model-id errors of aclmdlGetDesc for an id that is not loaded.
  */
 ACL_FUNC_VISIBILITY aclError aclmdlGetAippType(uint32_t modelId, size_t index,
                                                aclmdlInputAippType* type,
@@ -249,6 +250,65 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetAippType(uint32_t modelId, size_t index,
  */
 ACL_FUNC_VISIBILITY aclError aclmdlGetFirstAippInfo(uint32_t modelId, size_t index,
                                                     aclAippInfo* aippInfo);
+
+/*
+ * Dynamic AIPP (aipp_mode: dynamic; docs/aipp.md "Dynamic AIPP"): the model has one more input,
+ * ascend_dynamic_aipp_data, whose buffer aclmdlSetInputAIPP fills from a parameter set. A set
+ * holds one image format, source size, CSC and swaps, and per image (batchIndex < batchSize)
+ * crop, padding and normalisation. Setters return ACL_ERROR_INVALID_PARAM (100000) for a NULL
+ * or destroyed set, a batchIndex past the set, a switch that is not 0 or 1 or a value out of
+ * range; a resize (scfSwitch 1) is ACL_ERROR_FEATURE_UNSUPPORTED. What depends on the image and
+ * the model (crop inside the source, crop plus padding equal to the model's H and W, the
+ * format's channels) is checked when the model runs, failing it with 100000 naming the image.
+ */
+ACL_FUNC_VISIBILITY aclmdlAIPP* aclmdlCreateAIPP(uint64_t batchSize);
+ACL_FUNC_VISIBILITY aclError aclmdlDestroyAIPP(const aclmdlAIPP* aippParmsSet);
+ACL_FUNC_VISIBILITY aclError aclmdlGetAippDataSize(uint64_t batchSize, size_t* size);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPInputFormat(aclmdlAIPP* aippParmsSet,
+                                                      aclAippInputFormat inputFormat);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPCscParams(
+    aclmdlAIPP* aippParmsSet, int8_t cscSwitch, int16_t cscMatrixR0C0, int16_t cscMatrixR0C1,
+    int16_t cscMatrixR0C2, int16_t cscMatrixR1C0, int16_t cscMatrixR1C1, int16_t cscMatrixR1C2,
+    int16_t cscMatrixR2C0, int16_t cscMatrixR2C1, int16_t cscMatrixR2C2, uint8_t cscOutputBiasR0,
+    uint8_t cscOutputBiasR1, uint8_t cscOutputBiasR2, uint8_t cscInputBiasR0,
+    uint8_t cscInputBiasR1, uint8_t cscInputBiasR2);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPRbuvSwapSwitch(aclmdlAIPP* aippParmsSet,
+                                                         int8_t rbuvSwapSwitch);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPAxSwapSwitch(aclmdlAIPP* aippParmsSet,
+                                                       int8_t axSwapSwitch);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPSrcImageSize(aclmdlAIPP* aippParmsSet,
+                                                       int32_t srcImageSizeW,
+                                                       int32_t srcImageSizeH);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPScfParams(aclmdlAIPP* aippParmsSet, int8_t scfSwitch,
+                                                    int32_t scfInputSizeW, int32_t scfInputSizeH,
+                                                    int32_t scfOutputSizeW, int32_t scfOutputSizeH,
+                                                    uint64_t batchIndex);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPCropParams(aclmdlAIPP* aippParmsSet, int8_t cropSwitch,
+                                                     int32_t cropStartPosW, int32_t cropStartPosH,
+                                                     int32_t cropSizeW, int32_t cropSizeH,
+                                                     uint64_t batchIndex);
+ACL_FUNC_VISIBILITY aclError
+aclmdlSetAIPPPaddingParams(aclmdlAIPP* aippParmsSet, int8_t paddingSwitch, int32_t paddingSizeTop,
+                           int32_t paddingSizeBottom, int32_t paddingSizeLeft,
+                           int32_t paddingSizeRight, uint64_t batchIndex);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPDtcPixelMean(
+    aclmdlAIPP* aippParmsSet, int16_t dtcPixelMeanChn0, int16_t dtcPixelMeanChn1,
+    int16_t dtcPixelMeanChn2, int16_t dtcPixelMeanChn3, uint64_t batchIndex);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPDtcPixelMin(aclmdlAIPP* aippParmsSet,
+                                                      float dtcPixelMinChn0, float dtcPixelMinChn1,
+                                                      float dtcPixelMinChn2, float dtcPixelMinChn3,
+                                                      uint64_t batchIndex);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPPixelVarReci(
+    aclmdlAIPP* aippParmsSet, float dtcPixelVarReciChn0, float dtcPixelVarReciChn1,
+    float dtcPixelVarReciChn2, float dtcPixelVarReciChn3, uint64_t batchIndex);
+/* index: the model's ascend_dynamic_aipp_data input. 145012 for a buffer smaller than
+ * aclmdlGetAippDataSize(batchSize); 100000 for a set whose batchSize is not the model's N. */
+ACL_FUNC_VISIBILITY aclError aclmdlSetInputAIPP(uint32_t modelId, aclmdlDataset* dataset,
+                                                size_t index, const aclmdlAIPP* aippParmsSet);
+/* index: the data input dynamic AIPP feeds; writes its parameter input's buffer. */
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPByInputIndex(uint32_t modelId, aclmdlDataset* dataset,
+                                                       size_t index,
+                                                       const aclmdlAIPP* aippParmsSet);
 
 /* ---- Gears (dynamic batch, image size, dims) ----------------------------------------------- */
 

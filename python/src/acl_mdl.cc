@@ -430,6 +430,82 @@ void RegisterMdl(py::module_& mdl) {
       py::arg("model_id"), py::arg("dataset"), py::arg("index"), py::arg("dims"));
 
   // Datasets.
+  // Dynamic AIPP parameter sets (pyACL's names; every setter returns ret).
+  mdl.def(
+      "create_aipp", [](U64 batch) { return ToPtr(aclmdlCreateAIPP(batch)); },
+      py::arg("batch_size"));
+  mdl.def(
+      "destroy_aipp", [](Ptr set) { return aclmdlDestroyAIPP(FromPtr<aclmdlAIPP>(set)); },
+      py::arg("aipp_parms_set"));
+  mdl.def(
+      "get_aipp_data_size",
+      [](U64 batch) {
+        size_t size = 0;
+        aclError ret = aclmdlGetAippDataSize(batch, &size);
+        return py::make_tuple(size, ret);
+      },
+      py::arg("batch_size"));
+  mdl.def(
+      "set_aipp_input_format",
+      [](Ptr set, U32 format) {
+        return aclmdlSetAIPPInputFormat(
+            FromPtr<aclmdlAIPP>(set),
+            static_cast<aclAippInputFormat>(static_cast<uint32_t>(format)));
+      },
+      py::arg("aipp_parms_set"), py::arg("input_format"));
+  mdl.def("set_aipp_csc_params",
+          [](Ptr set, int sw, int r0c0, int r0c1, int r0c2, int r1c0, int r1c1, int r1c2, int r2c0,
+             int r2c1, int r2c2, int ob0, int ob1, int ob2, int ib0, int ib1, int ib2) {
+            auto i16 = [](int v) { return static_cast<int16_t>(v); };
+            auto u8 = [](int v) { return static_cast<uint8_t>(v); };
+            return aclmdlSetAIPPCscParams(FromPtr<aclmdlAIPP>(set), static_cast<int8_t>(sw),
+                                          i16(r0c0), i16(r0c1), i16(r0c2), i16(r1c0), i16(r1c1),
+                                          i16(r1c2), i16(r2c0), i16(r2c1), i16(r2c2), u8(ob0),
+                                          u8(ob1), u8(ob2), u8(ib0), u8(ib1), u8(ib2));
+          });
+  mdl.def("set_aipp_rbuv_swap_switch", [](Ptr set, int v) {
+    return aclmdlSetAIPPRbuvSwapSwitch(FromPtr<aclmdlAIPP>(set), static_cast<int8_t>(v));
+  });
+  mdl.def("set_aipp_ax_swap_switch", [](Ptr set, int v) {
+    return aclmdlSetAIPPAxSwapSwitch(FromPtr<aclmdlAIPP>(set), static_cast<int8_t>(v));
+  });
+  mdl.def("set_aipp_src_image_size", [](Ptr set, int w, int h) {
+    return aclmdlSetAIPPSrcImageSize(FromPtr<aclmdlAIPP>(set), w, h);
+  });
+  mdl.def("set_aipp_scf_params",
+          [](Ptr set, int sw, int in_w, int in_h, int out_w, int out_h, U64 batch) {
+            return aclmdlSetAIPPScfParams(FromPtr<aclmdlAIPP>(set), static_cast<int8_t>(sw), in_w,
+                                          in_h, out_w, out_h, batch);
+          });
+  mdl.def("set_aipp_crop_params", [](Ptr set, int sw, int x, int y, int w, int h, U64 batch) {
+    return aclmdlSetAIPPCropParams(FromPtr<aclmdlAIPP>(set), static_cast<int8_t>(sw), x, y, w, h,
+                                   batch);
+  });
+  mdl.def("set_aipp_padding_params",
+          [](Ptr set, int sw, int top, int bottom, int left, int right, U64 batch) {
+            return aclmdlSetAIPPPaddingParams(FromPtr<aclmdlAIPP>(set), static_cast<int8_t>(sw),
+                                              top, bottom, left, right, batch);
+          });
+  mdl.def("set_aipp_dtc_pixel_mean", [](Ptr set, int c0, int c1, int c2, int c3, U64 batch) {
+    return aclmdlSetAIPPDtcPixelMean(FromPtr<aclmdlAIPP>(set), static_cast<int16_t>(c0),
+                                     static_cast<int16_t>(c1), static_cast<int16_t>(c2),
+                                     static_cast<int16_t>(c3), batch);
+  });
+  mdl.def("set_aipp_dtc_pixel_min", [](Ptr set, float c0, float c1, float c2, float c3, U64 batch) {
+    return aclmdlSetAIPPDtcPixelMin(FromPtr<aclmdlAIPP>(set), c0, c1, c2, c3, batch);
+  });
+  mdl.def("set_aipp_pixel_var_reci",
+          [](Ptr set, float c0, float c1, float c2, float c3, U64 batch) {
+            return aclmdlSetAIPPPixelVarReci(FromPtr<aclmdlAIPP>(set), c0, c1, c2, c3, batch);
+          });
+  mdl.def("set_input_aipp", [](U32 id, Ptr ds, Size index, Ptr set) {
+    return aclmdlSetInputAIPP(id, FromPtr<aclmdlDataset>(ds), index, FromPtr<aclmdlAIPP>(set));
+  });
+  mdl.def("set_aipp_by_input_index", [](U32 id, Ptr ds, Size index, Ptr set) {
+    return aclmdlSetAIPPByInputIndex(id, FromPtr<aclmdlDataset>(ds), index,
+                                     FromPtr<aclmdlAIPP>(set));
+  });
+
   mdl.def("create_dataset", [] { return ToPtr(aclmdlCreateDataset()); });
   mdl.def(
       "destroy_dataset", [](Ptr ds) { return aclmdlDestroyDataset(FromPtr<aclmdlDataset>(ds)); },

@@ -12,7 +12,7 @@
 #include <system_error>
 #include <variant>
 
-#include "ir/ops/image.h"
+#include "base/aipp.h"
 
 namespace kiln::compiler {
 namespace {
@@ -140,7 +140,7 @@ constexpr std::pair<AippInputFormat, const char*> kFormats[] = {
 
 // Channels of the image AIPP hands to the model for each input format (0 for none).
 int64_t FormatChannels(AippInputFormat format) {
-  const ir::AippFormat* f = ir::FindAippFormat(AippInputFormatName(format));
+  const aipp::Format* f = aipp::FindFormat(AippInputFormatName(format));
   return f != nullptr ? f->model_channels : 0;
 }
 

@@ -11,6 +11,8 @@
 #include <string>
 #include <utility>
 
+#include "base/aipp.h"
+#include "base/fp16.h"
 #include "ir/op_schema.h"
 #include "kernels/reference/common.h"
 #include "kernels/util.h"
@@ -57,19 +59,11 @@ Result<std::vector<ChainStep>> ReadChainSteps(const NodeDef& def) {
 Result<AippAttrs> ReadAippAttrs(const NodeDef& def) {
   AippAttrs a;
   const std::string format = def.attr_string("input_format");
-  if (format == "YUV420SP_U8") {
-    a.format = AippAttrs::kYuv420Sp;
-  } else if (format == "XRGB8888_U8") {
-    a.format = AippAttrs::kXrgb8888;
-  } else if (format == "RGB888_U8") {
-    a.format = AippAttrs::kRgb888;
-  } else if (format == "YUV400_U8") {
-    a.format = AippAttrs::kYuv400;
-  }
-  a.info = ir::FindAippFormat(format);
+  a.info = aipp::FindFormat(format);
   if (a.info == nullptr) {
     return def.Fail(code::kFeatureUnsupported, "input_format '", format, "' is not supported");
   }
+  a.format = static_cast<AippAttrs::Format>(a.info->acl_format - 1);
   auto ints = [&](const char* name, size_t count) {
     std::vector<int64_t> v = def.has_attr(name) ? def.attr_ints(name) : std::vector<int64_t>();
     return v.size() == count ? v : std::vector<int64_t>();
@@ -112,6 +106,56 @@ Result<AippAttrs> ReadAippAttrs(const NodeDef& def) {
     if (var.size() == 4) a.var_reci[c] = var[c];
   }
   return a;
+}
+
+Result<std::vector<AippAttrs>> ReadDynamicAipp(const NodeDef& def, const uint8_t* block,
+                                               size_t size, const Dims& y_dims,
+                                               int64_t image_bytes) {
+  if (Status st = aipp::CheckDynamicBlock(block, size, y_dims[0], y_dims[1], y_dims[2], y_dims[3],
+                                          image_bytes, "dynamic aipp: ");
+      !st.ok()) {
+    return def.Fail(st.code(), st.message());
+  }
+  aipp::DynamicHeader head;
+  std::memcpy(&head, block, sizeof head);
+  AippAttrs base;
+  base.info = aipp::FindFormat(head.input_format);
+  base.format = static_cast<AippAttrs::Format>(base.info->acl_format - 1);
+  base.src_w = base.crop_w = head.src_image_size_w;
+  base.src_h = base.crop_h = head.src_image_size_h;
+  base.csc = head.csc_switch != 0;
+  for (int i = 0; i < 9; ++i) base.matrix[i / 3][i % 3] = head.csc_matrix[i];
+  for (int i = 0; i < 3; ++i) {
+    base.input_bias[i] = head.csc_input_bias[i];
+    base.output_bias[i] = head.csc_output_bias[i];
+  }
+  base.rbuv_swap = head.rbuv_swap_switch != 0;
+  base.ax_swap = head.ax_swap_switch != 0;
+  std::vector<AippAttrs> out;
+  for (int64_t b = 0; b < y_dims[0]; ++b) {
+    aipp::DynamicBatch r;
+    std::memcpy(&r, block + sizeof head + static_cast<size_t>(b) * sizeof r, sizeof r);
+    AippAttrs a = base;
+    if (r.crop_switch != 0) {
+      a.crop_x = r.crop_start_w;
+      a.crop_y = r.crop_start_h;
+      a.crop_w = r.crop_size_w;
+      a.crop_h = r.crop_size_h;
+    }
+    if (r.padding_switch != 0) {
+      a.top = r.padding_top;
+      a.bottom = r.padding_bottom;
+      a.left = r.padding_left;
+      a.right = r.padding_right;
+    }
+    for (int i = 0; i < 4; ++i) {
+      a.mean[i] = r.mean[i];
+      a.min[i] = HalfToFloat(r.min[i]);
+      a.var_reci[i] = HalfToFloat(r.var_reci[i]);
+    }
+    out.push_back(a);
+  }
+  return out;
 }
 
 Result<ActivationAttrs> ReadActivation(const NodeDef& def) {

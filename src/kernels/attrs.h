@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/ops/image.h"
+#include "base/aipp.h"
 #include "ir/ops/nn.h"
 #include "kernels/kernel.h"
 
@@ -96,8 +96,9 @@ Result<std::vector<ChainStep>> ReadChainSteps(const NodeDef& def);
 // (no crop: the whole image; no padding; no colour-space conversion; the normalisation
 // (v - 0 - 0) * 1).
 struct AippAttrs {
+  // aclAippInputFormat - 1 (CANN's om numbers 1..4).
   enum Format : uint8_t { kYuv420Sp, kXrgb8888, kRgb888, kYuv400 } format = kRgb888;
-  const ir::AippFormat* info = nullptr;  // channels and rows of the format
+  const aipp::Format* info = nullptr;  // channels and rows of the format
   int64_t src_w = 0, src_h = 0;
   int64_t crop_x = 0, crop_y = 0, crop_w = 0, crop_h = 0;  // the whole image without crop
   int64_t top = 0, bottom = 0, left = 0, right = 0;
@@ -111,6 +112,12 @@ struct AippAttrs {
 // kFeatureUnsupported for an input_format it does not know (the op's definition refuses those
 // first).
 Result<AippAttrs> ReadAippAttrs(const NodeDef& def);
+// com.kiln DynamicAipp: the parameters of each of the N images of Y ([N, C, H, W]) from the
+// `size` bytes of a dynamic AIPP block, after aipp::CheckDynamicBlock (base/aipp.h) against Y and
+// the `image_bytes` of the image input; its errors name the node.
+Result<std::vector<AippAttrs>> ReadDynamicAipp(const NodeDef& def, const uint8_t* block,
+                                               size_t size, const Dims& y_dims,
+                                               int64_t image_bytes);
 
 // ---------------------------------------------------------------------------------------------
 // Slice, Split, Pad: what the node does to its input, read from attributes in old opsets and

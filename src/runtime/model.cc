@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/model.h"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -154,8 +155,17 @@ Result<std::shared_ptr<Model>> Model::LoadFrom(const uint8_t* data, size_t size,
   for (int32_t t : g.inputs) {
     info.inputs.push_back(Describe(g.tensors[t]));
     for (const NodeInfo& n : g.nodes) {
-      if (n.op_type == "Aipp" && !n.inputs.empty() && n.inputs[0] == t && !n.outputs.empty()) {
-        info.inputs.back().aipp_out = std::make_shared<IoDesc>(Describe(g.tensors[n.outputs[0]]));
+      const bool dynamic = n.op_type == "DynamicAipp";
+      if ((n.op_type != "Aipp" && !dynamic) || n.inputs.empty() || n.inputs[0] != t ||
+          n.outputs.empty()) {
+        continue;
+      }
+      info.inputs.back().aipp_out = std::make_shared<IoDesc>(Describe(g.tensors[n.outputs[0]]));
+      if (dynamic && n.inputs.size() > 1) {
+        const auto at = std::find(g.inputs.begin(), g.inputs.end(), n.inputs[1]);
+        if (at != g.inputs.end()) {
+          info.inputs.back().aipp_params_input = static_cast<int32_t>(at - g.inputs.begin());
+        }
       }
     }
   }

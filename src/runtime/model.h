@@ -31,6 +31,9 @@ struct IoDesc {
   // An input that static AIPP feeds (a com.kiln Aipp node reads it): the tensor that node makes,
   // which is what the model itself reads (docs/aipp.md "Execution"). Null otherwise.
   std::shared_ptr<const IoDesc> aipp_out;
+  // Dynamic AIPP (a com.kiln DynamicAipp node reads it): the index of the model input that
+  // carries its parameters (ascend_dynamic_aipp_data); -1 otherwise.
+  int32_t aipp_params_input = -1;
 };
 
 struct ModelInfo {

@@ -21,7 +21,7 @@ namespace {
 std::string CompileWithAipp(const std::string& name, const std::string& onnx,
                             const std::string& block) {
   const std::string cfg = ScratchDir() + "/" + name + ".cfg";
-  std::ofstream(cfg) << "aipp_op {\n  aipp_mode: static\n" << block << "}\n";
+  std::ofstream(cfg) << "aipp_op {\n" << block << "}\n";
   compiler::CompileOptions options;
   options.model = onnx;
   options.output = ScratchDir() + "/" + name + ".om";
@@ -32,9 +32,9 @@ std::string CompileWithAipp(const std::string& name, const std::string& onnx,
 }
 
 std::string AippMnistOm(const std::string& name, float min_chn) {
-  return CompileWithAipp(
-      name, MnistOnnx(),
-      "  input_format: YUV400_U8\n  min_chn_0: " + std::to_string(min_chn) + "\n");
+  return CompileWithAipp(name, MnistOnnx(),
+                         "  aipp_mode: static\n  input_format: YUV400_U8\n  min_chn_0: " +
+                             std::to_string(min_chn) + "\n");
 }
 
 // y = Identity(x), x float [1, 3, 4, 6].
@@ -87,8 +87,9 @@ TEST_F(ModelApiTest, AippTheInputIsTheImageAndTheModelClassifiesIt) {
 
 // NV12: V2 gives the stored [1, 6, 6, 1] (its product is the size), V1 the image [1, 4, 6, 3].
 TEST_F(ModelApiTest, AippYuv420SpInputDimsAsCannReportsThem) {
-  LoadedModel model(CompileWithAipp("nv12", WriteIdentityModel(),
-                                    "  input_format: YUV420SP_U8\n  csc_switch: true\n"));
+  LoadedModel model(
+      CompileWithAipp("nv12", WriteIdentityModel(),
+                      "  aipp_mode: static\n  input_format: YUV420SP_U8\n  csc_switch: true\n"));
   aclmdlDesc* d = model.desc();
   EXPECT_EQ(aclmdlGetInputSizeByIndex(d, 0), 36u);
   aclmdlIODims v1, v2;
@@ -155,6 +156,155 @@ TEST_F(ModelApiTest, AippModelsWithoutAippAndBadArgumentsGetTheDocumentedCodes) 
   EXPECT_EQ(aclmdlGetFirstAippInfo(plain.id(), 0, nullptr), ACL_ERROR_INVALID_PARAM);
   EXPECT_NE(aclmdlGetAippType(plain.id() + 1000, 0, &type, &attached), ACL_SUCCESS);
   EXPECT_NE(aclmdlGetFirstAippInfo(plain.id() + 1000, 0, &info), ACL_SUCCESS);
+}
+
+}  // namespace
+}  // namespace kiln::model_test
+
+namespace kiln::model_test {
+namespace {
+
+// mnist-8 with dynamic AIPP: its input becomes 960 bytes of images, and the parameters of each
+// run say where in a 32x30 gray frame the 28x28 digit is.
+std::vector<uint8_t> Frame(const MnistCase& c, int left, int top) {
+  std::vector<uint8_t> frame(32 * 30, 255);
+  for (int y = 0; y < 28; ++y) {
+    for (int x = 0; x < 28; ++x) {
+      frame[(top + y) * 32 + left + x] = static_cast<uint8_t>(c.input[y * 28 + x]);
+    }
+  }
+  return frame;
+}
+
+aclmdlAIPP* CropSet(int left, int top) {
+  aclmdlAIPP* set = aclmdlCreateAIPP(1);
+  EXPECT_NE(set, nullptr) << RecentErrMsg();
+  EXPECT_EQ(aclmdlSetAIPPInputFormat(set, ACL_YUV400_U8), ACL_SUCCESS) << RecentErrMsg();
+  EXPECT_EQ(aclmdlSetAIPPSrcImageSize(set, 32, 30), ACL_SUCCESS) << RecentErrMsg();
+  EXPECT_EQ(aclmdlSetAIPPCropParams(set, 1, left, top, 28, 28, 0), ACL_SUCCESS) << RecentErrMsg();
+  return set;
+}
+
+TEST_F(ModelApiTest, AippDynamicParametersCropEachRun) {
+  KILN_REQUIRE_MNIST();
+  LoadedModel model(CompileWithAipp("mnist_dynamic", MnistOnnx(),
+                                    "  aipp_mode: dynamic\n  max_src_image_size: 960\n"));
+  aclmdlDesc* d = model.desc();
+  ASSERT_EQ(aclmdlGetNumInputs(d), 2u);
+  EXPECT_STREQ(aclmdlGetInputNameByIndex(d, 1), ACL_DYNAMIC_AIPP_NAME);
+  size_t block = 0;
+  ASSERT_EQ(aclmdlGetAippDataSize(1, &block), ACL_SUCCESS);
+  EXPECT_EQ(block, 64u + 96u);  // CANN's header and one image's record
+  EXPECT_EQ(aclmdlGetInputSizeByIndex(d, 1), block);
+  EXPECT_EQ(aclmdlGetInputSizeByIndex(d, 0), 960u);
+  aclmdlInputAippType type;
+  size_t attached = 0;
+  ASSERT_EQ(aclmdlGetAippType(model.id(), 0, &type, &attached), ACL_SUCCESS) << RecentErrMsg();
+  EXPECT_EQ(type, ACL_DATA_WITH_DYNAMIC_AIPP);
+  EXPECT_EQ(attached, 1u);
+  ASSERT_EQ(aclmdlGetAippType(model.id(), 1, &type, &attached), ACL_SUCCESS) << RecentErrMsg();
+  EXPECT_EQ(type, ACL_DYNAMIC_AIPP_NODE);
+
+  const MnistCase c = LoadMnistCase(1);
+  IoDatasets io({960, block}, {kMnistOutputBytes});
+  int run = 0;
+  for (const auto& [left, top] : {std::pair{0, 0}, std::pair{4, 2}}) {
+    const std::vector<uint8_t> frame = Frame(c, left, top);
+    io.input(0).Write(frame.data(), frame.size());
+    aclmdlAIPP* set = CropSet(left, top);
+    // One run through each setter of the parameter input.
+    if (run++ == 0) {
+      ASSERT_EQ(aclmdlSetInputAIPP(model.id(), io.in(), 1, set), ACL_SUCCESS) << RecentErrMsg();
+    } else {
+      ASSERT_EQ(aclmdlSetAIPPByInputIndex(model.id(), io.in(), 0, set), ACL_SUCCESS)
+          << RecentErrMsg();
+    }
+    ASSERT_EQ(aclmdlDestroyAIPP(set), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlExecute(model.id(), io.in(), io.out()), ACL_SUCCESS) << RecentErrMsg();
+    EXPECT_TRUE(MatchesOnnx(io.output(0).ReadFloats(kMnistOutputFloats), c.expected, {1, 10}))
+        << "digit at (" << left << ", " << top << ")";
+  }
+
+  // A window that does not fit the model is refused when set, naming the image, as in CANN.
+  aclmdlAIPP* wrong = CropSet(0, 0);
+  ASSERT_EQ(aclmdlSetAIPPCropParams(wrong, 1, 0, 0, 27, 28, 0), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlSetInputAIPP(model.id(), io.in(), 1, wrong), ACL_ERROR_INVALID_PARAM);
+  EXPECT_TRUE(Contains(RecentErrMsg(), "image 0: crop and padding give 27x28")) << RecentErrMsg();
+  ASSERT_EQ(aclmdlDestroyAIPP(wrong), ACL_SUCCESS);
+  // Parameters written into the buffer by other means are checked when the model runs: the run
+  // fails (a kernel failure, 507011) naming the node and the image; the model stays usable.
+  std::vector<uint8_t> bad(block, 0);
+  io.input(1).Write(bad.data(), bad.size());
+  EXPECT_EQ(aclmdlExecute(model.id(), io.in(), io.out()),
+            static_cast<aclError>(ACL_ERROR_RT_MODEL_EXECUTE));
+  EXPECT_TRUE(Contains(RecentErrMsg(), "aclmdlCreateAIPP's batchSize")) << RecentErrMsg();
+  aclmdlAIPP* again = CropSet(4, 2);
+  ASSERT_EQ(aclmdlSetInputAIPP(model.id(), io.in(), 1, again), ACL_SUCCESS) << RecentErrMsg();
+  ASSERT_EQ(aclmdlExecute(model.id(), io.in(), io.out()), ACL_SUCCESS) << RecentErrMsg();
+  EXPECT_TRUE(MatchesOnnx(io.output(0).ReadFloats(kMnistOutputFloats), c.expected, {1, 10}));
+  ASSERT_EQ(aclmdlDestroyAIPP(again), ACL_SUCCESS);
+}
+
+TEST_F(ModelApiTest, AippDynamicSettersRefuseBadValuesWithTheDocumentedCodes) {
+  EXPECT_EQ(aclmdlCreateAIPP(0), nullptr);
+  EXPECT_EQ(aclmdlCreateAIPP(128), nullptr);
+  size_t size = 0;
+  EXPECT_EQ(aclmdlGetAippDataSize(0, &size), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlGetAippDataSize(2, nullptr), ACL_ERROR_INVALID_PARAM);
+  ASSERT_EQ(aclmdlGetAippDataSize(2, &size), ACL_SUCCESS);
+  EXPECT_EQ(size, 64u + 2 * 96u);
+  aclmdlAIPP* set = aclmdlCreateAIPP(2);
+  ASSERT_NE(set, nullptr);
+  EXPECT_EQ(aclmdlSetAIPPInputFormat(set, ACL_YUYV_U8), ACL_ERROR_INVALID_PARAM);
+  EXPECT_TRUE(Contains(RecentErrMsg(), "ACL_RGB888_U8")) << RecentErrMsg();
+  EXPECT_EQ(aclmdlSetAIPPSrcImageSize(set, 1, 10), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlSetAIPPCropParams(set, 2, 0, 0, 8, 8, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlSetAIPPCropParams(set, 1, 0, 0, 8, 8, 2), ACL_ERROR_INVALID_PARAM);
+  EXPECT_TRUE(Contains(RecentErrMsg(), "batchIndex 2 is out of range")) << RecentErrMsg();
+  EXPECT_EQ(aclmdlSetAIPPPaddingParams(set, 1, 33, 0, 0, 0, 1), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlSetAIPPDtcPixelMean(set, 0, 0, 256, 0, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlSetAIPPDtcPixelMin(set, 0, -1.0f, 0, 0, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlSetAIPPPixelVarReci(set, 1e6f, 1, 1, 1, 1), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlSetAIPPScfParams(set, 1, 64, 64, 32, 32, 0), ACL_ERROR_FEATURE_UNSUPPORTED);
+  EXPECT_EQ(aclmdlSetAIPPScfParams(set, 0, 0, 0, 0, 0, 1), ACL_SUCCESS) << RecentErrMsg();
+  EXPECT_EQ(aclmdlSetAIPPCscParams(set, 1, 256, 0, 359, 256, -88, -183, 256, 454, 0, 0, 0, 0, 0,
+                                   128, 128),
+            ACL_SUCCESS);
+  EXPECT_EQ(aclmdlSetAIPPRbuvSwapSwitch(set, 2), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlSetAIPPAxSwapSwitch(set, 1), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlSetAIPPInputFormat(nullptr, ACL_RGB888_U8), ACL_ERROR_INVALID_PARAM);
+  ASSERT_EQ(aclmdlDestroyAIPP(set), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlDestroyAIPP(set), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlSetAIPPInputFormat(set, ACL_RGB888_U8), ACL_ERROR_INVALID_PARAM);
+  EXPECT_TRUE(Contains(RecentErrMsg(), "not a live aclmdlAIPP")) << RecentErrMsg();
+
+  // Against a model: a set of the wrong batch, a buffer too small, an input without aipp.
+  KILN_REQUIRE_MNIST();
+  LoadedModel model(CompileWithAipp("mnist_dynamic2", MnistOnnx(),
+                                    "  aipp_mode: dynamic\n  max_src_image_size: 784\n"));
+  aclmdlAIPP* two = aclmdlCreateAIPP(2);
+  IoDatasets small({784, 100}, {kMnistOutputBytes});
+  EXPECT_EQ(aclmdlSetInputAIPP(model.id(), small.in(), 1, two), ACL_ERROR_INVALID_PARAM);
+  EXPECT_TRUE(Contains(RecentErrMsg(), "the set is for 2 image(s)")) << RecentErrMsg();
+  aclmdlAIPP* one = aclmdlCreateAIPP(1);
+  EXPECT_EQ(aclmdlSetInputAIPP(model.id(), small.in(), 1, one),
+            static_cast<aclError>(ACL_ERROR_GE_DYNAMIC_INPUT_LENGTH_INVALID));
+  EXPECT_EQ(aclmdlSetInputAIPP(model.id(), small.in(), 0, one), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlSetAIPPByInputIndex(model.id(), small.in(), 1, one), ACL_ERROR_INVALID_PARAM);
+  // A format and size the model cannot take, refused when set.
+  IoDatasets io({784, 160}, {kMnistOutputBytes});
+  ASSERT_EQ(aclmdlSetAIPPInputFormat(one, ACL_RGB888_U8), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlSetAIPPSrcImageSize(one, 28, 28), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlSetInputAIPP(model.id(), io.in(), 1, one), ACL_ERROR_INVALID_PARAM);
+  EXPECT_TRUE(Contains(RecentErrMsg(), "RGB888_U8 makes 3 channel(s); the model input has 1"))
+      << RecentErrMsg();
+  ASSERT_EQ(aclmdlSetAIPPInputFormat(one, ACL_YUV400_U8), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlSetAIPPSrcImageSize(one, 30, 28), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlSetInputAIPP(model.id(), io.in(), 1, one), ACL_ERROR_INVALID_PARAM);
+  EXPECT_TRUE(Contains(RecentErrMsg(), "need 840 bytes; the image input has 784"))
+      << RecentErrMsg();
+  aclmdlDestroyAIPP(two);
+  aclmdlDestroyAIPP(one);
 }
 
 }  // namespace

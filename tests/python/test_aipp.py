@@ -150,3 +150,54 @@ def test_pyacl_reports_the_aipp(tmp_path):
     finally:
         acl.mdl.unload(model_id)
         acl.rt.reset_device(0)
+
+
+def test_pyacl_dynamic_aipp_crops_and_normalises_per_run(tmp_path):
+    """A CANN-style pyACL program: dynamic AIPP on an RGB model, the parameters set per run."""
+    import acl
+    compile_with_aipp(tmp_path, 3, 4, 6, {"aipp_mode": "dynamic", "max_src_image_size": 96})
+    picture = np.asarray(random_picture(8, 4, 1, seed=5))  # 8x4 RGB888: 96 bytes
+    assert acl.rt.set_device(0) == 0
+    model_id, ret = acl.mdl.load_from_file(str(tmp_path / "aipp.om"))
+    assert ret == 0
+    buffers, sets = [], []
+    try:
+        size, ret = acl.mdl.get_aipp_data_size(1)
+        assert (size, ret) == (160, 0)
+        datasets = []
+        for sizes in ((96, size), (1 * 3 * 4 * 6 * 4,)):
+            ds = acl.mdl.create_dataset()
+            for n in sizes:
+                dev, ret = acl.rt.malloc(n, 0)
+                assert ret == 0
+                buf = acl.create_data_buffer(dev, n)
+                buffers.append((dev, buf))
+                assert acl.mdl.add_dataset_buffer(ds, buf)[1] == 0
+            datasets.append(ds)
+        ins, outs = datasets
+        image = picture.tobytes()
+        assert acl.rt.memcpy(buffers[0][0], 96, acl.util.bytes_to_ptr(image), 96, 1) == 0
+        for left in (0, 2):
+            s = acl.mdl.create_aipp(1)
+            sets.append(s)
+            assert acl.mdl.set_aipp_input_format(s, 3) == 0  # ACL_RGB888_U8
+            assert acl.mdl.set_aipp_src_image_size(s, 8, 4) == 0
+            assert acl.mdl.set_aipp_crop_params(s, 1, left, 0, 6, 4, 0) == 0
+            assert acl.mdl.set_aipp_dtc_pixel_min(s, 100.0, 50.0, 25.0, 0.0, 0) == 0
+            assert acl.mdl.set_aipp_pixel_var_reci(s, 0.5, 0.25, 2.0, 1.0, 0) == 0
+            assert acl.mdl.set_input_aipp(model_id, ins, 1, s) == 0
+            assert acl.mdl.execute(model_id, ins, outs) == 0
+            host = np.frombuffer(acl.util.ptr_to_bytes(buffers[2][0], 288),
+                                 np.float32).reshape(1, 3, 4, 6)
+            rgb = picture[:, left:left + 6].astype(np.float32)
+            want = ((rgb - [100, 50, 25]) * [0.5, 0.25, 2.0]).transpose(2, 0, 1)[None]
+            np.testing.assert_allclose(host, want, rtol=1e-6)
+        assert acl.mdl.set_aipp_scf_params(sets[0], 1, 8, 4, 6, 4, 0) == 200006  # no resize
+    finally:
+        for s in sets:
+            acl.mdl.destroy_aipp(s)
+        for dev, buf in buffers:
+            acl.destroy_data_buffer(buf)
+            acl.rt.free(dev)
+        acl.mdl.unload(model_id)
+        acl.rt.reset_device(0)

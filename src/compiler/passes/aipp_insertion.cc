@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
+#include "base/aipp.h"
 #include "base/str_cat.h"
 #include "compiler/passes/pattern_util.h"
-#include "ir/ops/image.h"
 
 namespace kiln::compiler {
 namespace {
@@ -21,8 +21,12 @@ struct Planned {
   const AippConfig* config;
   ir::Value* input;
   ir::AttrMap attrs;
-  ir::Shape image;  // the input's new shape
+  ir::Shape image;           // the input's new shape
+  int64_t params_bytes = 0;  // dynamic: the parameter input's size (0: static)
 };
+
+// The parameter input dynamic AIPP adds (ACL_DYNAMIC_AIPP_NAME in acl_mdl.h).
+constexpr const char* kDynamicAippInput = "ascend_dynamic_aipp_data";
 
 class AippInsertion : public Pass {
  public:
@@ -32,9 +36,15 @@ class AippInsertion : public Pass {
 
   Result<bool> Run(ir::Graph& graph, PassContext& ctx) override {
     std::vector<Planned> plans;
+    int dynamic = 0;
     for (size_t b = 0; b < configs_.size(); ++b) {
-      if (configs_[b].aipp_mode != AippMode::kStatic) continue;
-      KILN_ASSIGN_OR_RETURN(Planned p, Plan(graph, configs_[b], b));
+      const bool is_dynamic = configs_[b].aipp_mode == AippMode::kDynamic;
+      if (is_dynamic && ++dynamic > 1) {
+        return Error(code::kFeatureUnsupported, "aipp_op block ", b,
+                     ": a second dynamic block; Kiln executes dynamic aipp on one input");
+      }
+      KILN_ASSIGN_OR_RETURN(
+          Planned p, is_dynamic ? PlanDynamic(graph, configs_[b], b) : Plan(graph, configs_[b], b));
       plans.push_back(std::move(p));
     }
     for (Planned& p : plans) {
@@ -46,22 +56,42 @@ class AippInsertion : public Pass {
         }
       }
       in->type() = ir::TensorType{ir::DataType::kUint8, p.image};
+      std::vector<ir::Value*> inputs = {in};
+      if (p.params_bytes > 0) {
+        KILN_ASSIGN_OR_RETURN(
+            ir::Value * params,
+            graph.AddValue(kDynamicAippInput,
+                           ir::TensorType{ir::DataType::kUint8, ir::Shape::Of({p.params_bytes})}));
+        graph.inputs().push_back(params);
+        inputs.push_back(params);
+      }
       // Added unnamed (no ONNX node is its origin), then named after the input.
       KILN_ASSIGN_OR_RETURN(ir::Node * node,
-                            graph.AddNode("Aipp", "com.kiln", "", 1, {in}, {model_in}));
+                            graph.AddNode(p.params_bytes > 0 ? "DynamicAipp" : "Aipp", "com.kiln",
+                                          "", 1, inputs, {model_in}));
       node->set_name(in->name() + "_kiln_aipp");
       for (auto& [key, value] : p.attrs) node->set_attr(key, std::move(value));
       graph.nodes().splice(graph.nodes().begin(), graph.nodes(), std::prev(graph.nodes().end()));
-      ctx.log.push_back(StrCat(name(), ": input '", in->name(), "' takes a ",
-                               AippInputFormatName(p.config->input_format), " image ",
-                               p.image.ToString(), "; ", node->Label(), " makes ",
+      ctx.log.push_back(StrCat(name(), ": input '", in->name(), "' takes ",
+                               p.params_bytes > 0 ? "images set at run time"
+                                                  : AippInputFormatName(p.config->input_format),
+                               " ", p.image.ToString(), "; ", node->Label(), " makes ",
                                model_in->type().shape.ToString()));
     }
     return !plans.empty();
   }
 
  private:
-  static Result<Planned> Plan(const ir::Graph& graph, const AippConfig& c, size_t block) {
+  // "aipp_op block <b> for input '<name>' (rank <r>): <what>" with kInvalidParam.
+  template <typename... Args>
+  static Status BlockError(const AippConfig& c, size_t block, const ir::Value* in, Args&&... what) {
+    return Error(code::kInvalidParam, "aipp_op block ", block, " for input '", in->name(),
+                 "' (rank ", c.related_input_rank, "): ", std::forward<Args>(what)...);
+  }
+
+  // The input block `block` names, checked for what every AIPP block needs: a type AIPP produces
+  // and no subgraph reading it by name.
+  static Result<ir::Value*> BlockInput(const ir::Graph& graph, const AippConfig& c, size_t block) {
     const auto& inputs = graph.inputs();
     const size_t rank = static_cast<size_t>(c.related_input_rank);
     if (rank >= inputs.size()) {
@@ -69,21 +99,25 @@ class AippInsertion : public Pass {
                    " but the model has ", inputs.size(), " input(s)");
     }
     ir::Value* in = inputs[rank];
-    auto fail = [&](auto&&... what) {
-      return Error(code::kInvalidParam, "aipp_op block ", block, " for input '", in->name(),
-                   "' (rank ", rank, "): ", what...);
-    };
     const ir::DataType dtype = in->dtype();
     if (dtype != ir::DataType::kFloat32 && dtype != ir::DataType::kFloat16 &&
         dtype != ir::DataType::kUint8) {
-      return fail("the input is ", ir::Name(dtype),
-                  "; aipp produces float32, float16 or uint8 inputs");
-    }
-    if (c.csc_switch && c.input_format == AippInputFormat::kYuv400U8) {
-      return fail("csc_switch is true but YUV400_U8 has one channel; set csc_switch: false");
+      return BlockError(c, block, in, "the input is ", ir::Name(dtype),
+                        "; aipp produces float32, float16 or uint8 inputs");
     }
     if (pattern::IsCapturedBySubgraph(graph, in)) {
-      return fail("a subgraph reads the input by name; aipp cannot stand in front of it");
+      return BlockError(c, block, in,
+                        "a subgraph reads the input by name; aipp cannot stand in front of it");
+    }
+    return in;
+  }
+
+  static Result<Planned> Plan(const ir::Graph& graph, const AippConfig& c, size_t block) {
+    KILN_ASSIGN_OR_RETURN(ir::Value * in, BlockInput(graph, c, block));
+    auto fail = [&](auto&&... what) { return BlockError(c, block, in, what...); };
+    const ir::DataType dtype = in->dtype();
+    if (c.csc_switch && c.input_format == AippInputFormat::kYuv400U8) {
+      return fail("csc_switch is true but YUV400_U8 has one channel; set csc_switch: false");
     }
     const ir::Shape& s = in->shape();
     if (!s.rank_known() || s.rank() != 4 || !s[2].known() || !s[3].known()) {
@@ -124,6 +158,29 @@ class AippInsertion : public Pass {
                                                                             : 1;
     p.image = ir::Shape({s[0], ir::Dim::Known(yuv420 ? src_h * 3 / 2 : src_h),
                          ir::Dim::Known(src_w), ir::Dim::Known(channels)});
+    return p;
+  }
+
+  // Dynamic: the input becomes the images' bytes, uint8 [max_src_image_size]; the parameters
+  // come in the added input (base/aipp.h's block for N images).
+  static Result<Planned> PlanDynamic(const ir::Graph& graph, const AippConfig& c, size_t block) {
+    KILN_ASSIGN_OR_RETURN(ir::Value * in, BlockInput(graph, c, block));
+    auto fail = [&](auto&&... what) { return BlockError(c, block, in, what...); };
+    const ir::DataType dtype = in->dtype();
+    if (graph.FindValue(kDynamicAippInput) != nullptr) {
+      return fail("the model already has a value named '", kDynamicAippInput,
+                  "', the input dynamic aipp adds; rename it in the model");
+    }
+    const std::vector<int64_t> dims = in->shape().Sizes();
+    if (dims.size() != 4 || dims[0] < 1 || dims[0] > aipp::kMaxDynamicBatch || dims[2] < 1 ||
+        dims[3] < 1) {
+      return fail("dynamic aipp needs a 4-D NCHW input with a fixed batch of at most ",
+                  aipp::kMaxDynamicBatch, " and a fixed H and W, got ", in->shape().ToString());
+    }
+    Planned p{&c, in, {}, ir::Shape::Of({c.max_src_image_size})};
+    p.attrs["shape"] = dims;
+    p.attrs["to"] = static_cast<int64_t>(dtype);
+    p.params_bytes = static_cast<int64_t>(aipp::DynamicBlockSize(static_cast<size_t>(dims[0])));
     return p;
   }
 

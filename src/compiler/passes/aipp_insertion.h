@@ -13,7 +13,12 @@
 
 namespace kiln::compiler {
 
-// For each static block (dynamic blocks are only recorded), the input it names becomes the raw
+// Dynamic blocks (one per model): the input becomes the images' bytes, uint8
+// [max_src_image_size], and a last model input "ascend_dynamic_aipp_data" (uint8, the block of
+// base/aipp.h for the input's N) carries the parameters aclmdlSetInputAIPP writes; a
+// com.kiln DynamicAipp node makes the model's tensor from both. It needs a fixed N (at most 127),
+// H and W.
+// For each static block, the input it names becomes the raw
 // uint8 image the block describes — NHWC [N, rows, src_w, c]: YUV420SP_U8 rows = 1.5 * src_h,
 // c = 1; YUV400_U8 c = 1; RGB888_U8 c = 3; XRGB8888_U8 c = 4; N as the input had it — and keeps
 // its name (what the application binds to); an Aipp node named "<input>_kiln_aipp" computes the

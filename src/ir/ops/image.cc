@@ -24,24 +24,14 @@
 //   mean_chn (ints [4]), min_chn, var_reci_chn (floats [4]): the normalisation of channel c,
 //                  (v - mean_chn[c] - min_chn[c]) * var_reci_chn[c]; not applied for a uint8 Y
 //   to             int: Y's ONNX type, float32 (1, the default), float16 (10) or uint8 (2)
-#include "ir/ops/image.h"
-
 #include <string>
 #include <vector>
 
+#include "base/aipp.h"
 #include "base/str_cat.h"
 #include "ir/ops/infer_util.h"
 
 namespace kiln::ir {
-
-const AippFormat* FindAippFormat(const std::string& name) {
-  static constexpr AippFormat kFormats[] = {
-      {"YUV420SP_U8", 1, 3, true}, {"XRGB8888_U8", 4, 4}, {"RGB888_U8", 3, 3}, {"YUV400_U8", 1, 1}};
-  for (const AippFormat& f : kFormats) {
-    if (name == f.name) return &f;
-  }
-  return nullptr;
-}
 
 namespace {
 
@@ -62,7 +52,7 @@ Status CheckInts(InferenceContext& ctx, const char* name, size_t count, int64_t 
 
 Status Aipp(InferenceContext& ctx) {
   const std::string format_name = ctx.attr_string("input_format");
-  const AippFormat* format = FindAippFormat(format_name);
+  const aipp::Format* format = aipp::FindFormat(format_name);
   if (format == nullptr) {
     return ctx.Unsupported("input_format '", format_name,
                            "' is not YUV420SP_U8, XRGB8888_U8, RGB888_U8 or YUV400_U8");
@@ -143,9 +133,38 @@ Status Aipp(InferenceContext& ctx) {
   return Status::Ok();
 }
 
+// DynamicAipp: X the images' bytes (uint8, 1-D), P the parameter block (uint8, 1-D, the size
+// of `shape`[0] images: base/aipp.h); Y of `shape` and `to`. What P holds is checked
+// when the kernel runs (it is a run-time input).
+Status DynamicAipp(InferenceContext& ctx) {
+  const std::vector<int64_t> shape = ctx.attr_ints("shape");
+  if (shape.size() != 4 || shape[0] < 1 || shape[0] > 127 || shape[2] < 1 || shape[3] < 1 ||
+      (shape[1] != 1 && shape[1] != 3 && shape[1] != 4)) {
+    return ctx.Fail("'shape' must be [N, C, H, W] with N in [1, 127], C 1, 3 or 4, got ",
+                    shape.size(), " values");
+  }
+  for (size_t i = 0; i < 2; ++i) {
+    if (ctx.input_dtype(i) != DataType::kUint8) {
+      return ctx.Fail("input ", i, " is ", Name(ctx.input_dtype(i)), "; uint8 is required");
+    }
+    const Shape& x = ctx.input_shape(i);
+    if (x.rank_known() && x.rank() != 1) return ctx.Fail("input ", i, " must be 1-D");
+  }
+  const int64_t to = ctx.attr_int("to");
+  const DataType out_type = static_cast<DataType>(to);
+  if (out_type != DataType::kFloat32 && out_type != DataType::kFloat16 &&
+      out_type != DataType::kUint8) {
+    return ctx.Unsupported("'to' ", to, ": the output is float32 (1), float16 (10) or uint8 (2)");
+  }
+  ctx.set_output(0, out_type, Shape::Of(shape));
+  return Status::Ok();
+}
+
 }  // namespace
 
 void RegisterImageOps(OpRegistry& r) {
+  r.Register(MakeSchema("DynamicAipp", 1, 2, 2, 1, 1, "image", DynamicAipp, kDomain)
+                 .Attrs({RequiredAttr("shape", AttrKind::kInts), Attr("to", 1)}));
   r.Register(
       MakeSchema("Aipp", 1, 1, 1, 1, 1, "image", Aipp, kDomain)
           .Attrs({RequiredAttr("input_format", AttrKind::kString),

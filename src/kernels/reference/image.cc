@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
+#include "base/aipp.h"
 #include "base/fp16.h"
 #include "kernels/attrs.h"
 #include "kernels/reference/common.h"
@@ -71,64 +73,99 @@ void ConvertColour(const AippAttrs& a, int32_t* c) {
   for (int k = 0; k < 3; ++k) c[k] = out[k];
 }
 
+// Row `oy` of image `n` of Y ([N, C, H, W]) from the image at `img`.
+void ConvertRow(const AippAttrs& a, const uint8_t* img, TensorView& y, int64_t n, int64_t oy) {
+  const int64_t c_out = y.dims[1], h = y.dims[2], w = y.dims[3], plane = h * w;
+  const int64_t base = n * c_out * plane + oy * w;
+  const DataType out = y.dtype;
+  for (int64_t ox = 0; ox < w; ++ox) {
+    float v[4];
+    const int64_t cy = oy - a.top, cx = ox - a.left;
+    if (cy < 0 || cy >= a.crop_h || cx < 0 || cx >= a.crop_w) {
+      for (int64_t c = 0; c < c_out; ++c) v[c] = a.padding_value;
+    } else {
+      int32_t p[4];
+      ReadPixel(a, img, a.crop_x + cx, a.crop_y + cy, p);
+      if (a.csc) ConvertColour(a, c_out == 4 ? p + 1 : p);
+      for (int64_t c = 0; c < c_out; ++c) {
+        v[c] = out == DataType::kUint8
+                   ? static_cast<float>(p[c])
+                   : (static_cast<float>(p[c]) - a.mean[c] - a.min[c]) * a.var_reci[c];
+      }
+    }
+    for (int64_t c = 0; c < c_out; ++c) {
+      const int64_t at = base + c * plane + ox;
+      if (out == DataType::kFloat32) {
+        y.as<float>()[at] = v[c];
+      } else if (out == DataType::kFloat16) {
+        y.as<uint16_t>()[at] = FloatToHalf(v[c]);
+      } else {  // uint8: the padding value saturates
+        y.as<uint8_t>()[at] = static_cast<uint8_t>(std::lround(std::clamp(v[c], 0.0f, 255.0f)));
+      }
+    }
+  }
+}
+
+// Every image of Y, image n from `src` + n * image_bytes with the parameters `attrs[n]` (one
+// entry: the same for all), rows in parallel.
+void ConvertImages(KernelContext& ctx, const std::vector<AippAttrs>& attrs, const uint8_t* src,
+                   int64_t image_bytes, TensorView& y) {
+  const int64_t h = y.dims[2];
+  ctx.ParallelFor(y.dims[0] * h, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t row = begin; row < end; ++row) {
+      const int64_t n = row / h;
+      const AippAttrs& a = attrs[attrs.size() == 1 ? 0 : static_cast<size_t>(n)];
+      ConvertRow(a, src + n * image_bytes, y, n, row % h);
+    }
+  });
+}
+
+int64_t ImageBytes(const AippAttrs& a) { return a.info->image_bytes(a.src_w, a.src_h); }
+
 class AippKernel final : public Kernel {
  public:
-  AippKernel(const NodeDef& def, AippAttrs attrs) : def_(def), a_(attrs) {}
+  AippKernel(const NodeDef& def, AippAttrs attrs) : def_(def), a_({attrs}) {}
 
   Status Run(KernelContext& ctx) const override {
     KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def_, ctx, 0));
     KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def_, ctx, 0));
-    const int64_t rows = a_.info->rows(a_.src_h), in_c = a_.info->image_channels;
-    const int64_t c_out = a_.info->model_channels;
-    const int64_t h = a_.crop_h + a_.top + a_.bottom, w = a_.crop_w + a_.left + a_.right;
-    if (x->dtype != DataType::kUint8 || x->rank() != 4 || x->dims[1] != rows ||
-        x->dims[2] != a_.src_w || x->dims[3] != in_c || y->dims != Dims{x->dims[0], c_out, h, w}) {
+    const AippAttrs& a = a_[0];
+    const int64_t h = a.crop_h + a.top + a.bottom, w = a.crop_w + a.left + a.right;
+    if (x->dtype != DataType::kUint8 || x->rank() != 4 || x->dims[1] != a.info->rows(a.src_h) ||
+        x->dims[2] != a.src_w || x->dims[3] != a.info->image_channels ||
+        y->dims != Dims{x->dims[0], a.info->model_channels, h, w}) {
       return def_.Fail(code::kInvalidParam, "the image ", DimsString(x->dims), " and the output ",
                        DimsString(y->dims), " do not match the attributes");
     }
-    const int64_t image_bytes = rows * a_.src_w * in_c, plane = h * w;
-    const uint8_t* src = x->as<const uint8_t>();
-    const DataType out = y->dtype;
-    ctx.ParallelFor(x->dims[0] * h, 1, [&](int64_t begin, int64_t end) {
-      for (int64_t row = begin; row < end; ++row) {
-        const int64_t n = row / h, oy = row % h;
-        const uint8_t* img = src + n * image_bytes;
-        const int64_t base = n * c_out * plane + oy * w;
-        for (int64_t ox = 0; ox < w; ++ox) {
-          float v[4];
-          const int64_t cy = oy - a_.top, cx = ox - a_.left;
-          if (cy < 0 || cy >= a_.crop_h || cx < 0 || cx >= a_.crop_w) {
-            for (int64_t c = 0; c < c_out; ++c) v[c] = a_.padding_value;
-          } else {
-            int32_t p[4];
-            ReadPixel(a_, img, a_.crop_x + cx, a_.crop_y + cy, p);
-            if (a_.csc) ConvertColour(a_, c_out == 4 ? p + 1 : p);
-            for (int64_t c = 0; c < c_out; ++c) {
-              v[c] = out == DataType::kUint8
-                         ? static_cast<float>(p[c])
-                         : (static_cast<float>(p[c]) - a_.mean[c] - a_.min[c]) * a_.var_reci[c];
-            }
-          }
-          for (int64_t c = 0; c < c_out; ++c) {
-            const int64_t at = base + c * plane + ox;
-            if (out == DataType::kFloat32) {
-              y->as<float>()[at] = v[c];
-            } else if (out == DataType::kFloat16) {
-              y->as<uint16_t>()[at] = FloatToHalf(v[c]);
-            } else {  // uint8: the padding value saturates
-              y->as<uint8_t>()[at] =
-                  static_cast<uint8_t>(std::lround(std::clamp(v[c], 0.0f, 255.0f)));
-            }
-          }
-        }
-      }
-    });
+    ConvertImages(ctx, a_, x->as<const uint8_t>(), ImageBytes(a), *y);
     return Status::Ok();
   }
 
  private:
   NodeDef def_;
-  AippAttrs a_;
+  std::vector<AippAttrs> a_;
+};
+
+// DynamicAipp: the parameters of each image from the block in input 1 (base/aipp.h),
+// checked here against the images' bytes and Y, as CANN checks them when they are set.
+class DynamicAippKernel final : public Kernel {
+ public:
+  explicit DynamicAippKernel(const NodeDef& def) : def_(def) {}
+
+  Status Run(KernelContext& ctx) const override {
+    KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def_, ctx, 0));
+    KILN_ASSIGN_OR_RETURN(const TensorView* p, RequiredInput(def_, ctx, 1));
+    KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def_, ctx, 0));
+    KILN_ASSIGN_OR_RETURN(
+        std::vector<AippAttrs> attrs,
+        ReadDynamicAipp(def_, p->as<const uint8_t>(), static_cast<size_t>(p->num_elements()),
+                        y->dims, x->num_elements()));
+    ConvertImages(ctx, attrs, x->as<const uint8_t>(), ImageBytes(attrs[0]), *y);
+    return Status::Ok();
+  }
+
+ private:
+  NodeDef def_;
 };
 
 Result<std::unique_ptr<Kernel>> MakeAipp(const NodeDef& def) {
@@ -140,6 +177,10 @@ Result<std::unique_ptr<Kernel>> MakeAipp(const NodeDef& def) {
 
 void RegisterImageKernels(KernelRegistry& r) {
   r.Register(kReferenceBackend, "com.kiln", "Aipp", MakeAipp);
+  r.Register(kReferenceBackend, "com.kiln", "DynamicAipp",
+             [](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
+               return std::unique_ptr<Kernel>(std::make_unique<DynamicAippKernel>(def));
+             });
 }
 
 }  // namespace kiln::kernels

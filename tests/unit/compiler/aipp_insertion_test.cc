@@ -104,17 +104,30 @@ TEST(AippInsertionPassTest, RgbWithPaddingKeepsADynamicBatch) {
   EXPECT_EQ(aipp->output(0)->shape().Sizes(), (std::vector<int64_t>{-1, 3, 32, 40}));
 }
 
-// Dynamic blocks are recorded, not inserted.
-TEST(AippInsertionPassTest, DynamicBlocksChangeNothing) {
-  Model m;
+// A dynamic block: the input becomes the images' bytes and a last input carries the parameters.
+TEST(AippInsertionPassTest, DynamicBlockAddsTheParameterInput) {
+  Model m(DataType::kFloat32, {2, 3, 224, 224});
   AippConfig c;
   c.aipp_mode = AippMode::kDynamic;
   c.max_src_image_size = 1 << 20;
   auto changed = Insert(m, {c});
   ASSERT_TRUE(changed.ok()) << changed.status().message();
-  EXPECT_FALSE(*changed);
-  EXPECT_EQ(m.g.OpTypes(), "Relu");
-  EXPECT_EQ(m.x->dtype(), DataType::kFloat32);
+  EXPECT_TRUE(*changed);
+  EXPECT_EQ(m.g.OpTypes(), "DynamicAipp,Relu");
+  EXPECT_EQ(m.x->dtype(), DataType::kUint8);
+  EXPECT_EQ(m.x->shape().Sizes(), (std::vector<int64_t>{1 << 20}));
+  ASSERT_EQ(m.g.graph.inputs().size(), 2u);
+  const ir::Value* params = m.g.graph.inputs()[1];
+  EXPECT_EQ(params->name(), "ascend_dynamic_aipp_data");
+  EXPECT_EQ(params->shape().Sizes(), (std::vector<int64_t>{64 + 2 * 96}));  // CANN's block
+  const ir::Node* aipp = m.g.graph.nodes().front().get();
+  EXPECT_EQ(aipp->attr_ints("shape"), (std::vector<int64_t>{2, 3, 224, 224}));
+  EXPECT_EQ(aipp->output(0)->shape().Sizes(), (std::vector<int64_t>{2, 3, 224, 224}));
+
+  Model dynamic_batch(DataType::kFloat32, {-1, 3, 8, 8});
+  auto r = Insert(dynamic_batch, {c});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("fixed batch"), std::string::npos) << r.status().message();
 }
 
 // Refusals name the block and the input, and leave the graph as it was.

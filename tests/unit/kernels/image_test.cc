@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "base/aipp.h"
+#include "base/fp16.h"
 #include "tests/unit/kernels/kernel_test_util.h"
 
 namespace kiln::kernels {
@@ -181,6 +183,55 @@ TEST(AippKernelTest, DefinitionRefusesBadNodes) {
   r = RunAipp(format, img);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("NV12"), std::string::npos) << r.status().message();
+}
+
+// DynamicAipp: two 2x2 RGB888 images, each with its own parameters from one CANN block. Image 0:
+// (v - 10) * 0.5 on channel 0, v on the others. Image 1: the 1x2 window at x = 1, padded on the
+// left with one column (padding value 0 for the dynamic form), BGR (swap shared by both images).
+TEST(AippKernelTest, DynamicParametersPerImage) {
+  const HostTensor img = Image({24}, {10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120,
+                                      11, 21, 31, 41, 51, 61, 71, 81, 91, 101, 111, 121});
+  std::vector<uint8_t> block(aipp::DynamicBlockSize(2), 0);
+  aipp::DynamicHeader head{};
+  head.input_format = 3;  // RGB888_U8
+  head.batch_num = 2;
+  head.src_image_size_w = 2;
+  head.src_image_size_h = 2;
+  head.rbuv_swap_switch = 1;
+  std::memcpy(block.data(), &head, sizeof head);
+  aipp::DynamicBatch b0{}, b1{};
+  for (auto* b : {&b0, &b1}) {
+    for (uint16_t& v : b->var_reci) v = FloatToHalf(1.0f);
+  }
+  b0.min[0] = FloatToHalf(10.0f);
+  b0.var_reci[0] = FloatToHalf(0.5f);
+  b1.crop_switch = 1;
+  b1.crop_start_w = 1;
+  b1.crop_size_w = 1;
+  b1.crop_size_h = 2;
+  b1.padding_switch = 1;
+  b1.padding_left = 1;
+  std::memcpy(block.data() + sizeof head, &b0, sizeof b0);
+  std::memcpy(block.data() + sizeof head + sizeof b0, &b1, sizeof b1);
+  const HostTensor params = Image({static_cast<int64_t>(block.size())}, block);
+  NodeDef def = testing::Def("DynamicAipp", {&img, &params}, {DataType::kFloat32}, 1);
+  def.domain = "com.kiln";
+  def.attrs["shape"] = std::vector<int64_t>{2, 3, 2, 2};
+  auto y = testing::RunReference(def, {&img, &params});
+  ASSERT_TRUE(y.ok()) << y.status().message();
+  EXPECT_EQ(Values<float>(y->at(0)),
+            (std::vector<float>{// image 0: B, G, R planes; B = (B - 10) * 0.5
+                                10, 25, 40, 55, 20, 50, 80, 110, 10, 40, 70, 100,
+                                // image 1: column 0 padded (0), column 1 = pixel x = 1
+                                0, 61, 0, 121, 0, 51, 0, 111, 0, 41, 0, 101}));
+
+  // A block for one image where the model takes two is refused, naming what to call.
+  block[4] = 1;
+  const HostTensor one = Image({static_cast<int64_t>(block.size())}, block);
+  auto r = testing::RunReference(def, {&img, &one});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("aclmdlCreateAIPP"), std::string::npos)
+      << r.status().message();
 }
 
 }  // namespace
