@@ -11,6 +11,9 @@ with it):
   head.om   a small net made here like a text detector's: a residual squeeze-excitation and a
             pyramid add (channels_last's NHWC arithmetic in an ArithmeticChain), upsampling by
             ConvTranspose + Relu and + Sigmoid (FusedConvTranspose)
+  aipp.om   mnist-8 with static AIPP (a YUV400 frame cropped and padded: the Aipp node)
+  dynaipp.om mnist-8 with dynamic AIPP (the DynamicAipp node and its parameter input, whose
+            random bytes reach the block check)
 
 usage: make_seeds.py --kiln KILN --out DIR"""
 import argparse
@@ -94,11 +97,23 @@ def main():
     gear_model(gears_onnx)
     head_onnx = os.path.join(a.out, "head.onnx")
     head_model(head_onnx)
+    aipp_cfg = os.path.join(a.out, "aipp.cfg")
+    with open(aipp_cfg, "w") as f:
+        f.write("aipp_op {\n aipp_mode: static\n input_format: YUV400_U8\n"
+                " src_image_size_w: 30\n src_image_size_h: 28\n crop: true\n"
+                " load_start_pos_w: 2\n crop_size_w: 26\n crop_size_h: 28\n padding: true\n"
+                " left_padding_size: 1\n right_padding_size: 1\n min_chn_0: 0.5\n}\n")
+    dyn_cfg = os.path.join(a.out, "dynaipp.cfg")
+    with open(dyn_cfg, "w") as f:
+        f.write("aipp_op {\n aipp_mode: dynamic\n max_src_image_size: 1024\n}\n")
+    mnist = os.path.join(MODELS, "mnist-8", "model.onnx")
     seeds = [
         ("mnist", os.path.join(MODELS, "mnist-8", "model.onnx"), []),
         ("yunet", os.path.join(MODELS, "yunet", "yunet_n_320_320.onnx"), []),
         ("gears", gears_onnx, ["--input_shape=x:-1,3,16,16", "--dynamic_batch_size=1,2,4"]),
         ("head", head_onnx, ["--log=info"]),
+        ("aipp", mnist, [f"--insert_op_conf={aipp_cfg}"]),
+        ("dynaipp", mnist, [f"--insert_op_conf={dyn_cfg}"]),
     ]
     seed_dir = os.path.join(a.out, "seeds")
     os.makedirs(seed_dir, exist_ok=True)
