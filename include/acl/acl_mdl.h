@@ -71,7 +71,8 @@ typedef struct aclmdlHW {
 
 typedef struct aclAippExtendInfo aclAippExtendInfo; /* reserved: always NULL */
 
-/* The image format of an AIPP input (CANN's om numbers). Kiln executes the first four. */
+/* The image format of an AIPP input (CANN's om numbers). Kiln executes all but NC1HWC0DI_* and
+ * RAW*. */
 typedef enum {
   ACL_YUV420SP_U8 = 1,
   ACL_XRGB8888_U8,
@@ -245,8 +246,9 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetAippType(uint32_t modelId, size_t index,
                                                size_t* dynamicAttachedDataIndex);
 /*
  * The static AIPP configuration of input `index` as the model executes it (defaults resolved),
- * with one outDims entry per shape (per gear with dynamic gears). ACL_ERROR_GE_AIPP_NOT_EXIST
- * (145015) when the input has no static AIPP.
+ * with one outDims entry (the tensor the model reads); for a dynamic AIPP input only srcFormat,
+ * srcDatatype, srcDimNum, shapeCount and outDims. ACL_ERROR_GE_AIPP_NOT_EXIST (145015) when the
+ * input has no AIPP.
  */
 ACL_FUNC_VISIBILITY aclError aclmdlGetFirstAippInfo(uint32_t modelId, size_t index,
                                                     aclAippInfo* aippInfo);

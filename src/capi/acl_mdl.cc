@@ -10,8 +10,10 @@
 #include <sstream>
 #include <vector>
 
+#include "base/aipp.h"
 #include "capi/error.h"
 #include "capi/model_handles.h"
+#include "compiler/aipp_config.h"
 #include "runtime/model_file.h"
 #include "runtime/runtime.h"
 
@@ -135,20 +137,33 @@ const kiln::runtime::IoDesc* Io(const char* api, const aclmdlDesc* desc, size_t 
 }
 
 // `image_dims`: aclmdlGetInputDims, which reports a static AIPP input as the image (n, h, w, c)
-// where V2 gives the stored dims (docs/aipp.md): they differ for YUV420SP_U8 only, stored as
-// [n, 1.5 h, w, 1] and reported as [n, h, w, c] with c the channels AIPP makes.
+// where V2 gives the stored dims (docs/aipp.md): they differ where the stored rows are not the
+// image's (YUV420SP_U8 [n, 1.5 h, w, 1], YUV422SP_U8 [n, 2 h, w, 1]) or a pixel's bytes are not its
+// channels (YUYV_U8 [n, h, w, 2]): c is then the channels AIPP makes.
+kiln::kernels::Dims ImageDims(const kiln::runtime::ModelInfo& info, size_t index,
+                              const kiln::runtime::IoDesc& io) {
+  if (!io.aipp_out || io.aipp_params_input >= 0 || io.dims.size() != 4) return io.dims;
+  auto configs = kiln::compiler::AippFromKeyValues(info.aipp);
+  if (!configs.ok()) return io.dims;
+  for (const kiln::compiler::AippConfig& c : *configs) {
+    if (static_cast<size_t>(c.related_input_rank) != index) continue;
+    const kiln::aipp::Format* f =
+        kiln::aipp::FindFormat(kiln::compiler::AippInputFormatName(c.input_format));
+    if (f == nullptr) break;
+    return {io.dims[0], kiln::aipp::SourceHeight(*f, io.dims[1]), io.dims[2], f->model_channels};
+  }
+  return io.dims;
+}
+
 aclError GetDims(const char* api, const aclmdlDesc* desc, size_t index, aclmdlIODims* dims,
                  bool input, bool image_dims = false) {
   KILN_CAPI(api, {
     const auto* io = Io(api, desc, index, input);
     if (io == nullptr) return ACL_ERROR_INVALID_PARAM;
     if (dims == nullptr) return InvalidParam(api, "dims is NULL");
-    kiln::kernels::Dims d = io->dims;
-    if (image_dims && io->aipp_out && d.size() == 4 && io->aipp_out->dims.size() == 4 &&
-        d[3] == 1 && io->aipp_out->dims[1] == 3) {
-      d = {d[0], d[1] * 2 / 3, d[2], io->aipp_out->dims[1]};  // YUV420SP: Y rows, 3 channels
-    }
-    FillDims(io->name, d, dims);
+    auto d = LiveDesc(api, desc);
+    if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
+    FillDims(io->name, image_dims ? ImageDims(d->info, index, *io) : io->dims, dims);
     return ACL_SUCCESS;
   });
 }

@@ -6,6 +6,7 @@
 // writes into the model's ascend_dynamic_aipp_data input as CANN's block (base/aipp.h).
 #include <cmath>
 #include <cstring>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -51,7 +52,21 @@ kiln::Result<Found> StaticBlock(const char* api, uint32_t model_id, size_t index
   return f;
 }
 
-size_t Bytes(const kiln::runtime::IoDesc& io) { return static_cast<size_t>(io.bytes); }
+// The fields that describe the tensor the model reads: its format before AIPP (an ONNX model's
+// NCHW), type and rank, and one shape (AIPP writes the model's own type and layout, so the tensor
+// before and after AIPP is the same one).
+void FillModelInput(const kiln::runtime::IoDesc& model_in, aclAippInfo* a) {
+  a->srcFormat = ACL_FORMAT_NCHW;
+  a->srcDatatype = kiln::capi::ToAclType(model_in.dtype);
+  a->srcDimNum = model_in.dims.size();
+  a->shapeCount = 1;
+  const size_t bytes = static_cast<size_t>(model_in.bytes);
+  kiln::capi::FillIoDims(model_in.name, model_in.dims, &a->outDims[0].srcDims);
+  a->outDims[0].srcSize = bytes;
+  kiln::capi::FillIoDims(model_in.name, model_in.dims, &a->outDims[0].aippOutdims);
+  a->outDims[0].aippOutSize = bytes;
+  a->aippExtend = nullptr;
+}
 
 }  // namespace
 
@@ -82,20 +97,26 @@ aclError aclmdlGetFirstAippInfo(uint32_t modelId, size_t index, aclAippInfo* aip
     if (aippInfo == nullptr) return InvalidParam("aclmdlGetFirstAippInfo", "aippInfo is NULL");
     auto found = StaticBlock("aclmdlGetFirstAippInfo", modelId, index);
     if (!found.ok()) return Report("aclmdlGetFirstAippInfo", found.status());
+    const kiln::runtime::IoDesc& image = found->model->info().inputs[index];
+    aclAippInfo& a = *aippInfo;
+    if (!found->config && image.aipp_params_input >= 0) {
+      // Dynamic AIPP: as in CANN, only what the model reads is known before a run.
+      std::memset(&a, 0, sizeof a);
+      FillModelInput(*image.aipp_out, &a);
+      return ACL_SUCCESS;
+    }
     if (!found->config) {
       return Report("aclmdlGetFirstAippInfo",
                     kiln::Error(kiln::code::kGeAippNotExist, "input ", index, " of model ", modelId,
-                                " has no static aipp"));
+                                " has no aipp"));
     }
     const AippConfig& c = *found->config;
-    const kiln::runtime::IoDesc& image = found->model->info().inputs[index];
     const kiln::runtime::IoDesc& model_in = *image.aipp_out;
     // What the model reads: [N, C, H, W]; the source size as executed (0 in the file: the
     // image's), the crop size likewise (0: the model's H / W without the padding).
     const int64_t h = model_in.dims[2], w = model_in.dims[3];
     const int32_t pad_w = c.padding ? c.left_padding_size + c.right_padding_size : 0;
     const int32_t pad_h = c.padding ? c.top_padding_size + c.bottom_padding_size : 0;
-    aclAippInfo& a = *aippInfo;
     std::memset(&a, 0, sizeof a);
     a.inputFormat = static_cast<aclAippInputFormat>(c.input_format);
     a.srcImageSizeW =
@@ -133,16 +154,7 @@ aclError aclmdlGetFirstAippInfo(uint32_t modelId, size_t index, aclAippInfo* aip
       *min[i] = c.min_chn[i];
       *var[i] = c.var_reci_chn[i];
     }
-    a.srcFormat = ACL_FORMAT_NCHW;  // the model's input before AIPP (an ONNX model's layout)
-    a.srcDatatype = kiln::capi::ToAclType(model_in.dtype);
-    a.srcDimNum = model_in.dims.size();
-    // One shape: the model's input, as the model reads it and as AIPP makes it (the same
-    // tensor here: AIPP writes the model's own type and layout).
-    a.shapeCount = 1;
-    kiln::capi::FillIoDims(model_in.name, model_in.dims, &a.outDims[0].srcDims);
-    a.outDims[0].srcSize = Bytes(model_in);
-    kiln::capi::FillIoDims(model_in.name, model_in.dims, &a.outDims[0].aippOutdims);
-    a.outDims[0].aippOutSize = Bytes(model_in);
+    FillModelInput(model_in, &a);
     a.aippExtend = nullptr;
     return ACL_SUCCESS;
   });
@@ -152,8 +164,10 @@ aclError aclmdlGetFirstAippInfo(uint32_t modelId, size_t index, aclAippInfo* aip
 
 namespace {
 
-// What an aclmdlAIPP handle names: CANN's header and one record per image.
+// What an aclmdlAIPP handle names: CANN's header and one record per image; `mu` orders setters
+// and aclmdlSetInputAIPP called on one set from several threads.
 struct AippSet {
+  std::mutex mu;
   kiln::aipp::DynamicHeader header{};
   std::vector<kiln::aipp::DynamicBatch> batches;
 };
@@ -185,6 +199,7 @@ template <typename F>
 aclError WithSet(const char* api, aclmdlAIPP* handle, F&& fn) {
   std::shared_ptr<AippSet> set = AippSets().Live(api, handle);
   if (set == nullptr) return ACL_ERROR_INVALID_PARAM;
+  std::lock_guard<std::mutex> lock(set->mu);
   return fn(*set);
 }
 
@@ -194,6 +209,7 @@ aclError WriteSet(const char* api, uint32_t modelId, aclmdlDataset* dataset, siz
                   const aclmdlAIPP* handle) {
   std::shared_ptr<AippSet> set = AippSets().Live(api, handle);
   if (set == nullptr) return ACL_ERROR_INVALID_PARAM;
+  std::lock_guard<std::mutex> lock(set->mu);
   auto model = ModelTable::Get().Find(modelId);
   if (!model.ok()) return Report(api, model.status());
   const auto& inputs = (*model)->info().inputs;
@@ -294,11 +310,12 @@ aclError aclmdlGetAippDataSize(uint64_t batchSize, size_t* size) {
 aclError aclmdlSetAIPPInputFormat(aclmdlAIPP* aippParmsSet, aclAippInputFormat inputFormat) {
   KILN_CAPI("aclmdlSetAIPPInputFormat", {
     return WithSet("aclmdlSetAIPPInputFormat", aippParmsSet, [&](AippSet& s) {
-      if (inputFormat < ACL_YUV420SP_U8 || inputFormat > ACL_YUV400_U8) {
+      if (kiln::aipp::FindFormat(static_cast<int>(inputFormat)) == nullptr) {
         return InvalidParam("aclmdlSetAIPPInputFormat", "inputFormat ",
                             static_cast<int>(inputFormat),
                             " is not one Kiln executes: ACL_YUV420SP_U8, ACL_XRGB8888_U8, "
-                            "ACL_RGB888_U8 or ACL_YUV400_U8");
+                            "ACL_RGB888_U8, ACL_YUV400_U8, ACL_ARGB8888_U8, ACL_YUYV_U8, "
+                            "ACL_YUV422SP_U8 or ACL_AYUV444_U8");
       }
       s.header.input_format = static_cast<uint8_t>(inputFormat);
       return ACL_SUCCESS;

@@ -132,11 +132,21 @@ const AippConfig& Defaults() {
 }
 
 constexpr std::pair<AippInputFormat, const char*> kFormats[] = {
-    {AippInputFormat::kYuv420SpU8, "YUV420SP_U8"},
-    {AippInputFormat::kXrgb8888U8, "XRGB8888_U8"},
-    {AippInputFormat::kRgb888U8, "RGB888_U8"},
-    {AippInputFormat::kYuv400U8, "YUV400_U8"},
+    {AippInputFormat::kYuv420SpU8, "YUV420SP_U8"}, {AippInputFormat::kXrgb8888U8, "XRGB8888_U8"},
+    {AippInputFormat::kRgb888U8, "RGB888_U8"},     {AippInputFormat::kYuv400U8, "YUV400_U8"},
+    {AippInputFormat::kArgb8888U8, "ARGB8888_U8"}, {AippInputFormat::kYuyvU8, "YUYV_U8"},
+    {AippInputFormat::kYuv422SpU8, "YUV422SP_U8"}, {AippInputFormat::kAyuv444U8, "AYUV444_U8"},
 };
+
+// The formats, for messages: "YUV420SP_U8, XRGB8888_U8, ... or AYUV444_U8".
+std::string FormatList(const char* last_joiner) {
+  std::string s;
+  const size_t n = std::size(kFormats);
+  for (size_t i = 0; i < n; ++i) {
+    s += (i == 0 ? "" : i + 1 == n ? last_joiner : ", ") + std::string(kFormats[i].second);
+  }
+  return s;
+}
 
 // Channels of the image AIPP hands to the model for each input format (0 for none).
 int64_t FormatChannels(AippInputFormat format) {
@@ -198,9 +208,7 @@ std::string Allowed(const KeySpec& spec) {
   FieldRef ref = Ref(spec, Defaults());
   if (std::holds_alternative<bool*>(ref)) return "true or false";
   if (std::holds_alternative<AippMode*>(ref)) return "static or dynamic";
-  if (std::holds_alternative<AippInputFormat*>(ref)) {
-    return "YUV420SP_U8, XRGB8888_U8, RGB888_U8 or YUV400_U8";
-  }
+  if (std::holds_alternative<AippInputFormat*>(ref)) return FormatList(" or ");
   if (std::holds_alternative<std::string*>(ref)) return "a quoted string";
   std::string range = StrCat("[", Num(spec.min), ", ", Num(spec.max), "]");
   return spec.zero_ok ? "0 or " + range : range;
@@ -353,17 +361,19 @@ Status CheckBlock(const AippConfig& c, size_t index) {
           c, index, "max_src_image_size",
           StrCat("max_src_image_size: dynamic aipp needs it > 0 (", c.max_src_image_size,
                  " given): the largest input image in bytes, at least "
-                 "N*W*H*{1, 1.5, 3, 4} for YUV400_U8, YUV420SP_U8, RGB888_U8, "
-                 "XRGB8888_U8; allowed [1, 4294967295]"));
+                 "N*W*H*{1, 1.5, 2, 3, 4} for YUV400_U8, YUV420SP_U8, YUYV_U8 and "
+                 "YUV422SP_U8, RGB888_U8, the four-byte formats; allowed [1, 4294967295]"));
     }
     return Status::Ok();
   }
   if (c.input_format == AippInputFormat::kUndefined) {
-    return BlockError(c, index, "input_format",
-                      "input_format: static aipp needs it; add input_format: one of YUV420SP_U8, "
-                      "XRGB8888_U8, RGB888_U8, YUV400_U8");
+    return BlockError(
+        c, index, "input_format",
+        StrCat("input_format: static aipp needs it; add input_format: one of ", FormatList(", ")));
   }
-  const bool yuv420 = c.input_format == AippInputFormat::kYuv420SpU8;
+  const aipp::Format* format = aipp::FindFormat(AippInputFormatName(c.input_format));
+  const bool even[] = {format != nullptr && format->even_width(),
+                       format != nullptr && format->even_height()};
   struct Axis {
     const char* src_key;
     int32_t src;
@@ -380,7 +390,8 @@ Status CheckBlock(const AippConfig& c, size_t index) {
       {"src_image_size_h", c.src_image_size_h, "load_start_pos_h", c.load_start_pos_h,
        "crop_size_h", c.crop_size_h, "height", 1},
   };
-  for (const Axis& a : axes) {
+  for (size_t axis = 0; axis < 2; ++axis) {
+    const Axis& a = axes[axis];
     if (a.src == 0 && (c.crop || c.padding)) {
       return BlockError(c, index, a.src_key,
                         StrCat(a.src_key, ": 0 or unset (the model input's ", a.what,
@@ -388,14 +399,16 @@ Status CheckBlock(const AippConfig& c, size_t index) {
                                "image ",
                                a.what, ", allowed [", a.min, ", 4096]"));
     }
-    if (yuv420 && a.src % 2 != 0) {
+    if (even[axis] && a.src % 2 != 0) {
       return BlockError(c, index, a.src_key,
-                        StrCat(a.src_key, ": ", a.src, " must be even for YUV420SP_U8"));
+                        StrCat(a.src_key, ": ", a.src, " must be even for ",
+                               AippInputFormatName(c.input_format), " (chroma is shared)"));
     }
     if (!c.crop) continue;
-    if (yuv420 && a.start % 2 != 0) {
+    if (even[axis] && a.start % 2 != 0) {
       return BlockError(c, index, a.start_key,
-                        StrCat(a.start_key, ": ", a.start, " must be even for YUV420SP_U8"));
+                        StrCat(a.start_key, ": ", a.start, " must be even for ",
+                               AippInputFormatName(c.input_format), " (chroma is shared)"));
     }
     if (a.crop_size == 0 && c.padding) {
       return BlockError(c, index, a.crop_key,
@@ -659,8 +672,9 @@ Status ValidateAippForModel(const std::vector<AippConfig>& configs,
       return fail("input_format",
                   StrCat("input_format ", AippInputFormatName(c.input_format), " gives ", want,
                          " channel(s) but the input has C = ", channels,
-                         "; allowed: YUV420SP_U8 or RGB888_U8 for C = 3, XRGB8888_U8 for C = 4 "
-                         "(ax_swap_switch changes only the order), YUV400_U8 for C = 1"));
+                         "; allowed: YUV420SP_U8, RGB888_U8, YUYV_U8 or YUV422SP_U8 for C = 3, "
+                         "XRGB8888_U8, ARGB8888_U8 or AYUV444_U8 for C = 4 (ax_swap_switch "
+                         "changes only the order), YUV400_U8 for C = 1"));
     }
     if (h <= 0 || w <= 0) {
       return fail("aipp_mode", "static aipp needs a fixed H and W; fix them with --input_shape");
@@ -689,7 +703,11 @@ Status ValidateAippForModel(const std::vector<AippConfig>& configs,
          "crop_size_h", c.crop_size_h, "top_padding_size", c.top_padding_size,
          "bottom_padding_size", c.bottom_padding_size, h, "H", 1},
     };
-    for (const Axis& a : axes) {
+    const aipp::Format* format = aipp::FindFormat(AippInputFormatName(c.input_format));
+    for (size_t axis = 0; axis < 2; ++axis) {
+      const Axis& a = axes[axis];
+      const bool even =
+          format != nullptr && (axis == 0 ? format->even_width() : format->even_height());
       // CheckBlock guarantees src == 0 only with crop and padding off.
       int64_t src = a.src;
       std::string src_text = StrCat(a.src_key, " ", a.src);
@@ -700,9 +718,9 @@ Status ValidateAippForModel(const std::vector<AippConfig>& configs,
           return fail(a.src_key, StrCat(src_text, ": the source ", a.what, " must be in [",
                                         a.src_min, ", 4096]; set ", a.src_key));
         }
-        if (c.input_format == AippInputFormat::kYuv420SpU8 && src % 2 != 0) {
-          return fail(a.src_key, StrCat(src_text, ": the source ", a.what,
-                                        " must be even for YUV420SP_U8; set ", a.src_key));
+        if (even && src % 2 != 0) {
+          return fail(a.src_key, StrCat(src_text, ": the source ", a.what, " must be even for ",
+                                        AippInputFormatName(c.input_format), "; set ", a.src_key));
         }
       }
       int64_t out = src;

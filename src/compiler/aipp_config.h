@@ -26,6 +26,10 @@ enum class AippInputFormat {
   kXrgb8888U8 = 2,  // XRGB8888_U8
   kRgb888U8 = 3,    // RGB888_U8
   kYuv400U8 = 4,    // YUV400_U8
+  kArgb8888U8 = 7,  // ARGB8888_U8
+  kYuyvU8 = 8,      // YUYV_U8 (packed 4:2:2)
+  kYuv422SpU8 = 9,  // YUV422SP_U8
+  kAyuv444U8 = 10,  // AYUV444_U8
 };
 
 // One `aipp_op { ... }` block. Every key of CANN's template has a member holding the template's
@@ -86,15 +90,16 @@ struct AippConfig {
 // 1/0), enums bare. Each block is checked on its own: unknown or duplicate keys, wrongly typed or
 // out-of-range values, a missing aipp_mode (or input_format for static), reserved keys set to
 // anything but off/0, keys of the other mode set to a non-default value, and the rules that need
-// no model (even sizes for YUV420SP, src_image_size 0 only with crop and padding off, ...).
+// no model (even sizes where chroma is shared, src_image_size 0 only with crop and padding off,
+// ...).
 // `origin` names the file in messages. Errors: kInvalidParam, "<origin>:<line>: <key>: ..." with
 // the allowed values. Pure function; thread-safe.
 Result<std::vector<AippConfig>> ParseAippConfig(const std::string& text, const std::string& origin);
 
 // Checks `configs` against the model's inputs (`input_dims[i]` and `input_names[i]` describe input
 // i, dims NCHW, -1 for a dynamic dim): related_input_rank names an existing input and no input
-// has two blocks; the input is 4-D with the channel count input_format produces
-// (YUV420SP_U8 3, RGB888_U8 3, XRGB8888_U8 4, YUV400_U8 1; dynamic AIPP: 1, 3 or 4); static AIPP
+// has two blocks; the input is 4-D with the channel count input_format produces (base/aipp.h's
+// table: 3, 4 for the four-byte formats, 1 for YUV400_U8; dynamic AIPP: 1, 3 or 4); static AIPP
 // needs a fixed H and W, a crop window inside the source image and crop + padding equal to the
 // input's H and W; dynamic AIPP needs max_src_image_size > 0. Also re-runs the per-block checks
 // of ParseAippConfig, so configs built in code are checked too. Errors: kInvalidParam naming the
@@ -107,7 +112,7 @@ Status ValidateAippForModel(const std::vector<AippConfig>& configs,
 // key that applies to the block's mode, in the order of CANN's template:
 //   all blocks:   aipp_mode (static|dynamic), related_input_rank
 //   dynamic:      max_src_image_size
-//   static:       input_format (YUV420SP_U8|XRGB8888_U8|RGB888_U8|YUV400_U8), src_image_size_w/h,
+//   static:       input_format (a format name of base/aipp.h), src_image_size_w/h,
 //                 crop, load_start_pos_w/h, crop_size_w/h, padding, left/right/top/bottom
 //                 _padding_size, padding_value, csc_switch, rbuv_swap_switch, ax_swap_switch,
 //                 matrix_r0c0 .. matrix_r2c2, input_bias_0..2, output_bias_0..2, mean_chn_0..3,

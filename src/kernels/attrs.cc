@@ -63,7 +63,7 @@ Result<AippAttrs> ReadAippAttrs(const NodeDef& def) {
   if (a.info == nullptr) {
     return def.Fail(code::kFeatureUnsupported, "input_format '", format, "' is not supported");
   }
-  a.format = static_cast<AippAttrs::Format>(a.info->acl_format - 1);
+  a.format = static_cast<AippAttrs::Format>(a.info->acl_format);
   auto ints = [&](const char* name, size_t count) {
     std::vector<int64_t> v = def.has_attr(name) ? def.attr_ints(name) : std::vector<int64_t>();
     return v.size() == count ? v : std::vector<int64_t>();
@@ -95,6 +95,16 @@ Result<AippAttrs> ReadAippAttrs(const NodeDef& def) {
   }
   a.rbuv_swap = def.attr_int("rbuv_swap") == 1;
   a.ax_swap = def.attr_int("ax_swap") == 1;
+  // The geometry the kernel indexes with, checked here too: a node the definition did not see
+  // (in a crafted model) must not address outside the image.
+  const aipp::Window win{a.src_w,  a.src_h, a.crop_x, a.crop_y, a.crop_w,
+                         a.crop_h, a.top,   a.bottom, a.left,   a.right};
+  if (Status st = aipp::CheckWindow(*a.info, win, ""); !st.ok()) {
+    return def.Fail(code::kInvalidParam, st.message());
+  }
+  if (a.csc && a.info->model_channels == 1) {
+    return def.Fail(code::kInvalidParam, "colour-space conversion of YUV400_U8 (one channel)");
+  }
   const auto mean = ints("mean_chn", 4);
   const std::vector<float> min =
       def.has_attr("min_chn") ? def.attr_floats("min_chn") : std::vector<float>();
@@ -120,7 +130,7 @@ Result<std::vector<AippAttrs>> ReadDynamicAipp(const NodeDef& def, const uint8_t
   std::memcpy(&head, block, sizeof head);
   AippAttrs base;
   base.info = aipp::FindFormat(head.input_format);
-  base.format = static_cast<AippAttrs::Format>(base.info->acl_format - 1);
+  base.format = static_cast<AippAttrs::Format>(base.info->acl_format);
   base.src_w = base.crop_w = head.src_image_size_w;
   base.src_h = base.crop_h = head.src_image_size_h;
   base.csc = head.csc_switch != 0;

@@ -96,8 +96,17 @@ Result<std::vector<ChainStep>> ReadChainSteps(const NodeDef& def);
 // (no crop: the whole image; no padding; no colour-space conversion; the normalisation
 // (v - 0 - 0) * 1).
 struct AippAttrs {
-  // aclAippInputFormat - 1 (CANN's om numbers 1..4).
-  enum Format : uint8_t { kYuv420Sp, kXrgb8888, kRgb888, kYuv400 } format = kRgb888;
+  // aclAippInputFormat (CANN's om numbers), the formats base/aipp.h lists.
+  enum Format : uint8_t {
+    kYuv420Sp = 1,
+    kXrgb8888 = 2,
+    kRgb888 = 3,
+    kYuv400 = 4,
+    kArgb8888 = 7,
+    kYuyv = 8,
+    kYuv422Sp = 9,
+    kAyuv444 = 10,
+  } format = kRgb888;
   const aipp::Format* info = nullptr;  // channels and rows of the format
   int64_t src_w = 0, src_h = 0;
   int64_t crop_x = 0, crop_y = 0, crop_w = 0, crop_h = 0;  // the whole image without crop

@@ -86,25 +86,39 @@ TEST_F(ModelApiTest, AippTheInputIsTheImageAndTheModelClassifiesIt) {
 }
 
 // NV12: V2 gives the stored [1, 6, 6, 1] (its product is the size), V1 the image [1, 4, 6, 3].
-TEST_F(ModelApiTest, AippYuv420SpInputDimsAsCannReportsThem) {
-  LoadedModel model(
-      CompileWithAipp("nv12", WriteIdentityModel(),
-                      "  aipp_mode: static\n  input_format: YUV420SP_U8\n  csc_switch: true\n"));
-  aclmdlDesc* d = model.desc();
-  EXPECT_EQ(aclmdlGetInputSizeByIndex(d, 0), 36u);
-  aclmdlIODims v1, v2;
-  ASSERT_EQ(aclmdlGetInputDims(d, 0, &v1), ACL_SUCCESS) << RecentErrMsg();
-  ASSERT_EQ(aclmdlGetInputDimsV2(d, 0, &v2), ACL_SUCCESS) << RecentErrMsg();
-  EXPECT_EQ(std::vector<int64_t>(v1.dims, v1.dims + v1.dimCount),
-            (std::vector<int64_t>{1, 4, 6, 3}));
-  EXPECT_EQ(std::vector<int64_t>(v2.dims, v2.dims + v2.dimCount),
-            (std::vector<int64_t>{1, 6, 6, 1}));
-  aclAippInfo info;
-  ASSERT_EQ(aclmdlGetFirstAippInfo(model.id(), 0, &info), ACL_SUCCESS) << RecentErrMsg();
-  EXPECT_EQ(info.inputFormat, ACL_YUV420SP_U8);
-  EXPECT_EQ(info.srcImageSizeW, 6);
-  EXPECT_EQ(info.srcImageSizeH, 4);
-  EXPECT_EQ(info.cscSwitch, 1);
+// V2 gives the stored buffer (its product is the size), V1 the image [1, 4, 6, 3] with the
+// channels AIPP makes, for each format whose stored rows or bytes per pixel differ.
+TEST_F(ModelApiTest, AippImageInputDimsAsCannReportsThem) {
+  struct Case {
+    const char* format;
+    std::vector<int64_t> v2;
+    aclAippInputFormat acl;
+  };
+  for (const Case& c : {Case{"YUV420SP_U8", {1, 6, 6, 1}, ACL_YUV420SP_U8},
+                        Case{"YUV422SP_U8", {1, 8, 6, 1}, ACL_YUV422SP_U8},
+                        Case{"YUYV_U8", {1, 4, 6, 2}, ACL_YUYV_U8},
+                        Case{"RGB888_U8", {1, 4, 6, 3}, ACL_RGB888_U8}}) {
+    LoadedModel model(CompileWithAipp(std::string("img_") + c.format, WriteIdentityModel(),
+                                      std::string("  aipp_mode: static\n  input_format: ") +
+                                          c.format + "\n  csc_switch: true\n"));
+    aclmdlDesc* d = model.desc();
+    int64_t bytes = 1;
+    for (int64_t v : c.v2) bytes *= v;
+    EXPECT_EQ(aclmdlGetInputSizeByIndex(d, 0), static_cast<size_t>(bytes)) << c.format;
+    aclmdlIODims v1, v2;
+    ASSERT_EQ(aclmdlGetInputDims(d, 0, &v1), ACL_SUCCESS) << RecentErrMsg();
+    ASSERT_EQ(aclmdlGetInputDimsV2(d, 0, &v2), ACL_SUCCESS) << RecentErrMsg();
+    EXPECT_EQ(std::vector<int64_t>(v1.dims, v1.dims + v1.dimCount),
+              (std::vector<int64_t>{1, 4, 6, 3}))
+        << c.format;
+    EXPECT_EQ(std::vector<int64_t>(v2.dims, v2.dims + v2.dimCount), c.v2) << c.format;
+    aclAippInfo info;
+    ASSERT_EQ(aclmdlGetFirstAippInfo(model.id(), 0, &info), ACL_SUCCESS) << RecentErrMsg();
+    EXPECT_EQ(info.inputFormat, c.acl);
+    EXPECT_EQ(info.srcImageSizeW, 6);
+    EXPECT_EQ(info.srcImageSizeH, 4);
+    EXPECT_EQ(info.cscSwitch, 1);
+  }
 }
 
 TEST_F(ModelApiTest, AippTypeAndInfoReportTheCompiledBlock) {
@@ -147,7 +161,7 @@ TEST_F(ModelApiTest, AippModelsWithoutAippAndBadArgumentsGetTheDocumentedCodes) 
   aclAippInfo info;
   EXPECT_EQ(aclmdlGetFirstAippInfo(plain.id(), 0, &info),
             static_cast<aclError>(ACL_ERROR_GE_AIPP_NOT_EXIST));
-  EXPECT_TRUE(Contains(RecentErrMsg(), "has no static aipp")) << RecentErrMsg();
+  EXPECT_TRUE(Contains(RecentErrMsg(), "has no aipp")) << RecentErrMsg();
 
   EXPECT_EQ(aclmdlGetAippType(plain.id(), 1, &type, &attached), ACL_ERROR_INVALID_PARAM);
   EXPECT_TRUE(Contains(RecentErrMsg(), "out of range")) << RecentErrMsg();
@@ -204,6 +218,15 @@ TEST_F(ModelApiTest, AippDynamicParametersCropEachRun) {
   EXPECT_EQ(attached, 1u);
   ASSERT_EQ(aclmdlGetAippType(model.id(), 1, &type, &attached), ACL_SUCCESS) << RecentErrMsg();
   EXPECT_EQ(type, ACL_DYNAMIC_AIPP_NODE);
+  // Before a run only what the model reads is known (CANN: srcFormat .. outDims).
+  aclAippInfo info;
+  ASSERT_EQ(aclmdlGetFirstAippInfo(model.id(), 0, &info), ACL_SUCCESS) << RecentErrMsg();
+  EXPECT_EQ(info.srcDatatype, ACL_FLOAT);
+  EXPECT_EQ(info.shapeCount, 1u);
+  EXPECT_EQ(std::vector<int64_t>(info.outDims[0].srcDims.dims,
+                                 info.outDims[0].srcDims.dims + info.outDims[0].srcDims.dimCount),
+            (std::vector<int64_t>{1, 1, 28, 28}));
+  EXPECT_EQ(info.srcImageSizeW, 0);
 
   const MnistCase c = LoadMnistCase(1);
   IoDatasets io({960, block}, {kMnistOutputBytes});
@@ -255,8 +278,8 @@ TEST_F(ModelApiTest, AippDynamicSettersRefuseBadValuesWithTheDocumentedCodes) {
   EXPECT_EQ(size, 64u + 2 * 96u);
   aclmdlAIPP* set = aclmdlCreateAIPP(2);
   ASSERT_NE(set, nullptr);
-  EXPECT_EQ(aclmdlSetAIPPInputFormat(set, ACL_YUYV_U8), ACL_ERROR_INVALID_PARAM);
-  EXPECT_TRUE(Contains(RecentErrMsg(), "ACL_RGB888_U8")) << RecentErrMsg();
+  EXPECT_EQ(aclmdlSetAIPPInputFormat(set, ACL_RAW10), ACL_ERROR_INVALID_PARAM);
+  EXPECT_TRUE(Contains(RecentErrMsg(), "ACL_YUYV_U8")) << RecentErrMsg();
   EXPECT_EQ(aclmdlSetAIPPSrcImageSize(set, 1, 10), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclmdlSetAIPPCropParams(set, 2, 0, 0, 8, 8, 0), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclmdlSetAIPPCropParams(set, 1, 0, 0, 8, 8, 2), ACL_ERROR_INVALID_PARAM);

@@ -56,6 +56,14 @@ IMAGENET = {"min_chn_0": 123.675, "min_chn_1": 116.28, "min_chn_2": 103.53,
             "var_reci_chn_2": 0.0174291938997821}
 
 
+# JPEG's full-range BT.601 YCbCr -> RGB (the vpc sample's matrix), which Pillow's "YCbCr" inverts.
+JPEG_MATRIX = {"csc_switch": "true",
+               "matrix_r0c0": 256, "matrix_r0c1": 0, "matrix_r0c2": 359,
+               "matrix_r1c0": 256, "matrix_r1c1": -88, "matrix_r1c2": -183,
+               "matrix_r2c0": 256, "matrix_r2c1": 454, "matrix_r2c2": 0,
+               "input_bias_0": 0, "input_bias_1": 128, "input_bias_2": 128}
+
+
 def test_rgb888_crop_padding_and_imagenet_normalisation(tmp_path):
     picture = random_picture(40, 30, 1, seed=1)  # Pillow's RGB bytes are RGB888_U8
     # A 24x20 crop at (6, 4), padded to the model's 28x26 (left 1, right 3, top 2, bottom 4).
@@ -86,11 +94,7 @@ def test_nv12_and_nv21_decode_to_the_pictures_rgb(tmp_path):
     ycc = np.asarray(picture.convert("YCbCr"))  # JPEG's full-range BT.601, as the matrix below
     y, cb, cr = ycc[..., 0], ycc[::2, ::2, 1], ycc[::2, ::2, 2]
     config = {"aipp_mode": "static", "input_format": "YUV420SP_U8", "src_image_size_w": 32,
-              "src_image_size_h": 16, "csc_switch": "true",
-              "matrix_r0c0": 256, "matrix_r0c1": 0, "matrix_r0c2": 359,
-              "matrix_r1c0": 256, "matrix_r1c1": -88, "matrix_r1c2": -183,
-              "matrix_r2c0": 256, "matrix_r2c1": 454, "matrix_r2c2": 0,
-              "input_bias_0": 0, "input_bias_1": 128, "input_bias_2": 128}
+              "src_image_size_h": 16, **JPEG_MATRIX}
     want = np.asarray(picture, dtype=np.float32).transpose(2, 0, 1)
     for swap, first, second in (("false", cb, cr), ("true", cr, cb)):
         model = compile_with_aipp(tmp_path, 3, 16, 32, {**config, "rbuv_swap_switch": swap})
@@ -99,6 +103,24 @@ def test_nv12_and_nv21_decode_to_the_pictures_rgb(tmp_path):
         image = np.concatenate([y, uv])[None, :, :, None].astype(np.uint8)
         got = run(model, image)[0]
         assert np.abs(got - want).max() <= 3, (swap, np.abs(got - want).max())
+
+
+def test_yuyv_and_yuv422sp_decode_to_the_pictures_rgb(tmp_path):
+    # 2x1 blocks of one colour: 4:2:2 chroma loses nothing.
+    picture = Image.fromarray(np.asarray(random_picture(16, 8, 1, seed=4))[:, ::2]
+                              .repeat(2, axis=1))
+    ycc = np.asarray(picture.convert("YCbCr"))
+    y, cb, cr = ycc[..., 0], ycc[:, ::2, 1], ycc[:, ::2, 2]
+    want = np.asarray(picture, dtype=np.float32).transpose(2, 0, 1)
+    yuyv = np.stack([y[:, ::2], cb, y[:, 1::2], cr], axis=-1).reshape(8, 16, 2)
+    sp = np.concatenate([y, np.stack([cb, cr], axis=-1).reshape(8, 16)])[:, :, None]
+    for name, image, rows, channels in (("YUYV_U8", yuyv, 8, 2), ("YUV422SP_U8", sp, 16, 1)):
+        config = {"aipp_mode": "static", "input_format": name, "src_image_size_w": 16,
+                  "src_image_size_h": 8, **JPEG_MATRIX}
+        model = compile_with_aipp(tmp_path, 3, 8, 16, config)
+        assert model.inputs[0].shape == (1, rows, 16, channels)
+        got = run(model, image[None].astype(np.uint8))[0]
+        assert np.abs(got - want).max() <= 3, (name, np.abs(got - want).max())
 
 
 def test_yuv400_feeds_a_one_channel_model(tmp_path):

@@ -109,6 +109,12 @@ class AippInsertion : public Pass {
       return BlockError(c, block, in,
                         "a subgraph reads the input by name; aipp cannot stand in front of it");
     }
+    for (const ir::Value* out : graph.outputs()) {
+      if (out == in) {
+        return BlockError(c, block, in,
+                          "the input is also a model output; aipp cannot stand in front of it");
+      }
+    }
     return in;
   }
 
@@ -152,12 +158,10 @@ class AippInsertion : public Pass {
     p.attrs["min_chn"] = std::vector<float>(c.min_chn.begin(), c.min_chn.end());
     p.attrs["var_reci_chn"] = std::vector<float>(c.var_reci_chn.begin(), c.var_reci_chn.end());
     p.attrs["to"] = static_cast<int64_t>(dtype);
-    const bool yuv420 = c.input_format == AippInputFormat::kYuv420SpU8;
-    const int64_t channels = c.input_format == AippInputFormat::kXrgb8888U8 ? 4
-                             : c.input_format == AippInputFormat::kRgb888U8 ? 3
-                                                                            : 1;
-    p.image = ir::Shape({s[0], ir::Dim::Known(yuv420 ? src_h * 3 / 2 : src_h),
-                         ir::Dim::Known(src_w), ir::Dim::Known(channels)});
+    const aipp::Format* format = aipp::FindFormat(AippInputFormatName(c.input_format));
+    if (format == nullptr) return fail("input_format is not one Kiln executes");
+    p.image = ir::Shape({s[0], ir::Dim::Known(format->rows(src_h)), ir::Dim::Known(src_w),
+                         ir::Dim::Known(format->image_channels)});
     return p;
   }
 

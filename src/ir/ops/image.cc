@@ -5,14 +5,15 @@
 // node of a compiled graph. `kiln atc --insert_op_conf` inserts it in front of the model input
 // the config names (src/compiler/aipp_insertion.cc); the input becomes the raw uint8 image.
 //
-// X: uint8 [N, rows, src_w, cin], the image as the application passes it: YUV420SP_U8 (NV12 / NV21)
-// rows = src_h * 3 / 2 (the Y plane, then the interleaved UV plane), cin = 1; YUV400_U8 rows =
-// src_h, cin = 1; RGB888_U8 cin = 3; XRGB8888_U8 cin = 4. Y: [N, C, H, W] of type `to`, C = 3
-// for YUV420SP and RGB888, 4 for XRGB8888, 1 for YUV400; H and W the crop window (the whole
-// image without crop) plus the padding.
+// X: uint8 [N, rows, src_w, cin], the image as the application passes it (base/aipp.h's format
+// table: YUV420SP_U8 rows = 1.5 src_h and YUV422SP_U8 rows = 2 src_h, the Y plane then the
+// interleaved UV plane, cin = 1; YUYV_U8 cin = 2; YUV400_U8 cin = 1; RGB888_U8 cin = 3;
+// XRGB8888_U8, ARGB8888_U8 and AYUV444_U8 cin = 4). Y: [N, C, H, W] of type `to`, C 3 (1 for
+// YUV400, 4 for the four-byte formats); H and W the crop window (the whole image without crop)
+// plus the padding.
 //
 // Attributes (all resolved by the compiler: no 0 stands for a default):
-//   input_format   string: YUV420SP_U8, XRGB8888_U8, RGB888_U8, YUV400_U8
+//   input_format   string: a name of base/aipp.h's format table
 //   src_image_size ints [w, h]
 //   crop           ints [load_start_pos_w, load_start_pos_h, crop_size_w, crop_size_h]; absent:
 //                  the whole image
@@ -55,9 +56,9 @@ Status Aipp(InferenceContext& ctx) {
   const aipp::Format* format = aipp::FindFormat(format_name);
   if (format == nullptr) {
     return ctx.Unsupported("input_format '", format_name,
-                           "' is not YUV420SP_U8, XRGB8888_U8, RGB888_U8 or YUV400_U8");
+                           "' is not one Kiln executes (YUV420SP_U8, XRGB8888_U8, RGB888_U8, "
+                           "YUV400_U8, ARGB8888_U8, YUYV_U8, YUV422SP_U8, AYUV444_U8)");
   }
-  const bool yuv420 = format->yuv420;
   KILN_RETURN_IF_ERROR(CheckInts(ctx, "src_image_size", 2, 1, 4096), "");
   KILN_RETURN_IF_ERROR(CheckInts(ctx, "crop", 4, 0, 4096), "");
   KILN_RETURN_IF_ERROR(CheckInts(ctx, "padding", 4, 0, 32), "");
@@ -82,29 +83,24 @@ Status Aipp(InferenceContext& ctx) {
     return ctx.Unsupported("colour-space conversion of YUV400_U8 (one channel)");
   }
   const std::vector<int64_t> src = ctx.attr_ints("src_image_size");
-  const int64_t src_w = src[0], src_h = src[1];
-  if (yuv420 && (src_w % 2 != 0 || src_h % 2 != 0)) {
-    return ctx.Fail("a YUV420SP_U8 image has an even width and height, got ", src_w, "x", src_h);
-  }
-  int64_t out_w = src_w, out_h = src_h;
+  aipp::Window win{src[0], src[1], 0, 0, src[0], src[1]};
   if (ctx.has_attr("crop")) {
     const std::vector<int64_t> c = ctx.attr_ints("crop");
-    if (c[2] < 1 || c[3] < 1 || c[0] + c[2] > src_w || c[1] + c[3] > src_h) {
-      return ctx.Fail("the crop window ", c[2], "x", c[3], " at (", c[0], ", ", c[1],
-                      ") does not lie inside the ", src_w, "x", src_h, " image");
-    }
-    if (yuv420 && (c[0] % 2 != 0 || c[1] % 2 != 0)) {
-      return ctx.Fail("a YUV420SP_U8 crop starts at even coordinates, got (", c[0], ", ", c[1],
-                      ")");
-    }
-    out_w = c[2];
-    out_h = c[3];
+    win.x = c[0];
+    win.y = c[1];
+    win.w = c[2];
+    win.h = c[3];
   }
   if (ctx.has_attr("padding")) {
     const std::vector<int64_t> p = ctx.attr_ints("padding");
-    out_h += p[0] + p[1];
-    out_w += p[2] + p[3];
+    win.top = p[0];
+    win.bottom = p[1];
+    win.left = p[2];
+    win.right = p[3];
   }
+  if (Status st = aipp::CheckWindow(*format, win, ""); !st.ok()) return ctx.Fail(st.message());
+  const int64_t src_w = win.src_w, src_h = win.src_h;
+  const int64_t out_w = win.w + win.left + win.right, out_h = win.h + win.top + win.bottom;
   const int64_t to = ctx.attr_int("to");
   const DataType out_type = static_cast<DataType>(to);
   if (out_type != DataType::kFloat32 && out_type != DataType::kFloat16 &&
@@ -140,8 +136,12 @@ Status DynamicAipp(InferenceContext& ctx) {
   const std::vector<int64_t> shape = ctx.attr_ints("shape");
   if (shape.size() != 4 || shape[0] < 1 || shape[0] > 127 || shape[2] < 1 || shape[3] < 1 ||
       (shape[1] != 1 && shape[1] != 3 && shape[1] != 4)) {
-    return ctx.Fail("'shape' must be [N, C, H, W] with N in [1, 127], C 1, 3 or 4, got ",
-                    shape.size(), " values");
+    std::string got;
+    for (int64_t d : shape) got += (got.empty() ? "" : ",") + std::to_string(d);
+    return ctx.Fail(
+        "'shape' must be [N, C, H, W] with N in [1, 127], C 1, 3 or 4 and H, W >= 1, "
+        "got [",
+        got, "]");
   }
   for (size_t i = 0; i < 2; ++i) {
     if (ctx.input_dtype(i) != DataType::kUint8) {

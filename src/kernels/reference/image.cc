@@ -23,43 +23,58 @@ namespace kiln::kernels {
 namespace {
 
 // The channels of the source pixel (x, y) of image `img` after the swaps, before CSC; returns how
-// many (1, 3 or 4). 4-channel pixels are A, R, G, B (XRGB; RGBA with ax_swap).
+// many (1, 3 or 4). Three-channel pixels are R, G, B or Y, U, V; four-channel ones A then those
+// (XRGB / ARGB: A, R, G, B, read from RGBA with ax_swap; AYUV: A, Y, U, V, from YUVA with
+// ax_swap). rbuv_swap swaps R and B, or U and V.
 int ReadPixel(const AippAttrs& a, const uint8_t* img, int64_t x, int64_t y, int32_t p[4]) {
+  const int r = a.rbuv_swap ? 2 : 0;  // where the first colour channel is read within three
   switch (a.format) {
     case AippAttrs::kYuv400:
       p[0] = img[y * a.src_w + x];
       return 1;
-    case AippAttrs::kYuv420Sp: {
-      const uint8_t* uv = img + (a.src_h + y / 2) * a.src_w + (x & ~int64_t{1});
+    case AippAttrs::kYuv420Sp:
+    case AippAttrs::kYuv422Sp: {
+      // The UV plane follows the Y plane: a row per two rows (4:2:0) or per row (4:2:2).
+      const int64_t uv_row = a.src_h + (a.format == AippAttrs::kYuv420Sp ? y / 2 : y);
+      const uint8_t* uv = img + uv_row * a.src_w + (x & ~int64_t{1});
       p[0] = img[y * a.src_w + x];
       p[1] = uv[a.rbuv_swap ? 1 : 0];  // NV12: U then V; NV21 (swapped): V then U
       p[2] = uv[a.rbuv_swap ? 0 : 1];
       return 3;
     }
-    case AippAttrs::kRgb888: {
-      const uint8_t* s = img + (y * a.src_w + x) * 3;
-      p[0] = s[a.rbuv_swap ? 2 : 0];
-      p[1] = s[1];
-      p[2] = s[a.rbuv_swap ? 0 : 2];
+    case AippAttrs::kYuyv: {
+      const uint8_t* pair = img + (y * a.src_w + (x & ~int64_t{1})) * 2;  // Y0 U Y1 V
+      p[0] = pair[(x & 1) * 2];
+      p[1] = pair[a.rbuv_swap ? 3 : 1];
+      p[2] = pair[a.rbuv_swap ? 1 : 3];
       return 3;
     }
-    case AippAttrs::kXrgb8888: {
+    case AippAttrs::kRgb888: {
+      const uint8_t* s = img + (y * a.src_w + x) * 3;
+      p[0] = s[r];
+      p[1] = s[1];
+      p[2] = s[2 - r];
+      return 3;
+    }
+    case AippAttrs::kXrgb8888:
+    case AippAttrs::kArgb8888:
+    case AippAttrs::kAyuv444: {
       const uint8_t* s = img + (y * a.src_w + x) * 4;
-      const int o = a.ax_swap ? 0 : 1;  // where R is: RGBA with ax_swap, else XRGB
+      const int o = a.ax_swap ? 0 : 1;  // where the colour starts: alpha last with ax_swap
       p[0] = s[a.ax_swap ? 3 : 0];
-      p[1] = s[o + (a.rbuv_swap ? 2 : 0)];
+      p[1] = s[o + r];
       p[2] = s[o + 1];
-      p[3] = s[o + (a.rbuv_swap ? 0 : 2)];
+      p[3] = s[o + 2 - r];
       return 4;
     }
   }
   return 0;
 }
 
-// CSC of the three colour channels starting at `c`: YUV sources (YUV420SP) to RGB with the input
-// bias, RGB sources to YUV (or another RGB order) with the output bias.
+// CSC of the three colour channels starting at `c`: YUV sources to RGB with the input bias, RGB
+// sources to YUV (or another RGB order) with the output bias.
 void ConvertColour(const AippAttrs& a, int32_t* c) {
-  const bool yuv_source = a.format == AippAttrs::kYuv420Sp;
+  const bool yuv_source = a.info->yuv;
   int32_t in[3], out[3];
   for (int j = 0; j < 3; ++j) in[j] = yuv_source ? c[j] - a.input_bias[j] : c[j];
   for (int k = 0; k < 3; ++k) {
@@ -156,6 +171,12 @@ class DynamicAippKernel final : public Kernel {
     KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def_, ctx, 0));
     KILN_ASSIGN_OR_RETURN(const TensorView* p, RequiredInput(def_, ctx, 1));
     KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def_, ctx, 0));
+    if (x->dtype != DataType::kUint8 || p->dtype != DataType::kUint8 || y->rank() != 4 ||
+        y->dims != def_.attr_ints("shape")) {
+      return def_.Fail(code::kInvalidParam, "the images (", ir::Name(x->dtype), "), parameters (",
+                       ir::Name(p->dtype), ") and output ", DimsString(y->dims),
+                       " do not match the op: uint8, uint8 and 'shape'");
+    }
     KILN_ASSIGN_OR_RETURN(
         std::vector<AippAttrs> attrs,
         ReadDynamicAipp(def_, p->as<const uint8_t>(), static_cast<size_t>(p->num_elements()),

@@ -10,6 +10,7 @@
 
 #include "base/aipp.h"
 #include "base/fp16.h"
+#include "kernels/attrs.h"
 #include "tests/unit/kernels/kernel_test_util.h"
 
 namespace kiln::kernels {
@@ -107,6 +108,47 @@ TEST(AippKernelTest, Yuv420SpToRgbInIntegers) {
   }
 }
 
+// The 4:2:2 formats and AYUV with the same full-range matrix (uint8 out). YUYV 2x1: Y0 U Y1 V =
+// 100 90 150 170 gives the NV12 test's first two pixels. YUV422SP 2x2: row 0's chroma (90, 170)
+// as there, row 1's (128, 128) neutral, so Y 200 and 250 stay grey. AYUV: A passes through.
+TEST(AippKernelTest, Yuv422AndAyuvToRgb) {
+  const std::vector<int64_t> matrix = {256, 0, 359, 256, -88, -183, 256, 454, 0};
+  auto csc = [&](NodeDef& def) {
+    def.attrs["csc_matrix"] = matrix;
+    def.attrs["csc_input_bias"] = std::vector<int64_t>{0, 128, 128};
+    def.attrs["csc_output_bias"] = std::vector<int64_t>{0, 0, 0};
+  };
+  for (const bool swap : {false, true}) {
+    const HostTensor yuyv =
+        swap ? Image({1, 1, 2, 2}, {100, 170, 150, 90}) : Image({1, 1, 2, 2}, {100, 90, 150, 170});
+    NodeDef def = AippDef(yuyv, "YUYV_U8", 2, 1, DataType::kUint8);
+    csc(def);
+    def.attrs["rbuv_swap"] = int64_t{swap};
+    auto y = RunAipp(def, yuyv);
+    ASSERT_TRUE(y.ok()) << y.status().message();
+    EXPECT_EQ(Values<uint8_t>(*y), (std::vector<uint8_t>{158, 208, 83, 133, 32, 82}))
+        << "YUYV, rbuv_swap " << swap;
+  }
+  const HostTensor sp = Image({1, 4, 2, 1}, {100, 150, 200, 250, 90, 170, 128, 128});
+  NodeDef def = AippDef(sp, "YUV422SP_U8", 2, 2, DataType::kUint8);
+  csc(def);
+  auto y = RunAipp(def, sp);
+  ASSERT_TRUE(y.ok()) << y.status().message();
+  EXPECT_EQ(Values<uint8_t>(*y),
+            (std::vector<uint8_t>{158, 208, 200, 250, 83, 133, 200, 250, 32, 82, 200, 250}));
+  for (const bool ax : {false, true}) {
+    const HostTensor ayuv = ax ? Image({1, 1, 2, 4}, {100, 90, 170, 7, 100, 90, 170, 7})
+                               : Image({1, 1, 2, 4}, {7, 100, 90, 170, 7, 100, 90, 170});
+    NodeDef a = AippDef(ayuv, "AYUV444_U8", 2, 1);
+    csc(a);
+    a.attrs["ax_swap"] = int64_t{ax};
+    auto out = RunAipp(a, ayuv);
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    EXPECT_EQ(Values<float>(*out), (std::vector<float>{7, 7, 158, 158, 83, 83, 32, 32}))
+        << "ax_swap " << ax;
+  }
+}
+
 // RGB->YUV (BT.601, output bias 0, 128, 128): (255, 0, 0) gives Y = 19635 >> 8 = 76,
 // U = (-43*255) >> 8 = floor(-42.8) = -43, + 128 = 85, V = 32640 >> 8 = 127, + 128 = 255;
 // (0, 0, 255) gives Y = 7395 >> 8 = 28, U = 127 + 128 = 255, V = floor(-20.9) + 128 = 107.
@@ -130,16 +172,20 @@ TEST(AippKernelTest, Xrgb8888Swaps) {
   };
   for (const Case& c : {Case{false, false, {40, 10, 20, 30}}, Case{true, false, {10, 20, 30, 40}},
                         Case{true, true, {30, 20, 10, 40}}}) {
-    const HostTensor img = Image({1, 1, 1, 4}, c.pixel);
-    NodeDef def = AippDef(img, "XRGB8888_U8", 1, 1);
-    def.attrs["ax_swap"] = int64_t{c.ax};
-    def.attrs["rbuv_swap"] = int64_t{c.rbuv};
-    def.attrs["mean_chn"] = std::vector<int64_t>{1, 2, 3, 4};
-    auto y = RunAipp(def, img);
-    ASSERT_TRUE(y.ok()) << y.status().message();
-    // A, R, G, B = 40, 10, 20, 30 minus the means 1, 2, 3, 4.
-    EXPECT_EQ(Values<float>(*y), (std::vector<float>{39, 8, 17, 26}))
-        << "ax_swap " << c.ax << " rbuv_swap " << c.rbuv;
+    for (const char* format : {"XRGB8888_U8", "ARGB8888_U8"}) {
+      std::vector<uint8_t> two = c.pixel;  // a 2x1 image (CANN's least width): the pixel twice
+      two.insert(two.end(), c.pixel.begin(), c.pixel.end());
+      const HostTensor img = Image({1, 1, 2, 4}, two);
+      NodeDef def = AippDef(img, format, 2, 1);
+      def.attrs["ax_swap"] = int64_t{c.ax};
+      def.attrs["rbuv_swap"] = int64_t{c.rbuv};
+      def.attrs["mean_chn"] = std::vector<int64_t>{1, 2, 3, 4};
+      auto y = RunAipp(def, img);
+      ASSERT_TRUE(y.ok()) << y.status().message();
+      // A, R, G, B = 40, 10, 20, 30 minus the means 1, 2, 3, 4.
+      EXPECT_EQ(Values<float>(*y), (std::vector<float>{39, 39, 8, 8, 17, 17, 26, 26}))
+          << format << " ax_swap " << c.ax << " rbuv_swap " << c.rbuv;
+    }
   }
 }
 
@@ -178,6 +224,20 @@ TEST(AippKernelTest, DefinitionRefusesBadNodes) {
   r = RunAipp(csc, gray);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), code::kFeatureUnsupported) << r.status().message();
+
+  // The kernel's own reading checks the geometry too: a node the definition never saw (a crafted
+  // model's body graph) must not address outside the image.
+  for (const std::vector<int64_t>& crop :
+       {std::vector<int64_t>{1000, 0, 2, 2}, std::vector<int64_t>{0, 0, 3, 2}}) {
+    NodeDef unchecked = AippDef(img, "RGB888_U8", 2, 2);
+    unchecked.attrs["crop"] = crop;
+    auto read = ReadAippAttrs(unchecked);
+    ASSERT_FALSE(read.ok());
+    EXPECT_NE(read.status().message().find("does not lie inside"), std::string::npos)
+        << read.status().message();
+  }
+  NodeDef odd = AippDef(img, "YUV420SP_U8", 4, 3);  // a 4:2:0 image of odd height
+  EXPECT_FALSE(ReadAippAttrs(odd).ok());
 
   NodeDef format = AippDef(img, "NV12", 2, 2);
   r = RunAipp(format, img);
