@@ -55,6 +55,29 @@ Status CheckWindow(const Format& format, const Window& win, const std::string& w
   return Status::Ok();
 }
 
+DynamicBatch ReadRecord(const uint8_t* block, int64_t b) {
+  DynamicBatch r;
+  std::memcpy(&r, block + sizeof(DynamicHeader) + static_cast<size_t>(b) * sizeof r, sizeof r);
+  return r;
+}
+
+Window RecordWindow(const DynamicBatch& r, int64_t src_w, int64_t src_h) {
+  Window win{src_w, src_h, 0, 0, src_w, src_h};
+  if (r.crop_switch != 0) {
+    win.x = r.crop_start_w;
+    win.y = r.crop_start_h;
+    win.w = r.crop_size_w;
+    win.h = r.crop_size_h;
+  }
+  if (r.padding_switch != 0) {
+    win.top = r.padding_top;
+    win.bottom = r.padding_bottom;
+    win.left = r.padding_left;
+    win.right = r.padding_right;
+  }
+  return win;
+}
+
 Status CheckDynamicBlock(const uint8_t* block, size_t size, int64_t n, int64_t c, int64_t h,
                          int64_t w, int64_t image_bytes, const std::string& where) {
   auto fail = [&](auto&&... what) { return Error(code::kInvalidParam, where, what...); };
@@ -92,25 +115,12 @@ Status CheckDynamicBlock(const uint8_t* block, size_t size, int64_t n, int64_t c
     return fail("colour-space conversion of YUV400_U8 (one channel)");
   }
   for (int64_t b = 0; b < n; ++b) {
-    DynamicBatch r;
-    std::memcpy(&r, block + sizeof head + static_cast<size_t>(b) * sizeof r, sizeof r);
+    const DynamicBatch r = ReadRecord(block, b);
     if (r.scf_switch != 0) {
       return Error(code::kFeatureUnsupported, where, "image ", b,
                    " asks for a resize (scf_switch); Kiln does not resize in aipp");
     }
-    Window win{src_w, src_h, 0, 0, src_w, src_h};
-    if (r.crop_switch != 0) {
-      win.x = r.crop_start_w;
-      win.y = r.crop_start_h;
-      win.w = r.crop_size_w;
-      win.h = r.crop_size_h;
-    }
-    if (r.padding_switch != 0) {
-      win.top = r.padding_top;
-      win.bottom = r.padding_bottom;
-      win.left = r.padding_left;
-      win.right = r.padding_right;
-    }
+    const Window win = RecordWindow(r, src_w, src_h);
     KILN_RETURN_IF_ERROR(CheckWindow(*format, win, StrCat(where, "image ", b, ": ")), "");
     const int64_t cw = win.w, ch = win.h, pw = win.left + win.right, ph = win.top + win.bottom;
     if (cw + pw != w || ch + ph != h) {

@@ -113,6 +113,11 @@ inline constexpr size_t DynamicBlockSize(size_t batch) {
   return sizeof(DynamicHeader) + batch * sizeof(DynamicBatch);
 }
 
+// Record `b` of a block (its size checked by CheckDynamicBlock first).
+DynamicBatch ReadRecord(const uint8_t* block, int64_t b);
+// The window a record sets on a src_w x src_h source: its crop and padding where switched on.
+Window RecordWindow(const DynamicBatch& r, int64_t src_w, int64_t src_h);
+
 // Checks the `size` bytes of `block` as the parameters of `n` images of `image_bytes` bytes in
 // all for a model input [n, c, h, w], as CANN checks them: a format Kiln executes with c's channel
 // count, the batch n, a source size in range (even where chroma is shared) whose n images fit, CSC

@@ -70,19 +70,18 @@ Result<AippAttrs> ReadAippAttrs(const NodeDef& def) {
   };
   const std::vector<int64_t> src = ints("src_image_size", 2);
   if (src.empty()) return def.Fail(code::kInvalidParam, "src_image_size needs 2 values");
-  a.src_w = a.crop_w = src[0];
-  a.src_h = a.crop_h = src[1];
+  a.win = {src[0], src[1], 0, 0, src[0], src[1]};
   if (const auto c = ints("crop", 4); !c.empty()) {
-    a.crop_x = c[0];
-    a.crop_y = c[1];
-    a.crop_w = c[2];
-    a.crop_h = c[3];
+    a.win.x = c[0];
+    a.win.y = c[1];
+    a.win.w = c[2];
+    a.win.h = c[3];
   }
   if (const auto p = ints("padding", 4); !p.empty()) {
-    a.top = p[0];
-    a.bottom = p[1];
-    a.left = p[2];
-    a.right = p[3];
+    a.win.top = p[0];
+    a.win.bottom = p[1];
+    a.win.left = p[2];
+    a.win.right = p[3];
   }
   a.padding_value = def.attr_float("padding_value");
   const auto m = ints("csc_matrix", 9), ib = ints("csc_input_bias", 3),
@@ -97,9 +96,7 @@ Result<AippAttrs> ReadAippAttrs(const NodeDef& def) {
   a.ax_swap = def.attr_int("ax_swap") == 1;
   // The geometry the kernel indexes with, checked here too: a node the definition did not see
   // (in a crafted model) must not address outside the image.
-  const aipp::Window win{a.src_w,  a.src_h, a.crop_x, a.crop_y, a.crop_w,
-                         a.crop_h, a.top,   a.bottom, a.left,   a.right};
-  if (Status st = aipp::CheckWindow(*a.info, win, ""); !st.ok()) {
+  if (Status st = aipp::CheckWindow(*a.info, a.win, ""); !st.ok()) {
     return def.Fail(code::kInvalidParam, st.message());
   }
   if (a.csc && a.info->model_channels == 1) {
@@ -131,8 +128,6 @@ Result<std::vector<AippAttrs>> ReadDynamicAipp(const NodeDef& def, const uint8_t
   AippAttrs base;
   base.info = aipp::FindFormat(head.input_format);
   base.format = static_cast<AippAttrs::Format>(base.info->acl_format);
-  base.src_w = base.crop_w = head.src_image_size_w;
-  base.src_h = base.crop_h = head.src_image_size_h;
   base.csc = head.csc_switch != 0;
   for (int i = 0; i < 9; ++i) base.matrix[i / 3][i % 3] = head.csc_matrix[i];
   for (int i = 0; i < 3; ++i) {
@@ -143,21 +138,9 @@ Result<std::vector<AippAttrs>> ReadDynamicAipp(const NodeDef& def, const uint8_t
   base.ax_swap = head.ax_swap_switch != 0;
   std::vector<AippAttrs> out;
   for (int64_t b = 0; b < y_dims[0]; ++b) {
-    aipp::DynamicBatch r;
-    std::memcpy(&r, block + sizeof head + static_cast<size_t>(b) * sizeof r, sizeof r);
+    const aipp::DynamicBatch r = aipp::ReadRecord(block, b);
     AippAttrs a = base;
-    if (r.crop_switch != 0) {
-      a.crop_x = r.crop_start_w;
-      a.crop_y = r.crop_start_h;
-      a.crop_w = r.crop_size_w;
-      a.crop_h = r.crop_size_h;
-    }
-    if (r.padding_switch != 0) {
-      a.top = r.padding_top;
-      a.bottom = r.padding_bottom;
-      a.left = r.padding_left;
-      a.right = r.padding_right;
-    }
+    a.win = aipp::RecordWindow(r, head.src_image_size_w, head.src_image_size_h);
     for (int i = 0; i < 4; ++i) {
       a.mean[i] = r.mean[i];
       a.min[i] = HalfToFloat(r.min[i]);

@@ -108,9 +108,7 @@ struct AippAttrs {
     kAyuv444 = 10,
   } format = kRgb888;
   const aipp::Format* info = nullptr;  // channels and rows of the format
-  int64_t src_w = 0, src_h = 0;
-  int64_t crop_x = 0, crop_y = 0, crop_w = 0, crop_h = 0;  // the whole image without crop
-  int64_t top = 0, bottom = 0, left = 0, right = 0;
+  aipp::Window win;  // source size, crop window (the whole image without crop), padding
   float padding_value = 0;
   bool csc = false;
   int32_t matrix[3][3] = {};

@@ -30,27 +30,27 @@ int ReadPixel(const AippAttrs& a, const uint8_t* img, int64_t x, int64_t y, int3
   const int r = a.rbuv_swap ? 2 : 0;  // where the first colour channel is read within three
   switch (a.format) {
     case AippAttrs::kYuv400:
-      p[0] = img[y * a.src_w + x];
+      p[0] = img[y * a.win.src_w + x];
       return 1;
     case AippAttrs::kYuv420Sp:
     case AippAttrs::kYuv422Sp: {
       // The UV plane follows the Y plane: a row per two rows (4:2:0) or per row (4:2:2).
-      const int64_t uv_row = a.src_h + (a.format == AippAttrs::kYuv420Sp ? y / 2 : y);
-      const uint8_t* uv = img + uv_row * a.src_w + (x & ~int64_t{1});
-      p[0] = img[y * a.src_w + x];
+      const int64_t uv_row = a.win.src_h + (a.format == AippAttrs::kYuv420Sp ? y / 2 : y);
+      const uint8_t* uv = img + uv_row * a.win.src_w + (x & ~int64_t{1});
+      p[0] = img[y * a.win.src_w + x];
       p[1] = uv[a.rbuv_swap ? 1 : 0];  // NV12: U then V; NV21 (swapped): V then U
       p[2] = uv[a.rbuv_swap ? 0 : 1];
       return 3;
     }
     case AippAttrs::kYuyv: {
-      const uint8_t* pair = img + (y * a.src_w + (x & ~int64_t{1})) * 2;  // Y0 U Y1 V
+      const uint8_t* pair = img + (y * a.win.src_w + (x & ~int64_t{1})) * 2;  // Y0 U Y1 V
       p[0] = pair[(x & 1) * 2];
       p[1] = pair[a.rbuv_swap ? 3 : 1];
       p[2] = pair[a.rbuv_swap ? 1 : 3];
       return 3;
     }
     case AippAttrs::kRgb888: {
-      const uint8_t* s = img + (y * a.src_w + x) * 3;
+      const uint8_t* s = img + (y * a.win.src_w + x) * 3;
       p[0] = s[r];
       p[1] = s[1];
       p[2] = s[2 - r];
@@ -59,7 +59,7 @@ int ReadPixel(const AippAttrs& a, const uint8_t* img, int64_t x, int64_t y, int3
     case AippAttrs::kXrgb8888:
     case AippAttrs::kArgb8888:
     case AippAttrs::kAyuv444: {
-      const uint8_t* s = img + (y * a.src_w + x) * 4;
+      const uint8_t* s = img + (y * a.win.src_w + x) * 4;
       const int o = a.ax_swap ? 0 : 1;  // where the colour starts: alpha last with ax_swap
       p[0] = s[a.ax_swap ? 3 : 0];
       p[1] = s[o + r];
@@ -95,12 +95,12 @@ void ConvertRow(const AippAttrs& a, const uint8_t* img, TensorView& y, int64_t n
   const DataType out = y.dtype;
   for (int64_t ox = 0; ox < w; ++ox) {
     float v[4];
-    const int64_t cy = oy - a.top, cx = ox - a.left;
-    if (cy < 0 || cy >= a.crop_h || cx < 0 || cx >= a.crop_w) {
+    const int64_t cy = oy - a.win.top, cx = ox - a.win.left;
+    if (cy < 0 || cy >= a.win.h || cx < 0 || cx >= a.win.w) {
       for (int64_t c = 0; c < c_out; ++c) v[c] = a.padding_value;
     } else {
       int32_t p[4];
-      ReadPixel(a, img, a.crop_x + cx, a.crop_y + cy, p);
+      ReadPixel(a, img, a.win.x + cx, a.win.y + cy, p);
       if (a.csc) ConvertColour(a, c_out == 4 ? p + 1 : p);
       for (int64_t c = 0; c < c_out; ++c) {
         v[c] = out == DataType::kUint8
@@ -135,7 +135,7 @@ void ConvertImages(KernelContext& ctx, const std::vector<AippAttrs>& attrs, cons
   });
 }
 
-int64_t ImageBytes(const AippAttrs& a) { return a.info->image_bytes(a.src_w, a.src_h); }
+int64_t ImageBytes(const AippAttrs& a) { return a.info->image_bytes(a.win.src_w, a.win.src_h); }
 
 class AippKernel final : public Kernel {
  public:
@@ -145,9 +145,9 @@ class AippKernel final : public Kernel {
     KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def_, ctx, 0));
     KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def_, ctx, 0));
     const AippAttrs& a = a_[0];
-    const int64_t h = a.crop_h + a.top + a.bottom, w = a.crop_w + a.left + a.right;
-    if (x->dtype != DataType::kUint8 || x->rank() != 4 || x->dims[1] != a.info->rows(a.src_h) ||
-        x->dims[2] != a.src_w || x->dims[3] != a.info->image_channels ||
+    const int64_t h = a.win.h + a.win.top + a.win.bottom, w = a.win.w + a.win.left + a.win.right;
+    if (x->dtype != DataType::kUint8 || x->rank() != 4 || x->dims[1] != a.info->rows(a.win.src_h) ||
+        x->dims[2] != a.win.src_w || x->dims[3] != a.info->image_channels ||
         y->dims != Dims{x->dims[0], a.info->model_channels, h, w}) {
       return def_.Fail(code::kInvalidParam, "the image ", DimsString(x->dims), " and the output ",
                        DimsString(y->dims), " do not match the attributes");

@@ -288,7 +288,8 @@ TEST(AippConfigTest, WronglyTypedValuesSayWhatTypeIsExpected) {
                     "dynamic"});
   ExpectParseError(
       "aipp_op {\n  aipp_mode: static\n  input_format: NV12\n}",
-      {"aipp.cfg:3: input_format: 'NV12'", "YUV420SP_U8, XRGB8888_U8, RGB888_U8, YUV400_U8, ARGB8888_U8, YUYV_U8, YUV422SP_U8 "
+      {"aipp.cfg:3: input_format: 'NV12'",
+       "YUV420SP_U8, XRGB8888_U8, RGB888_U8, YUV400_U8, ARGB8888_U8, YUYV_U8, YUV422SP_U8 "
        "or AYUV444_U8"});
 }
 
