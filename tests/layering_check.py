@@ -29,7 +29,9 @@ ALLOWED = {
     # runtime calls RegisterAll once before listing devices and reaches backends only through
     # the HAL registry afterwards (docs/design.md §1).
     "runtime": {"hal", "kernels", "format", "backends", "base"},
-    "capi": {"runtime", "compiler", "base", "acl"},
+    # media: pictures, their codecs and VPC operations for the DVPP API (host libraries only)
+    "media": {"base"},
+    "capi": {"runtime", "compiler", "media", "base", "acl"},
     # tools and python use the public headers and the compiler facade (atc.h, compile.h's
     # options, om_inspect.h, op_catalog.h)
     "tools": {"acl", "kiln", "tools", "atc", "compiler"},

@@ -27,6 +27,7 @@ inline constexpr int kDumpAlreadyRun = 100044;
 inline constexpr int kDumpNotRun = 100045;
 inline constexpr int kProfRepeatSubscribe = 148046;
 inline constexpr int kProfApiConflict = 148047;
+inline constexpr int kUnsupportedJpeg = 148052;
 inline constexpr int kBadAlloc = 200000;
 inline constexpr int kApiNotSupport = 200001;
 inline constexpr int kResourceNotMatch = 200004;

@@ -6,8 +6,12 @@
 // the copy stays inside the allocation, so a bug that would corrupt an NPU's memory is an error
 // here too.
 #include <cstring>
+#include <mutex>
+#include <unordered_set>
 
 #include "acl/acl.h"
+#define ENABLE_DVPP_INTERFACE
+#include "acl/ops/acl_dvpp.h"
 #include "capi/error.h"
 #include "runtime/runtime.h"
 
@@ -240,6 +244,37 @@ aclError aclrtMemInvalidate(void* devPtr, size_t size) {
 
 aclError aclrtFree(void* devPtr) {
   KILN_CAPI("aclrtFree", { return Report("aclrtFree", Runtime::Get().Free(devPtr)); });
+}
+
+// DVPP memory is device memory that acldvppFree alone releases: the addresses acldvppMalloc gave.
+static std::mutex g_dvpp_mu;
+static auto& g_dvpp_blocks = *new std::unordered_set<void*>();  // never destroyed
+
+aclError acldvppMalloc(void** devPtr, size_t size) {
+  KILN_CAPI("acldvppMalloc", {
+    aclError rc = DeviceMalloc("acldvppMalloc", devPtr, size, ACL_MEM_MALLOC_HUGE_FIRST,
+                               Padding::kAlignUp32Plus32);
+    if (rc != ACL_SUCCESS) return rc;
+    std::lock_guard<std::mutex> lock(g_dvpp_mu);
+    g_dvpp_blocks.insert(*devPtr);
+    return ACL_SUCCESS;
+  });
+}
+
+aclError acldvppFree(void* devPtr) {
+  KILN_CAPI("acldvppFree", {
+    if (devPtr == nullptr) return InvalidParam("acldvppFree", "devPtr is NULL");
+    {
+      std::lock_guard<std::mutex> lock(g_dvpp_mu);
+      if (g_dvpp_blocks.erase(devPtr) == 0) {
+        return InvalidParam(
+            "acldvppFree", "devPtr ", kiln::PtrStr(devPtr),
+            " is not memory from acldvppMalloc (freed already, or from aclrtMalloc:",
+            " free that with aclrtFree)");
+      }
+    }
+    return Report("acldvppFree", Runtime::Get().Free(devPtr));
+  });
 }
 
 aclError aclrtMallocHost(void** hostPtr, size_t size) {

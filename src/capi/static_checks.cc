@@ -25,6 +25,7 @@ static_assert(kDumpAlreadyRun == ACL_ERROR_DUMP_ALREADY_RUN);
 static_assert(kDumpNotRun == ACL_ERROR_DUMP_NOT_RUN);
 static_assert(kProfRepeatSubscribe == ACL_ERROR_PROF_REPEAT_SUBSCRIBE);
 static_assert(kProfApiConflict == ACL_ERROR_PROF_API_CONFLICT);
+static_assert(kUnsupportedJpeg == ACL_ERROR_UNSUPPORTED_JPEG);
 static_assert(kGeModelPathInvalid == static_cast<int>(ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID));
 static_assert(kGeModelDataSizeInvalid ==
               static_cast<int>(ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID));

@@ -34,6 +34,8 @@ const char* TaskKindName(TaskKind kind) {
       return "EventWait";
     case TaskKind::kCallback:
       return "Callback";
+    case TaskKind::kDvpp:
+      return "Dvpp";
     case TaskKind::kStep:
       return "Step";
   }

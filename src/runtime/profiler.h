@@ -47,6 +47,7 @@ enum class TaskKind : uint8_t {
   kEventRecord,
   kEventWait,
   kCallback,
+  kDvpp,  // a DVPP media task (acldvpp*Async)
   kStep,  // aclprofGetStepTimestamp start → end
 };
 const char* TaskKindName(TaskKind kind);
