@@ -47,8 +47,9 @@ class PhaseTimer {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
+// The passes after shape binding (which runs once, before shape inference and AIPP insertion:
+// --input_shape names the model's inputs as the ONNX file has them).
 void AddDefaultPasses(PassManager& pm, const CompileOptions& options) {
-  pm.Add(CreateShapeBindingPass(options.input_shapes));
   // Outputs are chosen and typed before the fusions, so "node:index" names ONNX nodes.
   pm.Add(CreateOutputSelectionPass(options.out_nodes));
   pm.Add(CreateIoDtypePass(options.io_dtypes));
@@ -222,8 +223,9 @@ Result<CompileReport> CompileGraph(SourceModel model, const CompileOptions& opti
   }
   PassManager pm;
   AddDefaultPasses(pm, options);
-  // Bind shapes before inference so --input_shape decides every inferred dim.
-  KILN_ASSIGN_OR_RETURN(bool bound, pm.passes().front()->Run(graph, ctx));
+  // Bind shapes before inference so --input_shape decides every inferred dim; once, since an
+  // AIPP input is no longer the shape --input_shape gives.
+  KILN_ASSIGN_OR_RETURN(bool bound, CreateShapeBindingPass(options.input_shapes)->Run(graph, ctx));
   (void)bound;
   KILN_RETURN_IF_ERROR(graph.TopologicalSort(), "");
   KILN_RETURN_IF_ERROR(ir::InferGraph(registry, graph), "");

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The compiler facade end to end (ONNX file → .om) and the `kiln atc` command line.
-#include "atc/atc.h"
 #include "compiler/compile.h"
+#include "atc/atc.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -332,16 +332,22 @@ TEST(AtcCliTest, AippConfigIsValidatedAgainstTheModelAndRecorded) {
   EXPECT_EQ(rc, 1);
   EXPECT_NE(out.find("bad.cfg:3"), std::string::npos) << out;  // the file and the line
   EXPECT_NE(out.find("C = 1"), std::string::npos) << out;
+  // --input_shape names the input as the ONNX file has it, also when AIPP then makes that input
+  // an image (the binding ran again after AIPP insertion and refused the image's shape).
+  out = RunKiln("atc" + model + " --output=" + (dir / "c") +
+                    " --insert_op_conf=" + (dir / "ok.cfg") + " --input_shape=Input3:1,1,28,28",
+                &rc);
+  EXPECT_EQ(rc, 0) << out;
 }
 
 TEST(AtcCliTest, AGearTheModelCannotTakeIsNamed) {
   TempDir dir;
   int rc = 0;
   // mnist-8 reshapes to a fixed [1,256]: batch 4 cannot work, and the error says where.
-  std::string out =
-      RunKiln("atc --framework=5 --model=" KILN_TEST_MODELS "/mnist-8/model.onnx --output=" +
-                  (dir / "g") + " --input_shape=Input3:-1,1,28,28 --dynamic_batch_size=1,4",
-              &rc);
+  std::string out = RunKiln(
+      "atc --framework=5 --model=" KILN_TEST_MODELS "/mnist-8/model.onnx --output=" + (dir / "g") +
+          " --input_shape=Input3:-1,1,28,28 --dynamic_batch_size=1,4",
+      &rc);
   EXPECT_EQ(rc, 1);
   EXPECT_NE(out.find("gear '4' of --dynamic_batch_size=\"1,4\""), std::string::npos) << out;
   EXPECT_NE(out.find("Reshape 'Times212_reshape0'"), std::string::npos) << out;
