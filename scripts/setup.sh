@@ -19,14 +19,14 @@ done
 # nlohmann-json (acl.json), CLI11 (the kiln command), protobuf + libonnx (ONNX import),
 # FlatBuffers (.om graph), libdeflate (.om checksums; zlib reseals fuzz inputs), oneDNN (CPU kernels; its CMake
 # config wants the OpenCL loader's dev files), Python headers + pybind11 (the acl/kiln Python
-# module), libjpeg-turbo + libpng + libyuv (the DVPP media API). See docs/dependencies.md.
+# module), libjpeg-turbo + libpng + libyuv + FFmpeg's libavcodec (the DVPP media API). See docs/dependencies.md.
 packages=(
   build-essential cmake ninja-build ccache pkg-config python3 python3-venv
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev
   libprotobuf-dev protobuf-compiler libonnx-dev libflatbuffers-dev flatbuffers-compiler zlib1g-dev
   libdeflate-dev
   libdnnl-dev ocl-icd-opencl-dev python3-dev pybind11-dev
-  libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libyuv-dev
+  libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libyuv-dev libavcodec-dev libavutil-dev
 )
 
 missing=()

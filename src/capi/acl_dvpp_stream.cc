@@ -1,0 +1,231 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Compressed-stream descriptions, the video frame configs, and the callback stream VDEC and
+// VENC channels run on (capi/dvpp_video.h).
+#include "capi/dvpp_video.h"
+#include "capi/error.h"
+#include "runtime/profiler.h"
+#include "runtime/runtime.h"
+
+using kiln::capi::InvalidParam;
+using kiln::capi::Report;
+using kiln::runtime::Runtime;
+namespace dvpp = kiln::capi::dvpp;
+
+namespace kiln::capi::dvpp {
+
+HandleTable<acldvppStreamDesc, StreamDesc>& StreamDescs() {
+  static auto* table =
+      new HandleTable<acldvppStreamDesc, StreamDesc>("streamDesc", "acldvppStreamDesc");
+  return *table;
+}
+HandleTable<aclvdecFrameConfig, VdecFrameConfig>& VdecFrameConfigs() {
+  static auto* table =
+      new HandleTable<aclvdecFrameConfig, VdecFrameConfig>("vdecFrameConfig", "aclvdecFrameConfig");
+  return *table;
+}
+HandleTable<aclvencFrameConfig, VencFrameConfig>& VencFrameConfigs() {
+  static auto* table =
+      new HandleTable<aclvencFrameConfig, VencFrameConfig>("config", "aclvencFrameConfig");
+  return *table;
+}
+
+namespace {
+
+void RunMailbox(void* user_data) {
+  std::unique_ptr<std::shared_ptr<Mailbox>> box(static_cast<std::shared_ptr<Mailbox>*>(user_data));
+  for (auto& callback : **box) callback();
+}
+
+}  // namespace
+
+Result<std::shared_ptr<CallbackStream>> CallbackStream::Open(uint64_t thread_id) {
+  if (thread_id == 0) {
+    return Error(code::kInvalidParam,
+                 "the channel has no report thread: set the pthread_t of a thread that calls "
+                 "aclrtProcessReport (Set*ChannelDescThreadId)");
+  }
+  std::shared_ptr<CallbackStream> cs(new CallbackStream());
+  KILN_ASSIGN_OR_RETURN(cs->handle_, Runtime::Get().CreateStream(0, 0));
+  auto s = Runtime::Get().ResolveStream(cs->handle_);
+  Status st = s.ok() ? Runtime::Get().reports().Subscribe(thread_id, **s) : s.status();
+  if (!st.ok()) {
+    (void)Runtime::Get().DestroyStream(cs->handle_, false);
+    cs->closed_ = true;
+    return st;
+  }
+  cs->stream_ = *s;
+  cs->thread_ = thread_id;
+  return cs;
+}
+
+CallbackStream::~CallbackStream() { (void)Close(); }
+
+Status CallbackStream::Submit(std::function<Status(Mailbox&)> work, std::string detail) {
+  KILN_ASSIGN_OR_RETURN(auto gate, Runtime::Get().NewInternalEvent(stream_->device()));
+  auto box = std::make_shared<Mailbox>();
+  stream_->queue().Submit(runtime::TimedTask(runtime::TaskKind::kDvpp, *stream_, std::move(detail),
+                                             [box, work = std::move(work)] { return work(*box); }));
+  auto* handle = new std::shared_ptr<Mailbox>(std::move(box));
+  Status st = Runtime::Get().reports().Launch(RunMailbox, handle, std::move(gate), stream_);
+  if (!st.ok()) delete handle;
+  return st;
+}
+
+Status CallbackStream::Close() {
+  if (closed_) return Status::Ok();
+  closed_ = true;
+  Status st = stream_->queue().Synchronize(-1);
+  // A callback's gate holds only the work after it: one more (empty) task waits for the last
+  // callback to have run before the subscription ends.
+  stream_->queue().Submit([] { return Status::Ok(); });
+  Status last = stream_->queue().Synchronize(-1);
+  if (st.ok()) st = last;
+  (void)Runtime::Get().reports().Unsubscribe(thread_, *stream_);
+  (void)Runtime::Get().DestroyStream(handle_, false);
+  return st;
+}
+
+}  // namespace kiln::capi::dvpp
+
+namespace {
+
+template <typename F>
+aclError SetStream(const char* api, acldvppStreamDesc* desc, F&& set) {
+  KILN_CAPI(api, {
+    std::shared_ptr<dvpp::StreamDesc> d = dvpp::StreamDescs().Live(api, desc);
+    if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
+    std::lock_guard<std::mutex> lock(d->mu);
+    set(*d);
+    return ACL_SUCCESS;
+  });
+}
+
+template <typename R, typename F>
+R GetStream(const acldvppStreamDesc* desc, R fallback, F&& get) {
+  std::shared_ptr<dvpp::StreamDesc> d = dvpp::StreamDescs().Find(desc);
+  if (d == nullptr) return fallback;
+  std::lock_guard<std::mutex> lock(d->mu);
+  return get(*d);
+}
+
+template <typename Handle, typename Object>
+Handle* CreateIn(const char* api, kiln::capi::HandleTable<Handle, Object>& table) {
+  try {
+    return table.Add(std::make_shared<Object>());
+  } catch (...) {
+    Report(api, kiln::Error(kiln::code::kBadAlloc, "out of host memory"));
+    return nullptr;
+  }
+}
+
+template <typename Handle, typename Object>
+aclError DestroyIn(const char* api, kiln::capi::HandleTable<Handle, Object>& table,
+                   const Handle* h) {
+  KILN_CAPI(api, {
+    if (h == nullptr) return InvalidParam(api, "the handle is NULL");
+    if (table.Remove(h) == nullptr) return InvalidParam(api, table.NotLive(h));
+    return ACL_SUCCESS;
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+acldvppStreamDesc* acldvppCreateStreamDesc() {
+  return CreateIn("acldvppCreateStreamDesc", dvpp::StreamDescs());
+}
+aclError acldvppDestroyStreamDesc(acldvppStreamDesc* streamDesc) {
+  return DestroyIn("acldvppDestroyStreamDesc", dvpp::StreamDescs(), streamDesc);
+}
+aclError acldvppSetStreamDescData(acldvppStreamDesc* streamDesc, void* dataDev) {
+  return SetStream("acldvppSetStreamDescData", streamDesc,
+                   [&](dvpp::StreamDesc& d) { d.data = static_cast<uint8_t*>(dataDev); });
+}
+aclError acldvppSetStreamDescSize(acldvppStreamDesc* streamDesc, uint32_t size) {
+  return SetStream("acldvppSetStreamDescSize", streamDesc,
+                   [&](dvpp::StreamDesc& d) { d.size = size; });
+}
+aclError acldvppSetStreamDescFormat(acldvppStreamDesc* streamDesc, acldvppStreamFormat format) {
+  return SetStream("acldvppSetStreamDescFormat", streamDesc,
+                   [&](dvpp::StreamDesc& d) { d.format = kiln::capi::EnumInt(format); });
+}
+aclError acldvppSetStreamDescTimestamp(acldvppStreamDesc* streamDesc, uint64_t timestamp) {
+  return SetStream("acldvppSetStreamDescTimestamp", streamDesc,
+                   [&](dvpp::StreamDesc& d) { d.timestamp = timestamp; });
+}
+aclError acldvppSetStreamDescRetCode(acldvppStreamDesc* streamDesc, uint32_t retCode) {
+  return SetStream("acldvppSetStreamDescRetCode", streamDesc,
+                   [&](dvpp::StreamDesc& d) { d.ret_code = retCode; });
+}
+aclError acldvppSetStreamDescEos(acldvppStreamDesc* streamDesc, uint8_t eos) {
+  return SetStream("acldvppSetStreamDescEos", streamDesc,
+                   [&](dvpp::StreamDesc& d) { d.eos = eos; });
+}
+void* acldvppGetStreamDescData(const acldvppStreamDesc* streamDesc) {
+  return GetStream(streamDesc, static_cast<void*>(nullptr),
+                   [](dvpp::StreamDesc& d) { return static_cast<void*>(d.data); });
+}
+uint32_t acldvppGetStreamDescSize(const acldvppStreamDesc* streamDesc) {
+  return GetStream(streamDesc, uint32_t{0}, [](dvpp::StreamDesc& d) { return d.size; });
+}
+acldvppStreamFormat acldvppGetStreamDescFormat(const acldvppStreamDesc* streamDesc) {
+  return GetStream(streamDesc, H265_MAIN_LEVEL,
+                   [](dvpp::StreamDesc& d) { return static_cast<acldvppStreamFormat>(d.format); });
+}
+uint64_t acldvppGetStreamDescTimestamp(const acldvppStreamDesc* streamDesc) {
+  return GetStream(streamDesc, uint64_t{0}, [](dvpp::StreamDesc& d) { return d.timestamp; });
+}
+uint32_t acldvppGetStreamDescRetCode(const acldvppStreamDesc* streamDesc) {
+  return GetStream(streamDesc, uint32_t{0}, [](dvpp::StreamDesc& d) { return d.ret_code; });
+}
+uint8_t acldvppGetStreamDescEos(const acldvppStreamDesc* streamDesc) {
+  return GetStream(streamDesc, uint8_t{0}, [](dvpp::StreamDesc& d) { return d.eos; });
+}
+
+aclvdecFrameConfig* aclvdecCreateFrameConfig() {
+  return CreateIn("aclvdecCreateFrameConfig", dvpp::VdecFrameConfigs());
+}
+aclError aclvdecDestroyFrameConfig(aclvdecFrameConfig* vdecFrameConfig) {
+  return DestroyIn("aclvdecDestroyFrameConfig", dvpp::VdecFrameConfigs(), vdecFrameConfig);
+}
+
+aclvencFrameConfig* aclvencCreateFrameConfig() {
+  return CreateIn("aclvencCreateFrameConfig", dvpp::VencFrameConfigs());
+}
+aclError aclvencDestroyFrameConfig(aclvencFrameConfig* config) {
+  return DestroyIn("aclvencDestroyFrameConfig", dvpp::VencFrameConfigs(), config);
+}
+aclError aclvencSetFrameConfigForceIFrame(aclvencFrameConfig* config, uint8_t forceIFrame) {
+  const char* api = "aclvencSetFrameConfigForceIFrame";
+  KILN_CAPI(api, {
+    auto c = dvpp::VencFrameConfigs().Live(api, config);
+    if (c == nullptr) return ACL_ERROR_INVALID_PARAM;
+    if (forceIFrame > 1)
+      return InvalidParam(api, "forceIFrame ", int{forceIFrame}, " is not 0 or 1");
+    c->force_i_frame = forceIFrame;
+    return ACL_SUCCESS;
+  });
+}
+aclError aclvencSetFrameConfigEos(aclvencFrameConfig* config, uint8_t eos) {
+  const char* api = "aclvencSetFrameConfigEos";
+  KILN_CAPI(api, {
+    auto c = dvpp::VencFrameConfigs().Live(api, config);
+    if (c == nullptr) return ACL_ERROR_INVALID_PARAM;
+    if (eos > 1) return InvalidParam(api, "eos ", int{eos}, " is not 0 or 1");
+    c->eos = eos;
+    return ACL_SUCCESS;
+  });
+}
+uint8_t aclvencGetFrameConfigForceIFrame(const aclvencFrameConfig* config) {
+  auto c = dvpp::VencFrameConfigs().Find(config);
+  return c == nullptr ? 0 : c->force_i_frame;
+}
+uint8_t aclvencGetFrameConfigEos(const aclvencFrameConfig* config) {
+  auto c = dvpp::VencFrameConfigs().Find(config);
+  return c == nullptr ? 0 : c->eos;
+}
+
+}  // extern "C"
