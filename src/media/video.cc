@@ -7,6 +7,7 @@ extern "C" {
 #include <libavutil/error.h>
 #include <libavutil/frame.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/log.h>
 #include <libavutil/opt.h>
 }
 
@@ -15,6 +16,17 @@ extern "C" {
 
 namespace kiln::media {
 namespace {
+
+// libavcodec logs at "info" by default (libx264 prints its statistics when an encoder closes);
+// an application using DVPP expects none of that on stderr. A level the application chose is
+// kept.
+void QuietLogs() {
+  static const bool once = [] {
+    if (av_log_get_level() == AV_LOG_INFO) av_log_set_level(AV_LOG_ERROR);
+    return true;
+  }();
+  (void)once;
+}
 
 std::string AvError(int rc) {
   char text[AV_ERROR_MAX_STRING_SIZE] = {};
@@ -118,6 +130,7 @@ VideoDecoder::VideoDecoder(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) 
 VideoDecoder::~VideoDecoder() = default;
 
 Result<std::unique_ptr<VideoDecoder>> VideoDecoder::Open(VideoCodec codec) {
+  QuietLogs();
   const AVCodecID id = codec == VideoCodec::kH264 ? AV_CODEC_ID_H264 : AV_CODEC_ID_HEVC;
   const AVCodec* dec = avcodec_find_decoder(id);
   if (dec == nullptr) {
@@ -179,6 +192,7 @@ VideoEncoder::VideoEncoder(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) 
 VideoEncoder::~VideoEncoder() = default;
 
 Result<std::unique_ptr<VideoEncoder>> VideoEncoder::Open(const EncoderConfig& c) {
+  QuietLogs();
   const bool h264 = c.format.codec == VideoCodec::kH264;
   const AVCodec* enc = avcodec_find_encoder_by_name(h264 ? "libx264" : "libx265");
   if (enc == nullptr) {
