@@ -10,6 +10,7 @@
 
 #include "capi/dvpp_objects.h"
 #include "capi/error.h"
+#include "capi/handle_calls.h"
 #include "runtime/profiler.h"
 #include "runtime/runtime.h"
 
@@ -140,50 +141,17 @@ Status Enqueue(aclrtStream stream, std::string detail, std::shared_ptr<PicDesc> 
 
 namespace {
 
-// Creates an object in `table`; null (with the error recorded) when out of memory.
-template <typename Handle, typename Object>
-Handle* Create(const char* api, kiln::capi::HandleTable<Handle, Object>& table,
-               std::shared_ptr<Object> object = nullptr) {
-  try {
-    return table.Add(object ? std::move(object) : std::make_shared<Object>());
-  } catch (...) {
-    Report(api, kiln::Error(kiln::code::kBadAlloc, "out of host memory"));
-    return nullptr;
-  }
-}
-
-template <typename Handle, typename Object>
-aclError Destroy(const char* api, kiln::capi::HandleTable<Handle, Object>& table, const Handle* h) {
-  KILN_CAPI(api, {
-    if (h == nullptr) return InvalidParam(api, "the handle is NULL");
-    if (table.Remove(h) == nullptr) return InvalidParam(api, table.NotLive(h));
-    return ACL_SUCCESS;
-  });
-}
-
-// Applies `set` to the object behind `h`.
-template <typename Handle, typename Object, typename F>
-aclError Set(const char* api, kiln::capi::HandleTable<Handle, Object>& table, const Handle* h,
-             F&& set) {
-  KILN_CAPI(api, {
-    std::shared_ptr<Object> object = table.Live(api, h);
-    if (object == nullptr) return ACL_ERROR_INVALID_PARAM;
-    return set(*object);
-  });
-}
-
-// `get` of the object behind `h`, or `fallback` for a NULL or dead handle.
-template <typename R, typename Handle, typename Object, typename F>
-R Get(kiln::capi::HandleTable<Handle, Object>& table, const Handle* h, R fallback, F&& get) {
-  std::shared_ptr<Object> object = table.Find(h);
-  return object == nullptr ? fallback : get(*object);
-}
+using kiln::capi::CreateHandle;
+using kiln::capi::DestroyHandle;
+using kiln::capi::GetFromHandle;
+using kiln::capi::GetFromHandleLocked;
+using kiln::capi::SetOnHandle;
+using kiln::capi::SetOnHandleLocked;
 
 // Sets one field of a picture description.
 template <typename F>
 aclError SetPic(const char* api, acldvppPicDesc* desc, F&& set) {
-  return Set(api, dvpp::PicDescs(), desc, [&](dvpp::PicDesc& p) -> aclError {
-    std::lock_guard<std::mutex> lock(p.mu);
+  return SetOnHandleLocked(api, dvpp::PicDescs(), desc, [&](dvpp::PicDesc& p) -> aclError {
     set(p);
     return ACL_SUCCESS;
   });
@@ -191,10 +159,7 @@ aclError SetPic(const char* api, acldvppPicDesc* desc, F&& set) {
 
 template <typename R, typename F>
 R GetPic(const acldvppPicDesc* desc, R fallback, F&& get) {
-  return Get(dvpp::PicDescs(), desc, fallback, [&](dvpp::PicDesc& p) {
-    std::lock_guard<std::mutex> lock(p.mu);
-    return get(p);
-  });
+  return GetFromHandleLocked(dvpp::PicDescs(), desc, fallback, get);
 }
 
 std::atomic<uint64_t> g_next_channel{0};
@@ -206,15 +171,15 @@ extern "C" {
 // ---- channels ----
 
 acldvppChannelDesc* acldvppCreateChannelDesc() {
-  return Create("acldvppCreateChannelDesc", dvpp::ChannelDescs());
+  return CreateHandle("acldvppCreateChannelDesc", dvpp::ChannelDescs());
 }
 
 aclError acldvppDestroyChannelDesc(acldvppChannelDesc* channelDesc) {
-  return Destroy("acldvppDestroyChannelDesc", dvpp::ChannelDescs(), channelDesc);
+  return DestroyHandle("acldvppDestroyChannelDesc", dvpp::ChannelDescs(), channelDesc);
 }
 
 uint64_t acldvppGetChannelDescChannelId(const acldvppChannelDesc* channelDesc) {
-  return Get(dvpp::ChannelDescs(), channelDesc, uint64_t{0}, [](dvpp::ChannelDesc& c) {
+  return GetFromHandle(dvpp::ChannelDescs(), channelDesc, uint64_t{0}, [](dvpp::ChannelDesc& c) {
     std::lock_guard<std::mutex> lock(c.mu);
     return c.id;
   });
@@ -222,7 +187,7 @@ uint64_t acldvppGetChannelDescChannelId(const acldvppChannelDesc* channelDesc) {
 
 aclError acldvppSetChannelDescMode(acldvppChannelDesc* channelDesc, uint32_t mode) {
   const char* api = "acldvppSetChannelDescMode";
-  return Set(api, dvpp::ChannelDescs(), channelDesc, [&](dvpp::ChannelDesc& c) -> aclError {
+  return SetOnHandle(api, dvpp::ChannelDescs(), channelDesc, [&](dvpp::ChannelDesc& c) -> aclError {
     constexpr uint32_t kAll = DVPP_CHNMODE_VPC | DVPP_CHNMODE_JPEGD | DVPP_CHNMODE_JPEGE;
     if ((mode & ~kAll) != 0) {
       return InvalidParam(api, "mode ", mode,
@@ -238,7 +203,7 @@ aclError acldvppSetChannelDescMode(acldvppChannelDesc* channelDesc, uint32_t mod
 
 aclError acldvppCreateChannel(acldvppChannelDesc* channelDesc) {
   const char* api = "acldvppCreateChannel";
-  return Set(api, dvpp::ChannelDescs(), channelDesc, [&](dvpp::ChannelDesc& c) -> aclError {
+  return SetOnHandle(api, dvpp::ChannelDescs(), channelDesc, [&](dvpp::ChannelDesc& c) -> aclError {
     auto s = Runtime::Get().ResolveStream(nullptr);  // a channel belongs to the current context
     if (!s.ok()) return Report(api, s.status());
     std::lock_guard<std::mutex> lock(c.mu);
@@ -251,7 +216,7 @@ aclError acldvppCreateChannel(acldvppChannelDesc* channelDesc) {
 
 aclError acldvppDestroyChannel(acldvppChannelDesc* channelDesc) {
   const char* api = "acldvppDestroyChannel";
-  return Set(api, dvpp::ChannelDescs(), channelDesc, [&](dvpp::ChannelDesc& c) -> aclError {
+  return SetOnHandle(api, dvpp::ChannelDescs(), channelDesc, [&](dvpp::ChannelDesc& c) -> aclError {
     std::lock_guard<std::mutex> lock(c.mu);
     if (!c.created) return InvalidParam(api, "channelDesc has no channel to destroy");
     c.created = false;
@@ -261,7 +226,9 @@ aclError acldvppDestroyChannel(acldvppChannelDesc* channelDesc) {
 
 // ---- picture descriptions ----
 
-acldvppPicDesc* acldvppCreatePicDesc() { return Create("acldvppCreatePicDesc", dvpp::PicDescs()); }
+acldvppPicDesc* acldvppCreatePicDesc() {
+  return CreateHandle("acldvppCreatePicDesc", dvpp::PicDescs());
+}
 
 aclError acldvppDestroyPicDesc(acldvppPicDesc* picDesc) {
   const char* api = "acldvppDestroyPicDesc";
@@ -383,39 +350,42 @@ aclError acldvppDestroyBatchPicDesc(acldvppBatchPicDesc* batchPicDesc) {
 
 acldvppRoiConfig* acldvppCreateRoiConfig(uint32_t left, uint32_t right, uint32_t top,
                                          uint32_t bottom) {
-  return Create("acldvppCreateRoiConfig", dvpp::RoiConfigs(),
-                std::make_shared<dvpp::RoiConfig>(dvpp::RoiConfig{left, right, top, bottom}));
+  return CreateHandle("acldvppCreateRoiConfig", dvpp::RoiConfigs(),
+                      std::make_shared<dvpp::RoiConfig>(dvpp::RoiConfig{left, right, top, bottom}));
 }
 aclError acldvppDestroyRoiConfig(acldvppRoiConfig* roiConfig) {
-  return Destroy("acldvppDestroyRoiConfig", dvpp::RoiConfigs(), roiConfig);
+  return DestroyHandle("acldvppDestroyRoiConfig", dvpp::RoiConfigs(), roiConfig);
 }
 aclError acldvppSetRoiConfigLeft(acldvppRoiConfig* config, uint32_t left) {
-  return Set("acldvppSetRoiConfigLeft", dvpp::RoiConfigs(), config, [&](dvpp::RoiConfig& r) {
-    r.left = left;
-    return ACL_SUCCESS;
-  });
+  return SetOnHandle("acldvppSetRoiConfigLeft", dvpp::RoiConfigs(), config,
+                     [&](dvpp::RoiConfig& r) {
+                       r.left = left;
+                       return ACL_SUCCESS;
+                     });
 }
 aclError acldvppSetRoiConfigRight(acldvppRoiConfig* config, uint32_t right) {
-  return Set("acldvppSetRoiConfigRight", dvpp::RoiConfigs(), config, [&](dvpp::RoiConfig& r) {
-    r.right = right;
-    return ACL_SUCCESS;
-  });
+  return SetOnHandle("acldvppSetRoiConfigRight", dvpp::RoiConfigs(), config,
+                     [&](dvpp::RoiConfig& r) {
+                       r.right = right;
+                       return ACL_SUCCESS;
+                     });
 }
 aclError acldvppSetRoiConfigTop(acldvppRoiConfig* config, uint32_t top) {
-  return Set("acldvppSetRoiConfigTop", dvpp::RoiConfigs(), config, [&](dvpp::RoiConfig& r) {
+  return SetOnHandle("acldvppSetRoiConfigTop", dvpp::RoiConfigs(), config, [&](dvpp::RoiConfig& r) {
     r.top = top;
     return ACL_SUCCESS;
   });
 }
 aclError acldvppSetRoiConfigBottom(acldvppRoiConfig* config, uint32_t bottom) {
-  return Set("acldvppSetRoiConfigBottom", dvpp::RoiConfigs(), config, [&](dvpp::RoiConfig& r) {
-    r.bottom = bottom;
-    return ACL_SUCCESS;
-  });
+  return SetOnHandle("acldvppSetRoiConfigBottom", dvpp::RoiConfigs(), config,
+                     [&](dvpp::RoiConfig& r) {
+                       r.bottom = bottom;
+                       return ACL_SUCCESS;
+                     });
 }
 aclError acldvppSetRoiConfig(acldvppRoiConfig* config, uint32_t left, uint32_t right, uint32_t top,
                              uint32_t bottom) {
-  return Set("acldvppSetRoiConfig", dvpp::RoiConfigs(), config, [&](dvpp::RoiConfig& r) {
+  return SetOnHandle("acldvppSetRoiConfig", dvpp::RoiConfigs(), config, [&](dvpp::RoiConfig& r) {
     r = dvpp::RoiConfig{left, right, top, bottom};
     return ACL_SUCCESS;
   });
@@ -424,92 +394,95 @@ aclError acldvppSetRoiConfig(acldvppRoiConfig* config, uint32_t left, uint32_t r
 // ---- resize and JPEG-encode configs ----
 
 acldvppResizeConfig* acldvppCreateResizeConfig() {
-  return Create("acldvppCreateResizeConfig", dvpp::ResizeConfigs());
+  return CreateHandle("acldvppCreateResizeConfig", dvpp::ResizeConfigs());
 }
 aclError acldvppDestroyResizeConfig(acldvppResizeConfig* resizeConfig) {
-  return Destroy("acldvppDestroyResizeConfig", dvpp::ResizeConfigs(), resizeConfig);
+  return DestroyHandle("acldvppDestroyResizeConfig", dvpp::ResizeConfigs(), resizeConfig);
 }
 aclError acldvppSetResizeConfigInterpolation(acldvppResizeConfig* resizeConfig,
                                              uint32_t interpolation) {
   const char* api = "acldvppSetResizeConfigInterpolation";
-  return Set(api, dvpp::ResizeConfigs(), resizeConfig, [&](dvpp::ResizeConfig& c) -> aclError {
-    if (interpolation > 2) {
-      return InvalidParam(api, "interpolation ", interpolation,
-                          " is not supported (0 or 1: bilinear, 2: nearest neighbour)");
-    }
-    c.interpolation = interpolation;
-    return ACL_SUCCESS;
-  });
+  return SetOnHandle(
+      api, dvpp::ResizeConfigs(), resizeConfig, [&](dvpp::ResizeConfig& c) -> aclError {
+        if (interpolation > 2) {
+          return InvalidParam(api, "interpolation ", interpolation,
+                              " is not supported (0 or 1: bilinear, 2: nearest neighbour)");
+        }
+        c.interpolation = interpolation;
+        return ACL_SUCCESS;
+      });
 }
 uint32_t acldvppGetResizeConfigInterpolation(const acldvppResizeConfig* resizeConfig) {
-  return Get(dvpp::ResizeConfigs(), resizeConfig, uint32_t{0},
-             [](dvpp::ResizeConfig& c) { return c.interpolation; });
+  return GetFromHandle(dvpp::ResizeConfigs(), resizeConfig, uint32_t{0},
+                       [](dvpp::ResizeConfig& c) { return c.interpolation; });
 }
 
 acldvppJpegeConfig* acldvppCreateJpegeConfig() {
-  return Create("acldvppCreateJpegeConfig", dvpp::JpegeConfigs());
+  return CreateHandle("acldvppCreateJpegeConfig", dvpp::JpegeConfigs());
 }
 aclError acldvppDestroyJpegeConfig(acldvppJpegeConfig* jpegeConfig) {
-  return Destroy("acldvppDestroyJpegeConfig", dvpp::JpegeConfigs(), jpegeConfig);
+  return DestroyHandle("acldvppDestroyJpegeConfig", dvpp::JpegeConfigs(), jpegeConfig);
 }
 aclError acldvppSetJpegeConfigLevel(acldvppJpegeConfig* jpegeConfig, uint32_t level) {
   const char* api = "acldvppSetJpegeConfigLevel";
-  return Set(api, dvpp::JpegeConfigs(), jpegeConfig, [&](dvpp::JpegeConfig& c) -> aclError {
+  return SetOnHandle(api, dvpp::JpegeConfigs(), jpegeConfig, [&](dvpp::JpegeConfig& c) -> aclError {
     if (level > 100) return InvalidParam(api, "level ", level, " is outside [0, 100]");
     c.level = level;
     return ACL_SUCCESS;
   });
 }
 uint32_t acldvppGetJpegeConfigLevel(const acldvppJpegeConfig* jpegeConfig) {
-  return Get(dvpp::JpegeConfigs(), jpegeConfig, uint32_t{0},
-             [](dvpp::JpegeConfig& c) { return c.level; });
+  return GetFromHandle(dvpp::JpegeConfigs(), jpegeConfig, uint32_t{0},
+                       [](dvpp::JpegeConfig& c) { return c.level; });
 }
 
 // ---- borders ----
 
 acldvppBorderConfig* acldvppCreateBorderConfig() {
-  return Create("acldvppCreateBorderConfig", dvpp::BorderConfigs());
+  return CreateHandle("acldvppCreateBorderConfig", dvpp::BorderConfigs());
 }
 aclError acldvppDestroyBorderConfig(acldvppBorderConfig* borderConfig) {
-  return Destroy("acldvppDestroyBorderConfig", dvpp::BorderConfigs(), borderConfig);
+  return DestroyHandle("acldvppDestroyBorderConfig", dvpp::BorderConfigs(), borderConfig);
 }
 aclError acldvppSetBorderConfigValue(acldvppBorderConfig* borderConfig, uint32_t index,
                                      double value) {
   const char* api = "acldvppSetBorderConfigValue";
-  return Set(api, dvpp::BorderConfigs(), borderConfig, [&](dvpp::BorderConfig& c) -> aclError {
-    if (index >= c.spec.value.size()) {
-      return InvalidParam(api, "index ", index, " is out of range: a border has 4 values");
-    }
-    if (!(value >= 0 && value <= 255)) {
-      return InvalidParam(api, "value ", value, " is outside [0, 255]");
-    }
-    c.spec.value[index] = value;
-    return ACL_SUCCESS;
-  });
+  return SetOnHandle(
+      api, dvpp::BorderConfigs(), borderConfig, [&](dvpp::BorderConfig& c) -> aclError {
+        if (index >= c.spec.value.size()) {
+          return InvalidParam(api, "index ", index, " is out of range: a border has 4 values");
+        }
+        if (!(value >= 0 && value <= 255)) {
+          return InvalidParam(api, "value ", value, " is outside [0, 255]");
+        }
+        c.spec.value[index] = value;
+        return ACL_SUCCESS;
+      });
 }
 aclError acldvppSetBorderConfigBorderType(acldvppBorderConfig* borderConfig,
                                           acldvppBorderType borderType) {
   const char* api = "acldvppSetBorderConfigBorderType";
-  return Set(api, dvpp::BorderConfigs(), borderConfig, [&](dvpp::BorderConfig& c) -> aclError {
-    int type = kiln::capi::EnumInt(borderType);
-    if (type < BORDER_CONSTANT || type > BORDER_REFLECT_101) {
-      return InvalidParam(api, "borderType ", type, " is not an acldvppBorderType");
-    }
-    c.spec.type = static_cast<kiln::media::Border>(type);
-    return ACL_SUCCESS;
-  });
+  return SetOnHandle(
+      api, dvpp::BorderConfigs(), borderConfig, [&](dvpp::BorderConfig& c) -> aclError {
+        int type = kiln::capi::EnumInt(borderType);
+        if (type < BORDER_CONSTANT || type > BORDER_REFLECT_101) {
+          return InvalidParam(api, "borderType ", type, " is not an acldvppBorderType");
+        }
+        c.spec.type = static_cast<kiln::media::Border>(type);
+        return ACL_SUCCESS;
+      });
 }
 #define KILN_BORDER_SIDE(Side, field)                                                        \
   aclError acldvppSetBorderConfig##Side(acldvppBorderConfig* borderConfig, uint32_t field) { \
-    return Set("acldvppSetBorderConfig" #Side, dvpp::BorderConfigs(), borderConfig,          \
-               [&](dvpp::BorderConfig& c) {                                                  \
-                 c.spec.field = field;                                                       \
-                 return ACL_SUCCESS;                                                         \
-               });                                                                           \
+    return SetOnHandle("acldvppSetBorderConfig" #Side, dvpp::BorderConfigs(), borderConfig,  \
+                       [&](dvpp::BorderConfig& c) {                                          \
+                         c.spec.field = field;                                               \
+                         return ACL_SUCCESS;                                                 \
+                       });                                                                   \
   }                                                                                          \
   uint32_t acldvppGetBorderConfig##Side(const acldvppBorderConfig* borderConfig) {           \
-    return Get(dvpp::BorderConfigs(), borderConfig, uint32_t{0},                             \
-               [](dvpp::BorderConfig& c) { return c.spec.field; });                          \
+    return GetFromHandle(dvpp::BorderConfigs(), borderConfig, uint32_t{0},                   \
+                         [](dvpp::BorderConfig& c) { return c.spec.field; });                \
   }
 KILN_BORDER_SIDE(Top, top)
 KILN_BORDER_SIDE(Bottom, bottom)
@@ -517,29 +490,32 @@ KILN_BORDER_SIDE(Left, left)
 KILN_BORDER_SIDE(Right, right)
 #undef KILN_BORDER_SIDE
 double acldvppGetBorderConfigValue(const acldvppBorderConfig* borderConfig, uint32_t index) {
-  return Get(dvpp::BorderConfigs(), borderConfig, -1.0, [&](dvpp::BorderConfig& c) {
+  return GetFromHandle(dvpp::BorderConfigs(), borderConfig, -1.0, [&](dvpp::BorderConfig& c) {
     return index < c.spec.value.size() ? c.spec.value[index] : -1.0;
   });
 }
 acldvppBorderType acldvppGetBorderConfigBorderType(const acldvppBorderConfig* borderConfig) {
-  return Get(dvpp::BorderConfigs(), borderConfig, BORDER_CONSTANT,
-             [](dvpp::BorderConfig& c) { return static_cast<acldvppBorderType>(c.spec.type); });
+  return GetFromHandle(
+      dvpp::BorderConfigs(), borderConfig, BORDER_CONSTANT,
+      [](dvpp::BorderConfig& c) { return static_cast<acldvppBorderType>(c.spec.type); });
 }
 
 // ---- look-up tables and histograms ----
 
-acldvppLutMap* acldvppCreateLutMap() { return Create("acldvppCreateLutMap", dvpp::LutMaps()); }
+acldvppLutMap* acldvppCreateLutMap() {
+  return CreateHandle("acldvppCreateLutMap", dvpp::LutMaps());
+}
 aclError acldvppDestroyLutMap(acldvppLutMap* lutMap) {
-  return Destroy("acldvppDestroyLutMap", dvpp::LutMaps(), lutMap);
+  return DestroyHandle("acldvppDestroyLutMap", dvpp::LutMaps(), lutMap);
 }
 uint32_t acldvppGetLutMapDims(const acldvppLutMap* lutMap) {
-  return Get(dvpp::LutMaps(), lutMap, uint32_t{0},
-             [](dvpp::LutMap& m) { return static_cast<uint32_t>(m.lut.size()); });
+  return GetFromHandle(dvpp::LutMaps(), lutMap, uint32_t{0},
+                       [](dvpp::LutMap& m) { return static_cast<uint32_t>(m.lut.size()); });
 }
 aclError acldvppGetLutMapData(const acldvppLutMap* lutMap, uint32_t dim, uint8_t** data,
                               uint32_t* len) {
   const char* api = "acldvppGetLutMapData";
-  return Set(api, dvpp::LutMaps(), lutMap, [&](dvpp::LutMap& m) -> aclError {
+  return SetOnHandle(api, dvpp::LutMaps(), lutMap, [&](dvpp::LutMap& m) -> aclError {
     if (data == nullptr || len == nullptr) return InvalidParam(api, "data or len is NULL");
     if (dim >= m.lut.size()) {
       return InvalidParam(api, "dim ", dim, " is out of range: the map has ", m.lut.size());
@@ -550,19 +526,19 @@ aclError acldvppGetLutMapData(const acldvppLutMap* lutMap, uint32_t dim, uint8_t
   });
 }
 
-acldvppHist* acldvppCreateHist() { return Create("acldvppCreateHist", dvpp::Hists()); }
+acldvppHist* acldvppCreateHist() { return CreateHandle("acldvppCreateHist", dvpp::Hists()); }
 aclError acldvppDestroyHist(acldvppHist* hist) {
-  return Destroy("acldvppDestroyHist", dvpp::Hists(), hist);
+  return DestroyHandle("acldvppDestroyHist", dvpp::Hists(), hist);
 }
 uint32_t acldvppGetHistDims(acldvppHist* hist) {
-  return Get(dvpp::Hists(), hist, uint32_t{0}, [](dvpp::Hist& h) {
+  return GetFromHandle(dvpp::Hists(), hist, uint32_t{0}, [](dvpp::Hist& h) {
     std::lock_guard<std::mutex> lock(h.mu);
     return h.dims;
   });
 }
 aclError acldvppGetHistData(acldvppHist* hist, uint32_t dim, uint32_t** data, uint16_t* len) {
   const char* api = "acldvppGetHistData";
-  return Set(api, dvpp::Hists(), hist, [&](dvpp::Hist& h) -> aclError {
+  return SetOnHandle(api, dvpp::Hists(), hist, [&](dvpp::Hist& h) -> aclError {
     if (data == nullptr || len == nullptr) return InvalidParam(api, "data or len is NULL");
     std::lock_guard<std::mutex> lock(h.mu);
     if (dim >= h.dims) return InvalidParam(api, "dim ", dim, " is out of range: dims ", h.dims);
@@ -572,13 +548,13 @@ aclError acldvppGetHistData(acldvppHist* hist, uint32_t dim, uint32_t** data, ui
   });
 }
 uint32_t acldvppGetHistRetCode(acldvppHist* hist) {
-  return Get(dvpp::Hists(), hist, uint32_t{0}, [](dvpp::Hist& h) {
+  return GetFromHandle(dvpp::Hists(), hist, uint32_t{0}, [](dvpp::Hist& h) {
     std::lock_guard<std::mutex> lock(h.mu);
     return h.ret_code;
   });
 }
 aclError acldvppClearHist(acldvppHist* hist) {
-  return Set("acldvppClearHist", dvpp::Hists(), hist, [](dvpp::Hist& h) {
+  return SetOnHandle("acldvppClearHist", dvpp::Hists(), hist, [](dvpp::Hist& h) {
     std::lock_guard<std::mutex> lock(h.mu);
     for (auto& b : h.bins) std::fill(b.begin(), b.end(), 0);
     h.ret_code = 0;

@@ -5,6 +5,7 @@
 // VENC channels run on (capi/dvpp_video.h).
 #include "capi/dvpp_video.h"
 #include "capi/error.h"
+#include "capi/handle_calls.h"
 #include "runtime/profiler.h"
 #include "runtime/runtime.h"
 
@@ -93,41 +94,16 @@ namespace {
 
 template <typename F>
 aclError SetStream(const char* api, acldvppStreamDesc* desc, F&& set) {
-  KILN_CAPI(api, {
-    std::shared_ptr<dvpp::StreamDesc> d = dvpp::StreamDescs().Live(api, desc);
-    if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
-    std::lock_guard<std::mutex> lock(d->mu);
-    set(*d);
-    return ACL_SUCCESS;
-  });
+  return kiln::capi::SetOnHandleLocked(api, dvpp::StreamDescs(), desc,
+                                       [&](dvpp::StreamDesc& d) -> aclError {
+                                         set(d);
+                                         return ACL_SUCCESS;
+                                       });
 }
 
 template <typename R, typename F>
 R GetStream(const acldvppStreamDesc* desc, R fallback, F&& get) {
-  std::shared_ptr<dvpp::StreamDesc> d = dvpp::StreamDescs().Find(desc);
-  if (d == nullptr) return fallback;
-  std::lock_guard<std::mutex> lock(d->mu);
-  return get(*d);
-}
-
-template <typename Handle, typename Object>
-Handle* CreateIn(const char* api, kiln::capi::HandleTable<Handle, Object>& table) {
-  try {
-    return table.Add(std::make_shared<Object>());
-  } catch (...) {
-    Report(api, kiln::Error(kiln::code::kBadAlloc, "out of host memory"));
-    return nullptr;
-  }
-}
-
-template <typename Handle, typename Object>
-aclError DestroyIn(const char* api, kiln::capi::HandleTable<Handle, Object>& table,
-                   const Handle* h) {
-  KILN_CAPI(api, {
-    if (h == nullptr) return InvalidParam(api, "the handle is NULL");
-    if (table.Remove(h) == nullptr) return InvalidParam(api, table.NotLive(h));
-    return ACL_SUCCESS;
-  });
+  return kiln::capi::GetFromHandleLocked(dvpp::StreamDescs(), desc, fallback, get);
 }
 
 }  // namespace
@@ -135,10 +111,10 @@ aclError DestroyIn(const char* api, kiln::capi::HandleTable<Handle, Object>& tab
 extern "C" {
 
 acldvppStreamDesc* acldvppCreateStreamDesc() {
-  return CreateIn("acldvppCreateStreamDesc", dvpp::StreamDescs());
+  return kiln::capi::CreateHandle("acldvppCreateStreamDesc", dvpp::StreamDescs());
 }
 aclError acldvppDestroyStreamDesc(acldvppStreamDesc* streamDesc) {
-  return DestroyIn("acldvppDestroyStreamDesc", dvpp::StreamDescs(), streamDesc);
+  return kiln::capi::DestroyHandle("acldvppDestroyStreamDesc", dvpp::StreamDescs(), streamDesc);
 }
 aclError acldvppSetStreamDescData(acldvppStreamDesc* streamDesc, void* dataDev) {
   return SetStream("acldvppSetStreamDescData", streamDesc,
@@ -186,17 +162,18 @@ uint8_t acldvppGetStreamDescEos(const acldvppStreamDesc* streamDesc) {
 }
 
 aclvdecFrameConfig* aclvdecCreateFrameConfig() {
-  return CreateIn("aclvdecCreateFrameConfig", dvpp::VdecFrameConfigs());
+  return kiln::capi::CreateHandle("aclvdecCreateFrameConfig", dvpp::VdecFrameConfigs());
 }
 aclError aclvdecDestroyFrameConfig(aclvdecFrameConfig* vdecFrameConfig) {
-  return DestroyIn("aclvdecDestroyFrameConfig", dvpp::VdecFrameConfigs(), vdecFrameConfig);
+  return kiln::capi::DestroyHandle("aclvdecDestroyFrameConfig", dvpp::VdecFrameConfigs(),
+                                   vdecFrameConfig);
 }
 
 aclvencFrameConfig* aclvencCreateFrameConfig() {
-  return CreateIn("aclvencCreateFrameConfig", dvpp::VencFrameConfigs());
+  return kiln::capi::CreateHandle("aclvencCreateFrameConfig", dvpp::VencFrameConfigs());
 }
 aclError aclvencDestroyFrameConfig(aclvencFrameConfig* config) {
-  return DestroyIn("aclvencDestroyFrameConfig", dvpp::VencFrameConfigs(), config);
+  return kiln::capi::DestroyHandle("aclvencDestroyFrameConfig", dvpp::VencFrameConfigs(), config);
 }
 aclError aclvencSetFrameConfigForceIFrame(aclvencFrameConfig* config, uint8_t forceIFrame) {
   const char* api = "aclvencSetFrameConfigForceIFrame";

@@ -55,6 +55,21 @@ void FillUnset(const acldvppPicDesc* desc, uint32_t w, uint32_t h) {
   if (p.height_stride == 0) p.height_stride = media::AlignUp(p.height, 2);
 }
 
+// The checks every whole-picture call makes: a channel with VPC, a checked input in device
+// memory, then the output with its unset fields filled for a w x h result (size_of(input)).
+template <typename SizeOf>
+Status InputAndOutput(const acldvppChannelDesc* channel, const acldvppPicDesc* input,
+                      acldvppPicDesc* output, SizeOf size_of, media::Picture* in,
+                      media::Picture* out) {
+  KILN_RETURN_IF_ERROR(dvpp::UsableChannel(channel, DVPP_CHNMODE_VPC, "DVPP_CHNMODE_VPC").status(),
+                       "");
+  KILN_ASSIGN_OR_RETURN(*in, Pic(input, "inputDesc"));
+  const media::Rect size = size_of(*in);
+  FillUnset(output, size.w, size.h);
+  KILN_ASSIGN_OR_RETURN(*out, Pic(output, "outputDesc"));
+  return Status::Ok();
+}
+
 Status CheckJob(const Job& job) {
   return media::CheckCropResizePaste(job.in, job.crop, job.out, job.paste);
 }
@@ -327,20 +342,15 @@ aclError acldvppVpcConvertColorAsync(acldvppChannelDesc* channelDesc, acldvppPic
                                      acldvppPicDesc* outputDesc, aclrtStream stream) {
   const char* api = "acldvppVpcConvertColorAsync";
   KILN_CAPI(api, {
-    auto ch = dvpp::UsableChannel(channelDesc, DVPP_CHNMODE_VPC, "DVPP_CHNMODE_VPC");
-    if (!ch.ok()) return Report(api, ch.status());
-    auto in = Pic(inputDesc, "inputDesc");
-    if (!in.ok()) return Report(api, in.status());
-    FillUnset(outputDesc, in->width, in->height);
-    auto out = Pic(outputDesc, "outputDesc");
-    if (!out.ok()) return Report(api, out.status());
-    Status st = media::CheckConvertColor(*in, *out);
+    media::Picture in, out;
+    Status st = InputAndOutput(channelDesc, inputDesc, outputDesc, Whole, &in, &out);
+    if (st.ok()) st = media::CheckConvertColor(in, out);
     if (!st.ok()) return Report(api, st);
     Job job;
-    job.in = *in;
-    job.out = *out;
-    job.crop = Whole(*in);
-    job.paste = Whole(*out);
+    job.in = in;
+    job.out = out;
+    job.crop = Whole(in);
+    job.paste = Whole(out);
     return Submit(api, stream, {job}, media::Filter::kBilinear, dvpp::PicDescs().Find(outputDesc));
   });
 }
@@ -350,20 +360,20 @@ aclError acldvppVpcPyrDownAsync(acldvppChannelDesc* channelDesc, acldvppPicDesc*
   const char* api = "acldvppVpcPyrDownAsync";
   KILN_CAPI(api, {
     if (reserve != nullptr) return InvalidParam(api, "reserve must be NULL");
-    auto ch = dvpp::UsableChannel(channelDesc, DVPP_CHNMODE_VPC, "DVPP_CHNMODE_VPC");
-    if (!ch.ok()) return Report(api, ch.status());
-    auto in = Pic(inputDesc, "inputDesc");
-    if (!in.ok()) return Report(api, in.status());
-    FillUnset(outputDesc, media::CeilDiv(in->width, 2), media::CeilDiv(in->height, 2));
-    auto out = Pic(outputDesc, "outputDesc");
-    if (!out.ok()) return Report(api, out.status());
-    Status st = media::CheckPyrDown(*in, *out);
+    media::Picture in, out;
+    Status st = InputAndOutput(
+        channelDesc, inputDesc, outputDesc,
+        [](const media::Picture& p) {
+          return media::Rect{0, 0, media::CeilDiv(p.width, 2), media::CeilDiv(p.height, 2)};
+        },
+        &in, &out);
+    if (st.ok()) st = media::CheckPyrDown(in, out);
     if (!st.ok()) return Report(api, st);
-    return Report(api, dvpp::Enqueue(stream, api, dvpp::PicDescs().Find(outputDesc),
-                                     [in = *in, out = *out]() -> Status {
-                                       media::RunPyrDown(in, out);
-                                       return Status::Ok();
-                                     }));
+    return Report(
+        api, dvpp::Enqueue(stream, api, dvpp::PicDescs().Find(outputDesc), [in, out]() -> Status {
+          media::RunPyrDown(in, out);
+          return Status::Ok();
+        }));
   });
 }
 
@@ -372,20 +382,21 @@ aclError acldvppVpcMakeBorderAsync(const acldvppChannelDesc* channelDesc,
                                    const acldvppBorderConfig* borderConfig, aclrtStream stream) {
   const char* api = "acldvppVpcMakeBorderAsync";
   KILN_CAPI(api, {
-    auto ch = dvpp::UsableChannel(channelDesc, DVPP_CHNMODE_VPC, "DVPP_CHNMODE_VPC");
-    if (!ch.ok()) return Report(api, ch.status());
     std::shared_ptr<dvpp::BorderConfig> cfg = dvpp::BorderConfigs().Live(api, borderConfig);
     if (cfg == nullptr) return ACL_ERROR_INVALID_PARAM;
     const media::BorderSpec spec = cfg->spec;
-    auto in = Pic(inputDesc, "inputDesc");
-    if (!in.ok()) return Report(api, in.status());
-    FillUnset(outputDesc, in->width + spec.left + spec.right, in->height + spec.top + spec.bottom);
-    auto out = Pic(outputDesc, "outputDesc");
-    if (!out.ok()) return Report(api, out.status());
-    Status st = media::CheckMakeBorder(*in, *out, spec);
+    media::Picture in, out;
+    Status st = InputAndOutput(
+        channelDesc, inputDesc, outputDesc,
+        [&](const media::Picture& p) {
+          return media::Rect{0, 0, p.width + spec.left + spec.right,
+                             p.height + spec.top + spec.bottom};
+        },
+        &in, &out);
+    if (st.ok()) st = media::CheckMakeBorder(in, out, spec);
     if (!st.ok()) return Report(api, st);
     return Report(api, dvpp::Enqueue(stream, api, dvpp::PicDescs().Find(outputDesc),
-                                     [in = *in, out = *out, spec]() -> Status {
+                                     [in, out, spec]() -> Status {
                                        media::RunMakeBorder(in, out, spec);
                                        return Status::Ok();
                                      }));
@@ -397,19 +408,14 @@ aclError acldvppVpcEqualizeHistAsync(const acldvppChannelDesc* channelDesc,
                                      const acldvppLutMap* lutMap, aclrtStream stream) {
   const char* api = "acldvppVpcEqualizeHistAsync";
   KILN_CAPI(api, {
-    auto ch = dvpp::UsableChannel(channelDesc, DVPP_CHNMODE_VPC, "DVPP_CHNMODE_VPC");
-    if (!ch.ok()) return Report(api, ch.status());
     std::shared_ptr<dvpp::LutMap> map = dvpp::LutMaps().Live(api, lutMap);
     if (map == nullptr) return ACL_ERROR_INVALID_PARAM;
-    auto in = Pic(inputDesc, "inputDesc");
-    if (!in.ok()) return Report(api, in.status());
-    FillUnset(outputDesc, in->width, in->height);
-    auto out = Pic(outputDesc, "outputDesc");
-    if (!out.ok()) return Report(api, out.status());
-    Status st = media::CheckRemap(*in, *out);
+    media::Picture in, out;
+    Status st = InputAndOutput(channelDesc, inputDesc, outputDesc, Whole, &in, &out);
+    if (st.ok()) st = media::CheckRemap(in, out);
     if (!st.ok()) return Report(api, st);
     return Report(api, dvpp::Enqueue(stream, api, dvpp::PicDescs().Find(outputDesc),
-                                     [in = *in, out = *out, lut = map->lut]() -> Status {
+                                     [in, out, lut = map->lut]() -> Status {
                                        media::RunRemap(in, out, lut);
                                        return Status::Ok();
                                      }));

@@ -11,6 +11,7 @@
 
 #include "capi/dvpp_video.h"
 #include "capi/error.h"
+#include "capi/handle_calls.h"
 #include "media/video.h"
 #include "runtime/runtime.h"
 
@@ -122,20 +123,12 @@ void RunDecode(Channel& ch, const uint8_t* data, uint32_t size, bool eos, const 
 
 template <typename F>
 aclError SetDesc(const char* api, aclvdecChannelDesc* desc, F&& set) {
-  KILN_CAPI(api, {
-    std::shared_ptr<VdecChannelDesc> d = Descs().Live(api, desc);
-    if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
-    std::lock_guard<std::mutex> lock(d->mu);
-    return set(*d);
-  });
+  return kiln::capi::SetOnHandleLocked(api, Descs(), desc, set);
 }
 
 template <typename R, typename F>
 R GetDesc(const aclvdecChannelDesc* desc, R fallback, F&& get) {
-  std::shared_ptr<VdecChannelDesc> d = Descs().Find(desc);
-  if (d == nullptr) return fallback;
-  std::lock_guard<std::mutex> lock(d->mu);
-  return get(*d);
+  return kiln::capi::GetFromHandleLocked(Descs(), desc, fallback, get);
 }
 
 // The created channel behind `desc`.

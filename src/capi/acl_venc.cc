@@ -9,6 +9,7 @@
 // config has eos set flushes.
 #include "capi/dvpp_video.h"
 #include "capi/error.h"
+#include "capi/handle_calls.h"
 #include "media/video.h"
 #include "runtime/runtime.h"
 
@@ -107,20 +108,12 @@ Status RunEncode(Channel& ch, const media::Picture* pic, bool force_i, bool eos,
 
 template <typename F>
 aclError SetDesc(const char* api, aclvencChannelDesc* desc, F&& set) {
-  KILN_CAPI(api, {
-    std::shared_ptr<VencChannelDesc> d = Descs().Live(api, desc);
-    if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
-    std::lock_guard<std::mutex> lock(d->mu);
-    return set(*d);
-  });
+  return kiln::capi::SetOnHandleLocked(api, Descs(), desc, set);
 }
 
 template <typename R, typename F>
 R GetDesc(const aclvencChannelDesc* desc, R fallback, F&& get) {
-  std::shared_ptr<VencChannelDesc> d = Descs().Find(desc);
-  if (d == nullptr) return fallback;
-  std::lock_guard<std::mutex> lock(d->mu);
-  return get(*d);
+  return kiln::capi::GetFromHandleLocked(Descs(), desc, fallback, get);
 }
 
 // The uint32 fields ACL_VENC_*_UINT32 name, and the pointer of ACL_VENC_BUF_ADDR_PTR.
