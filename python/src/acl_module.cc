@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The `acl._acl` extension: pyACL's top-level functions (init, versions, data buffers, tensor
-// descs, float16) and the AscendCL constants, plus the submodules rt, mdl, util, prof and the
-// private _kiln (compiler facade). python/acl/__init__.py re-exports it as `acl`.
+// descs, float16) and the AscendCL constants, plus the submodules rt, mdl, util, prof, media and
+// the private _kiln (compiler facade). python/acl/__init__.py re-exports it as `acl`.
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -11,6 +11,11 @@
 
 #include "acl/acl_prof.h"  // its constants (acl_constants.inc)
 #include "python/src/bindings.h"
+
+#ifndef ENABLE_DVPP_INTERFACE
+#define ENABLE_DVPP_INTERFACE  // acl_dvpp.h requires it, as CANN's does
+#endif
+#include "acl/ops/acl_dvpp.h"  // its constants (acl_constants.inc)
 
 namespace kiln::python {
 namespace {
@@ -381,6 +386,8 @@ PYBIND11_MODULE(_acl, m) {
   RegisterUtil(util);
   auto prof = m.def_submodule("prof", "acl.prof: profiling, model subscription, msproftx");
   RegisterProf(prof);
+  auto media = m.def_submodule("media", "acl.media: DVPP memory, JPEG/PNG codecs, VPC");
+  RegisterMedia(media);
   auto kiln = m.def_submodule("_kiln", "the compiler facade behind kiln.compile");
   RegisterKiln(kiln);
 }

@@ -138,6 +138,7 @@ void RegisterRt(py::module_& rt);
 void RegisterMdl(py::module_& mdl);
 void RegisterUtil(py::module_& util);
 void RegisterProf(py::module_& prof);
+void RegisterMedia(py::module_& media);  // acl_media.cc
 // The compiler facade behind kiln.compile (module `acl._acl._kiln`, not a pyACL name).
 void RegisterKiln(py::module_& kiln);
 
