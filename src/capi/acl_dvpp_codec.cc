@@ -31,9 +31,9 @@ int JpegOutputFormat(const media::JpegInfo& info, int format) {
 }
 
 kiln::Status CheckDecodeFormat(int format, bool png) {
-  if (format == media::kPixelFormatUnknown || media::FindFormat(format) != nullptr) {
-    return kiln::Status::Ok();
-  }
+  if (format == media::kPixelFormatUnknown) return kiln::Status::Ok();
+  const media::FormatInfo* f = media::FindFormat(format);
+  if (f != nullptr && !(png && f->is_yuv())) return kiln::Status::Ok();
   return kiln::Error(kiln::code::kInvalidParam, media::FormatName(format), " is not a ",
                      png ? "PNG" : "JPEG", " decode output format (docs/dvpp.md lists them)");
 }

@@ -164,6 +164,10 @@ R GetPic(const acldvppPicDesc* desc, R fallback, F&& get) {
 
 std::atomic<uint64_t> g_next_channel{0};
 
+// The most pictures a batch description holds (DVPP's batch calls take up to 256 regions; the
+// limit keeps a wrong size from allocating gigabytes of descriptions).
+constexpr uint32_t kMaxBatch = 4096;
+
 }  // namespace
 
 extern "C" {
@@ -306,8 +310,9 @@ uint32_t acldvppGetPicDescRetCode(const acldvppPicDesc* picDesc) {
 
 acldvppBatchPicDesc* acldvppCreateBatchPicDesc(uint32_t batchSize) {
   const char* api = "acldvppCreateBatchPicDesc";
-  if (batchSize == 0) {
-    InvalidParam(api, "batchSize 0 is invalid: a batch holds at least one picture");
+  if (batchSize == 0 || batchSize > kMaxBatch) {
+    InvalidParam(api, "batchSize ", batchSize, " is invalid: a batch holds 1 to ", kMaxBatch,
+                 " pictures");
     return nullptr;
   }
   try {

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 
+#include "media/bilinear.h"
+
 namespace kiln::media {
 namespace {
 
@@ -16,18 +18,50 @@ uint8_t* ChromaBase(const Picture& p) {
   return p.data + uint64_t{p.width_stride} * p.height_stride;
 }
 
-libyuv::FilterMode Mode(Filter f) {
-  return f == Filter::kNearest ? libyuv::kFilterNone : libyuv::kFilterBilinear;
-}
-
-void ScaleInto(const Plane& src, Plane* dst, libyuv::FilterMode mode) {
+// Resizes `src` into `dst` (its size set): bilinear with centres aligned (media/bilinear.h),
+// nearest neighbour or an exact box average (libyuv's).
+void ScaleInto(const Plane& src, Plane* dst, Filter filter) {
   if (src.w == dst->w && src.h == dst->h) {
     dst->px = src.px;
     return;
   }
+  if (filter == Filter::kBilinear) {
+    BilinearResize(src.px.data(), src.w, src.h, dst->px.data(), dst->w, dst->h, 1);
+    return;
+  }
   libyuv::ScalePlane(src.px.data(), static_cast<int>(src.w), static_cast<int>(src.w),
                      static_cast<int>(src.h), dst->px.data(), static_cast<int>(dst->w),
-                     static_cast<int>(dst->w), static_cast<int>(dst->h), mode);
+                     static_cast<int>(dst->w), static_cast<int>(dst->h),
+                     filter == Filter::kNearest ? libyuv::kFilterNone : libyuv::kFilterBox);
+}
+
+// A chroma plane of a w x h picture subsampled by (fx, fy), resampled to (tx, ty). Sample i
+// keeps covering luma columns i*t .. i*t+t-1, also for odd sizes: upsampling is an exact
+// centred 2x (JPEG's), downsampling averages whole t x t blocks of the edge-extended plane.
+Plane Resample(const Plane& p, uint8_t fx, uint8_t fy, uint8_t tx, uint8_t ty, uint32_t w,
+               uint32_t h) {
+  if (fx == tx && fy == ty) return p;
+  // To full resolution (w x h): scale by exactly (fx, fy), then drop the padding column/row.
+  Plane full(w, h);
+  if (fx == 1 && fy == 1) {
+    full = p;
+  } else {
+    Plane up(p.w * fx, p.h * fy);
+    ScaleInto(p, &up, Filter::kBilinear);
+    for (uint32_t y = 0; y < h; ++y) std::copy_n(up.row(y), w, full.row(y));
+  }
+  if (tx == 1 && ty == 1) return full;
+  // Down by exactly (tx, ty) over the picture extended to whole blocks.
+  Plane padded(CeilDiv(w, tx) * tx, CeilDiv(h, ty) * ty);
+  for (uint32_t y = 0; y < padded.h; ++y) {
+    const uint8_t* src = full.row(std::min(y, h - 1));
+    uint8_t* dst = padded.row(y);
+    std::copy_n(src, w, dst);
+    std::fill(dst + w, dst + padded.w, src[w - 1]);
+  }
+  Plane out(padded.w / tx, padded.h / ty);
+  ScaleInto(padded, &out, Filter::kBox);
+  return out;
 }
 
 uint8_t Clamp255(int v) { return static_cast<uint8_t>(std::clamp(v, 0, 255)); }
@@ -167,23 +201,27 @@ Yuv ScaleYuv(const Yuv& img, uint32_t w, uint32_t h, uint8_t sub_x, uint8_t sub_
   out.sub_x = sub_x;
   out.sub_y = sub_y;
   out.y = Plane(w, h);
+  ScaleInto(img.y, &out.y, filter);
+  // Chroma: to the new subsampling at the old size, then to the new size.
+  Plane u = Resample(img.u, img.sub_x, img.sub_y, sub_x, sub_y, img.y.w, img.y.h);
+  Plane v = Resample(img.v, img.sub_x, img.sub_y, sub_x, sub_y, img.y.w, img.y.h);
   out.u = Plane(CeilDiv(w, sub_x), CeilDiv(h, sub_y));
   out.v = Plane(out.u.w, out.u.h);
-  ScaleInto(img.y, &out.y, Mode(filter));
-  // Chroma follows luma's filter when resizing; a pure re-subsampling (same size) is bilinear.
-  libyuv::FilterMode chroma =
-      (img.y.w == w && img.y.h == h) ? libyuv::kFilterBilinear : Mode(filter);
-  ScaleInto(img.u, &out.u, chroma);
-  ScaleInto(img.v, &out.v, chroma);
+  ScaleInto(u, &out.u, filter);
+  ScaleInto(v, &out.v, filter);
   return out;
 }
 
 Argb ScaleArgb(const Argb& img, uint32_t w, uint32_t h, Filter filter) {
   if (img.w == w && img.h == h) return img;
   Argb out(w, h);
+  if (filter == Filter::kBilinear) {
+    BilinearResize(img.px.data(), img.w, img.h, out.px.data(), w, h, 4);
+    return out;
+  }
   libyuv::ARGBScale(img.px.data(), static_cast<int>(img.w * 4), static_cast<int>(img.w),
                     static_cast<int>(img.h), out.px.data(), static_cast<int>(w * 4),
-                    static_cast<int>(w), static_cast<int>(h), Mode(filter));
+                    static_cast<int>(w), static_cast<int>(h), libyuv::kFilterNone);
   return out;
 }
 
@@ -217,11 +255,9 @@ Yuv ArgbToYuv(const Argb& img, uint8_t sub_x, uint8_t sub_y) {
   Yuv out;
   out.sub_x = sub_x;
   out.sub_y = sub_y;
+  out.u = Resample(full.u, 1, 1, sub_x, sub_y, img.w, img.h);
+  out.v = Resample(full.v, 1, 1, sub_x, sub_y, img.w, img.h);
   out.y = std::move(full.y);
-  out.u = Plane(CeilDiv(img.w, sub_x), CeilDiv(img.h, sub_y));
-  out.v = Plane(out.u.w, out.u.h);
-  ScaleInto(full.u, &out.u, libyuv::kFilterBox);
-  ScaleInto(full.v, &out.v, libyuv::kFilterBox);
   return out;
 }
 

@@ -40,7 +40,9 @@ struct Argb {
   uint32_t w = 0, h = 0;
 };
 
-enum class Filter { kNearest, kBilinear };
+// Resize filters: nearest neighbour, bilinear with pixel centres aligned (OpenCV's
+// INTER_LINEAR), and the average of whole blocks (exact integer downscales only).
+enum class Filter { kNearest, kBilinear, kBox };
 
 inline uint32_t CeilDiv(uint32_t v, uint32_t d) { return (v + d - 1) / d; }
 

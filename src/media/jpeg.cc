@@ -29,6 +29,10 @@ Result<Header> ReadHeader(tjhandle tj, const uint8_t* data, uint64_t size) {
                           &h.subsamp, &h.colorspace) != 0) {
     return Error(code::kInvalidParam, "not a JPEG image (", size, " bytes): ", tjGetErrorStr2(tj));
   }
+  if (h.width <= 0 || h.height <= 0) {  // data cut before the frame header
+    return Error(code::kInvalidParam, "not a JPEG image (", size,
+                 " bytes): no frame header (SOF) before the data ends");
+  }
   return h;
 }
 

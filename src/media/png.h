@@ -1,8 +1,10 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// PNG decode on libpng's simplified API. DVPP's PNG decoder writes RGB or RGBA (any packed RGB
-// format here); PIXEL_FORMAT_UNKNOWN asks for the image's own: RGBA when it has alpha, else RGB.
+// PNG decode on libpng: the header through its simplified API, the pixels through its
+// transforms (16-bit samples to their high byte, gamma chunks ignored: the file's samples, as
+// Pillow and OpenCV read them). DVPP's PNG decoder writes RGB or RGBA (any packed RGB format
+// here); PIXEL_FORMAT_UNKNOWN asks for the image's own: RGBA when it has alpha, else RGB.
 // Strides as for JPEG (media/jpeg.h: DecodedLayout).
 #pragma once
 

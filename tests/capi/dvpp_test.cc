@@ -198,6 +198,8 @@ TEST_F(DvppTest, PicDescKeepsEveryFieldAndDefaultsToZero) {
 
 TEST_F(DvppTest, BatchOwnsItsPictureDescriptions) {
   EXPECT_EQ(acldvppCreateBatchPicDesc(0), nullptr);
+  EXPECT_EQ(acldvppCreateBatchPicDesc(4097), nullptr);  // a wrong size allocates nothing
+  EXPECT_EQ(acldvppCreateBatchPicDesc(UINT32_MAX), nullptr);
   acldvppBatchPicDesc* batch = acldvppCreateBatchPicDesc(3);
   ASSERT_NE(batch, nullptr);
   acldvppPicDesc* second = acldvppGetPicDesc(batch, 1);
