@@ -4,6 +4,9 @@
 // Compressed-stream descriptions, the video frame configs, and the callback stream VDEC and
 // VENC channels run on (capi/dvpp_video.h).
 #include "capi/dvpp_video.h"
+
+#include <pthread.h>
+
 #include "capi/error.h"
 #include "capi/handle_calls.h"
 #include "runtime/profiler.h"
@@ -74,8 +77,17 @@ Status CallbackStream::Submit(std::function<Status(Mailbox&)> work, std::string 
   return st;
 }
 
+bool CallbackStream::OnReportThread() const {
+  return pthread_equal(pthread_self(), static_cast<pthread_t>(thread_)) != 0;
+}
+
 Status CallbackStream::Close() {
   if (closed_) return Status::Ok();
+  if (OnReportThread()) {
+    return Error(code::kInvalidParam,
+                 "the channel is destroyed from its own report thread, which must run the "
+                 "callbacks the destruction waits for: destroy it from another thread");
+  }
   closed_ = true;
   Status st = stream_->queue().Synchronize(-1);
   // A callback's gate holds only the work after it: one more (empty) task waits for the last

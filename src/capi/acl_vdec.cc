@@ -330,6 +330,11 @@ aclError aclvdecDestroyChannel(aclvdecChannelDesc* channelDesc) {
     std::shared_ptr<Channel> ch;
     {
       std::lock_guard<std::mutex> lock(d->mu);
+      if (d->channel != nullptr && d->channel->stream->OnReportThread()) {
+        return InvalidParam(api,
+                            "called from the channel's report thread, which must stay free "
+                            "to run the callbacks this waits for");
+      }
       ch = std::move(d->channel);
     }
     if (ch == nullptr) return InvalidParam(api, "the channel is not created");

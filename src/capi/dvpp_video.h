@@ -49,7 +49,10 @@ class CallbackStream {
   static Result<std::shared_ptr<CallbackStream>> Open(uint64_t thread_id);
   ~CallbackStream();
   Status Submit(std::function<Status(Mailbox&)> work, std::string detail);
-  // Waits for every task and callback, then ends the subscription and the stream.
+  // True on the thread the callbacks run on.
+  bool OnReportThread() const;
+  // Waits for every task and callback, then ends the subscription and the stream. Refused on
+  // the report thread itself, which must stay free to run the callbacks Close waits for.
   Status Close();
 
  private:

@@ -17,12 +17,14 @@ extern "C" {
 namespace kiln::media {
 namespace {
 
-// libavcodec logs at "info" by default (libx264 prints its statistics when an encoder closes);
-// an application using DVPP expects none of that on stderr. A level the application chose is
-// kept.
+// libavcodec logs at "info" by default: libx264's statistics when an encoder closes, and the
+// parsers' and decoders' complaints about what DVPP reports itself (a corrupt piece is its
+// entry's ret code; the HEVC parser even complains about the zero byte a 4-byte start code
+// leaves at a piece's end). An application using DVPP expects none of that on stderr: only
+// fatal messages stay. A level the application chose is kept.
 void QuietLogs() {
   static const bool once = [] {
-    if (av_log_get_level() == AV_LOG_INFO) av_log_set_level(AV_LOG_ERROR);
+    if (av_log_get_level() == AV_LOG_INFO) av_log_set_level(AV_LOG_FATAL);
     return true;
   }();
   (void)once;
@@ -89,6 +91,9 @@ Result<StreamFormat> FindStreamFormat(int value) {
 
 // ---- decoder ----
 
+// A start code (3 bytes) and a NAL unit header (1 byte for H.264, 2 for H.265) at least.
+constexpr int kMinNalPacket = 4;
+
 struct VideoDecoder::Impl {
   std::unique_ptr<AVCodecContext, CodecContextDeleter> ctx;
   std::unique_ptr<AVCodecParserContext, ParserDeleter> parser;
@@ -120,7 +125,9 @@ struct VideoDecoder::Impl {
       if (used < 0) return Error(code::kFailure, "video decode: cannot parse the stream");
       data += used;
       size -= used;
-      if (packet->size > 0) KILN_RETURN_IF_ERROR(Send(packet.get(), frames), "");
+      // A piece's end can leave the parser a byte or two (trailing zeros before the next start
+      // code): too short to hold a NAL unit, and the HEVC decoder complains about each.
+      if (packet->size >= kMinNalPacket) KILN_RETURN_IF_ERROR(Send(packet.get(), frames), "");
     } while (size > 0);
     return Status::Ok();
   }
@@ -230,11 +237,13 @@ Result<std::unique_ptr<VideoEncoder>> VideoEncoder::Open(const EncoderConfig& c)
   // Every frame out as it goes in (no lookahead, no B-frames), quietly.
   av_opt_set(ctx->priv_data, "preset", "veryfast", 0);
   av_opt_set(ctx->priv_data, "tune", "zerolatency", 0);
+  // A forced key frame is an IDR picture (a random-access point), as DVPP's is.
+  av_opt_set(ctx->priv_data, "forced-idr", "1", 0);
   if (h264) {
     av_opt_set(ctx->priv_data, "profile", c.format.h264_profile, 0);
-    av_opt_set(ctx->priv_data, "forced-idr", "1", 0);
   } else {
-    av_opt_set(ctx->priv_data, "x265-params", "log-level=error", 0);
+    // Closed GOPs: a key frame is an IDR picture, not an open-GOP CRA.
+    av_opt_set(ctx->priv_data, "x265-params", "log-level=error:open-gop=0", 0);
   }
   int rc = avcodec_open2(ctx, enc, nullptr);
   if (rc < 0) return Error(code::kFailure, "video encode: cannot open the encoder: ", AvError(rc));
