@@ -4,7 +4,7 @@
 // acl.media: the DVPP API of acl/ops/acl_dvpp.h as pyACL spells it (acldvppVpcCropAsync ->
 // acl.media.dvpp_vpc_crop_async): DVPP memory, channels, picture descriptions and their configs,
 // JPEG and PNG information, decode and encode, the VPC operations and the compressed-stream
-// descriptions (the video channels, aclvdec* and aclvenc*, are not bound yet). Handles are
+// descriptions (the video channels, aclvdec* and aclvenc*, are in acl_media_video.cc). Handles are
 // checked by the C library, and so is DVPP memory (it must come from acldvppMalloc). Host
 // addresses the C library reads or writes are checked here to be mapped: the image data of the
 // *_get_image_info and *_predict_dec_size calls and the size word of dvpp_jpeg_encode_async. The
@@ -649,6 +649,7 @@ void RegisterMedia(py::module_& media) {
   RegisterStreamDescs(media);
   RegisterCodecs(media);
   RegisterVpc(media);
+  RegisterMediaVideo(media);
 }
 
 }  // namespace kiln::python

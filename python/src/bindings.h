@@ -139,6 +139,8 @@ void RegisterMdl(py::module_& mdl);
 void RegisterUtil(py::module_& util);
 void RegisterProf(py::module_& prof);
 void RegisterMedia(py::module_& media);  // acl_media.cc
+// The video channels (aclvdec*, aclvenc*) on acl.media, called by RegisterMedia.
+void RegisterMediaVideo(py::module_& media);  // acl_media_video.cc
 // The compiler facade behind kiln.compile (module `acl._acl._kiln`, not a pyACL name).
 void RegisterKiln(py::module_& kiln);
 
