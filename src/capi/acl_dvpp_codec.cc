@@ -44,14 +44,10 @@ kiln::Result<media::Picture> DecodeTarget(const media::Picture& desc, uint32_t w
                                           int format) {
   KILN_ASSIGN_OR_RETURN(media::Picture out, media::DecodedLayout(w, h, format));
   const media::FormatInfo& f = *media::FindFormat(format);
-  if (desc.width_stride != 0 && desc.height_stride != 0) {
-    if (desc.width_stride < media::RowBytes(f, w) || desc.width_stride % media::kStrideAlign != 0 ||
-        desc.height_stride < h || desc.height_stride % 2 != 0) {
-      return kiln::Error(kiln::code::kInvalidParam, "output strides ", desc.width_stride, "x",
-                         desc.height_stride, " do not hold the decoded ", w, "x", h, " ", f.name,
-                         " picture (width stride a multiple of 16 >= ", media::RowBytes(f, w),
-                         ", height stride even >= ", h, "; 0 for DVPP's)");
-    }
+  // The description's strides when they hold this picture (a description reused for a smaller
+  // image keeps its own), else DVPP's.
+  if (desc.width_stride >= media::RowBytes(f, w) && desc.width_stride % media::kStrideAlign == 0 &&
+      desc.height_stride >= h && desc.height_stride % 2 == 0) {
     out.width_stride = desc.width_stride;
     out.height_stride = desc.height_stride;
   }
@@ -78,10 +74,16 @@ void Publish(dvpp::PicDesc& desc, const media::Picture& out) {
 }
 
 // Checks shared by the two decoders: channel, input data, output description.
-kiln::Result<std::shared_ptr<dvpp::PicDesc>> CheckDecode(const acldvppChannelDesc* channel,
-                                                         uint32_t mode, const void* data,
-                                                         uint32_t size,
-                                                         const acldvppPicDesc* output, bool png) {
+// The output description and its picture as the call found it: the task writes there (a later
+// change to the description does not move the decode), and publishes what it decoded.
+struct DecodeOutput {
+  std::shared_ptr<dvpp::PicDesc> desc;
+  media::Picture pic;
+};
+
+kiln::Result<DecodeOutput> CheckDecode(const acldvppChannelDesc* channel, uint32_t mode,
+                                       const void* data, uint32_t size,
+                                       const acldvppPicDesc* output, bool png) {
   KILN_RETURN_IF_ERROR(
       dvpp::UsableChannel(channel, mode, png ? "PNG decode" : "DVPP_CHNMODE_JPEGD").status(), "");
   if (size == 0) return kiln::Error(kiln::code::kInvalidParam, "size is 0");
@@ -91,7 +93,7 @@ kiln::Result<std::shared_ptr<dvpp::PicDesc>> CheckDecode(const acldvppChannelDes
   KILN_RETURN_IF_ERROR(CheckDecodeFormat(pic.format, png), "");
   if (pic.size == 0) return kiln::Error(kiln::code::kInvalidParam, "outputDesc size is 0");
   KILN_RETURN_IF_ERROR(dvpp::CheckDeviceData("outputDesc", pic.data, pic.size), "");
-  return out;
+  return DecodeOutput{std::move(out), pic};
 }
 
 }  // namespace
@@ -182,22 +184,23 @@ aclError acldvppJpegDecodeAsync(acldvppChannelDesc* channelDesc, const void* dat
     auto out = CheckDecode(channelDesc, DVPP_CHNMODE_JPEGD, data, size, outputDesc, false);
     if (!out.ok()) return Report(api, out.status());
     const auto* in = static_cast<const uint8_t*>(data);
-    auto desc = *out;
+    DecodeOutput o = std::move(*out);
     return Report(
-        api, dvpp::Enqueue(stream, "JPEG decode", desc, [in, size, desc]() -> kiln::Status {
-          KILN_ASSIGN_OR_RETURN(media::JpegInfo info, media::ReadJpegInfo(in, size));
-          if (!info.decodable) {
-            return kiln::Error(kiln::code::kUnsupportedJpeg, "JPEG decode: this JPEG (",
-                               info.components, " components) is not one DVPP decodes");
-          }
-          const media::Picture pic = desc->Get();
-          KILN_ASSIGN_OR_RETURN(
-              media::Picture target,
-              DecodeTarget(pic, info.width, info.height, JpegOutputFormat(info, pic.format)));
-          KILN_RETURN_IF_ERROR(media::DecodeJpeg(in, size, target), "JPEG decode");
-          Publish(*desc, target);
-          return kiln::Status::Ok();
-        }));
+        api, dvpp::Enqueue(
+                 stream, "JPEG decode", o.desc,
+                 [in, size, desc = o.desc, pic = o.pic]() -> kiln::Status {
+                   KILN_ASSIGN_OR_RETURN(media::JpegInfo info, media::ReadJpegInfo(in, size));
+                   if (!info.decodable) {
+                     return kiln::Error(kiln::code::kUnsupportedJpeg, "JPEG decode: this JPEG (",
+                                        info.components, " components) is not one DVPP decodes");
+                   }
+                   KILN_ASSIGN_OR_RETURN(media::Picture target,
+                                         DecodeTarget(pic, info.width, info.height,
+                                                      JpegOutputFormat(info, pic.format)));
+                   KILN_RETURN_IF_ERROR(media::DecodeJpeg(in, size, target), "JPEG decode");
+                   Publish(*desc, target);
+                   return kiln::Status::Ok();
+                 }));
   });
 }
 
@@ -208,22 +211,23 @@ aclError acldvppPngDecodeAsync(acldvppChannelDesc* channelDesc, const void* data
     auto out = CheckDecode(channelDesc, kAnyMode, data, size, outputDesc, true);
     if (!out.ok()) return Report(api, out.status());
     const auto* in = static_cast<const uint8_t*>(data);
-    auto desc = *out;
-    return Report(api,
-                  dvpp::Enqueue(stream, "PNG decode", desc, [in, size, desc]() -> kiln::Status {
-                    KILN_ASSIGN_OR_RETURN(media::PngInfo info, media::ReadPngInfo(in, size));
-                    const media::Picture pic = desc->Get();
-                    KILN_ASSIGN_OR_RETURN(int format, media::PngOutputFormat(info, pic.format));
-                    if (info.width > media::kMaxSide || info.height > media::kMaxSide) {
-                      return kiln::Error(kiln::code::kInvalidParam, "PNG decode: ", info.width, "x",
-                                         info.height, " is more than ", media::kMaxSide, " a side");
-                    }
-                    KILN_ASSIGN_OR_RETURN(media::Picture target,
-                                          DecodeTarget(pic, info.width, info.height, format));
-                    KILN_RETURN_IF_ERROR(media::DecodePng(in, size, target), "PNG decode");
-                    Publish(*desc, target);
-                    return kiln::Status::Ok();
-                  }));
+    DecodeOutput o = std::move(*out);
+    return Report(
+        api,
+        dvpp::Enqueue(
+            stream, "PNG decode", o.desc, [in, size, desc = o.desc, pic = o.pic]() -> kiln::Status {
+              KILN_ASSIGN_OR_RETURN(media::PngInfo info, media::ReadPngInfo(in, size));
+              KILN_ASSIGN_OR_RETURN(int format, media::PngOutputFormat(info, pic.format));
+              if (info.width > media::kMaxSide || info.height > media::kMaxSide) {
+                return kiln::Error(kiln::code::kInvalidParam, "PNG decode: ", info.width, "x",
+                                   info.height, " is more than ", media::kMaxSide, " a side");
+              }
+              KILN_ASSIGN_OR_RETURN(media::Picture target,
+                                    DecodeTarget(pic, info.width, info.height, format));
+              KILN_RETURN_IF_ERROR(media::DecodePng(in, size, target), "PNG decode");
+              Publish(*desc, target);
+              return kiln::Status::Ok();
+            }));
   });
 }
 

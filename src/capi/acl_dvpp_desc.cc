@@ -123,12 +123,19 @@ Result<media::Filter> ResizeFilter(const acldvppResizeConfig* config) {
 
 Status Enqueue(aclrtStream stream, std::string detail, std::shared_ptr<PicDesc> output,
                std::function<Status()> work) {
+  std::vector<std::shared_ptr<PicDesc>> outputs;
+  if (output != nullptr) outputs.push_back(std::move(output));
+  return Enqueue(stream, std::move(detail), std::move(outputs), std::move(work));
+}
+
+Status Enqueue(aclrtStream stream, std::string detail,
+               std::vector<std::shared_ptr<PicDesc>> outputs, std::function<Status()> work) {
   KILN_ASSIGN_OR_RETURN(auto s, Runtime::Get().ResolveStream(stream));
   s->queue().Submit(
       runtime::TimedTask(runtime::TaskKind::kDvpp, *s, std::move(detail),
-                         [output = std::move(output), work = std::move(work)]() -> Status {
+                         [outputs = std::move(outputs), work = std::move(work)]() -> Status {
                            Status st = work();
-                           if (output != nullptr) {
+                           for (const auto& output : outputs) {
                              std::lock_guard<std::mutex> lock(output->mu);
                              output->ret_code = st.ok() ? 0 : static_cast<uint32_t>(st.code());
                            }
@@ -315,15 +322,17 @@ acldvppBatchPicDesc* acldvppCreateBatchPicDesc(uint32_t batchSize) {
                  " pictures");
     return nullptr;
   }
+  auto batch = std::make_shared<dvpp::BatchPicDesc>();
   try {
-    auto batch = std::make_shared<dvpp::BatchPicDesc>();
+    batch->members.reserve(batchSize);
     for (uint32_t i = 0; i < batchSize; ++i) {
       auto pic = std::make_shared<dvpp::PicDesc>();
       pic->in_batch = true;
       batch->members.push_back(dvpp::PicDescs().Add(std::move(pic)));
     }
-    return dvpp::BatchPicDescs().Add(std::move(batch));
+    return dvpp::BatchPicDescs().Add(batch);
   } catch (...) {
+    for (acldvppPicDesc* member : batch->members) dvpp::PicDescs().Remove(member);
     Report(api, kiln::Error(kiln::code::kBadAlloc, "out of host memory"));
     return nullptr;
   }

@@ -35,14 +35,11 @@ HandleTable<aclvencFrameConfig, VencFrameConfig>& VencFrameConfigs() {
   return *table;
 }
 
-namespace {
-
-void RunMailbox(void* user_data) {
-  std::unique_ptr<std::shared_ptr<Mailbox>> box(static_cast<std::shared_ptr<Mailbox>*>(user_data));
-  for (auto& callback : **box) callback();
+void CallbackStream::RunSlot(void* slot) {
+  auto* s = static_cast<Slot*>(slot);
+  for (auto& callback : s->box) callback();
+  s->done.store(true, std::memory_order_release);
 }
-
-}  // namespace
 
 Result<std::shared_ptr<CallbackStream>> CallbackStream::Open(uint64_t thread_id) {
   if (thread_id == 0) {
@@ -51,30 +48,35 @@ Result<std::shared_ptr<CallbackStream>> CallbackStream::Open(uint64_t thread_id)
                  "aclrtProcessReport (Set*ChannelDescThreadId)");
   }
   std::shared_ptr<CallbackStream> cs(new CallbackStream());
-  KILN_ASSIGN_OR_RETURN(cs->handle_, Runtime::Get().CreateStream(0, 0));
-  auto s = Runtime::Get().ResolveStream(cs->handle_);
+  KILN_ASSIGN_OR_RETURN(void* handle, Runtime::Get().CreateStream(0, 0));
+  auto s = Runtime::Get().ResolveStream(handle);
   Status st = s.ok() ? Runtime::Get().reports().Subscribe(thread_id, **s) : s.status();
   if (!st.ok()) {
-    (void)Runtime::Get().DestroyStream(cs->handle_, false);
-    cs->closed_ = true;
+    (void)Runtime::Get().DestroyStream(handle, false);
     return st;
   }
+  cs->handle_ = handle;
   cs->stream_ = *s;
   cs->thread_ = thread_id;
+  cs->closed_ = false;
   return cs;
 }
 
 CallbackStream::~CallbackStream() { (void)Close(); }
 
 Status CallbackStream::Submit(std::function<Status(Mailbox&)> work, std::string detail) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (closed_) return Error(code::kInvalidParam, "the channel is being destroyed");
   KILN_ASSIGN_OR_RETURN(auto gate, Runtime::Get().NewInternalEvent(stream_->device()));
-  auto box = std::make_shared<Mailbox>();
-  stream_->queue().Submit(runtime::TimedTask(runtime::TaskKind::kDvpp, *stream_, std::move(detail),
-                                             [box, work = std::move(work)] { return work(*box); }));
-  auto* handle = new std::shared_ptr<Mailbox>(std::move(box));
-  Status st = Runtime::Get().reports().Launch(RunMailbox, handle, std::move(gate), stream_);
-  if (!st.ok()) delete handle;
-  return st;
+  while (!slots_.empty() && slots_.front()->done.load(std::memory_order_acquire)) {
+    slots_.pop_front();
+  }
+  slots_.push_back(std::make_unique<Slot>());
+  Slot* slot = slots_.back().get();
+  stream_->queue().Submit(
+      runtime::TimedTask(runtime::TaskKind::kDvpp, *stream_, std::move(detail),
+                         [slot, work = std::move(work)] { return work(slot->box); }));
+  return Runtime::Get().reports().Launch(&CallbackStream::RunSlot, slot, std::move(gate), stream_);
 }
 
 bool CallbackStream::OnReportThread() const {
@@ -82,13 +84,16 @@ bool CallbackStream::OnReportThread() const {
 }
 
 Status CallbackStream::Close() {
-  if (closed_) return Status::Ok();
-  if (OnReportThread()) {
-    return Error(code::kInvalidParam,
-                 "the channel is destroyed from its own report thread, which must run the "
-                 "callbacks the destruction waits for: destroy it from another thread");
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (closed_) return Status::Ok();
+    if (OnReportThread()) {
+      return Error(code::kInvalidParam,
+                   "the channel is destroyed from its own report thread, which must run the "
+                   "callbacks the destruction waits for: destroy it from another thread");
+    }
+    closed_ = true;  // no Submit after this; those before it are all queued
   }
-  closed_ = true;
   Status st = stream_->queue().Synchronize(-1);
   // A callback's gate holds only the work after it: one more (empty) task waits for the last
   // callback to have run before the subscription ends.
@@ -97,6 +102,7 @@ Status CallbackStream::Close() {
   if (st.ok()) st = last;
   (void)Runtime::Get().reports().Unsubscribe(thread_, *stream_);
   (void)Runtime::Get().DestroyStream(handle_, false);
+  slots_.clear();  // nothing runs them any more
   return st;
 }
 

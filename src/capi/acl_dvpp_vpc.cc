@@ -98,8 +98,8 @@ void RunJob(const Job& job, media::Filter filter) {
 
 // Queues `jobs` (checked) as one task.
 aclError Submit(const char* api, aclrtStream stream, std::vector<Job> jobs, media::Filter filter,
-                std::shared_ptr<dvpp::PicDesc> output) {
-  return Report(api, dvpp::Enqueue(stream, api, std::move(output),
+                std::vector<std::shared_ptr<dvpp::PicDesc>> outputs) {
+  return Report(api, dvpp::Enqueue(stream, api, std::move(outputs),
                                    [jobs = std::move(jobs), filter]() -> Status {
                                      for (const Job& job : jobs) RunJob(job, filter);
                                      return Status::Ok();
@@ -142,7 +142,7 @@ aclError CropResizePaste(const char* api, acldvppChannelDesc* channel, acldvppPi
     }
     Status st = CheckJob(job);
     if (!st.ok()) return Report(api, st);
-    return Submit(api, stream, {job}, filter, dvpp::PicDescs().Find(output));
+    return Submit(api, stream, {job}, filter, {dvpp::PicDescs().Find(output)});
   });
 }
 
@@ -218,6 +218,10 @@ aclError BatchCrop(const char* api, acldvppChannelDesc* channel, acldvppBatchPic
                                 " leave nothing of the ", job.out.width, "x", job.out.height,
                                 " output");
           }
+          kiln::Status grid = media::CheckBorderGrid(*media::FindFormat(job.out.format), bs,
+                                                     job.out.width - bs.left - bs.right,
+                                                     job.out.height - bs.top - bs.bottom);
+          if (!grid.ok()) return Report(api, std::move(grid).Annotate(kiln::StrCat("crop ", j)));
           job.has_border = true;
           job.border = bs;
           // The crop is resized into the output less its borders.
@@ -229,7 +233,9 @@ aclError BatchCrop(const char* api, acldvppChannelDesc* channel, acldvppBatchPic
         jobs.push_back(job);
       }
     }
-    return Submit(api, stream, std::move(jobs), filter, nullptr);
+    std::vector<std::shared_ptr<dvpp::PicDesc>> outputs;
+    for (uint32_t k = 0; k < j; ++k) outputs.push_back(dvpp::PicDescs().Find(dests->members[k]));
+    return Submit(api, stream, std::move(jobs), filter, std::move(outputs));
   });
 }
 
@@ -351,7 +357,8 @@ aclError acldvppVpcConvertColorAsync(acldvppChannelDesc* channelDesc, acldvppPic
     job.out = out;
     job.crop = Whole(in);
     job.paste = Whole(out);
-    return Submit(api, stream, {job}, media::Filter::kBilinear, dvpp::PicDescs().Find(outputDesc));
+    return Submit(api, stream, {job}, media::Filter::kBilinear,
+                  {dvpp::PicDescs().Find(outputDesc)});
   });
 }
 

@@ -242,13 +242,21 @@ aclError aclrtMemInvalidate(void* devPtr, size_t size) {
   });
 }
 
-aclError aclrtFree(void* devPtr) {
-  KILN_CAPI("aclrtFree", { return Report("aclrtFree", Runtime::Get().Free(devPtr)); });
-}
-
-// DVPP memory is device memory that acldvppFree alone releases: the addresses acldvppMalloc gave.
+// DVPP memory is device memory that acldvppFree alone releases: the addresses acldvppMalloc gave
+// and no free has released since.
 static std::mutex g_dvpp_mu;
 static auto& g_dvpp_blocks = *new std::unordered_set<void*>();  // never destroyed
+
+aclError aclrtFree(void* devPtr) {
+  KILN_CAPI("aclrtFree", {
+    kiln::Status st = Runtime::Get().Free(devPtr);
+    if (st.ok()) {  // a DVPP block freed this way is no longer one
+      std::lock_guard<std::mutex> lock(g_dvpp_mu);
+      g_dvpp_blocks.erase(devPtr);
+    }
+    return Report("aclrtFree", st);
+  });
+}
 
 aclError acldvppMalloc(void** devPtr, size_t size) {
   KILN_CAPI("acldvppMalloc", {
@@ -264,16 +272,15 @@ aclError acldvppMalloc(void** devPtr, size_t size) {
 aclError acldvppFree(void* devPtr) {
   KILN_CAPI("acldvppFree", {
     if (devPtr == nullptr) return InvalidParam("acldvppFree", "devPtr is NULL");
-    {
-      std::lock_guard<std::mutex> lock(g_dvpp_mu);
-      if (g_dvpp_blocks.erase(devPtr) == 0) {
-        return InvalidParam(
-            "acldvppFree", "devPtr ", kiln::PtrStr(devPtr),
-            " is not memory from acldvppMalloc (freed already, or from aclrtMalloc:",
-            " free that with aclrtFree)");
-      }
+    std::lock_guard<std::mutex> lock(g_dvpp_mu);
+    if (g_dvpp_blocks.count(devPtr) == 0) {
+      return InvalidParam("acldvppFree", "devPtr ", kiln::PtrStr(devPtr),
+                          " is not memory from acldvppMalloc (freed already, or from aclrtMalloc:",
+                          " free that with aclrtFree)");
     }
-    return Report("acldvppFree", Runtime::Get().Free(devPtr));
+    kiln::Status st = Runtime::Get().Free(devPtr);
+    if (st.ok()) g_dvpp_blocks.erase(devPtr);
+    return Report("acldvppFree", st);
   });
 }
 

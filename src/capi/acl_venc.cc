@@ -23,7 +23,8 @@ namespace media = kiln::media;
 
 namespace {
 
-constexpr uint32_t kRcDefault = 0, kRcCbr = 2;
+constexpr uint32_t kRcCbr = 2;
+constexpr uint32_t kMaxSrcRate = 240, kMaxKeyFrameInterval = 65536, kMaxBitRateKbps = 1000000;
 
 struct Channel {
   std::unique_ptr<media::VideoEncoder> encoder;
@@ -60,6 +61,35 @@ kiln::capi::HandleTable<aclvencChannelDesc, VencChannelDesc>& Descs() {
   return *table;
 }
 
+// A stream description handle the channel owns: gone after the callback, or with the mailbox
+// when the callback never runs.
+struct OwnedStreamDesc {
+  explicit OwnedStreamDesc(std::shared_ptr<dvpp::StreamDesc> desc)
+      : handle(dvpp::StreamDescs().Add(std::move(desc))) {}
+  ~OwnedStreamDesc() { dvpp::StreamDescs().Remove(handle); }
+  acldvppStreamDesc* handle;
+};
+
+// Leaves the callback of `desc` in `box`.
+void Post(Channel& ch, std::shared_ptr<dvpp::StreamDesc> desc, acldvppPicDesc* input,
+          void* user_data, dvpp::Mailbox& box) {
+  auto owned = std::make_shared<OwnedStreamDesc>(std::move(desc));
+  aclvencCallback cb = ch.callback;
+  box.push_back([cb, input, owned, user_data] {
+    cb(input, owned->handle, user_data);
+    dvpp::StreamDescs().Remove(owned->handle);
+  });
+}
+
+// Calls back a frame that produced no bitstream because of `rc`.
+void Fail(Channel& ch, uint32_t rc, acldvppPicDesc* input, void* user_data, dvpp::Mailbox& box) {
+  auto desc = std::make_shared<dvpp::StreamDesc>();
+  desc->format = ch.en_type;
+  desc->timestamp = ch.frames++;
+  desc->ret_code = rc;
+  Post(ch, std::move(desc), input, user_data, box);
+}
+
 // Puts `bytes` (one frame's bitstream) into the output buffer (grown if the channel owns it)
 // and leaves the callback with a stream description of it in `box`.
 Status Deliver(Channel& ch, const std::vector<uint8_t>& bytes, acldvppPicDesc* input,
@@ -81,29 +111,29 @@ Status Deliver(Channel& ch, const std::vector<uint8_t>& bytes, acldvppPicDesc* i
   desc->size = static_cast<uint32_t>(bytes.size());
   desc->format = ch.en_type;
   desc->timestamp = ch.frames++;
-  acldvppStreamDesc* handle = dvpp::StreamDescs().Add(std::move(desc));
-  aclvencCallback cb = ch.callback;
-  box.push_back([cb, input, handle, user_data] {
-    cb(input, handle, user_data);
-    dvpp::StreamDescs().Remove(handle);
-  });
+  Post(ch, std::move(desc), input, user_data, box);
   return Status::Ok();
 }
 
-// Encodes one picture (and, at eos, flushes); the frame's packets go out as one bitstream.
+// Encodes one picture (and, at eos, flushes); the frame's packets go out as one bitstream. A
+// frame that fails is called back with an empty stream description whose ret code says why.
 Status RunEncode(Channel& ch, const media::Picture* pic, bool force_i, bool eos,
                  acldvppPicDesc* input, void* user_data, dvpp::Mailbox& box) {
   std::vector<std::vector<uint8_t>> packets;
+  Status st;
   if (pic != nullptr) {
     const media::FormatInfo& f = *media::FindFormat(pic->format);
     media::Yuv img = media::ReadYuv(*pic, f, media::Rect{0, 0, pic->width, pic->height});
-    KILN_RETURN_IF_ERROR(ch.encoder->Encode(img, force_i, &packets), "");
+    st = ch.encoder->Encode(img, force_i, &packets);
   }
-  if (eos) KILN_RETURN_IF_ERROR(ch.encoder->Flush(&packets), "");
-  if (packets.empty()) return Status::Ok();
-  std::vector<uint8_t> bytes;
-  for (const auto& p : packets) bytes.insert(bytes.end(), p.begin(), p.end());
-  return Deliver(ch, bytes, input, user_data, box);
+  if (st.ok() && eos) st = ch.encoder->Flush(&packets);
+  if (st.ok() && !packets.empty()) {
+    std::vector<uint8_t> bytes;
+    for (const auto& p : packets) bytes.insert(bytes.end(), p.begin(), p.end());
+    st = Deliver(ch, bytes, input, user_data, box);
+  }
+  if (!st.ok() && pic != nullptr) Fail(ch, static_cast<uint32_t>(st.code()), input, user_data, box);
+  return Status::Ok();
 }
 
 template <typename F>
@@ -141,6 +171,28 @@ uint32_t* Field32(VencChannelDesc& d, int type) {
       return &d.max_ip_prop;
   }
   return nullptr;
+}
+
+// The description's settings a channel can encode with; every setter path (the named setters
+// and aclvencSetChannelDescParam) ends here before a channel is made.
+kiln::Status CheckSettings(const VencChannelDesc& d) {
+  if (d.pic_format != PIXEL_FORMAT_YUV_SEMIPLANAR_420 &&
+      d.pic_format != PIXEL_FORMAT_YVU_SEMIPLANAR_420) {
+    return kiln::Error(kiln::code::kInvalidParam, media::FormatName(d.pic_format),
+                       " is not a VENC input format (YUV or YVU semi-planar 4:2:0)");
+  }
+  if (d.rc_mode > kRcCbr) {
+    return kiln::Error(kiln::code::kInvalidParam, "rcMode ", d.rc_mode,
+                       " is not 0, 1 (VBR) or 2 (CBR)");
+  }
+  if (d.src_rate > kMaxSrcRate || d.key_frame_interval > kMaxKeyFrameInterval ||
+      d.max_bit_rate > kMaxBitRateKbps) {
+    return kiln::Error(kiln::code::kInvalidParam, "srcRate ", d.src_rate, ", keyFrameInterval ",
+                       d.key_frame_interval, ", maxBitRate ", d.max_bit_rate, ": the limits are ",
+                       kMaxSrcRate, " frames/s, ", kMaxKeyFrameInterval, " frames and ",
+                       kMaxBitRateKbps, " kbit/s");
+  }
+  return media::FindStreamFormat(d.en_type).status();
 }
 
 }  // namespace
@@ -259,7 +311,13 @@ aclError aclvencSetChannelDescParam(aclvencChannelDesc* channelDesc,
     if (field == nullptr)
       return InvalidParam(api, "paramType ", type, " is not an aclvencChannelDescParamType");
     if (length != 4) return InvalidParam(api, "paramType ", type, " takes 4 bytes, not ", length);
+    const uint32_t old = *field;
     std::memcpy(field, param, 4);
+    kiln::Status st = CheckSettings(d);  // the named setters' checks, for this path too
+    if (!st.ok()) {
+      *field = old;
+      return Report(api, st);
+    }
     return ACL_SUCCESS;
   });
 }
@@ -346,6 +404,8 @@ aclError aclvencCreateChannel(aclvencChannelDesc* channelDesc) {
     if (d.callback == nullptr) {
       return InvalidParam(api, "the channel has no callback (aclvencSetChannelDescCallback)");
     }
+    kiln::Status settings = CheckSettings(d);
+    if (!settings.ok()) return Report(api, settings);
     if (d.buf_addr != nullptr) {
       kiln::Status st = dvpp::CheckDeviceData("the output buffer", d.buf_addr, d.buf_size);
       if (d.buf_size == 0)

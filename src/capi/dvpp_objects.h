@@ -100,5 +100,8 @@ Result<media::Filter> ResizeFilter(const acldvppResizeConfig* config);
 // output description's ret code (when given) and is the stream's failure.
 Status Enqueue(aclrtStream stream, std::string detail, std::shared_ptr<PicDesc> output,
                std::function<Status()> work);
+// The same with every output description of a batch.
+Status Enqueue(aclrtStream stream, std::string detail,
+               std::vector<std::shared_ptr<PicDesc>> outputs, std::function<Status()> work);
 
 }  // namespace kiln::capi::dvpp

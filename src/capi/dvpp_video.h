@@ -7,10 +7,14 @@
 // report thread the channel names, before the channel goes on (docs/dvpp.md, "Video").
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
+#include <vector>
 
 #include "capi/dvpp_objects.h"
 #include "runtime/objects.h"
@@ -43,11 +47,13 @@ using Mailbox = std::vector<std::function<void()>>;
 // A stream of the current context whose report thread is `thread_id`. Each Submit queues a task
 // and, behind it, the hand-over of what the task put in its mailbox: the report thread runs those
 // callbacks, and the stream waits for them before its next task, so a callback sees the task's
-// results before the next task can touch them.
+// results before the next task can touch them. The mailboxes belong to the CallbackStream (a
+// hand-over that never runs, because the stream was reset, frees nothing it holds).
 class CallbackStream {
  public:
   static Result<std::shared_ptr<CallbackStream>> Open(uint64_t thread_id);
   ~CallbackStream();
+  // Queues `work` and its hand-over as one (from any thread); refused once Close has begun.
   Status Submit(std::function<Status(Mailbox&)> work, std::string detail);
   // True on the thread the callbacks run on.
   bool OnReportThread() const;
@@ -56,11 +62,19 @@ class CallbackStream {
   Status Close();
 
  private:
+  struct Slot {
+    Mailbox box;
+    std::atomic<bool> done{false};
+  };
+  static void RunSlot(void* slot);
   CallbackStream() = default;
+
+  std::mutex mu_;  // Submit's task + hand-over pairs, and the state below
   void* handle_ = nullptr;
   std::shared_ptr<runtime::Stream> stream_;
   uint64_t thread_ = 0;
-  bool closed_ = false;
+  bool closed_ = true;                       // until Open has a stream
+  std::deque<std::unique_ptr<Slot>> slots_;  // handed over or waiting, oldest first
 };
 
 }  // namespace kiln::capi::dvpp

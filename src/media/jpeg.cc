@@ -102,6 +102,11 @@ Status DecodeJpeg(const uint8_t* data, uint64_t size, const Picture& out) {
   TjHandle tj(tjInitDecompress());
   if (!tj) return Error(code::kFailure, "TurboJPEG: cannot create a decompressor");
   KILN_ASSIGN_OR_RETURN(Header h, ReadHeader(tj.get(), data, size));
+  if (static_cast<uint32_t>(h.width) != out.width ||
+      static_cast<uint32_t>(h.height) != out.height) {
+    return Error(code::kInvalidParam, "the JPEG is ", h.width, "x", h.height,
+                 ", the output picture ", out.width, "x", out.height);
+  }
   const FormatInfo& f = *FindFormat(out.format);
   const Rect all{0, 0, out.width, out.height};
   const auto jsize = static_cast<unsigned long>(size);

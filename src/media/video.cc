@@ -99,6 +99,7 @@ struct VideoDecoder::Impl {
   std::unique_ptr<AVCodecParserContext, ParserDeleter> parser;
   std::unique_ptr<AVPacket, PacketDeleter> packet;
   std::unique_ptr<AVFrame, FrameDeleter> frame;
+  std::vector<uint8_t> padded;  // the piece being decoded, with libavcodec's padding
 
   // Sends `pkt` (null: drain) and collects the frames that come out.
   Status Send(AVPacket* pkt, std::vector<Yuv>* frames) {
@@ -160,8 +161,14 @@ Result<std::unique_ptr<VideoDecoder>> VideoDecoder::Open(VideoCodec codec) {
 }
 
 Status VideoDecoder::Decode(const uint8_t* data, size_t size, std::vector<Yuv>* frames) {
-  if (size > INT32_MAX) return Error(code::kInvalidParam, "video decode: a 2 GiB frame");
-  KILN_RETURN_IF_ERROR(impl_->Parse(data, static_cast<int>(size), frames), "");
+  if (size > INT32_MAX - AV_INPUT_BUFFER_PADDING_SIZE) {
+    return Error(code::kInvalidParam, "video decode: a 2 GiB frame");
+  }
+  // libavcodec reads up to AV_INPUT_BUFFER_PADDING_SIZE bytes past the data (zeroed): a copy
+  // with that padding, since the application's buffer ends where it ends.
+  impl_->padded.assign(data, data + size);
+  impl_->padded.resize(size + AV_INPUT_BUFFER_PADDING_SIZE, 0);
+  KILN_RETURN_IF_ERROR(impl_->Parse(impl_->padded.data(), static_cast<int>(size), frames), "");
   // The piece ends a frame: let the parser give up the one it holds.
   return impl_->Parse(nullptr, 0, frames);
 }
@@ -259,6 +266,9 @@ Result<std::unique_ptr<VideoEncoder>> VideoEncoder::Open(const EncoderConfig& c)
 Status VideoEncoder::Encode(const Yuv& img, bool force_key_frame,
                             std::vector<std::vector<uint8_t>>* packets) {
   AVFrame* f = impl_->frame.get();
+  if (img.sub_x != 2 || img.sub_y != 2) {
+    return Error(code::kInvalidParam, "video encode takes 4:2:0 pictures");
+  }
   if (img.y.w != static_cast<uint32_t>(f->width) || img.y.h != static_cast<uint32_t>(f->height)) {
     return Error(code::kInvalidParam, "video encode: the picture is ", img.y.w, "x", img.y.h,
                  ", the channel encodes ", f->width, "x", f->height);

@@ -30,33 +30,41 @@ Status SameSize(const char* op, const Picture& in, const Picture& out) {
   return Status::Ok();
 }
 
-// OpenCV's borderInterpolate for one coordinate.
+// OpenCV's borderInterpolate for one coordinate, in constant time (a reflection is periodic).
 int64_t Mirror(int64_t p, int64_t n, Border type) {
   if (p >= 0 && p < n) return p;
   if (type == Border::kReplicate || n == 1) return std::clamp<int64_t>(p, 0, n - 1);
-  const int64_t delta = type == Border::kReflect101 ? 1 : 0;
-  while (p < 0 || p >= n) {
-    if (p < 0) p = -p - 1 + delta;
-    if (p >= n) p = 2 * n - p - 1 - delta;
+  if (type == Border::kReflect) {  // fedcba|abcdef|fedcba: period 2n
+    int64_t q = ((p % (2 * n)) + 2 * n) % (2 * n);
+    return q < n ? q : 2 * n - 1 - q;
   }
-  return p;
+  const int64_t period = 2 * n - 2;  // gfedcb|abcdefgh|gfedcba
+  int64_t q = ((p % period) + period) % period;
+  return q < n ? q : period - q;
 }
 
 // One plane with borders (in units of `bytes` per sample): constant fill or mirrored source.
 void BorderPlane(const uint8_t* src, uint32_t sw, uint32_t sh, uint8_t* dst, uint32_t l, uint32_t t,
                  uint32_t r, uint32_t b, Border type, const uint8_t* fill, uint32_t bytes) {
   const uint32_t dw = sw + l + r, dh = sh + t + b;
+  // Source column and row of each destination one; -1 for the constant fill.
+  auto map = [type](uint32_t n, uint32_t before, uint32_t total) {
+    std::vector<int64_t> m(total);
+    for (uint32_t i = 0; i < total; ++i) {
+      const int64_t p = int64_t{i} - before;
+      m[i] = (p >= 0 && p < n) || type != Border::kConstant ? Mirror(p, n, type) : -1;
+    }
+    return m;
+  };
+  const std::vector<int64_t> xs = map(sw, l, dw), ys = map(sh, t, dh);
   for (uint32_t y = 0; y < dh; ++y) {
-    for (uint32_t x = 0; x < dw; ++x) {
-      const int64_t sx = int64_t{x} - l, sy = int64_t{y} - t;
-      uint8_t* d = dst + (uint64_t{y} * dw + x) * bytes;
-      const bool inside = sx >= 0 && sx < sw && sy >= 0 && sy < sh;
-      if (!inside && type == Border::kConstant) {
+    uint8_t* d = dst + uint64_t{y} * dw * bytes;
+    for (uint32_t x = 0; x < dw; ++x, d += bytes) {
+      if (xs[x] < 0 || ys[y] < 0) {
         std::copy_n(fill, bytes, d);
-        continue;
+      } else {
+        std::copy_n(src + (uint64_t(ys[y]) * sw + uint64_t(xs[x])) * bytes, bytes, d);
       }
-      const int64_t mx = Mirror(sx, sw, type), my = Mirror(sy, sh, type);
-      std::copy_n(src + (uint64_t(my) * sw + uint64_t(mx)) * bytes, bytes, d);
     }
   }
 }
@@ -153,10 +161,16 @@ Status CheckMakeBorder(const Picture& in, const Picture& out, const BorderSpec& 
                  " with borders top ", spec.top, ", bottom ", spec.bottom, ", left ", spec.left,
                  ", right ", spec.right, " is not the output's ", out.width, "x", out.height);
   }
-  if (fi->is_yuv() && ((fi->sub_x == 2 && (spec.left % 2 || spec.right % 2 || in.width % 2)) ||
-                       (fi->sub_y == 2 && (spec.top % 2 || spec.bottom % 2 || in.height % 2)))) {
-    return Error(code::kInvalidParam, "make border on ", fi->name,
-                 ": the picture and its borders must have even sizes where chroma is shared");
+  return CheckBorderGrid(*fi, spec, in.width, in.height);
+}
+
+Status CheckBorderGrid(const FormatInfo& f, const BorderSpec& spec, uint32_t w, uint32_t h) {
+  if (f.is_yuv() && ((f.sub_x == 2 && (spec.left % 2 || spec.right % 2 || w % 2)) ||
+                     (f.sub_y == 2 && (spec.top % 2 || spec.bottom % 2 || h % 2)))) {
+    return Error(code::kInvalidParam, "borders on ", f.name, ": the picture (", w, "x", h,
+                 ") and its borders (top ", spec.top, ", bottom ", spec.bottom, ", left ",
+                 spec.left, ", right ", spec.right,
+                 ") must have even sizes where chroma is shared");
   }
   return Status::Ok();
 }

@@ -40,6 +40,9 @@ struct BorderSpec {
   uint32_t top = 0, bottom = 0, left = 0, right = 0;
   std::array<double, 4> value{};  // constant: per component (Y, U, V or R, G, B, A)
 };
+// Borders around a w x h picture of `f` keep to its chroma grid: even borders and sizes where
+// chroma is shared.
+Status CheckBorderGrid(const FormatInfo& f, const BorderSpec& spec, uint32_t w, uint32_t h);
 // `in` with borders added, into `out` (same format, size grown by the borders).
 Status CheckMakeBorder(const Picture& in, const Picture& out, const BorderSpec& spec);
 void RunMakeBorder(const Picture& in, const Picture& out, const BorderSpec& spec);

@@ -159,6 +159,11 @@ TEST_F(DvppTest, MallocGivesDeviceMemoryThatOnlyDvppFreeReleases) {
   EXPECT_EQ(aclrtFree(plain), ACL_SUCCESS);
   EXPECT_EQ(acldvppFree(dvpp), ACL_SUCCESS);
   EXPECT_EQ(acldvppFree(dvpp), ACL_ERROR_INVALID_PARAM);  // twice
+  // A DVPP block released by aclrtFree is no longer one: acldvppFree does not take its address
+  // (which aclrtMalloc may hand out again) afterwards.
+  ASSERT_EQ(acldvppMalloc(&dvpp, 64), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFree(dvpp), ACL_SUCCESS);
+  EXPECT_EQ(acldvppFree(dvpp), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(acldvppFree(nullptr), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(acldvppMalloc(nullptr, 8), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(acldvppMalloc(&dvpp, 0), ACL_ERROR_INVALID_PARAM);
@@ -707,6 +712,102 @@ TEST_F(DvppTest, PngDecodeGivesTheExactPixelsInTheAskedFormat) {
   EXPECT_EQ(std::vector<uint8_t>(got2.begin(), got2.begin() + 8), rgba);
   EXPECT_EQ(acldvppFree(dev), ACL_SUCCESS);
   EXPECT_EQ(acldvppFree(dev2), ACL_SUCCESS);
+}
+
+TEST_F(DvppTest, DecodeWritesWhereTheCallFoundTheOutputAndReusesStridesThatHoldThePicture) {
+  // A 64x48 flat JPEG (encoded here), decoded twice through one description: the second time
+  // the description still has the 128x48 strides the first decode published, and a 32x16 image
+  // fits them; the description is re-pointed at host memory right after the call, which must
+  // not move the decode.
+  DevPic src = Picture(PIXEL_FORMAT_YUV_SEMIPLANAR_420, 64, 48, 64, 48, Nv12(64, 48, 90, 100, 110));
+  acldvppJpegeConfig* config = acldvppCreateJpegeConfig();
+  uint32_t cap = 0;
+  ASSERT_EQ(acldvppJpegPredictEncSize(src.desc, config, &cap), ACL_SUCCESS);
+  void* jpeg = nullptr;
+  ASSERT_EQ(acldvppMalloc(&jpeg, cap), ACL_SUCCESS);
+  uint32_t size = cap;
+  ASSERT_EQ(acldvppJpegEncodeAsync(channel_, src.desc, jpeg, &size, config, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  DevPic out = Picture(PIXEL_FORMAT_YUV_SEMIPLANAR_420, 0, 0, 0, 0,
+                       std::vector<uint8_t>(128 * 48 * 3 / 2, 0));
+  ASSERT_EQ(acldvppJpegDecodeAsync(channel_, jpeg, size, out.desc, stream_), ACL_SUCCESS);
+  std::vector<uint8_t> host(out.size, 0);
+  ASSERT_EQ(acldvppSetPicDescData(out.desc, host.data()), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(host[0], 0);  // untouched
+  EXPECT_NEAR(Read(out)[0], 90, 1);
+  EXPECT_EQ(acldvppGetPicDescData(out.desc),
+            host.data());  // the description keeps what it was told
+  ASSERT_EQ(acldvppSetPicDescData(out.desc, out.data), ACL_SUCCESS);
+  EXPECT_EQ(acldvppGetPicDescWidthStride(out.desc), 128u);
+  // A larger picture than the strides hold falls back to DVPP's strides (and must then fit).
+  DevPic big =
+      Picture(PIXEL_FORMAT_YUV_SEMIPLANAR_420, 160, 48, 160, 48, Nv12(160, 48, 50, 128, 128));
+  uint32_t big_cap = 0;
+  ASSERT_EQ(acldvppJpegPredictEncSize(big.desc, config, &big_cap), ACL_SUCCESS);
+  void* big_jpeg = nullptr;
+  ASSERT_EQ(acldvppMalloc(&big_jpeg, big_cap), ACL_SUCCESS);
+  uint32_t big_size = big_cap;
+  ASSERT_EQ(acldvppJpegEncodeAsync(channel_, big.desc, big_jpeg, &big_size, config, stream_),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  DevPic roomy = Picture(PIXEL_FORMAT_YUV_SEMIPLANAR_420, 0, 0, 128, 48,
+                         std::vector<uint8_t>(256 * 48 * 3 / 2, 0));
+  ASSERT_EQ(acldvppJpegDecodeAsync(channel_, big_jpeg, big_size, roomy.desc, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(acldvppGetPicDescWidthStride(roomy.desc), 256u);  // 160 aligned up to 128
+  EXPECT_NEAR(Read(roomy)[159], 50, 1);
+  EXPECT_EQ(acldvppDestroyJpegeConfig(config), ACL_SUCCESS);
+  EXPECT_EQ(acldvppFree(jpeg), ACL_SUCCESS);
+  EXPECT_EQ(acldvppFree(big_jpeg), ACL_SUCCESS);
+}
+
+TEST_F(DvppTest, BatchBordersKeepToTheChromaGrid) {
+  acldvppBatchPicDesc* sources = acldvppCreateBatchPicDesc(1);
+  acldvppBatchPicDesc* dests = acldvppCreateBatchPicDesc(1);
+  void* in = Upload(Nv12(16, 4, 1, 2, 3));
+  void* out = Upload(Nv12(32, 8, 0, 0, 0));
+  auto fill = [](acldvppPicDesc* d, void* data, uint32_t w, uint32_t h, uint32_t ws, uint32_t hs) {
+    acldvppSetPicDescData(d, data);
+    acldvppSetPicDescSize(d, ws * hs * 3 / 2);
+    acldvppSetPicDescFormat(d, PIXEL_FORMAT_YUV_SEMIPLANAR_420);
+    acldvppSetPicDescWidth(d, w);
+    acldvppSetPicDescHeight(d, h);
+    acldvppSetPicDescWidthStride(d, ws);
+    acldvppSetPicDescHeightStride(d, hs);
+  };
+  fill(acldvppGetPicDesc(sources, 0), in, 16, 4, 16, 4);
+  fill(acldvppGetPicDesc(dests, 0), out, 21, 8, 32, 8);
+  acldvppRoiConfig* crops[1] = {acldvppCreateRoiConfig(0, 15, 0, 3)};
+  acldvppBorderConfig* borders[1] = {acldvppCreateBorderConfig()};
+  ASSERT_EQ(acldvppSetBorderConfigRight(borders[0], 3), ACL_SUCCESS);  // odd, on 4:2:0
+  acldvppResizeConfig* resize = acldvppCreateResizeConfig();
+  uint32_t roi_nums[1] = {1};
+  RecentErrMsg();
+  EXPECT_EQ(acldvppVpcBatchCropResizeMakeBorderAsync(channel_, sources, roi_nums, 1, dests, crops,
+                                                     borders, resize, stream_),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(RecentErrMsg().find("even sizes"), std::string::npos);
+  // Even borders around an even inner size: accepted, and the border is the constant 0.
+  ASSERT_EQ(acldvppSetBorderConfigRight(borders[0], 4), ACL_SUCCESS);
+  fill(acldvppGetPicDesc(dests, 0), out, 20, 8, 32, 8);
+  ASSERT_EQ(acldvppVpcBatchCropResizeMakeBorderAsync(channel_, sources, roi_nums, 1, dests, crops,
+                                                     borders, resize, stream_),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(acldvppGetPicDescRetCode(acldvppGetPicDesc(dests, 0)), 0u);
+  std::vector<uint8_t> got(32 * 8 * 3 / 2);
+  ASSERT_EQ(aclrtMemcpy(got.data(), got.size(), out, got.size(), ACL_MEMCPY_DEVICE_TO_HOST),
+            ACL_SUCCESS);
+  EXPECT_EQ(got[0], 1);
+  EXPECT_EQ(got[19], 0);
+  EXPECT_EQ(acldvppDestroyResizeConfig(resize), ACL_SUCCESS);
+  EXPECT_EQ(acldvppDestroyRoiConfig(crops[0]), ACL_SUCCESS);
+  EXPECT_EQ(acldvppDestroyBorderConfig(borders[0]), ACL_SUCCESS);
+  EXPECT_EQ(acldvppDestroyBatchPicDesc(sources), ACL_SUCCESS);
+  EXPECT_EQ(acldvppDestroyBatchPicDesc(dests), ACL_SUCCESS);
+  EXPECT_EQ(acldvppFree(in), ACL_SUCCESS);
+  EXPECT_EQ(acldvppFree(out), ACL_SUCCESS);
 }
 
 }  // namespace

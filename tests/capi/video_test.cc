@@ -18,6 +18,7 @@ extern "C" {
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #define ENABLE_DVPP_INTERFACE
@@ -188,6 +189,14 @@ void OnEncoded(acldvppPicDesc* input, acldvppStreamDesc* output, void* user_data
                         packet.size(), ACL_MEMCPY_DEVICE_TO_HOST),
             ACL_SUCCESS);
   g_out->frames.push_back(std::move(packet));
+}
+
+void OnEncodedWithRetCode(acldvppPicDesc* input, acldvppStreamDesc* output, void* user_data) {
+  (void)input;
+  std::lock_guard<std::mutex> lock(g_out->mu);
+  g_out->user_data.push_back(user_data);
+  g_out->ret_codes.push_back(acldvppGetStreamDescRetCode(output));
+  g_out->frames.emplace_back(acldvppGetStreamDescSize(output));
 }
 
 class VideoTest : public ::testing::Test {
@@ -395,7 +404,53 @@ TEST_F(VideoTest, ChannelsRefuseWhatTheyCannotRunAndSurviveGarbage) {
   EXPECT_EQ(value, kH);
   EXPECT_EQ(aclvencSetChannelDescParam(enc, ACL_VENC_PIC_WIDTH_UINT32, 2, &width),
             ACL_ERROR_INVALID_PARAM);
+  // The generic setter checks what the named ones check: a 4:2:2 input format is refused.
+  uint32_t yuv422 = PIXEL_FORMAT_YUV_SEMIPLANAR_422;
+  EXPECT_EQ(aclvencSetChannelDescParam(enc, ACL_VENC_PIXEL_FORMAT_UINT32, 4, &yuv422),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclvencGetChannelDescPicFormat(enc), PIXEL_FORMAT_YUV_SEMIPLANAR_420);
+  uint32_t rate = 100000;
+  EXPECT_EQ(aclvencSetChannelDescParam(enc, ACL_VENC_SRC_RATE_UINT32, 4, &rate),
+            ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclvencDestroyChannelDesc(enc), ACL_SUCCESS);
+
+  // A channel created on a thread with no context fails with a code (no stream to run on).
+  aclvdecChannelDesc* orphan = aclvdecCreateChannelDesc();
+  EXPECT_EQ(aclvdecSetChannelDescCallback(orphan, OnDecoded), ACL_SUCCESS);
+  EXPECT_EQ(aclvdecSetChannelDescThreadId(orphan, reporter_), ACL_SUCCESS);
+  aclError created = ACL_SUCCESS;
+  std::thread([&] { created = aclvdecCreateChannel(orphan); }).join();
+  EXPECT_NE(created, ACL_SUCCESS);
+  EXPECT_EQ(aclvdecDestroyChannelDesc(orphan), ACL_SUCCESS);
+}
+
+TEST_F(VideoTest, AFrameThatDoesNotFitTheApplicationsBufferIsCalledBackWithItsRetCode) {
+  void* small = Dev({}, 16);
+  aclvencChannelDesc* ch = aclvencCreateChannelDesc();
+  EXPECT_EQ(aclvencSetChannelDescThreadId(ch, reporter_), ACL_SUCCESS);
+  EXPECT_EQ(aclvencSetChannelDescCallback(ch, OnEncodedWithRetCode), ACL_SUCCESS);
+  EXPECT_EQ(aclvencSetChannelDescEnType(ch, H264_MAIN_LEVEL), ACL_SUCCESS);
+  EXPECT_EQ(aclvencSetChannelDescPicWidth(ch, kW), ACL_SUCCESS);
+  EXPECT_EQ(aclvencSetChannelDescPicHeight(ch, kH), ACL_SUCCESS);
+  EXPECT_EQ(aclvencSetChannelDescBufAddr(ch, small), ACL_SUCCESS);
+  EXPECT_EQ(aclvencSetChannelDescBufSize(ch, 16), ACL_SUCCESS);
+  ASSERT_EQ(aclvencCreateChannel(ch), ACL_SUCCESS);
+  aclvencFrameConfig* config = aclvencCreateFrameConfig();
+  for (uint32_t i = 0; i < 3; ++i) {
+    ASSERT_EQ(aclvencSendFrame(ch, Nv12Desc(Dev(MakeNv12(i)), kW * kH * 3 / 2), nullptr, config,
+                               reinterpret_cast<void*>(uintptr_t{i} + 1)),
+              ACL_SUCCESS);
+  }
+  EXPECT_EQ(aclvencDestroyChannel(ch), ACL_SUCCESS);
+  EXPECT_EQ(aclvencDestroyChannelDesc(ch), ACL_SUCCESS);
+  EXPECT_EQ(aclvencDestroyFrameConfig(config), ACL_SUCCESS);
+  std::lock_guard<std::mutex> lock(out_.mu);
+  ASSERT_EQ(out_.ret_codes.size(), 3u);  // every frame is called back, none with data
+  for (uint32_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(out_.ret_codes[i], static_cast<uint32_t>(ACL_ERROR_INVALID_PARAM)) << i;
+    EXPECT_EQ(out_.user_data[i], reinterpret_cast<void*>(uintptr_t{i} + 1));
+    EXPECT_TRUE(out_.frames[i].empty());
+  }
 }
 
 }  // namespace
