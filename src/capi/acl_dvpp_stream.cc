@@ -9,6 +9,7 @@
 
 #include "capi/error.h"
 #include "capi/handle_calls.h"
+#include "media/picture.h"
 #include "runtime/profiler.h"
 #include "runtime/runtime.h"
 
@@ -33,6 +34,14 @@ HandleTable<aclvencFrameConfig, VencFrameConfig>& VencFrameConfigs() {
   static auto* table =
       new HandleTable<aclvencFrameConfig, VencFrameConfig>("config", "aclvencFrameConfig");
   return *table;
+}
+
+Status CheckVideoPictureFormat(int format, const char* what) {
+  if (format == PIXEL_FORMAT_YUV_SEMIPLANAR_420 || format == PIXEL_FORMAT_YVU_SEMIPLANAR_420) {
+    return Status::Ok();
+  }
+  return Error(code::kInvalidParam, media::FormatName(format), " is not a ", what,
+               " format (YUV or YVU semi-planar 4:2:0)");
 }
 
 void CallbackStream::RunSlot(void* slot) {

@@ -255,10 +255,8 @@ aclError aclvdecSetChannelDescOutPicFormat(aclvdecChannelDesc* channelDesc,
   const char* api = "aclvdecSetChannelDescOutPicFormat";
   return SetDesc(api, channelDesc, [&](VdecChannelDesc& d) -> aclError {
     int f = kiln::capi::EnumInt(outPicFormat);
-    if (f != PIXEL_FORMAT_YUV_SEMIPLANAR_420 && f != PIXEL_FORMAT_YVU_SEMIPLANAR_420) {
-      return InvalidParam(api, kiln::media::FormatName(f),
-                          " is not a VDEC output format (YUV or YVU semi-planar 4:2:0)");
-    }
+    kiln::Status st = dvpp::CheckVideoPictureFormat(f, "VDEC output");
+    if (!st.ok()) return Report(api, st);
     d.out_format = f;
     return ACL_SUCCESS;
   });

@@ -176,11 +176,7 @@ uint32_t* Field32(VencChannelDesc& d, int type) {
 // The description's settings a channel can encode with; every setter path (the named setters
 // and aclvencSetChannelDescParam) ends here before a channel is made.
 kiln::Status CheckSettings(const VencChannelDesc& d) {
-  if (d.pic_format != PIXEL_FORMAT_YUV_SEMIPLANAR_420 &&
-      d.pic_format != PIXEL_FORMAT_YVU_SEMIPLANAR_420) {
-    return kiln::Error(kiln::code::kInvalidParam, media::FormatName(d.pic_format),
-                       " is not a VENC input format (YUV or YVU semi-planar 4:2:0)");
-  }
+  KILN_RETURN_IF_ERROR(dvpp::CheckVideoPictureFormat(d.pic_format, "VENC input"), "");
   if (d.rc_mode > kRcCbr) {
     return kiln::Error(kiln::code::kInvalidParam, "rcMode ", d.rc_mode,
                        " is not 0, 1 (VBR) or 2 (CBR)");
@@ -252,10 +248,8 @@ aclError aclvencSetChannelDescPicFormat(aclvencChannelDesc* channelDesc,
   const char* api = "aclvencSetChannelDescPicFormat";
   return SetDesc(api, channelDesc, [&](VencChannelDesc& d) -> aclError {
     int f = kiln::capi::EnumInt(picFormat);
-    if (f != PIXEL_FORMAT_YUV_SEMIPLANAR_420 && f != PIXEL_FORMAT_YVU_SEMIPLANAR_420) {
-      return InvalidParam(api, media::FormatName(f),
-                          " is not a VENC input format (YUV or YVU semi-planar 4:2:0)");
-    }
+    kiln::Status st = dvpp::CheckVideoPictureFormat(f, "VENC input");
+    if (!st.ok()) return Report(api, st);
     d.pic_format = f;
     return ACL_SUCCESS;
   });

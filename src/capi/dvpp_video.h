@@ -38,6 +38,9 @@ struct VencFrameConfig {
 };
 
 HandleTable<acldvppStreamDesc, StreamDesc>& StreamDescs();
+
+// The pictures VDEC writes and VENC reads: YUV or YVU semi-planar 4:2:0. `what` names the side.
+Status CheckVideoPictureFormat(int format, const char* what);
 HandleTable<aclvdecFrameConfig, VdecFrameConfig>& VdecFrameConfigs();
 HandleTable<aclvencFrameConfig, VencFrameConfig>& VencFrameConfigs();
 
