@@ -5,7 +5,8 @@
 # Sets up, builds and runs every test (CTest, all labels but `gpu` and `slow`).
 #   scripts/test.sh              release build, whole suite
 #   scripts/test.sh --sanitizers also the unit, C API, kernel (ops) and fuzz suites under ASan+UBSan
-#                                and TSan (tests/tsan.supp: oneDNN's OpenMP team is not instrumented)
+#                                (tests/lsan.supp: libx265's process-wide state) and TSan
+#                                (tests/tsan.supp: oneDNN's OpenMP team is not instrumented)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -22,7 +23,7 @@ run_preset() {
 run_preset release '.*'
 if [ "${1:-}" = "--sanitizers" ]; then
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    run_preset asan 'unit|capi|ops|hal|fuzz'
+    LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp" run_preset asan 'unit|capi|ops|hal|fuzz'
   tsan="halt_on_error=1 suppressions=$PWD/tests/tsan.supp"
   # TSan needs a non-randomised address space layout on some kernels.
   if setarch "$(uname -m)" -R true 2>/dev/null; then

@@ -249,8 +249,11 @@ Result<std::unique_ptr<VideoEncoder>> VideoEncoder::Open(const EncoderConfig& c)
   if (h264) {
     av_opt_set(ctx->priv_data, "profile", c.format.h264_profile, 0);
   } else {
-    // Closed GOPs: a key frame is an IDR picture, not an open-GOP CRA.
-    av_opt_set(ctx->priv_data, "x265-params", "log-level=error:open-gop=0", 0);
+    // Closed GOPs: a key frame is an IDR picture, not an open-GOP CRA. One thread, as for
+    // libx264 (thread_count): a channel's frames go one at a time, and x265's own pool would
+    // add threads per channel.
+    av_opt_set(ctx->priv_data, "x265-params",
+               "log-level=error:open-gop=0:pools=none:frame-threads=1", 0);
   }
   int rc = avcodec_open2(ctx, enc, nullptr);
   if (rc < 0) return Error(code::kFailure, "video encode: cannot open the encoder: ", AvError(rc));
