@@ -82,7 +82,9 @@ TEST_F(SoakTest, LoadExecuteUnloadCyclesKeepResidentMemoryFlat) {
     ASSERT_EQ(aclmdlExecute(id, io.in(), io.out()), ACL_SUCCESS) << RecentErrMsg();
     ASSERT_EQ(aclmdlUnload(id), ACL_SUCCESS) << RecentErrMsg();
     if (i == 0) first = Read(io.output(0));
-    if (i % 97 == 0) ASSERT_EQ(Read(io.output(0)), first) << "cycle " << i;
+    if (i % 97 == 0) {  // braces: ASSERT_EQ expands to an if/else (-Wdangling-else)
+      ASSERT_EQ(Read(io.output(0)), first) << "cycle " << i;
+    }
     if (i == warm) rss_warm = Rss();
     if (i >= warm && i % 100 == 0) rss_max = std::max(rss_max, Rss());
   }
