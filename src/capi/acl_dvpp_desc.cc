@@ -21,21 +21,33 @@ namespace dvpp = kiln::capi::dvpp;
 
 namespace kiln::capi::dvpp {
 
-#define KILN_DVPP_TABLE(Fn, Handle, Object, param)                        \
-  HandleTable<Handle, Object>& Fn() {                                     \
-    static auto* table = new HandleTable<Handle, Object>(param, #Handle); \
-    return *table;                                                        \
-  }
-KILN_DVPP_TABLE(PicDescs, acldvppPicDesc, PicDesc, "picDesc")
-KILN_DVPP_TABLE(BatchPicDescs, acldvppBatchPicDesc, BatchPicDesc, "batchPicDesc")
-KILN_DVPP_TABLE(ChannelDescs, acldvppChannelDesc, ChannelDesc, "channelDesc")
-KILN_DVPP_TABLE(RoiConfigs, acldvppRoiConfig, RoiConfig, "roiConfig")
-KILN_DVPP_TABLE(ResizeConfigs, acldvppResizeConfig, ResizeConfig, "resizeConfig")
-KILN_DVPP_TABLE(JpegeConfigs, acldvppJpegeConfig, JpegeConfig, "jpegeConfig")
-KILN_DVPP_TABLE(BorderConfigs, acldvppBorderConfig, BorderConfig, "borderConfig")
-KILN_DVPP_TABLE(LutMaps, acldvppLutMap, LutMap, "lutMap")
-KILN_DVPP_TABLE(Hists, acldvppHist, Hist, "hist")
-#undef KILN_DVPP_TABLE
+HandleTable<acldvppPicDesc, PicDesc>& PicDescs() {
+  return GlobalTable<acldvppPicDesc, PicDesc>("picDesc", "acldvppPicDesc");
+}
+HandleTable<acldvppBatchPicDesc, BatchPicDesc>& BatchPicDescs() {
+  return GlobalTable<acldvppBatchPicDesc, BatchPicDesc>("batchPicDesc", "acldvppBatchPicDesc");
+}
+HandleTable<acldvppChannelDesc, ChannelDesc>& ChannelDescs() {
+  return GlobalTable<acldvppChannelDesc, ChannelDesc>("channelDesc", "acldvppChannelDesc");
+}
+HandleTable<acldvppRoiConfig, RoiConfig>& RoiConfigs() {
+  return GlobalTable<acldvppRoiConfig, RoiConfig>("roiConfig", "acldvppRoiConfig");
+}
+HandleTable<acldvppResizeConfig, ResizeConfig>& ResizeConfigs() {
+  return GlobalTable<acldvppResizeConfig, ResizeConfig>("resizeConfig", "acldvppResizeConfig");
+}
+HandleTable<acldvppJpegeConfig, JpegeConfig>& JpegeConfigs() {
+  return GlobalTable<acldvppJpegeConfig, JpegeConfig>("jpegeConfig", "acldvppJpegeConfig");
+}
+HandleTable<acldvppBorderConfig, BorderConfig>& BorderConfigs() {
+  return GlobalTable<acldvppBorderConfig, BorderConfig>("borderConfig", "acldvppBorderConfig");
+}
+HandleTable<acldvppLutMap, LutMap>& LutMaps() {
+  return GlobalTable<acldvppLutMap, LutMap>("lutMap", "acldvppLutMap");
+}
+HandleTable<acldvppHist, Hist>& Hists() {
+  return GlobalTable<acldvppHist, Hist>("hist", "acldvppHist");
+}
 
 LutMap::LutMap() {
   for (auto& table : lut) std::iota(table.begin(), table.end(), 0);

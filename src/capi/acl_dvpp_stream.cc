@@ -21,19 +21,13 @@ namespace dvpp = kiln::capi::dvpp;
 namespace kiln::capi::dvpp {
 
 HandleTable<acldvppStreamDesc, StreamDesc>& StreamDescs() {
-  static auto* table =
-      new HandleTable<acldvppStreamDesc, StreamDesc>("streamDesc", "acldvppStreamDesc");
-  return *table;
+  return GlobalTable<acldvppStreamDesc, StreamDesc>("streamDesc", "acldvppStreamDesc");
 }
 HandleTable<aclvdecFrameConfig, VdecFrameConfig>& VdecFrameConfigs() {
-  static auto* table =
-      new HandleTable<aclvdecFrameConfig, VdecFrameConfig>("vdecFrameConfig", "aclvdecFrameConfig");
-  return *table;
+  return GlobalTable<aclvdecFrameConfig, VdecFrameConfig>("vdecFrameConfig", "aclvdecFrameConfig");
 }
 HandleTable<aclvencFrameConfig, VencFrameConfig>& VencFrameConfigs() {
-  static auto* table =
-      new HandleTable<aclvencFrameConfig, VencFrameConfig>("config", "aclvencFrameConfig");
-  return *table;
+  return GlobalTable<aclvencFrameConfig, VencFrameConfig>("config", "aclvencFrameConfig");
 }
 
 Status CheckVideoPictureFormat(int format, const char* what) {

@@ -59,18 +59,16 @@ struct Stamp {  // an aclprofCreateStamp void*
   std::string message;
 };
 
-template <typename Handle, typename Object>
-kiln::capi::HandleTable<Handle, Object>& Table(const char* param, const char* type) {
-  static auto* table = new kiln::capi::HandleTable<Handle, Object>(param, type);
-  return *table;
+using kiln::capi::GlobalTable;
+auto& Configs() {
+  return GlobalTable<aclprofConfig, ProfConfig>("profilerConfig", "aclprofConfig");
 }
-auto& Configs() { return Table<aclprofConfig, ProfConfig>("profilerConfig", "aclprofConfig"); }
 auto& SubscribeConfigs() {
-  return Table<aclprofSubscribeConfig, SubscribeConfig>("profSubscribeConfig",
-                                                        "aclprofSubscribeConfig");
+  return GlobalTable<aclprofSubscribeConfig, SubscribeConfig>("profSubscribeConfig",
+                                                              "aclprofSubscribeConfig");
 }
-auto& StepInfos() { return Table<aclprofStepInfo, StepInfo>("stepInfo", "aclprofStepInfo"); }
-auto& Stamps() { return Table<void, Stamp>("stamp", "aclprofCreateStamp stamp"); }
+auto& StepInfos() { return GlobalTable<aclprofStepInfo, StepInfo>("stepInfo", "aclprofStepInfo"); }
+auto& Stamps() { return GlobalTable<void, Stamp>("stamp", "aclprofCreateStamp stamp"); }
 
 // aclprofSetConfig values, kept for the next aclprofStart's info.json.
 std::mutex settings_mu;

@@ -55,9 +55,8 @@ struct VdecChannelDesc {
 };
 
 kiln::capi::HandleTable<aclvdecChannelDesc, VdecChannelDesc>& Descs() {
-  static auto* table = new kiln::capi::HandleTable<aclvdecChannelDesc, VdecChannelDesc>(
-      "channelDesc", "aclvdecChannelDesc");
-  return *table;
+  return kiln::capi::GlobalTable<aclvdecChannelDesc, VdecChannelDesc>("channelDesc",
+                                                                      "aclvdecChannelDesc");
 }
 
 // Writes `frame` into the entry's picture: the description's strides when valid, else width

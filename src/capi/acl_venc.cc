@@ -56,9 +56,8 @@ struct VencChannelDesc {
 };
 
 kiln::capi::HandleTable<aclvencChannelDesc, VencChannelDesc>& Descs() {
-  static auto* table = new kiln::capi::HandleTable<aclvencChannelDesc, VencChannelDesc>(
-      "channelDesc", "aclvencChannelDesc");
-  return *table;
+  return kiln::capi::GlobalTable<aclvencChannelDesc, VencChannelDesc>("channelDesc",
+                                                                      "aclvencChannelDesc");
 }
 
 // A stream description handle the channel owns: gone after the callback, or with the mailbox

@@ -73,4 +73,12 @@ class HandleTable {
   std::unordered_map<const void*, std::shared_ptr<Object>> live_;
 };
 
+// The process-wide table of one (Handle, Object) pair, made on first use and never destroyed
+// (handles may outlive static destruction in applications that exit without cleaning up).
+template <typename Handle, typename Object>
+HandleTable<Handle, Object>& GlobalTable(const char* param, const char* type) {
+  static auto* table = new HandleTable<Handle, Object>(param, type);
+  return *table;
+}
+
 }  // namespace kiln::capi

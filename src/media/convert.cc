@@ -266,6 +266,13 @@ void WriteScaled(const Yuv& img, uint32_t w, uint32_t h, const Picture& p, const
   if (f.is_yuv()) {
     uint8_t sx = f.family == Family::kYuv400 ? 1 : f.sub_x;
     uint8_t sy = f.family == Family::kYuv400 ? 1 : f.sub_y;
+    // Already the size and subsampling to write (a decode, a crop without resize): no copies.
+    const bool same = img.y.w == w && img.y.h == h &&
+                      (f.family == Family::kYuv400 || (img.sub_x == sx && img.sub_y == sy));
+    if (same) {
+      WriteYuv(img, p, f, r);
+      return;
+    }
     WriteYuv(ScaleYuv(img, w, h, sx, sy, filter), p, f, r);
   } else {
     WriteArgb(ScaleArgb(YuvToArgb(img), w, h, filter), p, f, r);
