@@ -3,15 +3,13 @@
 
 /*
  * AscendCL umbrella header: include this one to get the whole API, as with CANN's acl/acl.h.
- *
- * CANN's acl.h also pulls in acl_op.h; it joins this list when Kiln provides it (single-operator
- * issue).
  */
 
 #ifndef INC_EXTERNAL_ACL_ACL_H_
 #define INC_EXTERNAL_ACL_ACL_H_
 
 #include "acl_mdl.h"
+#include "acl_op.h"
 #include "acl_rt.h"
 
 #endif /* INC_EXTERNAL_ACL_ACL_H_ */
