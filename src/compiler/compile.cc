@@ -204,8 +204,8 @@ Result<std::vector<std::pair<std::string, std::string>>> RecordedOptions(
   return record;
 }
 
-Result<CompileReport> CompileGraph(SourceModel model, const CompileOptions& options) {
-  CompileReport report;
+Result<std::vector<uint8_t>> CompileGraphToOm(SourceModel model, const CompileOptions& options,
+                                              CompileReport& report) {
   PhaseTimer timer(report, options);
   if (model.graph == nullptr) return Error(code::kInvalidParam, "CompileGraph: no graph");
   KILN_ASSIGN_OR_RETURN(auto record, RecordedOptions(options.record));
@@ -289,6 +289,15 @@ Result<CompileReport> CompileGraph(SourceModel model, const CompileOptions& opti
       format::OmView view,
       format::VerifyOm(bytes.data(), bytes.size(), format::kFormatMajor, format::kFormatMinor));
   report.weight_size = view.weights_size;  // includes the weights of If/Loop bodies
+  timer.Done("serialise");
+  return bytes;
+}
+
+Result<CompileReport> CompileGraph(SourceModel model, const CompileOptions& options) {
+  CompileReport report;
+  KILN_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes,
+                        CompileGraphToOm(std::move(model), options, report));
+  PhaseTimer timer(report, options);
   report.output_path = options.output;
   if (report.output_path.size() < 3 ||
       report.output_path.compare(report.output_path.size() - 3, 3, ".om") != 0) {

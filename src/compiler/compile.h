@@ -95,6 +95,10 @@ struct SourceModel {
 
 // Optimises, plans and writes `model` (options.model names its source file in the .om).
 Result<CompileReport> CompileGraph(SourceModel model, const CompileOptions& options);
+// As CompileGraph, without writing: the .om's bytes (verified as the runtime reads them);
+// options.output is not used.
+Result<std::vector<uint8_t>> CompileGraphToOm(SourceModel model, const CompileOptions& options,
+                                              CompileReport& report);
 
 // Checks every node of `graph` against the op schemas (inferring types and shapes on the
 // way), reporting every problem (not only the first). An empty list means it is supported.
