@@ -12,6 +12,7 @@
 #include "capi/error.h"
 #include "capi/handle_table.h"
 #include "capi/model_handles.h"
+#include "capi/op_objects.h"
 
 using kiln::capi::InvalidParam;
 
@@ -78,6 +79,50 @@ bool kiln::capi::TensorDescSays(const aclTensorDesc* desc, aclDataType dtype, ac
                                 const std::vector<int64_t>& dims) {
   std::shared_ptr<TensorDesc> d = Descs().Find(desc);
   return d != nullptr && d->dtype == dtype && d->format == format && d->dims == dims;
+}
+
+bool kiln::capi::ReadOpTensorDesc(const aclTensorDesc* desc, kiln::compiler::OpTensorDesc* out,
+                                  bool* host) {
+  std::shared_ptr<TensorDesc> d = Descs().Find(desc);
+  if (d == nullptr) return false;
+  out->dtype = d->dtype;
+  out->format = d->format;
+  out->dims = d->dims;
+  out->name = d->name;
+  out->range.clear();
+  // CANN gives a range per dim; the description keeps those of the -1 dims.
+  size_t dynamic = 0;
+  for (int64_t v : d->dims) dynamic += v == -1;
+  for (size_t i = 0; i < d->shape_range.size(); ++i) {
+    if (d->shape_range.size() == d->dims.size() && d->dims[i] != -1) continue;
+    if (d->shape_range.size() != d->dims.size() && d->shape_range.size() != dynamic) break;
+    out->range.emplace_back(d->shape_range[i][0], d->shape_range[i][1]);
+  }
+  out->is_const = !d->const_data.empty();
+  out->const_value.assign(d->const_data.begin(), d->const_data.end());
+  *host = d->placement == ACL_MEMTYPE_HOST;
+  return true;
+}
+
+bool kiln::capi::WriteOpTensorDesc(aclTensorDesc* desc, const kiln::compiler::OpTensorDesc& t) {
+  std::shared_ptr<TensorDesc> d = Descs().Find(desc);
+  if (d == nullptr) return false;
+  d->dtype = static_cast<aclDataType>(t.dtype);
+  d->format = static_cast<aclFormat>(t.format);
+  d->dims = t.dims;
+  d->shape_range.clear();
+  size_t r = 0;
+  for (int64_t v : t.dims) {
+    if (v >= 0) {
+      d->shape_range.push_back({v, v});
+    } else if (r < t.range.size()) {
+      d->shape_range.push_back({t.range[r].first, t.range[r].second});
+      ++r;
+    } else {
+      d->shape_range.push_back({0, -1});
+    }
+  }
+  return true;
 }
 
 extern "C" {

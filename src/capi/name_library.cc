@@ -1,7 +1,9 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// libacl_dvpp.so holds no code of its own: CANN programs link -lacl_dvpp for the acldvpp*
-// functions, which Kiln keeps in libascendcl.so beside the streams and memory they use. This
-// library is linked with --no-as-needed against libascendcl.so, so a program that loads it
-// loads them (docs/dvpp.md, "Linking").
+// The libraries CANN programs link beside libascendcl.so — libacl_dvpp.so (acldvpp*, aclvdec*,
+// aclvenc*), libacl_op_compiler.so (aclopCompile*, aclSetCompileopt), libacl_cblas.so
+// (aclblas*) — hold no code of their own: Kiln keeps those functions in libascendcl.so beside the
+// streams, memory and models they use. Each is built from this file and linked with
+// --no-as-needed against libascendcl.so, so a program that loads it loads them (docs/capi.md,
+// "Libraries").

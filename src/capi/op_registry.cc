@@ -1,0 +1,108 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "capi/op_registry.h"
+
+#include "base/str_cat.h"
+#include "runtime/runtime.h"
+
+namespace kiln::capi {
+
+SingleOpRegistry& SingleOpRegistry::Get() {
+  static auto* registry = new SingleOpRegistry();  // outlives static destruction
+  return *registry;
+}
+
+Status SingleOpRegistry::Add(std::vector<uint8_t> bytes, const std::string& origin) {
+  auto desc = compiler::ReadSingleOp(bytes.data(), bytes.size());
+  if (!desc.ok()) {
+    return Error(code::kOpLoadFailed, origin, ": ", desc.status().message());
+  }
+  auto entry = std::make_shared<Entry>();
+  entry->desc = std::move(desc).value();
+  entry->bytes = std::move(bytes);
+  entry->origin = origin;
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& e : entries_) {
+    std::string why;
+    if (e->desc.op_type == entry->desc.op_type && e->desc.inputs == entry->desc.inputs &&
+        e->desc.outputs == entry->desc.outputs && e->desc.attrs == entry->desc.attrs) {
+      e = std::move(entry);
+      return Status::Ok();
+    }
+  }
+  entries_.push_back(std::move(entry));
+  return Status::Ok();
+}
+
+Status SingleOpRegistry::AddCompiled(const compiler::SingleOpDesc& desc,
+                                     std::vector<uint8_t> bytes) {
+  (void)desc;  // the .om carries it
+  return Add(std::move(bytes), "aclopCompile");
+}
+
+Result<std::shared_ptr<SingleOpRegistry::Entry>> SingleOpRegistry::Find(
+    const compiler::SingleOpDesc& call) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::shared_ptr<Entry> dynamic_match;
+  int best_code = 0, best_likeness = -1;
+  std::string best_why;
+  size_t of_type = 0;
+  // How far a mismatch got: inputs < outputs < attributes.
+  auto rank = [](int c) {
+    return c == code::kOpInputNotMatch ? 1 : c == code::kOpOutputNotMatch ? 2 : 3;
+  };
+  for (const auto& e : entries_) {
+    if (e->desc.op_type != call.op_type) continue;
+    ++of_type;
+    std::string why;
+    const int c = compiler::MatchSingleOp(e->desc, call, &why);
+    if (c == 0) {
+      if (!e->desc.dynamic()) return e;
+      if (dynamic_match == nullptr) dynamic_match = e;
+      continue;
+    }
+    // The closest model: the furthest mismatch, then the most alike.
+    const int likeness = compiler::SingleOpLikeness(e->desc, call);
+    if (best_code == 0 || rank(c) > rank(best_code) ||
+        (rank(c) == rank(best_code) && likeness > best_likeness)) {
+      best_code = c;
+      best_likeness = likeness;
+      best_why = std::move(why);
+    }
+  }
+  if (dynamic_match != nullptr) return dynamic_match;
+  if (of_type == 0) {
+    return Error(code::kOpNotFound, "no single-op model of type '", call.op_type, "' for ",
+                 compiler::DescribeCall(call),
+                 ": compile one with kiln atc --singleop and load it (aclopSetModelDir / "
+                 "aclopLoad), or aclopCompile it");
+  }
+  return Error(best_code, "no ", call.op_type, " model matches ", compiler::DescribeCall(call),
+               ": ", best_why, " (", of_type, " model(s) of this type)");
+}
+
+bool SingleOpRegistry::AnyHasAttr(const std::string& op_type, const std::string& name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& e : entries_) {
+    if (e->desc.op_type == op_type && e->desc.attrs.count(name)) return true;
+  }
+  return false;
+}
+
+Result<std::shared_ptr<runtime::Model>> SingleOpRegistry::ModelFor(Entry& entry) {
+  KILN_ASSIGN_OR_RETURN(runtime::Runtime::DeviceRef dev,
+                        runtime::Runtime::Get().CurrentDeviceRef());
+  std::lock_guard<std::mutex> lock(entry.mu);
+  if (entry.model != nullptr && entry.pool == dev.pool) return entry.model;
+  auto model = runtime::Model::Load(entry.bytes.data(), entry.bytes.size(), dev.pool, dev.backend,
+                                    {}, dev.hal);
+  if (!model.ok()) {
+    return Error(code::kOpLoadFailed, entry.desc.op_type, " (", entry.origin,
+                 "): ", model.status().message());
+  }
+  entry.model = std::move(model).value();
+  entry.pool = dev.pool;
+  return entry.model;
+}
+
+}  // namespace kiln::capi
