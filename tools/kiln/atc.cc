@@ -1,12 +1,17 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// `kiln atc`: ONNX → .om with ATC's flags. Modes: 0 compile, 1 .om → JSON, 3 pre-check,
-// 6 display an .om's info.
+// `kiln atc`: ONNX → .om with ATC's flags. Modes: 0 compile (an ONNX model, or with --singleop
+// CANN's single-operator JSON into one .om per operator), 1 .om → JSON, 3 pre-check, 6 display an
+// .om's info.
 #include "tools/kiln/atc.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -17,6 +22,7 @@
 #include "compiler/compile.h"
 #include "compiler/gears.h"
 #include "compiler/om_inspect.h"
+#include "compiler/single_op.h"
 
 namespace kiln::tools {
 namespace {
@@ -31,7 +37,7 @@ struct AtcFlags {
   std::string model, weight, output, soc_version, input_shape, input_format, out_nodes;
   std::string output_type, input_fp16_nodes, precision_mode, precision_mode_v2, keep_dtype;
   std::string insert_op_conf, fusion_switch_file, log = "null", om, json, check_report;
-  std::string dynamic_batch_size, dynamic_image_size, dynamic_dims;
+  std::string dynamic_batch_size, dynamic_image_size, dynamic_dims, singleop;
   int framework = -1;
   int display_model_info = 0;
 };
@@ -66,6 +72,23 @@ int OmToJsonMode(const AtcFlags& f) {
   out << *json << "\n";
   if (!out) return Fail("cannot write --json file '" + f.json + "'", code::kWriteFile);
   std::printf("%s\n", kSuccess);
+  return 0;
+}
+
+// --soc_version as a Kiln target ("" = this host); an Ascend SoC name compiles for this host.
+int ResolveTarget(const AtcFlags& f, std::string* target) {
+  *target = f.soc_version;
+  if (target->rfind("Ascend", 0) == 0) {
+    std::fprintf(stderr,
+                 "W11002: --soc_version=%s is an Ascend SoC; compiling for this host's default "
+                 "target (%s)\n",
+                 target->c_str(), compiler::HostTarget().c_str());
+    target->clear();
+  } else if (!target->empty() && *target != "cpu" && *target != "cpu-avx2" &&
+             *target != "cpu-avx512" && *target != "cuda") {
+    return Fail("--soc_version=" + *target +
+                " is not a Kiln target (cpu, cpu-avx2, cpu-avx512, cuda) or an Ascend SoC name");
+  }
   return 0;
 }
 
@@ -118,19 +141,7 @@ int CheckModelOptions(const AtcFlags& f, compiler::CompileOptions& options) {
       {f.input_shape, f.input_format, f.dynamic_batch_size, f.dynamic_image_size, f.dynamic_dims});
   if (!gears.ok()) return Fail(gears.status());
   options.gears = *gears;
-  std::string target = f.soc_version;
-  if (target.rfind("Ascend", 0) == 0) {
-    std::fprintf(stderr,
-                 "W11002: --soc_version=%s is an Ascend SoC; compiling for this host's default "
-                 "target (%s)\n",
-                 target.c_str(), compiler::HostTarget().c_str());
-    target = "";
-  } else if (!target.empty() && target != "cpu" && target != "cpu-avx2" && target != "cpu-avx512" &&
-             target != "cuda") {
-    return Fail("--soc_version=" + target +
-                " is not a Kiln target (cpu, cpu-avx2, cpu-avx512, cuda) or an Ascend SoC name");
-  }
-  options.target = target;
+  if (int rc = ResolveTarget(f, &options.target)) return rc;
   if (!f.fusion_switch_file.empty()) {
     auto off = compiler::ReadFusionSwitchFile(f.fusion_switch_file);
     if (!off.ok()) return Fail(off.status());
@@ -235,7 +246,51 @@ void PrintMemory(const compiler::CompileReport& r, bool table) {
   }
 }
 
+// --singleop: every entry of the JSON compiled into --output (a folder, made if missing) under
+// CANN's file name; an entry that fails is reported and the others are still written.
+int SingleOpMode(const AtcFlags& f) {
+  if (f.output.empty()) return Fail("--output (the folder for the single-op models) is required");
+  std::string target;
+  if (int rc = ResolveTarget(f, &target)) return rc;
+  auto text = compiler::ReadFlagFile(f.singleop, "--singleop", kMaxConfigBytes);
+  if (!text.ok()) return Fail(text.status());
+  auto ops = compiler::ParseSingleOpList(*text);
+  if (!ops.ok()) return Fail(Status(ops.status()).Annotate("--singleop '" + f.singleop + "'"));
+  if (::mkdir(f.output.c_str(), 0755) != 0 && errno != EEXIST) {
+    return Fail("cannot make the --output folder '" + f.output + "': " + std::strerror(errno),
+                code::kWriteFile);
+  }
+  int failed = 0;
+  for (size_t i = 0; i < ops->size(); ++i) {
+    const compiler::SingleOpDesc& op = (*ops)[i];
+    auto bytes = compiler::CompileSingleOp(op, target);
+    if (!bytes.ok()) {
+      std::fprintf(stderr, "E10001: [aclError %d] entry %zu: %s\n", bytes.status().code(), i,
+                   bytes.status().message().c_str());
+      ++failed;
+      continue;
+    }
+    const std::string path = f.output + "/" + compiler::SingleOpFileName(op, i);
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes->data()),
+              static_cast<std::streamsize>(bytes->size()));
+    if (!out) {
+      std::fprintf(stderr, "E10001: [aclError %d] entry %zu: cannot write '%s'\n", code::kWriteFile,
+                   i, path.c_str());
+      ++failed;
+      continue;
+    }
+    std::printf("[singleop] %zu %s -> %s\n", i, op.op_type.c_str(), path.c_str());
+  }
+  if (failed) {
+    return Fail(StrCat(failed, " of ", ops->size(), " operator(s) failed to compile"));
+  }
+  std::printf("%s\n", kSuccess);
+  return 0;
+}
+
 int CompileMode(const AtcFlags& f) {
+  if (!f.singleop.empty()) return SingleOpMode(f);
   compiler::CompileOptions options;
   if (int rc = CheckModelOptions(f, options)) return rc;
   if (f.output.empty()) return Fail("--output is required");
@@ -280,10 +335,14 @@ void AddAtcCommand(CLI::App& app, int* exit_code) {
                   "an .om's information (--om)")
       ->check(CLI::IsMember({0, 1, 3, 6}));
   atc->add_option("--model", flags->model, "the ONNX model file");
+  atc->add_option("--singleop", flags->singleop,
+                  "CANN's single-operator JSON (op_list.json): one .om per operator in the "
+                  "--output folder, for aclopSetModelDir / aclopLoad");
   atc->add_option("--weight", flags->weight, "Caffe weights (ignored for ONNX)");
   atc->add_option("--framework", flags->framework,
                   "5 = ONNX (Caffe 0, MindSpore 1, TensorFlow 3 are not supported)");
-  atc->add_option("--output", flags->output, "output path; .om is appended");
+  atc->add_option("--output", flags->output,
+                  "output path (.om is appended); with --singleop, the output folder");
   atc->add_option("--soc_version", flags->soc_version,
                   "cpu, cpu-avx2, cpu-avx512 or cuda; Ascend SoC names compile for this host");
   atc->add_option("--input_shape", flags->input_shape,
@@ -297,7 +356,8 @@ void AddAtcCommand(CLI::App& app, int* exit_code) {
                   "\"d1,d2;d3,d4\": gears of one value per -1 in --input_shape (ND)");
   atc->add_option(
       "--insert_op_conf", flags->insert_op_conf,
-      "AIPP configuration file (parsed, validated and recorded; executed by a later version)");
+      "AIPP configuration file: static AIPP runs inside the model, dynamic AIPP takes its "
+      "parameters per execution");
   atc->add_option("--out_nodes", flags->out_nodes,
                   "\"node:0;node:1\" or tensor names: the model outputs, in this order");
   atc->add_option("--output_type", flags->output_type,
