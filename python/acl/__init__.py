@@ -18,9 +18,9 @@ import sys as _sys
 
 from acl import _acl
 from acl._acl import *  # noqa: F401,F403  (pyACL's top-level functions and the constants)
-from acl._acl import media, mdl, prof, rt, util
+from acl._acl import blas, media, mdl, op, prof, rt, util
 
 # `import acl.rt` and `from acl.mdl import execute` work as they do with pyACL's C module.
-for _name in ("rt", "mdl", "util", "prof", "media"):
+for _name in ("rt", "mdl", "util", "prof", "media", "op", "blas"):
     _sys.modules[f"{__name__}.{_name}"] = getattr(_acl, _name)
 del _name

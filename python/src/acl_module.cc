@@ -2,14 +2,16 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The `acl._acl` extension: pyACL's top-level functions (init, versions, data buffers, tensor
-// descs, float16) and the AscendCL constants, plus the submodules rt, mdl, util, prof, media and
-// the private _kiln (compiler facade). python/acl/__init__.py re-exports it as `acl`.
+// descs, float16) and the AscendCL constants, plus the submodules rt, mdl, util, prof, media, op,
+// blas and the private _kiln (compiler facade). python/acl/__init__.py re-exports it as `acl`.
 #include <string>
 #include <tuple>
 #include <type_traits>
 #include <vector>
 
-#include "acl/acl_prof.h"  // its constants (acl_constants.inc)
+#include "acl/acl_op_compiler.h"  // its constants (acl_constants.inc)
+#include "acl/acl_prof.h"         // its constants (acl_constants.inc)
+#include "acl/ops/acl_cblas.h"    // its constants (acl_constants.inc)
 #include "python/src/bindings.h"
 
 #ifndef ENABLE_DVPP_INTERFACE
@@ -388,6 +390,10 @@ PYBIND11_MODULE(_acl, m) {
   RegisterProf(prof);
   auto media = m.def_submodule("media", "acl.media: DVPP memory, JPEG/PNG codecs, VPC");
   RegisterMedia(media);
+  auto op = m.def_submodule("op", "acl.op: single-operator models, attributes and execution");
+  RegisterOp(op);
+  auto blas = m.def_submodule("blas", "acl.blas: GEMM and GEMV on a stream");
+  RegisterBlas(blas);
   auto kiln = m.def_submodule("_kiln", "the compiler facade behind kiln.compile");
   RegisterKiln(kiln);
 }

@@ -141,6 +141,9 @@ void RegisterProf(py::module_& prof);
 void RegisterMedia(py::module_& media);  // acl_media.cc
 // The video channels (aclvdec*, aclvenc*) on acl.media, called by RegisterMedia.
 void RegisterMediaVideo(py::module_& media);  // acl_media_video.cc
+// Single-operator execution (aclop*) and the BLAS calls (aclblas*).
+void RegisterOp(py::module_& op);      // acl_op.cc
+void RegisterBlas(py::module_& blas);  // acl_blas.cc
 // The compiler facade behind kiln.compile (module `acl._acl._kiln`, not a pyACL name).
 void RegisterKiln(py::module_& kiln);
 
