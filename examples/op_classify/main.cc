@@ -3,7 +3,7 @@
 //
 // op_classify: a CANN-style classification program that post-processes a model's scores with
 // single operators on the same stream, written only against the public AscendCL headers as a CANN
-// application is (docs/ops.md, "Single operators"):
+// application is (docs/single-ops.md):
 //
 //   input (float32 NCHW file) -> aclmdlExecuteAsync -> scores [1, C] float32
 //     -> aclopCast (float32 -> float16) -> aclopExecuteV2 "ArgMaxV2" (dimension 1, a constant

@@ -8,8 +8,8 @@
  *
  * Source-compatible with CANN's acl/acl_op.h. An execution is matched to a model by its operator
  * type, every input and output desc (data type, format, dims, const value) and its attributes,
- * exactly: nothing is filled in by default. Matching and the operator table are in docs/ops.md
- * ("Single operators"); the functions live in libascendcl.so.
+ * exactly: nothing is filled in by default (docs/single-ops.md; the operator table is in
+ * docs/ops.md, "Single operators"). The functions live in libascendcl.so.
  */
 
 #ifndef INC_EXTERNAL_ACL_ACL_OP_H_

@@ -4,7 +4,7 @@
 /*
  * AscendCL single-operator compilation: compile one operator in the process (the model is kept
  * and found by later aclopExecuteV2 calls) and compile-and-run in one call, as onnxruntime's CANN
- * execution provider does. Programs link -lacl_op_compiler (docs/ops.md, "Single operators").
+ * execution provider does. Programs link -lacl_op_compiler (docs/single-ops.md).
  *
  * Source-compatible with CANN's acl/acl_op_compiler.h.
  */

@@ -4,7 +4,7 @@
 // acl_cblas.h: GEMM and GEMV as the single operator "GEMM" (a, b, c, alpha, beta → c, row-major,
 // attributes transpose_a / transpose_b), as CANN runs them. A loaded GEMM model that matches is
 // used; otherwise Kiln compiles one on first use and keeps it (CANN needs one from
-// atc --singleop). docs/ops.md, "BLAS".
+// atc --singleop). docs/single-ops.md, "BLAS".
 #include "acl/ops/acl_cblas.h"
 
 #include "capi/error.h"

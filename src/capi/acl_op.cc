@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The single-operator execution API of acl_op.h: models from a folder or memory, execution by
-// matching, handles, Cast and shape inference (docs/ops.md, "Single operators").
+// matching, handles, Cast and shape inference (docs/single-ops.md).
 #include <dirent.h>
 #include <sys/stat.h>
 

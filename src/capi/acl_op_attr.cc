@@ -1,8 +1,8 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// aclopAttr: an operator call's attributes, a name → typed value map (docs/ops.md, "Single
-// operators"). Setting a name again replaces its value and kind.
+// aclopAttr: an operator call's attributes, a name → typed value map (docs/single-ops.md).
+// Setting a name again replaces its value and kind.
 #include <map>
 #include <mutex>
 #include <string>

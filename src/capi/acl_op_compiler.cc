@@ -3,7 +3,7 @@
 //
 // The single-operator compile API of acl_op_compiler.h: compile in the process (the model joins
 // the ones aclopSetModelDir / aclopLoad registered), compile-and-execute, and the process-wide
-// compile options (docs/ops.md, "Single operators").
+// compile options (docs/single-ops.md).
 #include <cstring>
 #include <map>
 #include <mutex>

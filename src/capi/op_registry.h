@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The single-operator models of the process (aclopSetModelDir, aclopLoad, aclopCompile): each
-// with the description it was compiled for, matched against calls (docs/ops.md, "Single
-// operators"), and loaded on a device when a call first runs it there.
+// with the description it was compiled for, matched against calls (docs/single-ops.md), and
+// loaded on a device when a call first runs it there.
 #pragma once
 
 #include <atomic>

@@ -36,7 +36,7 @@ KILN_STATIC_CHECK(ACL_JPEG_CSS_411 == 5 && ACL_JPEG_CSS_UNKNOWN == 1000, jpeg_cs
 int main(void) {
   /* A few addresses, so the link proves the libraries a CANN program names are enough. */
   typedef void (*Fn)(void);
-  Fn fns[] = {(Fn)&acldvppMalloc, (Fn)&acldvppJpegDecodeAsync,
+  Fn volatile fns[] = {(Fn)&acldvppMalloc, (Fn)&acldvppJpegDecodeAsync,
               (Fn)&acldvppVpcBatchCropResizeMakeBorderAsync, (Fn)&acldvppPngDecodeAsync};
   size_t i;
   for (i = 0; i < sizeof fns / sizeof fns[0]; ++i) {

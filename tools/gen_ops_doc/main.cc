@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "compiler/cann_ops.h"
 #include "compiler/op_catalog.h"
 
 namespace {
@@ -43,6 +44,26 @@ void PrintConformance(const nlohmann::ordered_json& c) {
 }
 
 }  // namespace
+
+// The CANN operator types single-operator calls may name (src/compiler/cann_ops*.cc).
+static void PrintSingleOps() {
+  const auto& ops = kiln::compiler::CannOps();
+  std::printf("## Single operators (%zu CANN operator types)\n\n", ops.size());
+  std::printf(
+      "The CANN operator types that `kiln atc --singleop`, `aclopCompile` and "
+      "`aclopCompileAndExecute` compile and the `aclop*` / `aclblas*` calls run "
+      "(`src/compiler/cann_ops*.cc`), with their inputs (`?`: optional) and attributes as CANN's "
+      "prototypes define them (defaults in the table are what the operator uses when a call does "
+      "not set the attribute; matching never fills them in) and the ONNX ops each runs as. Any "
+      "other type is refused by name with ACL_ERROR_OP_NOT_FOUND. Matching, the JSON and the "
+      "codes: `docs/single-ops.md`.\n\n");
+  std::printf("| CANN type | inputs -> outputs | attributes | runs as |\n|---|---|---|---|\n");
+  for (const auto& op : ops) {
+    std::printf("| %s | %s | %s | %s |\n", op.type, op.inputs, *op.attrs ? op.attrs : "—",
+                op.kiln);
+  }
+  std::printf("\n");
+}
 
 int main(int argc, char** argv) {
   const std::vector<kiln::compiler::OpEntry> ops = kiln::compiler::SupportedOps();
@@ -102,5 +123,6 @@ int main(int argc, char** argv) {
     }
     std::printf("\n");
   }
+  PrintSingleOps();
   return 0;
 }
