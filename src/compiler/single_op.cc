@@ -322,7 +322,8 @@ Result<std::vector<uint8_t>> CompileSingleOp(const SingleOpDesc& d, const std::s
   CompileOptions options;
   options.model = d.op_type;
   options.target = target;
-  options.record.emplace_back(kSingleOpRecordKey, SingleOpToJson(d));
+  KILN_ASSIGN_OR_RETURN(std::string record, SingleOpToJson(d));
+  options.record.emplace_back(kSingleOpRecordKey, std::move(record));
   SourceModel model;
   model.graph = std::move(graph);
   model.producer = "single operator";

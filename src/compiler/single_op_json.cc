@@ -3,6 +3,7 @@
 #include "compiler/single_op_json.h"
 
 #include <cctype>
+#include <cmath>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -81,6 +82,11 @@ std::vector<uint8_t> ConstBytes(const json& values, int32_t acl, const std::stri
       throw std::invalid_argument(where + ": const_value holds " + v.dump());
     }
     const double d = v.is_boolean() ? (v.get<bool>() ? 1.0 : 0.0) : v.get<double>();
+    if ((acl == 0 && !std::isfinite(static_cast<float>(d))) ||
+        (acl == 1 && !(std::fabs(d) <= 65504.0)) || !std::isfinite(d)) {
+      throw std::invalid_argument(where + ": const_value " + v.dump() + " is out of the range of " +
+                                  AclDataTypeName(acl));
+    }
     const int64_t i = v.is_number_integer() ? v.get<int64_t>() : static_cast<int64_t>(d);
     switch (acl) {
       case 0: {
@@ -281,6 +287,15 @@ json TensorToJson(const OpTensorDesc& t) {
   return j;
 }
 
+// A float attribute value: a number within float's range (JSON has no infinity or NaN, so one
+// could not be written back).
+float Float(const json& v, const std::string& where) {
+  if (!v.is_number() || !std::isfinite(static_cast<float>(v.get<double>()))) {
+    throw std::invalid_argument(where + ": " + v.dump() + " is not a finite float");
+  }
+  return v.get<float>();
+}
+
 OpAttr AttrFromJson(const json& j, const std::string& where) {
   if (!j.is_object() || !j.contains("type") || !j.contains("value")) {
     throw std::invalid_argument(where + " needs name, type and value");
@@ -305,7 +320,7 @@ OpAttr AttrFromJson(const json& j, const std::string& where) {
       a.ints = {v.get<int64_t>()};
       break;
     case K::kFloat:
-      a.floats = {v.get<float>()};
+      a.floats = {Float(v, where)};
       break;
     case K::kString:
       a.strings = {v.get<std::string>()};
@@ -321,7 +336,7 @@ OpAttr AttrFromJson(const json& j, const std::string& where) {
       a.ints = v.get<std::vector<int64_t>>();
       break;
     case K::kListFloat:
-      a.floats = v.get<std::vector<float>>();
+      for (const json& e : v) a.floats.push_back(Float(e, where));
       break;
     case K::kListString:
       a.strings = v.get<std::vector<std::string>>();
@@ -430,7 +445,18 @@ std::string OpAttrText(const OpAttr& a) {
   return StrCat(OpAttrKindName(a.kind), " ", v);
 }
 
-std::string SingleOpToJson(const SingleOpDesc& d) {
+namespace {
+
+// The entry's JSON; throws for what JSON cannot hold (a string that is not UTF-8, a float that is
+// not finite).
+std::string ToJson(const SingleOpDesc& d) {
+  for (const auto& [name, a] : d.attrs) {
+    for (float f : a.floats) {
+      if (!std::isfinite(f)) {
+        throw std::invalid_argument("attribute '" + name + "' holds a float that is not finite");
+      }
+    }
+  }
   json j;
   j["op"] = d.op_type;
   if (!d.name.empty()) j["name"] = d.name;
@@ -443,7 +469,17 @@ std::string SingleOpToJson(const SingleOpDesc& d) {
     j["attr"].push_back(
         {{"name", name}, {"type", OpAttrKindName(a.kind)}, {"value", AttrValueJson(a)}});
   }
-  return j.dump();
+  try {
+    return j.dump();
+  } catch (const json::type_error&) {
+    throw std::invalid_argument("a name or string attribute is not UTF-8");
+  }
+}
+
+}  // namespace
+
+Result<std::string> SingleOpToJson(const SingleOpDesc& d) {
+  return Guard([&] { return ToJson(d); });
 }
 
 Result<SingleOpDesc> SingleOpFromJson(const std::string& text) {
