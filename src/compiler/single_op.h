@@ -4,7 +4,7 @@
 // Single operators (CANN's aclop* API and `atc --singleop`): the description of one operator
 // call — CANN's operator type, the descs of its inputs and outputs and its typed attributes —
 // read from CANN's op_list.json, compiled into a one-operator .om that carries the description,
-// and matched against a call (docs/ops.md, "Single operators"). Data types and formats are
+// and matched against a call (docs/single-ops.md). Data types and formats are
 // AscendCL's numbers (aclDataType, aclFormat), so the C API hands its descs over as they are.
 #pragma once
 
@@ -91,7 +91,7 @@ std::string DimsText(const std::vector<int64_t>& dims);
 // "Add(float32 ND [3,3], ...) -> (...)" for messages.
 std::string DescribeCall(const SingleOpDesc& desc);
 
-// CANN's op_list.json (an array of operator descriptions; docs/ops.md gives the keys): every
+// CANN's op_list.json (an array of operator descriptions; docs/single-ops.md gives the keys): every
 // entry, checked (kInvalidParam naming the entry and the key).
 Result<std::vector<SingleOpDesc>> ParseSingleOpList(const std::string& json_text);
 // CANN's .om file name for entry `index`: "<name>.om", or "<index>_<op>_<type>_<format>_<dims>…"
