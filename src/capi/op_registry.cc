@@ -8,8 +8,27 @@
 namespace kiln::capi {
 
 SingleOpRegistry& SingleOpRegistry::Get() {
-  static auto* registry = new SingleOpRegistry();  // outlives static destruction
+  static auto* registry = [] {
+    auto* r = new SingleOpRegistry();  // outlives static destruction
+    runtime::Runtime::Get().AddResetListener([r](int32_t device) { r->DropDevice(device); });
+    return r;
+  }();
   return *registry;
+}
+
+void SingleOpRegistry::DropDevice(int32_t device) {
+  std::vector<std::shared_ptr<Entry>> entries;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    entries = entries_;
+  }
+  for (const auto& e : entries) {
+    std::lock_guard<std::mutex> lock(e->mu);
+    if (e->model != nullptr && e->model->device() == device) {
+      e->model.reset();
+      e->pool.reset();
+    }
+  }
 }
 
 Status SingleOpRegistry::Add(std::vector<uint8_t> bytes, const std::string& origin) {
@@ -101,6 +120,7 @@ Result<std::shared_ptr<runtime::Model>> SingleOpRegistry::ModelFor(Entry& entry)
                  "): ", model.status().message());
   }
   entry.model = std::move(model).value();
+  entry.model->set_file_stem(entry.desc.op_type);  // a dump's dump_list may name the operator
   entry.pool = dev.pool;
   return entry.model;
 }

@@ -47,6 +47,8 @@ class SingleOpRegistry {
   bool AnyHasAttr(const std::string& op_type, const std::string& name) const;
   // The entry's model loaded on the calling thread's current device.
   static Result<std::shared_ptr<runtime::Model>> ModelFor(Entry& entry);
+  // Drops the models loaded on `device` (it is being reset: its pool is going).
+  void DropDevice(int32_t device);
 
   // aclopSetModelDir may succeed once per process.
   std::atomic<bool> model_dir_set{false};

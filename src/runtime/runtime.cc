@@ -309,6 +309,10 @@ Status Runtime::ResetDeviceLocked(DeviceState& dev_ref, std::unique_lock<std::mu
   // The device's models go with it (their weights and workspaces live in its pool); their ids
   // are then unknown (100011), as after aclmdlUnload.
   const size_t leaked_models = ModelTable::Get().RemoveDevice(id);
+  {
+    std::lock_guard<std::mutex> listeners(listeners_mu_);
+    for (const auto& fn : reset_listeners_) fn(id);
+  }
   if (leaked_streams + leaked_events + leaked_models > 0) {
     KILN_LOG(kRuntime, kInfo, "device ", id, " reset: reclaimed ", leaked_streams, " stream(s), ",
              leaked_events, " event(s) and ", leaked_models,
@@ -319,6 +323,11 @@ Status Runtime::ResetDeviceLocked(DeviceState& dev_ref, std::unique_lock<std::mu
   dev.reset();  // the pool returns every block, leaked ones included
   lock.lock();
   return Status::Ok();
+}
+
+void Runtime::AddResetListener(std::function<void(int32_t)> fn) {
+  std::lock_guard<std::mutex> lock(listeners_mu_);
+  reset_listeners_.push_back(std::move(fn));
 }
 
 Result<int32_t> Runtime::CurrentDevice() {

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -111,6 +112,11 @@ class Runtime {
   // --- host callbacks --------------------------------------------------------------------
   ReportHub& reports() { return reports_; }
 
+  // Calls `fn(device)` as each device is reset (and at aclFinalize), after its models are
+  // removed and before its memory pool goes: for the layers above that keep objects in a
+  // device's memory outside ModelTable (the single-operator models). Never removed.
+  void AddResetListener(std::function<void(int32_t)> fn);
+
  private:
   Runtime() = default;
   Status ResetDeviceLocked(DeviceState& dev, std::unique_lock<std::mutex>& lock);
@@ -140,6 +146,8 @@ class Runtime {
   std::unordered_map<const void*, std::shared_ptr<Event>> events_;
   std::map<uintptr_t, size_t> host_allocations_;  // aclrtMallocHost blocks by address
   ReportHub reports_;
+  std::mutex listeners_mu_;
+  std::vector<std::function<void(int32_t)>> reset_listeners_;
 };
 
 }  // namespace kiln::runtime

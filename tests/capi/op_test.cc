@@ -163,6 +163,23 @@ TEST_F(OpTest, CompiledAddBroadcastsAndRunsOnTheStream) {
   EXPECT_EQ(y.Get<float>(), (std::vector<float>{0, 0, 0, 3, 3, 3}));
 }
 
+TEST_F(OpTest, ModelsOutliveADeviceResetAndLoadAgain) {
+  Tensor a(ACL_INT32, {4}), y(ACL_INT32, {4});
+  ASSERT_EQ(Compile("Neg", {&a}, {&y}), ACL_SUCCESS) << RecentErrMsg();
+  a.Set<int32_t>({1, -2, 3, 0});
+  ASSERT_EQ(Run("Neg", {&a}, {&y}), ACL_SUCCESS) << RecentErrMsg();
+  EXPECT_EQ(y.Get<int32_t>(), (std::vector<int32_t>{-1, 2, -3, 0}));
+  // The reset takes the device's memory (the loaded operator's too); the registration stays.
+  ASSERT_EQ(aclrtDestroyStream(stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);
+  Tensor b(ACL_INT32, {4}), z(ACL_INT32, {4});
+  b.Set<int32_t>({5, 6, -7, 8});
+  ASSERT_EQ(Run("Neg", {&b}, {&z}), ACL_SUCCESS) << RecentErrMsg();
+  EXPECT_EQ(z.Get<int32_t>(), (std::vector<int32_t>{-5, -6, 7, -8}));
+}
+
 TEST_F(OpTest, ACallMatchesOnlyTheExactDescsAndAttributes) {
   Tensor x(ACL_FLOAT, {4}), y(ACL_FLOAT16, {4});
   ASSERT_EQ(aclopSetAttrInt(attr_, "dst_type", ACL_FLOAT16), ACL_SUCCESS);
