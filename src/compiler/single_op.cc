@@ -112,6 +112,20 @@ Status CheckTensor(const SingleOpDesc& d, const OpTensorDesc& t, const char* kin
   return Status::Ok();
 }
 
+// The table's operator for `d` with `d`'s inputs checked: kOpNotFound for a type not in the
+// table.
+Result<const CannOp*> OpWithInputs(const SingleOpDesc& d) {
+  const CannOp* op = FindCannOp(d.op_type);
+  if (op == nullptr) {
+    return Error(code::kOpNotFound, "operator type '", d.op_type,
+                 "' is not in Kiln's CANN operator table (docs/ops.md, \"Single operators\")");
+  }
+  for (size_t i = 0; i < d.inputs.size(); ++i) {
+    KILN_RETURN_IF_ERROR(CheckTensor(d, d.inputs[i], "input", i), "");
+  }
+  return op;
+}
+
 ir::Shape ShapeOf(const OpTensorDesc& t, const std::string& name) {
   std::vector<ir::Dim> dims;
   for (size_t i = 0; i < t.dims.size(); ++i) {
@@ -163,11 +177,10 @@ Result<ir::Value*> DeclaredOutput(CannOpContext& c, ir::Value* v, size_t i) {
   return v;
 }
 
-// The one-operator graph: a graph input per non-const input, a constant per const one.
-Result<std::unique_ptr<ir::Graph>> BuildGraph(const SingleOpDesc& d, const CannOp& op) {
-  auto g = std::make_unique<ir::Graph>();
-  g->set_name(d.op_type);
-  g->opsets()[""] = CannOpContext::kOpset;
+// A graph input per non-const input of `d`, a constant per const one, null per omitted one.
+Result<std::vector<ir::Value*>> AddInputs(ir::Graph& g, const SingleOpDesc& d) {
+  g.set_name(d.op_type);
+  g.opsets()[""] = CannOpContext::kOpset;
   std::vector<ir::Value*> ins;
   for (size_t i = 0; i < d.inputs.size(); ++i) {
     const OpTensorDesc& t = d.inputs[i];
@@ -177,14 +190,21 @@ Result<std::unique_ptr<ir::Graph>> BuildGraph(const SingleOpDesc& d, const CannO
     }
     const std::string name = StrCat("x", i);
     const ir::DataType dt = DataTypeOfAcl(t.dtype);
-    KILN_ASSIGN_OR_RETURN(ir::Value * v, g->AddValue(name, ir::TensorType{dt, ShapeOf(t, name)}));
+    KILN_ASSIGN_OR_RETURN(ir::Value * v, g.AddValue(name, ir::TensorType{dt, ShapeOf(t, name)}));
     if (t.is_const) {
       v->set_constant(ir::Tensor::Copy(dt, t.dims, t.const_value.data(), t.const_value.size()));
     } else {
-      g->inputs().push_back(v);
+      g.inputs().push_back(v);
     }
     ins.push_back(v);
   }
+  return ins;
+}
+
+// The one-operator graph, its outputs as `d` declares them.
+Result<std::unique_ptr<ir::Graph>> BuildGraph(const SingleOpDesc& d, const CannOp& op) {
+  auto g = std::make_unique<ir::Graph>();
+  KILN_ASSIGN_OR_RETURN(std::vector<ir::Value*> ins, AddInputs(*g, d));
   CannOpContext ctx(*g, d, ins);
   KILN_RETURN_IF_ERROR(op.build(ctx, op.onnx), "");
   if (ctx.outputs.size() != d.outputs.size()) {
@@ -300,14 +320,7 @@ std::string DescribeCall(const SingleOpDesc& d) {
 }
 
 Result<std::vector<uint8_t>> CompileSingleOp(const SingleOpDesc& d, const std::string& target) {
-  const CannOp* op = FindCannOp(d.op_type);
-  if (op == nullptr) {
-    return Error(code::kOpNotFound, "operator type '", d.op_type,
-                 "' is not in Kiln's CANN operator table (docs/ops.md, \"Single operators\")");
-  }
-  for (size_t i = 0; i < d.inputs.size(); ++i) {
-    KILN_RETURN_IF_ERROR(CheckTensor(d, d.inputs[i], "input", i), "");
-  }
+  KILN_ASSIGN_OR_RETURN(const CannOp* op, OpWithInputs(d));
   for (size_t i = 0; i < d.outputs.size(); ++i) {
     if (d.outputs[i].omitted()) {
       return Error(code::kInvalidParam, d.op_type, ": output ", i, " has no type and format");
@@ -352,36 +365,12 @@ Result<SingleOpDesc> ReadSingleOp(const uint8_t* om, size_t size) {
 }
 
 Status InferSingleOp(SingleOpDesc& d) {
-  const CannOp* op = FindCannOp(d.op_type);
-  if (op == nullptr) {
-    return Error(code::kOpNotFound, "operator type '", d.op_type,
-                 "' is not in Kiln's CANN operator table (docs/ops.md, \"Single operators\")");
-  }
-  for (size_t i = 0; i < d.inputs.size(); ++i) {
-    KILN_RETURN_IF_ERROR(CheckTensor(d, d.inputs[i], "input", i), "");
-  }
-  // Build with placeholder outputs (the operator's own types) and read the inferred ones back.
+  KILN_ASSIGN_OR_RETURN(const CannOp* op, OpWithInputs(d));
+  // Build the operator (outputs whose type follows a declaration, ArgMax's or GEMM's, read the
+  // given ones) and read the inferred outputs back.
   SingleOpDesc probe = d;
   auto g = std::make_unique<ir::Graph>();
-  g->opsets()[""] = CannOpContext::kOpset;
-  std::vector<ir::Value*> ins;
-  for (size_t i = 0; i < d.inputs.size(); ++i) {
-    const OpTensorDesc& t = d.inputs[i];
-    if (t.omitted()) {
-      ins.push_back(nullptr);
-      continue;
-    }
-    const std::string name = StrCat("x", i);
-    const ir::DataType dt = DataTypeOfAcl(t.dtype);
-    KILN_ASSIGN_OR_RETURN(ir::Value * v, g->AddValue(name, ir::TensorType{dt, ShapeOf(t, name)}));
-    if (t.is_const) {
-      v->set_constant(ir::Tensor::Copy(dt, t.dims, t.const_value.data(), t.const_value.size()));
-    } else {
-      g->inputs().push_back(v);
-    }
-    ins.push_back(v);
-  }
-  // Operators whose output type follows a declaration (ArgMax, GEMM) read the given outputs.
+  KILN_ASSIGN_OR_RETURN(std::vector<ir::Value*> ins, AddInputs(*g, probe));
   CannOpContext ctx(*g, probe, ins);
   KILN_RETURN_IF_ERROR(op->build(ctx, op->onnx), "");
   KILN_RETURN_IF_ERROR(g->TopologicalSort(), d.op_type);
