@@ -66,6 +66,8 @@ class CannOpContext {
   // A constant value.
   ir::Value* Const(ir::Tensor t);
   ir::Value* Int64s(const std::vector<int64_t>& v);
+  // A scalar of `dtype` (float32 for the types without a case) holding `v`, which must be
+  // exact in a double (integers beyond 2^53 go through Int64s).
   ir::Value* Scalar(ir::DataType dtype, double v);
   // x transposed by `perm` (x itself for the identity).
   Result<ir::Value*> Transpose(ir::Value* x, const std::vector<int64_t>& perm);

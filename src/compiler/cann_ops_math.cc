@@ -139,9 +139,17 @@ Status ArgMaxV2(Ctx& c, const char*) {
   return ArgMax(c, dim[0], dtype);
 }
 
+// ArgMaxD: the output type is the declared one (CANN's sample declares int32 without dtype);
+// a dtype that is set must agree with it, as ArgMaxV2's.
 Status ArgMaxD(Ctx& c, const char*) {
   KILN_ASSIGN_OR_RETURN(int64_t dim, c.Int("dimension"));
-  return ArgMax(c, dim, DataType::kInt32);
+  if (c.desc().attrs.count("dtype") == 0) return ArgMax(c, dim, DataType::kInt32);
+  KILN_ASSIGN_OR_RETURN(DataType dtype, c.Type("dtype"));
+  if (dtype != c.OutType(0) && c.OutType(0) != DataType::kUndefined) {
+    return Error(code::kOpAttrNotMatch, "ArgMaxD: dtype is ", ir::Name(dtype),
+                 " but output 0 is declared ", ir::Name(c.OutType(0)));
+  }
+  return ArgMax(c, dim, dtype);
 }
 
 // Softmax over `axes`: one axis is ONNX's Softmax; several are composed
@@ -243,7 +251,7 @@ void AddMathOps(std::vector<CannOp>& ops) {
   ops.push_back({"Cast", un, "dst_type int (aclDataType, required), truncate bool false",
                  "Cast (output type = dst_type)", Cast});
   ops.push_back({"ArgMaxV2", "x, dimension (const) -> y", "dtype data_type int64",
-                 "ArgMax(keepdims 0) + Cast to int32", ArgMaxV2});
+                 "ArgMax(keepdims 0) + Cast to the output type", ArgMaxV2});
   ops.push_back({"ArgMaxD", un, "dimension int (required), dtype data_type int64",
                  "ArgMax(keepdims 0) + Cast to the output type", ArgMaxD});
   ops.push_back({"SoftmaxV2", un, "axes list_int [-1]",

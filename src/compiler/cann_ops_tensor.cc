@@ -55,9 +55,8 @@ Status Slice(Ctx& c, const char*) {
   KILN_ASSIGN_OR_RETURN(ir::Value * s, AsInt64(c, 2, "size"));
   KILN_ASSIGN_OR_RETURN(ir::Value * sum, c.Node("Add", {o, s}));
   KILN_ASSIGN_OR_RETURN(ir::Value * all, c.Node("Equal", {s, c.Scalar(DataType::kInt64, -1)}));
-  KILN_ASSIGN_OR_RETURN(
-      ir::Value * ends,
-      c.Node("Where", {all, c.Scalar(DataType::kInt64, static_cast<double>(kMax)), sum}));
+  // kMax as an int64 constant: Scalar's double would round to 2^63, out of int64's range.
+  KILN_ASSIGN_OR_RETURN(ir::Value * ends, c.Node("Where", {all, c.Int64s({kMax}), sum}));
   return SliceFrom(c, o, ends);
 }
 
@@ -238,17 +237,21 @@ Status GatherV2D(Ctx& c, const char*) {
   return GatherAlong(c, axis);
 }
 
-Status Tile(Ctx& c, const char*) {
+// Tile (multiples as input 1) and TileD (the required attribute).
+Status TileBy(Ctx& c, ir::Value* multiples) {
   KILN_ASSIGN_OR_RETURN(ir::Value * x, c.In(0, "x"));
-  ir::Value* m = nullptr;
-  if (c.desc().attrs.count("multiples")) {
-    KILN_ASSIGN_OR_RETURN(std::vector<int64_t> mult, c.Ints("multiples"));
-    m = c.Int64s(mult);
-  } else {
-    KILN_ASSIGN_OR_RETURN(m, AsInt64(c, 1, "multiples"));
-  }
-  KILN_ASSIGN_OR_RETURN(ir::Value * y, c.Node("Tile", {x, m}));
+  KILN_ASSIGN_OR_RETURN(ir::Value * y, c.Node("Tile", {x, multiples}));
   return c.Output(y);
+}
+
+Status Tile(Ctx& c, const char*) {
+  KILN_ASSIGN_OR_RETURN(ir::Value * m, AsInt64(c, 1, "multiples"));
+  return TileBy(c, m);
+}
+
+Status TileD(Ctx& c, const char*) {
+  KILN_ASSIGN_OR_RETURN(std::vector<int64_t> mult, c.Ints("multiples"));
+  return TileBy(c, c.Int64s(mult));
 }
 
 Status Identity(Ctx& c, const char*) {
@@ -288,7 +291,7 @@ void AddTensorOps(std::vector<CannOp>& ops) {
   ops.push_back({"GatherV2", "x, indices, axis (const) -> y", "", "Gather", GatherV2});
   ops.push_back({"GatherV2D", "x, indices -> y", "axis int (required)", "Gather", GatherV2D});
   ops.push_back({"Tile", "x, multiples -> y", "", "Tile", Tile});
-  ops.push_back({"TileD", "x -> y", "multiples list_int (required)", "Tile", Tile});
+  ops.push_back({"TileD", "x -> y", "multiples list_int (required)", "Tile", TileD});
   ops.push_back({"Identity", "x -> y", "", "Identity", Identity});
 }
 
