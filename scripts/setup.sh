@@ -61,3 +61,13 @@ for req in "${requirements[@]}"; do
     cp "$file" "$stamp"
   fi
 done
+
+# onnxruntime's CANN provider, in a venv of its own (its package is also `onnxruntime`).
+ort_venv="$here/.venv-ort-cann"
+ort_file="$here/scripts/requirements-ort-cann.txt"
+if ! cmp -s "$ort_file" "$ort_venv/.kiln-requirements" 2>/dev/null; then
+  echo "setup: installing onnxruntime-cann into .venv-ort-cann"
+  [ -x "$ort_venv/bin/python" ] || python3 -m venv "$ort_venv"
+  "$ort_venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps -r "$ort_file"
+  cp "$ort_file" "$ort_venv/.kiln-requirements"
+fi

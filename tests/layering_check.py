@@ -17,6 +17,8 @@ ALLOWED = {
     # atc.{h,cc}: the ONNX → .om pipeline (front end, then compiler), the facade tools and
     # python call; the one place where the front end and the compiler meet.
     "atc": {"compiler", "frontend/onnx", "ir", "base"},
+    # CANN's graph-engine C++ API (include/ge, include/graph, include/parser) on the atc facade
+    "ge": {"atc", "compiler", "base"},
     "hal": {"base"},
     # the kernel contract names the HAL's Execution (where a run's kernels go: a CPU team, a
     # CUDA stream) and the Device a kernel is prepared for (docs/design.md §1)

@@ -6,6 +6,8 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
+#include <set>
 #include <string>
 
 #include "acl/acl.h"
@@ -154,14 +156,19 @@ aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
   });
 }
 
+// The name as static storage, as CANN's is: programs keep the pointer (onnxruntime's CANN
+// provider reads it on another thread, later). Each distinct name is kept once.
 const char* aclrtGetSocName(void) {
-  static thread_local std::string name;
+  static auto* names = new std::set<std::string>();
+  static std::mutex mu;
   try {
-    name = Runtime::Get().SocName();
+    const std::string name = Runtime::Get().SocName();
+    if (name.empty()) return nullptr;
+    std::lock_guard<std::mutex> lock(mu);
+    return names->insert(name).first->c_str();
   } catch (...) {
     return nullptr;
   }
-  return name.empty() ? nullptr : name.c_str();
 }
 
 void aclAppLog(aclLogLevel logLevel, const char* func, const char* file, uint32_t line,
