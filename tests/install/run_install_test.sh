@@ -10,11 +10,13 @@ cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
 for f in runtime/include/acl/acl.h runtime/include/acl/acl_rt.h runtime/include/acl/acl_prof.h \
          runtime/include/acl/acl_op.h runtime/include/acl/acl_op_compiler.h \
          runtime/include/acl/ops/acl_cblas.h runtime/include/acl/ops/acl_dvpp.h \
+         runtime/include/ge/ge_ir_build.h runtime/include/graph/graph.h \
+         runtime/include/parser/onnx_parser.h \
          runtime/include/kiln/kiln_usage.h runtime/lib64/libascendcl.so \
          runtime/lib64/stub/libascendcl.so bin/kiln set_env.sh; do
   [ -e "$work/prefix/$f" ] || { echo "missing in the install prefix: $f"; exit 1; }
 done
-for lib in acl_dvpp acl_op_compiler acl_cblas; do
+for lib in acl_dvpp acl_op_compiler acl_cblas ge_compiler graph fmk_onnx_parser; do
   for dir in runtime/lib64 runtime/lib64/stub; do
     [ -e "$work/prefix/$dir/lib$lib.so" ] || { echo "missing in the install prefix: $dir/lib$lib.so"; exit 1; }
   done
@@ -35,4 +37,5 @@ grep -q "$work/prefix/runtime/lib64/" <<< "$libs"
 "$work/app/acl_sample"
 "$work/app/acl_sample_cxx"
 "$work/app/acl_blas_sample"
+"$work/app/ge_sample"
 echo "install test: OK"
