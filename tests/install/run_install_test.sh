@@ -38,4 +38,17 @@ grep -q "$work/prefix/runtime/lib64/" <<< "$libs"
 "$work/app/acl_sample_cxx"
 "$work/app/acl_blas_sample"
 "$work/app/ge_sample"
+# find_package(Kiln CONFIG) (CMAKE_PREFIX_PATH from set_env.sh) and pkg-config.
+cmake -S "$here/cmake_consumer" -B "$work/consumer" > "$work/consumer.log" || { cat "$work/consumer.log"; exit 1; }
+cmake --build "$work/consumer" > "$work/consumer-build.log" 2>&1 || { cat "$work/consumer-build.log"; exit 1; }
+"$work/consumer/consumer_cpp"
+"$work/consumer/consumer_c"
+"$work/consumer/consumer_blas"
+# shellcheck disable=SC2046
+cc $(pkg-config --cflags ascendcl) "$here/cmake_consumer/main.c" $(pkg-config --libs ascendcl) \
+  -o "$work/pc_c"
+"$work/pc_c"
+# shellcheck disable=SC2046
+c++ $(pkg-config --cflags kiln) "$here/cmake_consumer/main.cc" $(pkg-config --libs kiln) -o "$work/pc_cpp"
+"$work/pc_cpp"
 echo "install test: OK"
