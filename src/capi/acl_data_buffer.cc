@@ -33,6 +33,14 @@ bool ReadDataBuffer(const aclDataBuffer* buffer, void** data, size_t* size) {
   *size = b->size;
   return true;
 }
+
+bool WriteDataBuffer(const aclDataBuffer* buffer, void* data, size_t size) {
+  std::shared_ptr<DataBuffer> b = Buffers().Find(buffer);
+  if (b == nullptr) return false;
+  b->data = data;
+  b->size = size;
+  return true;
+}
 }  // namespace kiln::capi
 
 extern "C" {

@@ -728,8 +728,28 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
       auto s = kiln::runtime::Runtime::Get().ResolveStream(nullptr);
       if (s.ok()) stream_id = (*s)->id();
     }
+    // An output without a buffer (NULL, 0) gets device memory the application then owns and
+    // frees with aclrtFree, as CANN's aclmdlExecute gives it (docs/capi.md, "Models").
+    bool allocates = false;
+    for (auto& out : call.outs) {
+      if (out.data != nullptr || out.size != 0) continue;
+      allocates = true;
+      out.allocate = [](size_t bytes) -> void* {
+        // aclrtMalloc's padding (ALIGN_UP(size, 32) + 32), so aclrtFree and the size checks of
+        // the memory API treat it as theirs.
+        auto p = kiln::runtime::Runtime::Get().Malloc((bytes + 31) / 32 * 32 + 32, false);
+        return p.ok() ? *p : nullptr;
+      };
+    }
     Status st = call.model->Execute(call.ins, call.outs, &r.result, stream_id);
+    if (allocates) {
+      for (auto& out : call.outs) out.allocate = nullptr;
+    }
     if (!st.ok()) return Report(api, std::move(st).Annotate("model " + std::to_string(modelId)));
+    for (size_t i = 0; i < r.result.allocated.size() && i < call.out->buffers.size(); ++i) {
+      const auto& [data, bytes] = r.result.allocated[i];
+      if (data != nullptr) kiln::capi::WriteDataBuffer(call.out->buffers[i], data, bytes);
+    }
     SetOutputDescs(call.out.get(), call.model->info(), r.result);
     return ACL_SUCCESS;
   });

@@ -40,6 +40,9 @@ void FillIoDims(const std::string& name, const kernels::Dims& dims, aclmdlIODims
 // A live aclDataBuffer's address and size (acl_data_buffer.cc); false when the handle is not
 // live (never created, or destroyed).
 bool ReadDataBuffer(const aclDataBuffer* buffer, void** data, size_t* size);
+// Points a live aclDataBuffer at `data` of `size` bytes (an output aclmdlExecute allocated);
+// false when it is not live.
+bool WriteDataBuffer(const aclDataBuffer* buffer, void* data, size_t size);
 
 // What the model API reads and writes of a dataset's descs (defined with aclTensorDesc in
 // acl_tensor_desc.cc), without going through a public call (which a profile would count as one

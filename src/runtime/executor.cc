@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/executor.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -699,6 +700,7 @@ Status Execute(const Program& program, ExecState& state, uint8_t* workspace,
   for (size_t i = 0; i < g.outputs.size(); ++i) {
     const int32_t t = g.outputs[i];
     if (g.tensors[t].place != TensorPlace::kOutput || frame.Find(t) != nullptr) continue;
+    if (outputs[i].data == nullptr && outputs[i].allocate) continue;  // given memory after the run
     if (!frame.planned(t)) {
       frame.SetExternal(t, &outputs[i]);
       continue;
@@ -713,12 +715,24 @@ Status Execute(const Program& program, ExecState& state, uint8_t* workspace,
   }
   KILN_RETURN_IF_ERROR(RunFrame(frame, observer), "");
   // Outputs that no node wrote into the caller's buffer (an input or constant passed through,
-  // or one tensor listed twice): copy them.
+  // or one tensor listed twice): copy them. An output without a buffer gets memory from its
+  // `allocate` now that its size is known.
+  if (result) result->allocated.assign(g.outputs.size(), {nullptr, 0});
   for (size_t i = 0; i < g.outputs.size(); ++i) {
     const int32_t t = g.outputs[i];
     const TensorView* v = frame.Find(t);
     if (v == nullptr) {
       return Error(code::kRtModelExecute, "output '", g.tensors[t].name, "' was not computed");
+    }
+    if (outputs[i].data == nullptr && outputs[i].allocate && result != nullptr) {
+      void* p = outputs[i].allocate(std::max<size_t>(v->bytes(), 1));
+      if (p == nullptr) {
+        return Error(code::kRtMemoryAllocation, "cannot allocate ", v->bytes(),
+                     " bytes for output '", g.tensors[t].name, "'");
+      }
+      if (v->bytes()) std::memcpy(p, v->data, v->bytes());
+      result->allocated[i] = {p, v->bytes()};
+      continue;
     }
     if (v->data != outputs[i].data) {
       if (outputs[i].size < v->bytes()) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -24,11 +25,17 @@ struct IoBuffer {
   // The input's real dims (for dims the model leaves dynamic); empty = the model's dims.
   bool has_dims = false;
   kernels::Dims dims;
+  // Outputs only: with no buffer (data null, size 0), the run gets the output's memory from this
+  // once its size is known (CANN's aclmdlExecute with a NULL output buffer); the caller owns it
+  // and finds it in ExecResult::allocated. Null: an output needs a buffer.
+  std::function<void*(size_t bytes)> allocate;
 };
 
 struct ExecResult {
   std::vector<kernels::Dims> output_dims;  // actual dims of each output
   int gear = -1;                           // the gear that ran (-1: static model)
+  // Per output: the memory `allocate` gave it and its bytes ({null, 0} for the others).
+  std::vector<std::pair<void*, size_t>> allocated;
 };
 
 // Watches one execution node by node: the profiler times nodes, the data dump writes their

@@ -1044,4 +1044,72 @@ TEST_F(ModelApiTest, AFixedOutputOfADynamicInputIsCheckedPerRun) {
   EXPECT_EQ(io.output(0).ReadFloats(8), (std::vector<float>{0, 2, 0, 4, 5, 0, 7, 0}));
 }
 
+// x[6] → NonZero → [1, n]: an output whose dims only the run decides.
+std::string WriteNonZeroModel() {
+  onnx::ModelProto model;
+  model.set_ir_version(8);
+  model.set_producer_name("kiln model tests");
+  auto* opset = model.add_opset_import();
+  opset->set_domain("");
+  opset->set_version(13);
+  onnx::GraphProto* g = model.mutable_graph();
+  g->set_name("nonzero");
+  onnx::NodeProto* node = g->add_node();
+  node->set_op_type("NonZero");
+  node->set_name("where");
+  node->add_input("x");
+  node->add_output("idx");
+  auto* x = g->add_input();
+  x->set_name("x");
+  x->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  x->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(6);
+  auto* y = g->add_output();
+  y->set_name("idx");
+  y->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT64);
+  std::string path = kiln::model_test::ScratchDir() + "/nonzero.onnx";
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  model.SerializeToOstream(&out);
+  return path;
+}
+
+TEST_F(ModelApiTest, ExecuteGivesAnOutputWithoutABufferMemoryTheCallerFrees) {
+  const std::string om = CompileOm("nonzero", WriteNonZeroModel());
+  ASSERT_FALSE(om.empty());
+  uint32_t id = 0;
+  ASSERT_EQ(aclmdlLoadFromFile(om.c_str(), &id), ACL_SUCCESS) << RecentErrMsg();
+  const std::vector<float> x = {0, 3, 0, -1, 0, 2};
+  void* in = nullptr;
+  ASSERT_EQ(aclrtMalloc(&in, 24, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpy(in, 24, x.data(), 24, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  aclmdlDataset* ins = aclmdlCreateDataset();
+  aclmdlDataset* outs = aclmdlCreateDataset();
+  ASSERT_EQ(aclmdlAddDatasetBuffer(ins, aclCreateDataBuffer(in, 24)), ACL_SUCCESS);
+  aclDataBuffer* none = aclCreateDataBuffer(nullptr, 0);  // CANN: the runtime allocates it
+  ASSERT_EQ(aclmdlAddDatasetBuffer(outs, none), ACL_SUCCESS);
+  // Asynchronous execution needs its buffers (CANN allocates only in aclmdlExecute).
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlExecuteAsync(id, ins, outs, stream), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_ERROR_INVALID_PARAM);
+  EXPECT_TRUE(Contains(RecentErrMsg(), "output 'idx' needs 24 bytes"));
+  ASSERT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlExecute(id, ins, outs), ACL_SUCCESS) << RecentErrMsg();
+  void* got = aclGetDataBufferAddr(none);
+  ASSERT_NE(got, nullptr);
+  EXPECT_EQ(aclGetDataBufferSizeV2(none), 24u);
+  EXPECT_EQ(DimsOf(aclmdlGetDatasetTensorDesc(outs, 0)), (std::vector<int64_t>{1, 3}));
+  std::vector<int64_t> idx(3);
+  ASSERT_EQ(aclrtMemcpy(idx.data(), 24, got, 24, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  EXPECT_EQ(idx, (std::vector<int64_t>{1, 3, 5}));
+  // The application owns it: aclrtFree takes it, and the buffer is reset as CANN says to.
+  EXPECT_EQ(aclrtFree(got), ACL_SUCCESS);
+  ASSERT_EQ(aclUpdateDataBuffer(none, nullptr, 0), ACL_SUCCESS);
+  aclDestroyDataBuffer(aclmdlGetDatasetBuffer(ins, 0));
+  aclDestroyDataBuffer(none);
+  aclmdlDestroyDataset(ins);
+  aclmdlDestroyDataset(outs);
+  aclrtFree(in);
+  EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS);
+}
+
 }  // namespace

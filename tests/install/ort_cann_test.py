@@ -13,7 +13,10 @@ shape makes the provider build another model through Kiln's graph-engine API
 A second session finds the saved .om files (aclmdlLoadFromFile). The provider's single-operator
 mode (enable_cann_graph False: aclopCompileAndExecute per node) runs ResNet-50 and mnist-8.
 
-Usage: ort_cann_test.py PROJECT_ROOT MODELS_DIR"""
+A model with a data-dependent output (NonZero) makes the provider pass NULL output buffers to
+aclmdlExecute, which must allocate them.
+
+Usage: ort_cann_test.py PROJECT_ROOT MODELS_DIR NONZERO_ONNX"""
 import glob
 import os
 import sys
@@ -72,7 +75,7 @@ def check(path, shapes, options=None):
     return failures
 
 
-def main(root, models):
+def main(root, models, nonzero):
     data = os.path.join(root, "tests", "data", "models")
     mnist = os.path.join(data, "mnist-8", "model.onnx")
     yunet = os.path.join(data, "yunet", "yunet_n_dynamic.onnx")
@@ -94,6 +97,8 @@ def main(root, models):
         named = {d for i in s.get_inputs() for d in i.shape if isinstance(d, str)}
         shapes = [{k: v for k, v in d.items() if k in named} or {k: 1 for k in named} for d in shapes]
         failures += check(path, shapes)
+    # NULL output buffers (the provider's path for -1 output dims), two lengths.
+    failures += check(nonzero, [{"n": 7}, {"n": 12}])
     saved = glob.glob("*.om")
     print(f"{len(saved)} .om file(s) saved by aclgrphSaveModel in the working folder")
     if not saved:
@@ -112,4 +117,4 @@ def main(root, models):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1], sys.argv[2]))
+    sys.exit(main(sys.argv[1], sys.argv[2], sys.argv[3]))

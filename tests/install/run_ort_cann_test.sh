@@ -25,6 +25,19 @@ trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
 # shellcheck disable=SC1091
 source "$work/prefix/set_env.sh"
+# A model whose output dims only the run decides (NonZero): the provider passes a NULL output
+# buffer to aclmdlExecute for it.
+"$root/.venv/bin/python" - "$work/nonzero.onnx" <<'PY'
+import sys
+from onnx import TensorProto, helper, save
+x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n"])
+y = helper.make_tensor_value_info("idx", TensorProto.INT64, [1, None])
+z = helper.make_tensor_value_info("r", TensorProto.FLOAT, ["n"])
+g = helper.make_graph([helper.make_node("Relu", ["x"], ["r"], name="relu"),
+                       helper.make_node("NonZero", ["r"], ["idx"], name="nonzero")],
+                      "nonzero", [x], [y, z])
+save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8), sys.argv[1])
+PY
 mkdir "$work/run"
 cd "$work/run"
-"$python" "$root/tests/install/ort_cann_test.py" "$root" "$models"
+"$python" "$root/tests/install/ort_cann_test.py" "$root" "$models" "$work/nonzero.onnx"
