@@ -3,8 +3,8 @@
 
 /* The cost of one single-operator call: an Add of two float [n] tensors, compiled once with
  * aclopCompile, then run N times through aclopExecuteV2 (matching every call) and through a handle
- * (matched once), each call followed by aclrtSynchronizeStream, and N times queued back to back with
- * one synchronisation at the end. Prints the median microseconds per call of each form.
+ * (matched once), each call followed by aclrtSynchronizeStream, and N times queued back to back
+ * with one synchronisation at the end. Prints the median microseconds per call of each form.
  *
  *   cc -O2 bench/single_op_overhead.c -Iinclude -Lbuild/release/src/capi -lascendcl \
  *      -Wl,-rpath,build/release/src/capi -o /tmp/single_op_overhead
@@ -96,8 +96,7 @@ int main(int argc, char** argv) {
     }
     qsort(us, (size_t)calls, sizeof(double), Cmp);
     printf("n=%lld %s + sync: median %.2f us, p90 %.2f us\n", (long long)n,
-           form == 0 ? "aclopExecuteV2" : "aclopExecWithHandle", us[calls / 2],
-           us[calls * 9 / 10]);
+           form == 0 ? "aclopExecuteV2" : "aclopExecWithHandle", us[calls / 2], us[calls * 9 / 10]);
   }
   aclopDestroyHandle(h);
   aclDestroyDataBuffer(ba);

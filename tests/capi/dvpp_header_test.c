@@ -37,7 +37,7 @@ int main(void) {
   /* A few addresses, so the link proves the libraries a CANN program names are enough. */
   typedef void (*Fn)(void);
   Fn volatile fns[] = {(Fn)&acldvppMalloc, (Fn)&acldvppJpegDecodeAsync,
-              (Fn)&acldvppVpcBatchCropResizeMakeBorderAsync, (Fn)&acldvppPngDecodeAsync};
+                       (Fn)&acldvppVpcBatchCropResizeMakeBorderAsync, (Fn)&acldvppPngDecodeAsync};
   size_t i;
   for (i = 0; i < sizeof fns / sizeof fns[0]; ++i) {
     if (fns[i] == NULL) return 1;

@@ -14,8 +14,7 @@
 
 #define KILN_STATIC_CHECK(cond, name) typedef char kiln_static_check_##name[(cond) ? 1 : -1]
 
-KILN_STATIC_CHECK(ACL_ENGINE_SYS == 0 && ACL_ENGINE_AICORE == 1 && ACL_ENGINE_VECTOR == 2,
-                  engine);
+KILN_STATIC_CHECK(ACL_ENGINE_SYS == 0 && ACL_ENGINE_AICORE == 1 && ACL_ENGINE_VECTOR == 2, engine);
 KILN_STATIC_CHECK(ACL_COMPILE_SYS == 0 && ACL_COMPILE_UNREGISTERED == 1, compile_type);
 KILN_STATIC_CHECK(ACL_PRECISION_MODE == 0 && ACL_AUTO_TUNE_MODE == 2 && ACL_OP_JIT_COMPILE == 10 &&
                       ACL_PRECISION_MODE_V2 == 15 && ACL_OP_DEBUG_OPTION == 16,
@@ -35,9 +34,10 @@ int main(void) {
   }
   /* A few addresses, so the link proves the libraries a CANN program names are enough. */
   typedef void (*Fn)(void);
-  Fn volatile fns[] = {(Fn)&aclopExecuteV2,    (Fn)&aclopSetModelDir, (Fn)&aclopCompileAndExecute,
-              (Fn)&aclSetCompileopt,  (Fn)&aclblasGemmEx,    (Fn)&aclblasCreateHandleForS8gemv,
-              (Fn)&aclopSetAttrListListInt};
+  Fn volatile fns[] = {(Fn)&aclopExecuteV2,         (Fn)&aclopSetModelDir,
+                       (Fn)&aclopCompileAndExecute, (Fn)&aclSetCompileopt,
+                       (Fn)&aclblasGemmEx,          (Fn)&aclblasCreateHandleForS8gemv,
+                       (Fn)&aclopSetAttrListListInt};
   size_t i;
   for (i = 0; i < sizeof fns / sizeof fns[0]; ++i) {
     if (fns[i] == NULL) return 1;

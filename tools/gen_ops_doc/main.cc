@@ -59,8 +59,7 @@ static void PrintSingleOps() {
       "codes: `docs/single-ops.md`.\n\n");
   std::printf("| CANN type | inputs -> outputs | attributes | runs as |\n|---|---|---|---|\n");
   for (const auto& op : ops) {
-    std::printf("| %s | %s | %s | %s |\n", op.type, op.inputs, *op.attrs ? op.attrs : "—",
-                op.kiln);
+    std::printf("| %s | %s | %s | %s |\n", op.type, op.inputs, *op.attrs ? op.attrs : "—", op.kiln);
   }
   std::printf("\n");
 }

@@ -5,7 +5,8 @@
  * AscendCL BLAS: C = alpha·op(A)·op(B) + beta·C and y = alpha·op(A)·x + beta·y on a stream,
  * row-major, as the single operator "GEMM" (a loaded GEMM single-op model when one matches,
  * otherwise one Kiln compiles on first use). alpha and beta are device pointers of C's type.
- * lda/ldb/ldc and incx/incy are reserved: -1. Programs link -lacl_cblas (docs/single-ops.md, "BLAS").
+ * lda/ldb/ldc and incx/incy are reserved: -1. Programs link -lacl_cblas (docs/single-ops.md,
+ * "BLAS").
  *
  * Source-compatible with CANN's acl/ops/acl_cblas.h.
  */

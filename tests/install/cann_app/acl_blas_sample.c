@@ -8,13 +8,13 @@
 #include "acl/acl.h"
 #include "acl/ops/acl_cblas.h"
 
-#define CHECK(call)                                     \
-  do {                                                  \
-    aclError e_ = (call);                               \
-    if (e_ != ACL_SUCCESS) {                            \
-      fprintf(stderr, "%s failed: %d\n", #call, e_);    \
-      return 1;                                         \
-    }                                                   \
+#define CHECK(call)                                  \
+  do {                                               \
+    aclError e_ = (call);                            \
+    if (e_ != ACL_SUCCESS) {                         \
+      fprintf(stderr, "%s failed: %d\n", #call, e_); \
+      return 1;                                      \
+    }                                                \
   } while (0)
 
 int main(void) {
@@ -39,9 +39,8 @@ int main(void) {
   CHECK(aclrtMemcpy(dc, sizeof c, c, sizeof c, ACL_MEMCPY_HOST_TO_DEVICE));
   CHECK(aclrtMemcpy(dalpha, sizeof alpha, &alpha, sizeof alpha, ACL_MEMCPY_HOST_TO_DEVICE));
   CHECK(aclrtMemcpy(dbeta, sizeof beta, &beta, sizeof beta, ACL_MEMCPY_HOST_TO_DEVICE));
-  CHECK(aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 2, 2, 3, dalpha, da, -1, ACL_FLOAT,
-                      db, -1, ACL_FLOAT, dbeta, dc, -1, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION,
-                      stream));
+  CHECK(aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 2, 2, 3, dalpha, da, -1, ACL_FLOAT, db,
+                      -1, ACL_FLOAT, dbeta, dc, -1, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION, stream));
   CHECK(aclrtSynchronizeStream(stream));
   CHECK(aclrtMemcpy(c, sizeof c, dc, sizeof c, ACL_MEMCPY_DEVICE_TO_HOST));
   for (i = 0; i < 4; ++i) {
