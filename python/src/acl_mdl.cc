@@ -138,14 +138,9 @@ aclError CheckDataset(const char* api, const char* what, uintptr_t dataset) {
   auto* ds = FromPtr<aclmdlDataset>(dataset);
   const size_t n = aclmdlGetDatasetNumBuffers(ds);
   for (size_t i = 0; i < n; ++i) {
-    aclDataBuffer* buf = aclmdlGetDatasetBuffer(ds, i);
-    const uintptr_t addr = ToPtr(aclGetDataBufferAddr(buf));
-    const size_t size = aclGetDataBufferSizeV2(buf);
-    if (addr != 0 && !HostRangeMapped(addr, size)) {
-      char text[64];
-      std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(addr));
-      return Reject(api, std::string(what) + " buffer " + std::to_string(i) + " (" + text + ", " +
-                             std::to_string(size) + " bytes) is not mapped memory of this process");
+    if (aclError e = CheckBufferMapped(api, what, i, aclmdlGetDatasetBuffer(ds, i));
+        e != ACL_SUCCESS) {
+      return e;
     }
   }
   return ACL_SUCCESS;

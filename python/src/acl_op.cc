@@ -51,14 +51,9 @@ aclError CheckBuffers(const char* api, const char* what, const std::vector<Ptr>&
   if (!DeviceMemoryIsHost()) return ACL_SUCCESS;
   for (size_t i = 0; i < buffers.size(); ++i) {
     if (buffers[i] == 0) continue;
-    auto* buf = FromPtr<aclDataBuffer>(buffers[i]);
-    const uintptr_t addr = ToPtr(aclGetDataBufferAddr(buf));
-    const size_t size = aclGetDataBufferSizeV2(buf);
-    if (addr != 0 && !HostRangeMapped(addr, size)) {
-      char text[64];
-      std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(addr));
-      return Reject(api, std::string(what) + " buffer " + std::to_string(i) + " (" + text + ", " +
-                             std::to_string(size) + " bytes) is not mapped memory of this process");
+    if (aclError e = CheckBufferMapped(api, what, i, FromPtr<aclDataBuffer>(buffers[i]));
+        e != ACL_SUCCESS) {
+      return e;
     }
   }
   return ACL_SUCCESS;

@@ -127,6 +127,10 @@ aclError Reject(const char* api, const std::string& message);
 // ACL_SUCCESS when `n` bytes at `p` are mapped (or p is NULL, which the C library rejects with
 // its own message); otherwise Reject(api, "<what> ... is not mapped memory").
 aclError CheckMapped(const char* api, const char* what, uintptr_t p, size_t n);
+// The same for the memory of data buffer `index` of a list or dataset (a NULL address is left
+// to the C library): Reject(api, "<what> buffer <index> (...) is not mapped memory ...").
+aclError CheckBufferMapped(const char* api, const char* what, size_t index,
+                           const aclDataBuffer* buffer);
 
 // aclGetRecentErrMsg() with the messages of this thread's Reject calls in front (both are
 // cleared, as aclGetRecentErrMsg clears its own); None when there are none.

@@ -69,6 +69,17 @@ aclError CheckMapped(const char* api, const char* what, uintptr_t p, size_t n) {
                          " bytes) is not mapped memory of this process");
 }
 
+aclError CheckBufferMapped(const char* api, const char* what, size_t index,
+                           const aclDataBuffer* buffer) {
+  const uintptr_t addr = ToPtr(aclGetDataBufferAddr(buffer));
+  const size_t size = aclGetDataBufferSizeV2(buffer);
+  if (addr == 0 || HostRangeMapped(addr, size)) return ACL_SUCCESS;
+  char text[64];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(addr));
+  return Reject(api, std::string(what) + " buffer " + std::to_string(index) + " (" + text + ", " +
+                         std::to_string(size) + " bytes) is not mapped memory of this process");
+}
+
 py::object RecentErrMsg() {
   const char* c_msg = aclGetRecentErrMsg();  // taken (and cleared) as the C API does
   std::string text;

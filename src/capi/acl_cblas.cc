@@ -96,16 +96,6 @@ aclError GemmCall(const char* api, const Gemm& g, OpCall* call) {
   return ACL_SUCCESS;
 }
 
-// The GEMM model for `call`: a loaded one that matches, else one compiled now and kept.
-kiln::Result<std::shared_ptr<SingleOpRegistry::Entry>> GemmModel(const OpCall& call) {
-  SingleOpRegistry& registry = SingleOpRegistry::Get();
-  auto found = registry.Find(call.desc);
-  if (found.ok()) return found;
-  KILN_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, kiln::compiler::CompileSingleOp(call.desc));
-  KILN_RETURN_IF_ERROR(registry.AddCompiled(call.desc, std::move(bytes)), "");
-  return registry.Find(call.desc);
-}
-
 size_t Bytes(const kiln::compiler::OpTensorDesc& t) {
   size_t n = kiln::compiler::AclDataTypeSize(t.dtype);
   for (int64_t d : t.dims) n *= static_cast<size_t>(d);
@@ -132,7 +122,7 @@ aclError RunGemm(const char* api, const Gemm& g, const void* alpha, const void* 
   }
   kiln::runtime::IoBuffer out = call.inputs[2];  // C is written in place
   call.outputs = {out};
-  auto entry = GemmModel(call);
+  auto entry = SingleOpRegistry::Get().FindOrCompile(call.desc);
   if (!entry.ok()) return Report(api, entry.status());
   return kiln::capi::LaunchOp(api, *entry, call, stream, nullptr);
 }
@@ -144,7 +134,7 @@ aclError GemmHandle(const char* api, const Gemm& g, aclopHandle** handle) {
   if (handle == nullptr) return InvalidParam(api, "handle is NULL");
   OpCall call;
   if (aclError e = GemmCall(api, g, &call); e != ACL_SUCCESS) return e;
-  auto entry = GemmModel(call);
+  auto entry = SingleOpRegistry::Get().FindOrCompile(call.desc);
   if (!entry.ok()) return Report(api, entry.status());
   return kiln::capi::CreateOpHandle(api, std::move(call), handle);
 }

@@ -734,12 +734,7 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
     for (auto& out : call.outs) {
       if (out.data != nullptr || out.size != 0) continue;
       allocates = true;
-      out.allocate = [](size_t bytes) -> void* {
-        // aclrtMalloc's padding (ALIGN_UP(size, 32) + 32), so aclrtFree and the size checks of
-        // the memory API treat it as theirs.
-        auto p = kiln::runtime::Runtime::Get().Malloc((bytes + 31) / 32 * 32 + 32, false);
-        return p.ok() ? *p : nullptr;
-      };
+      out.allocate = kiln::capi::MallocForCaller;
     }
     Status st = call.model->Execute(call.ins, call.outs, &r.result, stream_id);
     if (allocates) {

@@ -13,6 +13,7 @@
 #define ENABLE_DVPP_INTERFACE
 #include "acl/ops/acl_dvpp.h"
 #include "capi/error.h"
+#include "capi/model_handles.h"
 #include "runtime/runtime.h"
 
 using kiln::capi::InvalidParam;
@@ -48,6 +49,11 @@ bool WantsHugePages(uint32_t policy, size_t size) {
   }
 }
 
+// AscendCL's real size: ALIGN_UP(size, 32) + 32 (aclrtMalloc) or ALIGN_UP(size, 32).
+size_t PaddedSize(size_t size, Padding padding) {
+  return (size + 31) / 32 * 32 + (padding == Padding::kAlignUp32Plus32 ? 32 : 0);
+}
+
 aclError DeviceMalloc(const char* api, void** devPtr, size_t size, aclrtMemMallocPolicy policy,
                       Padding padding) {
   if (devPtr == nullptr) return InvalidParam(api, "devPtr is NULL");
@@ -57,10 +63,9 @@ aclError DeviceMalloc(const char* api, void** devPtr, size_t size, aclrtMemMallo
     return Report(api, kiln::Error(kiln::code::kRtMemoryAllocation, "size ", size,
                                    " is larger than any device"));
   }
-  // AscendCL's real size: ALIGN_UP(size, 32) + 32 (aclrtMalloc) or ALIGN_UP(size, 32).
-  size_t real = (size + 31) / 32 * 32 + (padding == Padding::kAlignUp32Plus32 ? 32 : 0);
   auto ptr = Runtime::Get().Malloc(
-      real, WantsHugePages(static_cast<uint32_t>(kiln::capi::EnumInt(policy)), size));
+      PaddedSize(size, padding),
+      WantsHugePages(static_cast<uint32_t>(kiln::capi::EnumInt(policy)), size));
   if (!ptr.ok()) return Report(api, ptr.status());
   *devPtr = *ptr;
   return ACL_SUCCESS;
@@ -201,6 +206,13 @@ kiln::Status CheckFill(void* devPtr, size_t maxCount, size_t count) {
 }
 
 }  // namespace
+
+void* kiln::capi::MallocForCaller(size_t size) {
+  if (size == 0 || size > SIZE_MAX - 64) return nullptr;
+  auto ptr = Runtime::Get().Malloc(PaddedSize(size, Padding::kAlignUp32Plus32),
+                                   WantsHugePages(ACL_MEM_MALLOC_HUGE_FIRST, size));
+  return ptr.ok() ? *ptr : nullptr;
+}
 
 extern "C" {
 

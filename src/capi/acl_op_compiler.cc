@@ -60,15 +60,6 @@ aclError CheckCompileArgs(const char* api, aclopEngineType engineType, aclopComp
   return ACL_SUCCESS;
 }
 
-// Compiles `desc` and registers the model, unless one already matches it.
-aclError CompileAndRegister(const char* api, const kiln::compiler::SingleOpDesc& desc) {
-  SingleOpRegistry& registry = SingleOpRegistry::Get();
-  if (registry.Find(desc).ok()) return ACL_SUCCESS;
-  auto bytes = kiln::compiler::CompileSingleOp(desc);
-  if (!bytes.ok()) return Report(api, bytes.status());
-  return Report(api, registry.AddCompiled(desc, std::move(bytes).value()));
-}
-
 aclError CompileAndExecute(const char* api, const char* opType, int numInputs,
                            const aclTensorDesc* const inputDesc[],
                            const aclDataBuffer* const inputs[], int numOutputs,
@@ -97,16 +88,8 @@ aclError CompileAndExecute(const char* api, const char* opType, int numInputs,
   // GEMM's alpha), as CANN's execution matches it.
   auto found = kiln::capi::MatchOp(call);
   if (!found.ok()) {
-    for (size_t i = 0; i < call.desc.inputs.size(); ++i) {
-      auto& t = call.desc.inputs[i];
-      const auto& buffer = call.inputs[i];
-      if (!call.host_inputs[i] || t.is_const || buffer.data == nullptr) continue;
-      const auto* p = static_cast<const uint8_t*>(buffer.data);
-      t.is_const = true;
-      t.const_value.assign(p, p + buffer.size);
-    }
-    if (aclError e = CompileAndRegister(api, call.desc); e != ACL_SUCCESS) return e;
-    found = SingleOpRegistry::Get().Find(call.desc);
+    kiln::capi::HostInputsAsConst(call, &call.desc);
+    found = SingleOpRegistry::Get().FindOrCompile(call.desc);
     if (!found.ok()) return Report(api, found.status());
   }
   return kiln::capi::LaunchOp(api, *found, call, stream, refresh);
@@ -141,7 +124,8 @@ aclError aclopCompile(const char* opType, int numInputs, const aclTensorDesc* co
                                  "and constants (aclSetTensorConst)"));
       }
     }
-    return CompileAndRegister(api, call.desc);
+    auto compiled = SingleOpRegistry::Get().FindOrCompile(call.desc);
+    return compiled.ok() ? ACL_SUCCESS : Report(api, compiled.status());
   });
 }
 

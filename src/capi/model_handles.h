@@ -40,6 +40,10 @@ void FillIoDims(const std::string& name, const kernels::Dims& dims, aclmdlIODims
 // A live aclDataBuffer's address and size (acl_data_buffer.cc); false when the handle is not
 // live (never created, or destroyed).
 bool ReadDataBuffer(const aclDataBuffer* buffer, void** data, size_t* size);
+// Device memory of `size` bytes as aclrtMalloc(ACL_MEM_MALLOC_HUGE_FIRST) gives it (same
+// padding, so aclrtFree and the memory checks treat it as theirs), for memory the runtime hands
+// to the application (acl_memory.cc); null when it cannot be had.
+void* MallocForCaller(size_t size);
 // Points a live aclDataBuffer at `data` of `size` bytes (an output aclmdlExecute allocated);
 // false when it is not live.
 bool WriteDataBuffer(const aclDataBuffer* buffer, void* data, size_t size);

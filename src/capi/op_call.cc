@@ -106,25 +106,27 @@ bool AllOutputsEmpty(const OpCall& call) {
   return true;
 }
 
+bool HostInputsAsConst(const OpCall& call, compiler::SingleOpDesc* desc) {
+  bool changed = false;
+  for (size_t i = 0; i < desc->inputs.size() && i < call.inputs.size(); ++i) {
+    compiler::OpTensorDesc& t = desc->inputs[i];
+    const runtime::IoBuffer& buffer = call.inputs[i];
+    if (!call.host_inputs[i] || t.is_const || buffer.data == nullptr) continue;
+    const auto* p = static_cast<const uint8_t*>(buffer.data);
+    t.is_const = true;
+    t.const_value.assign(p, p + buffer.size);
+    changed = true;
+  }
+  return changed;
+}
+
 Result<std::shared_ptr<SingleOpRegistry::Entry>> MatchOp(OpCall& call) {
   SingleOpRegistry& registry = SingleOpRegistry::Get();
   auto entry = registry.Find(call.desc);
   if (entry.ok()) return entry;
   // CANN tries a host-memory input again as a constant of its buffer's values.
-  bool retried = false;
   compiler::SingleOpDesc as_const = call.desc;
-  for (size_t i = 0; i < as_const.inputs.size(); ++i) {
-    compiler::OpTensorDesc& t = as_const.inputs[i];
-    if (!call.host_inputs[i] || t.is_const || i >= call.inputs.size() ||
-        call.inputs[i].data == nullptr) {
-      continue;
-    }
-    const auto* p = static_cast<const uint8_t*>(call.inputs[i].data);
-    t.is_const = true;
-    t.const_value.assign(p, p + call.inputs[i].size);
-    retried = true;
-  }
-  if (!retried) return entry;
+  if (!HostInputsAsConst(call, &as_const)) return entry;
   auto again = registry.Find(as_const);
   if (!again.ok()) return entry;
   call.desc = std::move(as_const);
@@ -145,7 +147,8 @@ aclError LaunchOp(const char* api, const std::shared_ptr<SingleOpRegistry::Entry
     ins.push_back(call.inputs[i]);
   }
   const bool dynamic = entry->desc.dynamic();
-  auto dims = std::make_shared<std::vector<kernels::Dims>>();
+  // A dynamic model's output dims, for `refresh` once the run ends (static: the declared ones).
+  auto dims = dynamic ? std::make_shared<std::vector<kernels::Dims>>() : nullptr;
   (*s)->queue().Submit([m = std::move(model).value(), ins = std::move(ins), outs = call.outputs,
                         dims, dynamic, op = call.desc.op_type, stream_id = (*s)->id()]() -> Status {
     runtime::ExecResult result;

@@ -46,6 +46,9 @@ aclError ReadOpBuffers(const char* api, int numInputs, const aclDataBuffer* cons
                        int numOutputs, aclDataBuffer* const outputs[], OpCall* call);
 // Whether every output desc is empty (a 0 dim): CANN returns success without running.
 bool AllOutputsEmpty(const OpCall& call);
+// Makes `desc`'s host-placed inputs (call.host_inputs) constants of their buffers' values (what
+// CANN matches and compiles them as); whether any changed.
+bool HostInputsAsConst(const OpCall& call, compiler::SingleOpDesc* desc);
 // The matching model; an input placed in host memory that does not match as a device input is
 // tried again as a constant holding its buffer's values (as CANN does).
 Result<std::shared_ptr<SingleOpRegistry::Entry>> MatchOp(OpCall& call);

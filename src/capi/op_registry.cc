@@ -32,6 +32,11 @@ void SingleOpRegistry::DropDevice(int32_t device) {
 }
 
 Status SingleOpRegistry::Add(std::vector<uint8_t> bytes, const std::string& origin) {
+  return AddEntry(std::move(bytes), origin).status();
+}
+
+Result<std::shared_ptr<SingleOpRegistry::Entry>> SingleOpRegistry::AddEntry(
+    std::vector<uint8_t> bytes, const std::string& origin) {
   auto desc = compiler::ReadSingleOp(bytes.data(), bytes.size());
   if (!desc.ok()) {
     return Error(code::kOpLoadFailed, origin, ": ", desc.status().message());
@@ -42,21 +47,29 @@ Status SingleOpRegistry::Add(std::vector<uint8_t> bytes, const std::string& orig
   entry->origin = origin;
   std::lock_guard<std::mutex> lock(mu_);
   for (auto& e : entries_) {
-    std::string why;
-    if (e->desc.op_type == entry->desc.op_type && e->desc.inputs == entry->desc.inputs &&
-        e->desc.outputs == entry->desc.outputs && e->desc.attrs == entry->desc.attrs) {
-      e = std::move(entry);
-      return Status::Ok();
+    if (e->desc.SameOperator(entry->desc)) {
+      e = entry;
+      return entry;
     }
   }
-  entries_.push_back(std::move(entry));
-  return Status::Ok();
+  entries_.push_back(entry);
+  return entry;
 }
 
-Status SingleOpRegistry::AddCompiled(const compiler::SingleOpDesc& desc,
-                                     std::vector<uint8_t> bytes) {
-  (void)desc;  // the .om carries it
-  return Add(std::move(bytes), "aclopCompile");
+Result<std::shared_ptr<SingleOpRegistry::Entry>> SingleOpRegistry::FindOrCompile(
+    const compiler::SingleOpDesc& desc) {
+  {
+    // A model compiled for this very description (a dynamic one too: Find matches calls, whose
+    // dims are real, against its ranges).
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& e : entries_) {
+      if (e->desc.SameOperator(desc)) return e;
+    }
+  }
+  auto found = Find(desc);
+  if (found.ok()) return found;
+  KILN_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, compiler::CompileSingleOp(desc));
+  return AddEntry(std::move(bytes), "aclopCompile");
 }
 
 Result<std::shared_ptr<SingleOpRegistry::Entry>> SingleOpRegistry::Find(

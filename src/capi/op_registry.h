@@ -36,8 +36,9 @@ class SingleOpRegistry {
   // Registers an .om (the bytes are kept); kOpLoadFailed naming `origin` when it is not a
   // single-op model Kiln can read. A model for the same description replaces the earlier one.
   Status Add(std::vector<uint8_t> bytes, const std::string& origin);
-  // Registers a description compiled in the process.
-  Status AddCompiled(const compiler::SingleOpDesc& desc, std::vector<uint8_t> bytes);
+  // The model for `desc` (Find), or one compiled now and registered (aclopCompile, the BLAS
+  // calls, aclopCompileAndExecute); the compiler's errors name the operator.
+  Result<std::shared_ptr<Entry>> FindOrCompile(const compiler::SingleOpDesc& desc);
   // The model for `call`: static models first, then dynamic ones whose ranges hold the call's
   // dims. kOpNotFound when no model has the call's operator type; otherwise the code of the
   // first part that differs from the closest model (inputs, outputs, attributes), the message
@@ -55,6 +56,8 @@ class SingleOpRegistry {
 
  private:
   SingleOpRegistry() = default;
+  // Add, giving the registered entry.
+  Result<std::shared_ptr<Entry>> AddEntry(std::vector<uint8_t> bytes, const std::string& origin);
   mutable std::mutex mu_;
   std::vector<std::shared_ptr<Entry>> entries_;
 };

@@ -140,6 +140,10 @@ Result<std::map<std::string, std::vector<int64_t>>> ParseInputShape(const std::s
   return shapes;
 }
 
+bool IsTarget(const std::string& name) {
+  return name == "cpu" || name == "cpu-avx2" || name == "cpu-avx512" || name == "cuda";
+}
+
 std::string HostTarget() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f")) return "cpu-avx512";

@@ -75,6 +75,10 @@ struct SingleOpDesc {
   std::map<std::string, OpAttr> attrs;
   std::string name;  // op_list.json's "name" (the .om's file name), "" = none
   bool dynamic() const;
+  // The same operator call: type, every input and output desc, attributes (not the name).
+  bool SameOperator(const SingleOpDesc& o) const {
+    return op_type == o.op_type && inputs == o.inputs && outputs == o.outputs && attrs == o.attrs;
+  }
 };
 
 // The aclDataType number for a Kiln element type (-1 = none) and back (kUndefined = none).

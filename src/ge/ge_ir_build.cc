@@ -36,12 +36,7 @@ std::map<std::string, std::string> Plain(const std::map<AscendString, AscendStri
 
 // The Kiln target for ir_option::SOC_VERSION: Kiln's own names as they are (what
 // aclrtGetSocName returns), anything else (an Ascend SoC) this host's.
-std::string TargetFor(const std::string& soc) {
-  for (const char* t : {"cpu", "cpu-avx2", "cpu-avx512", "cuda"}) {
-    if (soc == t) return soc;
-  }
-  return "";
-}
+std::string TargetFor(const std::string& soc) { return kiln::compiler::IsTarget(soc) ? soc : ""; }
 
 // ir_option::INPUT_SHAPE as onnxruntime's CANN provider writes it: "name:d,d;name2:d" where a
 // rank-0 input is its bare name (nothing to bind) and names may hold ':' (split at the last).

@@ -717,7 +717,7 @@ Status Execute(const Program& program, ExecState& state, uint8_t* workspace,
   // Outputs that no node wrote into the caller's buffer (an input or constant passed through,
   // or one tensor listed twice): copy them. An output without a buffer gets memory from its
   // `allocate` now that its size is known.
-  if (result) result->allocated.assign(g.outputs.size(), {nullptr, 0});
+  if (result) result->allocated.clear();  // filled only when an output is allocated here
   for (size_t i = 0; i < g.outputs.size(); ++i) {
     const int32_t t = g.outputs[i];
     const TensorView* v = frame.Find(t);
@@ -731,6 +731,7 @@ Status Execute(const Program& program, ExecState& state, uint8_t* workspace,
                      " bytes for output '", g.tensors[t].name, "'");
       }
       if (v->bytes()) std::memcpy(p, v->data, v->bytes());
+      result->allocated.resize(g.outputs.size(), {nullptr, 0});
       result->allocated[i] = {p, v->bytes()};
       continue;
     }

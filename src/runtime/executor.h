@@ -34,7 +34,8 @@ struct IoBuffer {
 struct ExecResult {
   std::vector<kernels::Dims> output_dims;  // actual dims of each output
   int gear = -1;                           // the gear that ran (-1: static model)
-  // Per output: the memory `allocate` gave it and its bytes ({null, 0} for the others).
+  // Per output: the memory `allocate` gave it and its bytes ({null, 0} for the others); empty
+  // when no output was allocated.
   std::vector<std::pair<void*, size_t>> allocated;
 };
 

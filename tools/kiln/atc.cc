@@ -84,8 +84,7 @@ int ResolveTarget(const AtcFlags& f, std::string* target) {
                  "target (%s)\n",
                  target->c_str(), compiler::HostTarget().c_str());
     target->clear();
-  } else if (!target->empty() && *target != "cpu" && *target != "cpu-avx2" &&
-             *target != "cpu-avx512" && *target != "cuda") {
+  } else if (!target->empty() && !compiler::IsTarget(*target)) {
     return Fail("--soc_version=" + *target +
                 " is not a Kiln target (cpu, cpu-avx2, cpu-avx512, cuda) or an Ascend SoC name");
   }
