@@ -19,7 +19,9 @@ done
 # nlohmann-json (acl.json), CLI11 (the kiln command), protobuf + libonnx (ONNX import),
 # FlatBuffers (.om graph), libdeflate (.om checksums; zlib reseals fuzz inputs), oneDNN (CPU kernels; its CMake
 # config wants the OpenCL loader's dev files), Python headers + pybind11 (the acl/kiln Python
-# module), libjpeg-turbo + libpng + libyuv + FFmpeg's libavcodec (the DVPP media API). See docs/dependencies.md.
+# module), libjpeg-turbo + libpng + libyuv + FFmpeg's libavcodec (the DVPP media API); nasm and
+# x264/x265 (the wheel's own minimal FFmpeg), debootstrap (the wheel test's clean Debian root).
+# See docs/dependencies.md.
 packages=(
   build-essential cmake ninja-build ccache pkg-config python3 python3-venv
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev
@@ -27,6 +29,7 @@ packages=(
   libdeflate-dev
   libdnnl-dev ocl-icd-opencl-dev python3-dev pybind11-dev
   libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libyuv-dev libavcodec-dev libavutil-dev
+  nasm libx264-dev libx265-dev debootstrap
 )
 
 missing=()

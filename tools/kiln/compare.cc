@@ -39,8 +39,10 @@ struct CompareFlags {
 // <build>/tools/kiln/kiln, or <prefix>/python/site-packages next to <prefix>/bin/kiln.
 std::string PythonPackages(const fs::path& self) {
   const fs::path dir = self.parent_path();
+  // The build tree (tools/kiln -> python), an install prefix (bin -> python/site-packages), the
+  // wheel (site-packages/kiln/_bin -> site-packages).
   for (const fs::path& candidate :
-       {dir / ".." / ".." / "python", dir / ".." / "python" / "site-packages"}) {
+       {dir / ".." / ".." / "python", dir / ".." / "python" / "site-packages", dir / ".." / ".."}) {
     std::error_code ec;
     if (fs::exists(candidate / "kiln" / "compare.py", ec)) {
       return fs::weakly_canonical(candidate, ec).string();

@@ -162,6 +162,9 @@ Install InstallOf(const std::string& dir) {
         Head(p / "set_env.sh", 4096).find("Kiln toolkit environment") != std::string::npos) {
       return {p.string(), "Kiln install", ""};
     }
+    if (Exists(p / "kiln" / "_bin" / "kiln") && Exists(p / "acl" / "libascendcl.so")) {
+      return {p.string(), "Kiln wheel", ""};  // site-packages of `pip install kiln-*.whl`
+    }
     if (Exists(p / "ascend_toolkit_install.info") || Exists(p / "version.cfg") ||
         IsCannParent(p.parent_path().filename().string())) {
       std::string version = ValueOf(Head(p / "ascend_toolkit_install.info"), "version=");
@@ -331,11 +334,14 @@ Finding CheckSetEnv(const Context& ctx) {
   }
   f.data = {{"variables", vars}, {"in_use", ctx.in_use.prefix}};
   const bool build_tree = ctx.in_use.kind == "Kiln build tree";
+  const bool wheel = ctx.in_use.kind == "Kiln wheel";
   if (match.empty() && mismatch.empty()) {
-    if (build_tree || ctx.in_use.prefix.empty()) {
+    if (build_tree || wheel || ctx.in_use.prefix.empty()) {
       f.found = "set_env.sh not sourced; " +
                 std::string(build_tree ? "a build tree needs none (kiln finds its library "
                                          "through its RUNPATH)"
+                            : wheel    ? "a wheel has none (no headers for C builds; kiln "
+                                         "finds its library through its RUNPATH)"
                                        : "the install in use is unknown");
     } else {
       f.level = Level::kWarn;

@@ -91,6 +91,12 @@ Finding CheckLibrary(Context* ctx) {
     ctx->expected =
         Canonical((bin.parent_path() / "runtime" / "lib64" / "libascendcl.so").string());
     layout = "install prefix " + bin.parent_path().string();
+  } else if (bin.filename() == "_bin" &&
+             fs::exists(bin.parent_path().parent_path() / "acl" / "libascendcl.so", ec)) {
+    // The wheel: site-packages/kiln/_bin/kiln and site-packages/acl/libascendcl.so.
+    ctx->expected =
+        Canonical((bin.parent_path().parent_path() / "acl" / "libascendcl.so").string());
+    layout = "wheel " + bin.parent_path().parent_path().string();
   }
 #if defined(KILN_BUILD_BINARY) && defined(KILN_BUILD_LIBRARY)
   if (ctx->expected.empty() && Canonical(KILN_BUILD_BINARY) == ctx->exe) {
