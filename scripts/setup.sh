@@ -74,3 +74,14 @@ if ! cmp -s "$ort_file" "$ort_venv/.kiln-requirements" 2>/dev/null; then
   "$ort_venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps -r "$ort_file"
   cp "$ort_file" "$ort_venv/.kiln-requirements"
 fi
+
+# Ray Serve and KServe (kiln.serve, kiln.kserve_model; docs/serving.md), in a venv of their own
+# (.venv-serve): kserve pins protobuf < 7 and they run on numpy 1.26.4, unlike .venv.
+serve_venv="$here/.venv-serve"
+serve_file="$here/scripts/requirements-serve.txt"
+if ! cmp -s "$serve_file" "$serve_venv/.kiln-requirements" 2>/dev/null; then
+  echo "setup: installing Ray Serve and KServe into .venv-serve"
+  [ -x "$serve_venv/bin/python" ] || python3 -m venv "$serve_venv"
+  "$serve_venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps -r "$serve_file"
+  cp "$serve_file" "$serve_venv/.kiln-requirements"
+fi

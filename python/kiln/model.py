@@ -177,6 +177,11 @@ class Model:
             if ret == 0:
                 self._batches = list(batch.get("batch", []))
 
+    @property
+    def batch_sizes(self):
+        """The model's dynamic-batch gears (`kiln atc --dynamic_batch_size`), [] when it has none."""
+        return list(self._batches)
+
     def _info(self, i, is_input):
         mdl = acl.mdl
         if is_input:

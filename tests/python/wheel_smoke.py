@@ -26,7 +26,7 @@ import numpy as np
 
 SRC = os.path.abspath(sys.argv[1])
 sys.path.insert(0, os.path.join(SRC, "tests", "python"))
-from conftest import read_tensor  # noqa: E402  (the ONNX TensorProto reader, no onnx needed)
+from onnx_tensor import read_tensor  # noqa: E402  (the ONNX TensorProto reader, no onnx needed)
 
 PREFIX = os.path.realpath(sys.prefix)
 MNIST = os.path.join(SRC, "tests", "data", "models", "mnist-8")
