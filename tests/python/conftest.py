@@ -19,6 +19,8 @@ MODELS = os.path.join(ROOT, "tests", "data", "models")
 MNIST = os.path.join(MODELS, "mnist-8")
 
 
+# Beside this file; also when another suite loads this file by path (tests/tools/test_bench.py).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from onnx_tensor import read_tensor  # noqa: E402,F401  (the fixtures' and tests' reader)
 
 
