@@ -64,6 +64,7 @@ inline constexpr int kRtNoEventResource = 207007;
 inline constexpr int kRtNoStreamResource = 207008;
 inline constexpr int kRtInternalError = 507000;
 inline constexpr int kRtEventNotComplete = 507006;
+inline constexpr int kRtSocVersion = 507008;  // an .om compiled for another target
 inline constexpr int kRtReportTimeout = 507012;
 inline constexpr int kRtStreamSyncTimeout = 507046;
 inline constexpr int kRtEventSyncTimeout = 507047;

@@ -67,6 +67,7 @@ static_assert(kRtNoEventResource == ACL_ERROR_RT_NO_EVENT_RESOURCE);
 static_assert(kRtNoStreamResource == ACL_ERROR_RT_NO_STREAM_RESOURCE);
 static_assert(kRtInternalError == ACL_ERROR_RT_INTERNAL_ERROR);
 static_assert(kRtEventNotComplete == ACL_ERROR_RT_EVENT_NOT_COMPLETE);
+static_assert(kRtSocVersion == ACL_ERROR_RT_SOC_VERSION);
 static_assert(kRtReportTimeout == ACL_ERROR_RT_REPORT_TIMEOUT);
 static_assert(kRtStreamSyncTimeout == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
 static_assert(kRtEventSyncTimeout == ACL_ERROR_RT_EVENT_SYNC_TIMEOUT);

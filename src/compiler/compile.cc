@@ -16,6 +16,7 @@
 #include "compiler/passes/output_selection.h"
 #include "compiler/passes/passes.h"
 #include "format/om_file.h"
+#include "format/target.h"
 #include "ir/op_schema.h"
 #include "kernels/precision.h"
 
@@ -140,9 +141,7 @@ Result<std::map<std::string, std::vector<int64_t>>> ParseInputShape(const std::s
   return shapes;
 }
 
-bool IsTarget(const std::string& name) {
-  return name == "cpu" || name == "cpu-avx2" || name == "cpu-avx512" || name == "cuda";
-}
+bool IsTarget(const std::string& name) { return format::IsTarget(name); }
 
 std::string HostTarget() {
   __builtin_cpu_init();

@@ -85,7 +85,8 @@ Result<std::map<std::string, std::vector<int64_t>>> ParseInputShape(const std::s
 
 // The default target name for this host ("cpu-avx512", "cpu-avx2" or "cpu").
 std::string HostTarget();
-// Whether `name` is a Kiln target ("cpu", "cpu-avx2", "cpu-avx512", "cuda").
+// Whether `name` is a Kiln target ("cpu", "cpu-avx2", "cpu-avx512", "cuda", "sm_90", ...;
+// format/target.h has the list), for the tools and the GE API, which reach format only here.
 bool IsTarget(const std::string& name);
 
 // A model as a front end hands it over.

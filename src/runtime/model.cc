@@ -12,6 +12,7 @@
 #include "format/om_file.h"
 #include "format/om_generated.h"
 #include "format/sniff.h"
+#include "format/target.h"
 #include "runtime/dump.h"
 #include "runtime/model_file.h"
 #include "runtime/profiler.h"
@@ -96,6 +97,11 @@ Result<std::shared_ptr<Model>> Model::LoadFrom(const uint8_t* data, size_t size,
   std::vector<uint64_t> aligned;
   const uint64_t start = SteadyNowNs();
   KILN_ASSIGN_OR_RETURN(format::OmView view, Open(Aligned(data, size, &aligned), size));
+  const std::string_view target(view.header->target,
+                                strnlen(view.header->target, sizeof view.header->target));
+  const std::string mismatch =
+      format::TargetMismatch(target, backend, device ? device->info().name : backend);
+  if (!mismatch.empty()) return Error(code::kRtSocVersion, mismatch);
   const uint64_t verified = SteadyNowNs();
   static std::atomic<uint64_t> serials{0};
   model->serial_ = ++serials;

@@ -178,6 +178,38 @@ TEST_F(ModelApiTest, BitFlippedOmIsRefusedWithoutLeakingDeviceMemory) {
   EXPECT_EQ(FreeDeviceMemory(), free_before);
 }
 
+// An .om records the target it was compiled for (kiln atc --soc_version); a CUDA one is refused
+// on the CPU device with ACL_ERROR_RT_SOC_VERSION naming both targets, and takes no memory.
+TEST_F(ModelApiTest, AModelCompiledForACudaTargetIsRefusedOnTheCpuNamingBothTargets) {
+  KILN_REQUIRE_MNIST();
+  const std::string device = aclrtGetSocName();
+  for (const std::string target : {"cuda", "sm_90", "cpu"}) {
+    kiln::compiler::CompileOptions options;
+    options.model = MnistOnnx();
+    options.output = ScratchDir() + "/mnist_" + target + ".om";
+    options.target = target;
+    auto report = kiln::atc::Compile(options);
+    ASSERT_TRUE(report.ok()) << report.status().message();
+    const std::vector<uint8_t> bytes = ReadBytes(options.output);
+    const size_t free_before = FreeDeviceMemory();
+    uint32_t id = 0;
+    if (target == "cpu") {  // any CPU target runs on the CPU device
+      ASSERT_EQ(aclmdlLoadFromFile(options.output.c_str(), &id), ACL_SUCCESS) << RecentErrMsg();
+      EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS);
+      continue;
+    }
+    EXPECT_EQ(aclmdlLoadFromFile(options.output.c_str(), &id), ACL_ERROR_RT_SOC_VERSION);
+    std::string msg = RecentErrMsg();
+    EXPECT_TRUE(Contains(msg, "'" + target + "'"));
+    EXPECT_TRUE(Contains(msg, device));
+    EXPECT_EQ(aclmdlLoadFromMem(bytes.data(), bytes.size(), &id), ACL_ERROR_RT_SOC_VERSION);
+    msg = RecentErrMsg();
+    EXPECT_TRUE(Contains(msg, "'" + target + "'"));
+    EXPECT_TRUE(Contains(msg, "--soc_version=cpu"));
+    EXPECT_EQ(FreeDeviceMemory(), free_before) << target;
+  }
+}
+
 // aclmdlLoadFromFile reads the file straight into the device block the weights stay in (no
 // second copy): that block, the file's size, is taken while the model lives and given back at
 // unload.

@@ -86,7 +86,8 @@ int ResolveTarget(const AtcFlags& f, std::string* target) {
     target->clear();
   } else if (!target->empty() && !compiler::IsTarget(*target)) {
     return Fail("--soc_version=" + *target +
-                " is not a Kiln target (cpu, cpu-avx2, cpu-avx512, cuda) or an Ascend SoC name");
+                " is not a Kiln target (cpu, cpu-avx2, cpu-avx512, cuda, sm_<NN>) or an Ascend "
+                "SoC name");
   }
   return 0;
 }
