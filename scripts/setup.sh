@@ -65,23 +65,17 @@ for req in "${requirements[@]}"; do
   fi
 done
 
-# onnxruntime's CANN provider, in a venv of its own (its package is also `onnxruntime`).
-ort_venv="$here/.venv-ort-cann"
-ort_file="$here/scripts/requirements-ort-cann.txt"
-if ! cmp -s "$ort_file" "$ort_venv/.kiln-requirements" 2>/dev/null; then
-  echo "setup: installing onnxruntime-cann into .venv-ort-cann"
-  [ -x "$ort_venv/bin/python" ] || python3 -m venv "$ort_venv"
-  "$ort_venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps -r "$ort_file"
-  cp "$ort_file" "$ort_venv/.kiln-requirements"
-fi
-
-# Ray Serve and KServe (kiln.serve, kiln.kserve_model; docs/serving.md), in a venv of their own
-# (.venv-serve): kserve pins protobuf < 7 and they run on numpy 1.26.4, unlike .venv.
-serve_venv="$here/.venv-serve"
-serve_file="$here/scripts/requirements-serve.txt"
-if ! cmp -s "$serve_file" "$serve_venv/.kiln-requirements" 2>/dev/null; then
-  echo "setup: installing Ray Serve and KServe into .venv-serve"
-  [ -x "$serve_venv/bin/python" ] || python3 -m venv "$serve_venv"
-  "$serve_venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps -r "$serve_file"
-  cp "$serve_file" "$serve_venv/.kiln-requirements"
-fi
+# Clients that cannot share .venv, each in a venv of its own, made once per requirements file:
+# onnxruntime's CANN provider (its package is also `onnxruntime`), and Ray Serve with KServe
+# (kiln.serve, kiln.kserve_model; docs/serving.md: kserve pins protobuf < 7 and they run on
+# numpy 1.26.4, unlike .venv).
+own_venv() {  # <venv folder> <requirements file> <what, for the message>
+  if ! cmp -s "$2" "$1/.kiln-requirements" 2>/dev/null; then
+    echo "setup: installing $3 into $(basename "$1")"
+    [ -x "$1/bin/python" ] || python3 -m venv "$1"
+    "$1/bin/python" -m pip install -q --disable-pip-version-check --no-deps -r "$2"
+    cp "$2" "$1/.kiln-requirements"
+  fi
+}
+own_venv "$here/.venv-ort-cann" "$here/scripts/requirements-ort-cann.txt" "onnxruntime-cann"
+own_venv "$here/.venv-serve" "$here/scripts/requirements-serve.txt" "Ray Serve and KServe"

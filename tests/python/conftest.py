@@ -21,17 +21,12 @@ MNIST = os.path.join(MODELS, "mnist-8")
 
 # Beside this file; also when another suite loads this file by path (tests/tools/test_bench.py).
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from onnx_tensor import read_tensor  # noqa: E402,F401  (the fixtures' and tests' reader)
+from onnx_tensor import read_tensor, zoo_sets  # noqa: E402,F401  (the fixtures' and tests' reader)
 
 
 def mnist_sets():
     """[(input [1,1,28,28], expected logits [1,10])] of the three digits shipped with mnist-8."""
-    out = []
-    for n in range(3):
-        d = os.path.join(MNIST, f"test_data_set_{n}")
-        out.append((read_tensor(os.path.join(d, "input_0.pb")),
-                    read_tensor(os.path.join(d, "output_0.pb"))))
-    return out
+    return zoo_sets(MNIST)
 
 
 def compile_model(onnx_path, out_dir, name, input_shape=None):

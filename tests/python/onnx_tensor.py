@@ -3,6 +3,7 @@
 """The ONNX TensorProto reader of the Python tests (the model zoo's test data, input_0.pb /
 output_0.pb): no onnx package needed, so the wheel and serving tests, which run without it,
 use it too (tests/python/conftest.py, tests/serving/conftest.py, wheel_smoke.py)."""
+import os
 import struct
 
 import numpy as np
@@ -61,3 +62,15 @@ def read_tensor(path):
     if raw is not None:
         return np.frombuffer(raw, dtype=_NP[dtype]).reshape(dims).copy()
     return np.array(floats, dtype=np.float32).reshape(dims)
+
+
+def zoo_sets(model_dir):
+    """[(input_0, output_0)] of a zoo model's test_data_set_<n> folders, in order."""
+    out = []
+    n = 0
+    while os.path.isdir(os.path.join(model_dir, f"test_data_set_{n}")):
+        d = os.path.join(model_dir, f"test_data_set_{n}")
+        out.append((read_tensor(os.path.join(d, "input_0.pb")),
+                    read_tensor(os.path.join(d, "output_0.pb"))))
+        n += 1
+    return out

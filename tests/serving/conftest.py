@@ -29,7 +29,7 @@ os.environ.update(RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER="0", RAY_USAGE_STATS_ENABLED
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tests", "python"))
-from onnx_tensor import read_tensor  # noqa: E402  (the Python tests' TensorProto reader)
+from onnx_tensor import zoo_sets  # noqa: E402  (the Python tests' test-data reader)
 MNIST = os.path.join(ROOT, "tests", "data", "models", "mnist-8")
 REQUESTS = 200  # per load
 CLIENTS = 16  # concurrent client threads
@@ -38,12 +38,7 @@ RTOL, ATOL = 1e-3, 1e-4  # as tests/python/test_vs_onnxruntime.py
 
 def mnist_digits():
     """[(image [1,1,28,28], the zoo's logits [1,10])] of the three digits shipped with mnist-8."""
-    out = []
-    for n in range(3):
-        d = os.path.join(MNIST, f"test_data_set_{n}")
-        out.append((read_tensor(os.path.join(d, "input_0.pb")),
-                    read_tensor(os.path.join(d, "output_0.pb"))))
-    return out
+    return zoo_sets(MNIST)[:3]
 
 
 def mnist_inputs(count, seed=8):
