@@ -2,16 +2,18 @@
 # Copyright 2026 The Kiln Authors
 # SPDX-License-Identifier: Apache-2.0
 """Throughput and latency of Kiln's two servers (docs/serving.md, "Measured"): Ray Serve
-(kiln.serve, HTTP JSON with base64 tensors) and KServe (kiln.kserve_model, the Open Inference
-Protocol's binary tensor extension), each serving the same model on this machine:
+(kiln.serve, HTTP JSON with base64 tensors) and KServe (kiln.kserve_model: REST with the Open
+Inference Protocol's binary tensor extension, and its gRPC service with raw tensor bytes), each
+serving the same model on this machine:
 
-    .venv-serve/bin/python bench/serving_throughput.py                  # both, MobileNetV2
+    .venv-serve/bin/python bench/serving_throughput.py                  # all three, MobileNetV2
     .venv-serve/bin/python bench/serving_throughput.py --server kserve --requests 400 \
         --clients 16 --max-batch-size 8 --model build/models/mobilenetv2.onnx
 
 For each server: the server starts on a free 127.0.0.1 port (Ray: a local 2-CPU cluster in this
 process, one replica), then a client in its own process sends --warmup requests, then
---requests requests of one sample each from --clients threads (one keep-alive connection each)
+--requests requests of one sample each from --clients threads (one keep-alive connection each;
+one shared gRPC channel)
 and times every one; the server's batch statistics are read back and the server stopped.
 Prints one Markdown row per server (requests/s, p50/p99 latency in ms, failed requests, batches)
 and the load average before and after (numbers taken while the machine is busy are not valid).
@@ -44,14 +46,27 @@ def free_port():
 
 # ---- the client (its own process) ------------------------------------------------------------
 
+def grpc_client(port):
+    """(stub, its protobuf module) for KServe's v2 gRPC service on 127.0.0.1:port."""
+    import grpc
+    from kserve.protocol.grpc import grpc_predict_v2_pb2 as pb
+    from kserve.protocol.grpc import grpc_predict_v2_pb2_grpc as pb_grpc
+    channel = grpc.insecure_channel(f"127.0.0.1:{port}")  # thread-safe, shared by the clients
+    return pb_grpc.GRPCInferenceServiceStub(channel), pb
+
+
 def client_main(args):
     """Sends the load and prints one JSON line: latencies, failures, seconds."""
     host, port = "127.0.0.1", args.port
-    conn = http.client.HTTPConnection(host, port, timeout=300)
-    conn.request("GET", args.meta_path)
-    meta = json.loads(conn.getresponse().read())
-    conn.close()
-    first = meta["inputs"][0]
+    if args.protocol == "kserve-grpc":
+        stub, pb = grpc_client(port)
+        meta = stub.ModelMetadata(pb.ModelMetadataRequest(name=args.meta_path), timeout=60)
+        first = {"name": meta.inputs[0].name, "shape": list(meta.inputs[0].shape)}
+    else:
+        conn = http.client.HTTPConnection(host, port, timeout=300)
+        conn.request("GET", args.meta_path)
+        first = json.loads(conn.getresponse().read())["inputs"][0]
+        conn.close()
     name = first["name"]
     shape = [1 if d < 0 else d for d in first["shape"]]
     rng = np.random.default_rng(0)
@@ -59,6 +74,12 @@ def client_main(args):
 
     def body(i):
         x = pool[i % len(pool)]
+        if args.protocol == "kserve-grpc":
+            return pb.ModelInferRequest(
+                model_name=args.meta_path,
+                inputs=[pb.ModelInferRequest.InferInputTensor(name=name, datatype="FP32",
+                                                              shape=list(x.shape))],
+                raw_input_contents=[x.tobytes()]), None
         if args.protocol == "ray":
             tensor = {"b64": base64.b64encode(x.tobytes()).decode(), "dtype": "float32",
                       "shape": list(x.shape)}
@@ -76,18 +97,25 @@ def client_main(args):
     latencies, failures = [], []
 
     def send(i, record):
-        if not hasattr(local, "conn"):
-            local.conn = http.client.HTTPConnection(host, port, timeout=300)
         data, headers = bodies[i % len(bodies)]
         start = time.perf_counter()
-        try:
-            local.conn.request("POST", args.infer_path, body=data, headers=headers)
-            r = local.conn.getresponse()
-            r.read()
-            ok = r.status == 200
-        except (OSError, http.client.HTTPException) as e:
-            local.conn = http.client.HTTPConnection(host, port, timeout=300)
-            ok, r = False, e
+        if args.protocol == "kserve-grpc":
+            try:
+                r = stub.ModelInfer(data, timeout=300)
+                ok = len(r.outputs) > 0
+            except Exception as e:  # noqa: BLE001  (grpc.RpcError: counted as a failure)
+                ok, r = False, e
+        else:
+            if not hasattr(local, "conn"):
+                local.conn = http.client.HTTPConnection(host, port, timeout=300)
+            try:
+                local.conn.request("POST", args.infer_path, body=data, headers=headers)
+                r = local.conn.getresponse()
+                r.read()
+                ok = r.status == 200
+            except (OSError, http.client.HTTPException) as e:
+                local.conn = http.client.HTTPConnection(host, port, timeout=300)
+                ok, r = False, e
         elapsed = time.perf_counter() - start
         if record:
             with lock:
@@ -162,13 +190,18 @@ def bench_ray(args, env):
     return result
 
 
-def bench_kserve(args, env):
+def bench_kserve(args, env, grpc=False):
+    """KServe's server process; the client speaks REST with the binary tensor extension, or
+    (grpc) the v2 gRPC service with raw tensor bytes."""
     port = free_port()
+    grpc_port = free_port() if grpc else None
+    grpc_args = ["--enable_grpc", "true", "--grpc_port", str(grpc_port)] if grpc else [
+        "--enable_grpc", "false"]
     log = tempfile.NamedTemporaryFile(prefix="kiln-kserve-", suffix=".log", delete=False)
     proc = subprocess.Popen(
         [sys.executable, "-m", "kiln.kserve_model", "--model_name", "kiln", "--model_path",
-         args.model, "--http_host", "127.0.0.1", "--http_port", str(port), "--enable_grpc",
-         "false", "--enable_latency_logging", "false", "--max_batch_size",
+         args.model, "--http_host", "127.0.0.1", "--http_port", str(port), *grpc_args,
+         "--enable_latency_logging", "false", "--max_batch_size",
          str(args.max_batch_size), "--batch_wait_timeout_s", str(args.batch_wait_timeout_s)],
         stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **env})
     try:
@@ -184,7 +217,10 @@ def bench_kserve(args, env):
             except OSError:
                 pass
             time.sleep(0.3)
-        result = run_client(args, "kserve", port, "/v2/models/kiln", "/v2/models/kiln/infer")
+        if grpc:
+            result = run_client(args, "kserve-grpc", grpc_port, "kiln", "")
+        else:
+            result = run_client(args, "kserve", port, "/v2/models/kiln", "/v2/models/kiln/infer")
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -211,7 +247,7 @@ def row(server, args, r):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--server", choices=("ray", "kserve", "both"), default="both")
+    p.add_argument("--server", choices=("ray", "kserve", "kserve-grpc", "all"), default="all")
     p.add_argument("--model", default=os.path.join(ROOT, "build", "models", "mobilenetv2.onnx"))
     p.add_argument("--build", default=os.path.join(ROOT, "build", "release"),
                    help="the build tree whose python/ has acl and kiln")
@@ -220,7 +256,7 @@ def main(argv=None):
     p.add_argument("--warmup", type=int, default=32)
     p.add_argument("--max-batch-size", type=int, default=8)
     p.add_argument("--batch-wait-timeout-s", type=float, default=0.005)
-    p.add_argument("--client", choices=("ray", "kserve"), help=argparse.SUPPRESS)
+    p.add_argument("--client", choices=("ray", "kserve", "kserve-grpc"), help=argparse.SUPPRESS)
     p.add_argument("--port", type=int, help=argparse.SUPPRESS)
     p.add_argument("--meta-path", help=argparse.SUPPRESS)
     p.add_argument("--infer-path", help=argparse.SUPPRESS)
@@ -244,9 +280,13 @@ def main(argv=None):
           "failed | mean batch |")
     print("|---|---|---|---|---|---|---|---|---|---|", flush=True)
     status = 0
-    for server in (("ray", "kserve") if args.server == "both" else (args.server,)):
+    servers = ("ray", "kserve", "kserve-grpc") if args.server == "all" else (args.server,)
+    for server in servers:
         try:
-            r = (bench_ray if server == "ray" else bench_kserve)(args, env)
+            if server == "ray":
+                r = bench_ray(args, env)
+            else:
+                r = bench_kserve(args, env, grpc=server == "kserve-grpc")
             print(row(server, args, r), flush=True)
             status |= r["failures"] > 0
         except Exception as e:  # noqa: BLE001  (the other server still runs)
