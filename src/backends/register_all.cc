@@ -6,6 +6,9 @@
 
 #include "backends/cpu/cpu_driver.h"
 #include "backends/cpu/kernels/register.h"
+#ifdef KILN_WITH_CUDA
+#include "backends/cuda/cuda_driver.h"
+#endif
 #include "hal/driver.h"
 #include "kernels/registry.h"
 
@@ -14,7 +17,11 @@ namespace kiln::backends {
 void RegisterAll() {
   static std::once_flag once;
   std::call_once(once, [] {
-    // A CUDA driver, when built, goes first: GPUs take the low physical device ids.
+  // The CUDA driver, when built, goes first: GPUs take the low physical device ids
+  // (docs/design.md §4); without a GPU it lists none.
+#ifdef KILN_WITH_CUDA
+    hal::RegisterDriver(cuda::CreateCudaDriver());
+#endif
     hal::RegisterDriver(cpu::CreateCpuDriver());
     cpu::RegisterCpuKernels(kernels::KernelRegistry::Global());
   });

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <string>
@@ -22,7 +23,22 @@ struct DeviceInfo {
   uint64_t memory_bytes = 0;  // physical memory the device can address
   int64_t compute_units = 0;  // worker threads / SMs
   int64_t l2_cache_bytes = 0;
+  // Whether the host can read and write the device's memory directly (the CPU; not a GPU's
+  // cudaMalloc memory). Kernels of a device without it never fall back to the host reference
+  // kernels: a model needing one is refused at load (kernels/registry.h).
+  bool host_addressable = true;
 };
+
+// Ordinary host memory, 64-byte aligned (what Device::AllocateHost gives by default, and the
+// runtime when no device is current). Fails with kRtMemoryAllocation.
+inline Result<void*> AllocateHostMemory(size_t bytes) {
+  void* ptr = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+  if (ptr == nullptr) {
+    return Error(code::kRtMemoryAllocation, "the host could not provide ", bytes, " bytes");
+  }
+  return ptr;
+}
+inline void FreeHostMemory(void* ptr) { std::free(ptr); }
 
 // One opened device. Thread-safe.
 class Device {
@@ -47,6 +63,13 @@ class Device {
   // profiler's "% of peak" divides by it). Takes a fraction of a second and keeps the device
   // busy meanwhile, so callers cache the result. 0 when the device cannot tell.
   virtual double PeakGflops() { return 0; }
+
+  // Host memory for aclrtMallocHost while this device is current, in blocks of at least 64-byte
+  // alignment: page-locked where the device copies faster from it (CUDA). The default is
+  // ordinary memory. Fails with kRtMemoryAllocation.
+  virtual Result<void*> AllocateHost(size_t bytes) { return AllocateHostMemory(bytes); }
+  // Returns memory from AllocateHost.
+  virtual void FreeHost(void* ptr) { FreeHostMemory(ptr); }
 };
 
 }  // namespace kiln::hal

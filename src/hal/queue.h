@@ -14,6 +14,10 @@ namespace kiln::hal {
 // Work run on a queue; a failed Status is the queue's failure (see Synchronize).
 using Work = std::function<Status()>;
 
+// Runs `work` for a queue: an exception it lets out (memory ran out) fails the work, not the
+// process.
+Status RunWork(const Work& work) noexcept;
+
 // An in-order queue of work: every Submit/RecordEvent/WaitEvent returns at once and takes
 // effect after everything submitted before it. Thread-safe; one queue may be fed from many
 // threads (their order is the order of the calls).

@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "hal/device.h"
 #include "ir/op_schema.h"
 #include "kernels/definition.h"
 #include "kernels/nhwc_view.h"
@@ -76,11 +77,20 @@ Result<std::unique_ptr<Kernel>> KernelRegistry::Create(const std::string& backen
   KILN_RETURN_IF_ERROR(ApplyDefinition(def), "");
   KILN_RETURN_IF_ERROR(CheckLowPrecision(def), "");
   const std::string d = def.domain == "ai.onnx" ? "" : def.domain;
+  // The reference kernels compute on the host: a device whose memory the host cannot address
+  // (a GPU) has no fallback, and a model needing one is refused at load.
+  const bool host_fallback = def.device == nullptr || def.device->info().host_addressable;
   if (backend != kReferenceBackend && Has(backend, d, def.op_type)) {
     const KernelFactory* f = Find(backend, d, def.op_type);
     auto k = (*f)(def);
-    if (k.ok() || k.status().code() != code::kFeatureUnsupported) return k;
+    if (k.ok() || k.status().code() != code::kFeatureUnsupported || !host_fallback) return k;
     // The optimised kernel declined (a dtype or attribute it does not handle): use the oracle.
+  }
+  if (!host_fallback) {
+    return Error(
+        code::kFeatureUnsupported, def.Label(), ": no kernel for op '", d.empty() ? "" : d + ".",
+        def.op_type, "' on backend '", backend,
+        "' (its memory is not host memory, so the host reference kernels cannot stand in)");
   }
   const KernelFactory* f = Find(kReferenceBackend, d, def.op_type);  // map nodes are stable
   if (f == nullptr) {

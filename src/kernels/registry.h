@@ -37,7 +37,8 @@ class KernelRegistry {
 
   // Prepare: applies the op's definition to `def` (attribute defaults, the check of its types
   // and dims: kernels/definition.h), then makes the kernel for it on `backend` (falling back to
-  // the reference kernel when the backend's factory declines with kFeatureUnsupported).
+  // the reference kernel when the backend's factory declines with kFeatureUnsupported, unless
+  // the node's device is not host-addressable: hal::DeviceInfo::host_addressable).
   // kFeatureUnsupported when no kernel exists, naming the op, node and backend.
   Result<std::unique_ptr<Kernel>> Create(const std::string& backend, const NodeDef& def) const;
 

@@ -42,18 +42,32 @@ Status Runtime::Free(void* ptr) {
                " is not device memory from aclrtMalloc (already freed, or its device was reset)");
 }
 
+// Host memory comes from the current device where there is one (page-locked on a GPU), so
+// copies between it and that device run at full speed; otherwise it is ordinary memory.
 Result<void*> Runtime::MallocHost(size_t bytes) {
   KILN_RETURN_IF_ERROR(CheckInitialized("aclrtMallocHost"), "");
   if (bytes == 0) return Error(code::kInvalidParam, "size 0 is invalid");
   if (bytes > SIZE_MAX - 64) return Error(code::kBadAlloc, "size ", bytes, " cannot be allocated");
-  size_t rounded = (bytes + 63) / 64 * 64;
-  void* ptr = std::aligned_alloc(64, rounded);
-  if (ptr == nullptr) {
-    return Error(code::kRtMemoryAllocation, "the host could not provide ", bytes, " bytes");
+  HostBlock block;
+  block.bytes = (bytes + 63) / 64 * 64;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (auto ctx = CurrentContextLocked(); ctx.ok()) block.device = devices_[(*ctx)->device()]->hal;
   }
+  KILN_ASSIGN_OR_RETURN(void* ptr, block.device ? block.device->AllocateHost(block.bytes)
+                                                : hal::AllocateHostMemory(block.bytes));
   std::lock_guard<std::mutex> lock(mu_);
-  host_allocations_[reinterpret_cast<uintptr_t>(ptr)] = rounded;
+  host_allocations_[reinterpret_cast<uintptr_t>(ptr)] = std::move(block);
   return ptr;
+}
+
+void Runtime::FreeHostBlock(uintptr_t addr, const HostBlock& block) {
+  void* ptr = reinterpret_cast<void*>(addr);
+  if (block.device) {
+    block.device->FreeHost(ptr);
+  } else {
+    hal::FreeHostMemory(ptr);
+  }
 }
 
 Status Runtime::FreeHost(void* ptr) {
@@ -64,7 +78,7 @@ Status Runtime::FreeHost(void* ptr) {
     return Error(code::kInvalidParam, "address ", PtrStr(ptr),
                  " is not host memory from aclrtMallocHost (already freed?)");
   }
-  std::free(ptr);
+  FreeHostBlock(it->first, it->second);
   host_allocations_.erase(it);
   return Status::Ok();
 }
@@ -80,8 +94,8 @@ PointerInfo Runtime::Classify(const void* ptr) {
   auto it = host_allocations_.upper_bound(addr);
   if (it != host_allocations_.begin()) {
     --it;
-    if (addr < it->first + it->second) {
-      return PointerInfo{MemoryKind::kHost, -1, it->first + it->second - addr};
+    if (addr < it->first + it->second.bytes) {
+      return PointerInfo{MemoryKind::kHost, -1, it->first + it->second.bytes - addr};
     }
   }
   for (auto& [id, dev] : devices_) {

@@ -133,7 +133,7 @@ void Runtime::FinalizeLocked(std::unique_lock<std::mutex>& lock) {
   Dumper::Get().StopAutomatic();
   ModelTable::Get().Clear();
   while (!devices_.empty()) (void)ResetDeviceLocked(*devices_.begin()->second, lock);
-  for (auto& [addr, bytes] : host_allocations_) std::free(reinterpret_cast<void*>(addr));
+  for (auto& [addr, block] : host_allocations_) FreeHostBlock(addr, block);
   host_allocations_.clear();
   tls_context = nullptr;
   UsagePublisher::Get().Remove();  // kiln smi stops listing this process

@@ -144,7 +144,14 @@ class Runtime {
   std::unordered_map<const void*, std::shared_ptr<Context>> contexts_;
   std::unordered_map<const void*, std::shared_ptr<Stream>> streams_;
   std::unordered_map<const void*, std::shared_ptr<Event>> events_;
-  std::map<uintptr_t, size_t> host_allocations_;  // aclrtMallocHost blocks by address
+  // An aclrtMallocHost block: its rounded size and the device that allocated it (null: the
+  // default host memory of hal::Device, taken with no device current).
+  struct HostBlock {
+    size_t bytes = 0;
+    std::shared_ptr<hal::Device> device;
+  };
+  std::map<uintptr_t, HostBlock> host_allocations_;  // aclrtMallocHost blocks by address
+  static void FreeHostBlock(uintptr_t addr, const HostBlock& block);
   ReportHub reports_;
   std::mutex listeners_mu_;
   std::vector<std::function<void(int32_t)>> reset_listeners_;

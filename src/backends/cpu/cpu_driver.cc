@@ -13,11 +13,11 @@
 
 #include "backends/cpu/cpu_allocator.h"
 #include "backends/cpu/cpu_compute.h"
-#include "backends/cpu/cpu_event.h"
 #include "backends/cpu/cpu_peak.h"
 #include "backends/cpu/cpu_queue.h"
 #include "backends/cpu/spin_governor.h"
 #include "base/env.h"
+#include "hal/host_event.h"
 
 namespace kiln::cpu {
 namespace {
@@ -89,7 +89,7 @@ class CpuDevice final : public hal::Device {
   std::shared_ptr<hal::Queue> CreateQueue() override {
     return std::make_shared<CpuQueue>(ComputePool());
   }
-  std::shared_ptr<hal::Event> CreateEvent() override { return std::make_shared<CpuEvent>(); }
+  std::shared_ptr<hal::Event> CreateEvent() override { return std::make_shared<hal::HostEvent>(); }
   uint64_t busy_ns() const override { return ComputePool().busy_ns(); }
   std::unique_ptr<hal::Execution> CreateExecution() override {
     return std::make_unique<CpuExecution>();

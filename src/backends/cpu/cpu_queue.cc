@@ -20,13 +20,13 @@ void CpuQueue::Submit(hal::Work work) {
 
 void CpuQueue::RecordEvent(std::shared_ptr<hal::Event> event) {
   Item item;
-  item.record = std::static_pointer_cast<CpuEvent>(std::move(event));
+  item.record = std::static_pointer_cast<hal::HostEvent>(std::move(event));
   item.gen = item.record->BeginRecord();
   Push(std::move(item));
 }
 
 void CpuQueue::WaitEvent(std::shared_ptr<hal::Event> event) {
-  auto cpu_event = std::static_pointer_cast<CpuEvent>(std::move(event));
+  auto cpu_event = std::static_pointer_cast<hal::HostEvent>(std::move(event));
   uint64_t target = cpu_event->WaitTarget();
   if (target == 0) return;  // never recorded: nothing to wait for
   Item item;
@@ -62,21 +62,6 @@ void CpuQueue::Resume(uint64_t park_token) {
   }
   ScheduleDrain();
 }
-
-namespace {
-// Runs a task: an exception it lets out (memory ran out) fails the task, not the process.
-Status RunWork(const hal::Work& work) noexcept {
-  try {
-    return work();
-  } catch (const std::bad_alloc&) {
-    return Error(code::kBadAlloc, "out of host memory in a stream task");
-  } catch (const std::exception& e) {
-    return Error(code::kInternalError, "a stream task failed: ", e.what());
-  } catch (...) {
-    return Error(code::kInternalError, "a stream task failed");
-  }
-}
-}  // namespace
 
 void CpuQueue::Drain() {
   // The queue's hold on itself when this drain stops; declared first, so it goes last, after
@@ -122,7 +107,7 @@ void CpuQueue::Drain() {
       }
     }
     Status status;
-    if (item.work) status = RunWork(item.work);
+    if (item.work) status = hal::RunWork(item.work);
     if (item.record) item.record->Complete(item.gen);
     {
       std::lock_guard<std::mutex> lock(mu_);

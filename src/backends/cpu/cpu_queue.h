@@ -9,8 +9,8 @@
 #include <memory>
 #include <mutex>
 
-#include "backends/cpu/cpu_event.h"
 #include "base/thread_pool.h"
+#include "hal/host_event.h"
 #include "hal/queue.h"
 
 namespace kiln::cpu {
@@ -33,8 +33,8 @@ class CpuQueue final : public hal::Queue, public std::enable_shared_from_this<Cp
  private:
   struct Item {
     hal::Work work;
-    std::shared_ptr<CpuEvent> record;  // completes `gen` of this event
-    std::shared_ptr<CpuEvent> wait;    // waits for `gen` of this event
+    std::shared_ptr<hal::HostEvent> record;  // completes `gen` of this event
+    std::shared_ptr<hal::HostEvent> wait;    // waits for `gen` of this event
     uint64_t gen = 0;
   };
   void Push(Item item);

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
+#include "hal/device.h"
 #include "ir/op_schema.h"
 #include "kernel_test_util.h"
 
@@ -74,6 +77,55 @@ TEST(KernelRegistryTest, BackendKernelOverridesAndFallsBackWhenItDeclines) {
   EXPECT_TRUE(reg.Has("fast", "", "Op"));
   EXPECT_FALSE(reg.Has("other", "", "Op"));
   EXPECT_NE(reg.Find("other", "", "Op"), nullptr);  // falls back to the reference kernel
+}
+
+// A device whose memory the host cannot address (what a GPU is to the reference kernels).
+class DeviceOnlyMemory final : public hal::Device {
+ public:
+  explicit DeviceOnlyMemory(bool host_addressable) {
+    info_.backend = "gpu";
+    info_.host_addressable = host_addressable;
+  }
+  const hal::DeviceInfo& info() const override { return info_; }
+  hal::Allocator& allocator() override { std::abort(); }
+  std::shared_ptr<hal::Queue> CreateQueue() override { return nullptr; }
+  std::shared_ptr<hal::Event> CreateEvent() override { return nullptr; }
+  uint64_t busy_ns() const override { return 0; }
+
+ private:
+  hal::DeviceInfo info_;
+};
+
+TEST(KernelRegistryTest, ADeviceTheHostCannotAddressGetsNoReferenceFallback) {
+  KernelRegistry reg;
+  reg.Register(
+      kReferenceBackend, "", "Op", [](const NodeDef& d) -> Result<std::unique_ptr<Kernel>> {
+        return MakeFunctionKernel(d, [](const NodeDef&, KernelContext&) { return Status::Ok(); });
+      });
+  reg.Register("gpu", "", "Declines", [](const NodeDef& d) -> Result<std::unique_ptr<Kernel>> {
+    return d.Fail(code::kFeatureUnsupported, "int4 weights are not supported");
+  });
+  reg.Register(
+      kReferenceBackend, "", "Declines", [](const NodeDef& d) -> Result<std::unique_ptr<Kernel>> {
+        return MakeFunctionKernel(d, [](const NodeDef&, KernelContext&) { return Status::Ok(); });
+      });
+  HostTensor x = F32({1}, {1.f});
+  DeviceOnlyMemory gpu(false), host(true);
+  NodeDef def = Def("Op", {&x}, {DataType::kFloat32});
+  def.device = &gpu;
+  auto refused = reg.Create("gpu", def);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), code::kFeatureUnsupported);
+  EXPECT_NE(refused.status().message().find("Op 'n': no kernel for op 'Op' on backend 'gpu'"),
+            std::string::npos)
+      << refused.status().message();
+  def.op_type = "Declines";  // the device's own kernel declines: its reason, not the oracle
+  auto declined = reg.Create("gpu", def);
+  ASSERT_FALSE(declined.ok());
+  EXPECT_NE(declined.status().message().find("int4 weights"), std::string::npos);
+  def.op_type = "Op";
+  def.device = &host;  // host memory: the reference kernel stands in
+  EXPECT_TRUE(reg.Create("gpu", def).ok());
 }
 
 }  // namespace

@@ -1,24 +1,24 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
-#include "backends/cpu/cpu_event.h"
+#include "hal/host_event.h"
 
 #include <chrono>
 
 #include "base/clock.h"
 #include "base/thread_pool.h"
 
-namespace kiln::cpu {
-bool CpuEvent::recorded() const {
+namespace kiln::hal {
+bool HostEvent::recorded() const {
   std::lock_guard<std::mutex> lock(mu_);
   return issued_ > reset_upto_;
 }
 
-bool CpuEvent::IsComplete() const {
+bool HostEvent::IsComplete() const {
   std::lock_guard<std::mutex> lock(mu_);
   return DoneLocked(issued_);
 }
 
-Status CpuEvent::Synchronize(int32_t timeout_ms) {
+Status HostEvent::Synchronize(int32_t timeout_ms) {
   std::unique_lock<std::mutex> lock(mu_);
   uint64_t target = issued_;
   if (!DoneLocked(target) && timeout_ms != 0) {
@@ -38,17 +38,17 @@ Status CpuEvent::Synchronize(int32_t timeout_ms) {
   return Status::Ok();
 }
 
-uint64_t CpuEvent::timestamp_ns() const {
+uint64_t HostEvent::timestamp_ns() const {
   std::lock_guard<std::mutex> lock(mu_);
   return timestamp_ns_;
 }
 
-uint64_t CpuEvent::issued() const {
+uint64_t HostEvent::issued() const {
   std::lock_guard<std::mutex> lock(mu_);
   return issued_;
 }
 
-void CpuEvent::ReleaseLocked(std::vector<std::function<void()>>* wake) {
+void HostEvent::ReleaseLocked(std::vector<std::function<void()>>* wake) {
   for (size_t i = 0; i < waiters_.size();) {
     if (DoneLocked(waiters_[i].first)) {
       wake->push_back(std::move(waiters_[i].second));
@@ -61,7 +61,7 @@ void CpuEvent::ReleaseLocked(std::vector<std::function<void()>>* wake) {
   pending_count_.store(pending_.size(), std::memory_order_release);
 }
 
-void CpuEvent::Reset(uint64_t upto) {
+void HostEvent::Reset(uint64_t upto) {
   std::vector<std::function<void()>> wake;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -77,21 +77,21 @@ void CpuEvent::Reset(uint64_t upto) {
   for (auto& w : wake) w();
 }
 
-uint64_t CpuEvent::BeginRecord() {
+uint64_t HostEvent::BeginRecord() {
   std::lock_guard<std::mutex> lock(mu_);
   pending_.insert(++issued_);
   pending_count_.store(pending_.size(), std::memory_order_release);
   return issued_;
 }
 
-void CpuEvent::RecordOnHost() {
+void HostEvent::RecordOnHost() {
   std::lock_guard<std::mutex> lock(mu_);
   pending_.insert(++issued_);
   host_gens_.push_back(issued_);
   pending_count_.store(pending_.size(), std::memory_order_release);
 }
 
-void CpuEvent::SignalFromHost() {
+void HostEvent::SignalFromHost() {
   uint64_t gen = 0;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -102,7 +102,7 @@ void CpuEvent::SignalFromHost() {
   Complete(gen);
 }
 
-void CpuEvent::Complete(uint64_t gen) {
+void HostEvent::Complete(uint64_t gen) {
   std::vector<std::function<void()>> wake;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -117,16 +117,16 @@ void CpuEvent::Complete(uint64_t gen) {
   for (auto& w : wake) w();
 }
 
-uint64_t CpuEvent::WaitTarget() const {
+uint64_t HostEvent::WaitTarget() const {
   std::lock_guard<std::mutex> lock(mu_);
   return issued_ > reset_upto_ ? issued_ : 0;
 }
 
-bool CpuEvent::AddWaiterIfPending(uint64_t target, std::function<void()> resume) {
+bool HostEvent::AddWaiterIfPending(uint64_t target, std::function<void()> resume) {
   std::lock_guard<std::mutex> lock(mu_);
   if (DoneLocked(target)) return false;
   waiters_.emplace_back(target, std::move(resume));
   return true;
 }
 
-}  // namespace kiln::cpu
+}  // namespace kiln::hal

@@ -13,13 +13,13 @@
 
 #include "hal/event.h"
 
-namespace kiln::cpu {
+namespace kiln::hal {
 
 // An event as numbered records: each record takes the next generation and stays pending until
 // the queue that reaches it (or the host, for host records) completes that generation. A waiter
 // names the generation it needs, so a later record completing on another queue does not
 // release it.
-class CpuEvent final : public hal::Event {
+class HostEvent final : public hal::Event {
  public:
   bool recorded() const override;
   bool IsComplete() const override;
@@ -56,4 +56,4 @@ class CpuEvent final : public hal::Event {
   std::vector<std::pair<uint64_t, std::function<void()>>> waiters_;
 };
 
-}  // namespace kiln::cpu
+}  // namespace kiln::hal

@@ -1,0 +1,43 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "backends/cuda/cuda_execution.h"
+
+#include "backends/cuda/cuda_status.h"
+#include "base/clock.h"
+#include "base/log.h"
+
+namespace kiln::cuda {
+
+CudaExecution::CudaExecution(int ordinal, std::atomic<uint64_t>* busy_ns)
+    : ordinal_(ordinal), busy_ns_(busy_ns) {
+  Status status = CudaStatus(cudaSetDevice(ordinal_), "cudaSetDevice");
+  if (status.ok()) {
+    status = CudaStatus(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking),
+                        "cudaStreamCreateWithFlags");
+  }
+  if (!status.ok()) {
+    stream_ = nullptr;
+    KILN_LOG(kRuntime, kWarning, "GPU ", ordinal_, ": ", status.message(),
+             "; this execution slot uses the default stream");
+  }
+}
+
+CudaExecution::~CudaExecution() {
+  if (stream_ != nullptr) {
+    (void)cudaSetDevice(ordinal_);
+    (void)cudaStreamDestroy(stream_);
+  }
+}
+
+void CudaExecution::Begin() {
+  (void)cudaSetDevice(ordinal_);
+  begin_ns_ = SteadyNowNs();
+}
+
+void CudaExecution::End() {
+  Status status = CudaStatus(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+  if (!status.ok()) KILN_LOG(kRuntime, kError, "GPU ", ordinal_, ": ", status.message());
+  busy_ns_->fetch_add(SteadyNowNs() - begin_ns_, std::memory_order_relaxed);
+}
+
+}  // namespace kiln::cuda
