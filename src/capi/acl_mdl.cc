@@ -310,7 +310,7 @@ aclError SelectGear(const char* api, uint32_t modelId, aclmdlDataset* dataset, s
     }
     return Report(api, Error(invalid_code, "not a compiled gear; the model has: ", gs.str()));
   }
-  std::memcpy(addr, values.data(), values.size() * sizeof(int64_t));
+  kiln::runtime::Runtime::Get().CopyMemory(addr, values.data(), values.size() * sizeof(int64_t));
   for (size_t g = 0; g < info.gears.size(); ++g) {
     if (info.gears[g] == values) (*model)->set_current_gear(static_cast<int>(g));
   }

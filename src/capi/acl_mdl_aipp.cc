@@ -259,7 +259,7 @@ aclError WriteSet(const char* api, uint32_t modelId, aclmdlDataset* dataset, siz
       !st.ok()) {
     return Report(api, st);
   }
-  std::memcpy(addr, block.data(), block.size());
+  kiln::runtime::Runtime::Get().CopyMemory(addr, block.data(), block.size());
   return ACL_SUCCESS;
 }
 

@@ -192,7 +192,7 @@ void Copy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t wid
   auto* d = static_cast<unsigned char*>(dst);
   const auto* s = static_cast<const unsigned char*>(src);
   for (size_t row = 0; row < height; ++row) {
-    std::memmove(d + row * dpitch, s + row * spitch, width);
+    Runtime::Get().CopyMemory(d + row * dpitch, s + row * spitch, width);
   }
 }
 
@@ -318,7 +318,7 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
   KILN_CAPI("aclrtMemcpy", {
     kiln::Status st = CheckLinearCopy(dst, destMax, src, count, kiln::capi::EnumInt(kind));
     if (!st.ok()) return Report("aclrtMemcpy", st);
-    if (count != 0) std::memmove(dst, src, count);
+    Runtime::Get().CopyMemory(dst, src, count);
     return ACL_SUCCESS;
   });
 }
@@ -332,7 +332,7 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
     if (!s.ok()) return Report("aclrtMemcpyAsync", s.status());
     (*s)->queue().Submit(kiln::runtime::TimedTask(kiln::runtime::TaskKind::kMemcpy, **s,
                                                   kiln::StrCat(count, " B"), [dst, src, count] {
-                                                    if (count != 0) std::memmove(dst, src, count);
+                                                    Runtime::Get().CopyMemory(dst, src, count);
                                                     return kiln::Status::Ok();
                                                   }));
     return ACL_SUCCESS;
@@ -371,7 +371,7 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
   KILN_CAPI("aclrtMemset", {
     kiln::Status st = CheckFill(devPtr, maxCount, count);
     if (!st.ok()) return Report("aclrtMemset", st);
-    if (count != 0) std::memset(devPtr, value, count);
+    Runtime::Get().FillMemory(devPtr, value, count);
     return ACL_SUCCESS;
   });
 }
@@ -385,7 +385,7 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
     if (!s.ok()) return Report("aclrtMemsetAsync", s.status());
     (*s)->queue().Submit(kiln::runtime::TimedTask(
         kiln::runtime::TaskKind::kMemset, **s, kiln::StrCat(count, " B"), [devPtr, value, count] {
-          if (count != 0) std::memset(devPtr, value, count);
+          Runtime::Get().FillMemory(devPtr, value, count);
           return kiln::Status::Ok();
         }));
     return ACL_SUCCESS;

@@ -8,7 +8,9 @@
 // run may use; a GPU device hands out its stream. Begin, End and ParallelFor never allocate.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "base/function_ref.h"
 
@@ -33,6 +35,12 @@ class Execution {
   }
   // The device's native queue for this run (a cudaStream_t on CUDA); null on host devices.
   virtual void* native_queue() const { return nullptr; }
+  // Copies `bytes` between any mix of this device's memory and host memory, after the kernels
+  // of the run so far; the bytes are in place when it returns. The executor's copies of outputs
+  // and body results go through it, so they work where the host cannot address device memory.
+  virtual void Copy(void* dst, const void* src, size_t bytes) {
+    if (bytes != 0) std::memmove(dst, src, bytes);
+  }
 };
 
 }  // namespace kiln::hal

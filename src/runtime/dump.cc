@@ -292,8 +292,10 @@ std::shared_ptr<const DumpSession> Dumper::SessionFor(const std::string& model_n
 
 DumpObserver::DumpObserver(std::shared_ptr<const DumpSession> session,
                            const GraphProgram* main_graph, std::string model_name,
-                           uint32_t model_id, uint32_t device, uint64_t execution)
+                           uint32_t model_id, uint32_t device, uint64_t execution,
+                           hal::Execution* exec)
     : session_(std::move(session)),
+      exec_(exec),
       main_graph_(main_graph),
       model_name_(std::move(model_name)),
       model_id_(model_id),
@@ -355,6 +357,16 @@ void DumpObserver::Write(const GraphProgram& graph, const NodeInfo& node, const 
           std::string(inputs ? "optional input not given" : "optional output not used"));
       list.Close('}');
       continue;
+    }
+    // Device memory is read through the run's execution into host memory first.
+    std::string staged;
+    TensorView on_host;
+    if (exec_ != nullptr && v->bytes() != 0) {
+      staged.resize(v->bytes());
+      exec_->Copy(staged.data(), v->data, staged.size());
+      on_host = *v;
+      on_host.data = staged.data();
+      v = &on_host;
     }
     const TensorInfo& info = graph.tensors[t];
     list.Key("tensor").Value(info.name);

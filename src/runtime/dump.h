@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "hal/execution.h"
 #include "runtime/config.h"
 #include "runtime/executor.h"
 
@@ -81,8 +82,11 @@ class Dumper {
 // <root>/<device>/<model_name>/<model_id>/<execution>/ and, at Finish, its index.json.
 class DumpObserver final : public ExecObserver {
  public:
+  // Tensors are read through `exec` (the run's device execution; null: plainly), as they may
+  // be in device memory the host cannot address.
   DumpObserver(std::shared_ptr<const DumpSession> session, const GraphProgram* main_graph,
-               std::string model_name, uint32_t model_id, uint32_t device, uint64_t execution);
+               std::string model_name, uint32_t model_id, uint32_t device, uint64_t execution,
+               hal::Execution* exec = nullptr);
   void BeforeNode(const GraphProgram& graph, const NodeInfo& node,
                   const std::vector<const kernels::TensorView*>& inputs) override;
   void AfterNode(const GraphProgram& graph, const NodeInfo& node,
@@ -101,6 +105,7 @@ class DumpObserver final : public ExecObserver {
   void Threw(const std::exception& e);
 
   std::shared_ptr<const DumpSession> session_;
+  hal::Execution* exec_;
   const GraphProgram* main_graph_;
   std::string model_name_;
   uint32_t model_id_;

@@ -26,6 +26,17 @@ struct FreeDeleter {
 };
 using Block = std::unique_ptr<uint8_t, FreeDeleter>;
 
+// Copies bytes out of the run's memory (device memory, maybe not host-addressable) through
+// the run's execution, or plainly outside a device.
+void CopyOut(hal::Execution* exec, void* dst, const void* src, size_t bytes) {
+  if (bytes == 0) return;
+  if (exec != nullptr) {
+    exec->Copy(dst, src, bytes);
+  } else {
+    std::memcpy(dst, src, bytes);
+  }
+}
+
 // Bytes of a tensor of `dims` and `dtype`; nullopt for a negative dim or on overflow.
 std::optional<uint64_t> BytesOf(const Dims& dims, DataType dtype) {
   uint64_t n = 1;
@@ -106,6 +117,7 @@ class Frame {
       views_[i].dims = info.dims;  // reserves each view's dims once
       if (info.place == TensorPlace::kWeight) {
         views_[i] = info.constant;
+        if (info.device_data != nullptr) views_[i].data = info.device_data;  // a GPU's copy
         bound_[i] = planned_[i] = 1;
       }
     }
@@ -487,7 +499,7 @@ class NodeContext final : public kernels::KernelContext {
                      "' was not computed");
       }
       HostTensor h(v->dtype, v->dims);
-      if (!h.bytes.empty()) std::memcpy(h.bytes.data(), v->data, h.bytes.size());
+      CopyOut(frame_.exec(), h.bytes.data(), v->data, h.bytes.size());
       out.push_back(std::move(h));
     }
     return out;
@@ -604,13 +616,15 @@ ExecStatePtr CreateExecState(const Program& program, std::unique_ptr<hal::Execut
   return ExecStatePtr(new ExecState(program, std::move(exec)));
 }
 
-int SelectGear(const Program& program, const IoBuffer* selector) {
+hal::Execution* ExecutionOf(const ExecState& state) { return state.exec(); }
+
+int SelectGear(const Program& program, const IoBuffer* selector, hal::Execution* exec) {
   if (program.gears.empty()) return -1;
   if (selector != nullptr && selector->data != nullptr) {
     const size_t count = program.gear_dims.size();
     if (count <= 16 && selector->size >= count * sizeof(int64_t)) {
       int64_t values[16];
-      std::memcpy(values, selector->data, count * sizeof(int64_t));
+      CopyOut(exec, values, selector->data, count * sizeof(int64_t));
       for (size_t i = 0; i < program.gears.size(); ++i) {
         const std::vector<int64_t>& gear = program.gears[i].values;
         if (gear.size() == count && std::equal(gear.begin(), gear.end(), values)) {
@@ -644,7 +658,7 @@ Status Execute(const Program& program, ExecState& state, uint8_t* workspace,
   for (size_t i = 0; i < g.inputs.size(); ++i) {
     if (g.tensors[g.inputs[i]].place == TensorPlace::kGear) selector = &inputs[i];
   }
-  const int gear = SelectGear(program, selector);
+  const int gear = SelectGear(program, selector, state.exec());
   state.Plan(gear, workspace);
   // The device shares its compute threads among the runs in progress, this one included.
   struct ExecutionScope {
@@ -730,7 +744,7 @@ Status Execute(const Program& program, ExecState& state, uint8_t* workspace,
         return Error(code::kRtMemoryAllocation, "cannot allocate ", v->bytes(),
                      " bytes for output '", g.tensors[t].name, "'");
       }
-      if (v->bytes()) std::memcpy(p, v->data, v->bytes());
+      CopyOut(frame.exec(), p, v->data, v->bytes());
       result->allocated.resize(g.outputs.size(), {nullptr, 0});
       result->allocated[i] = {p, v->bytes()};
       continue;
@@ -740,7 +754,7 @@ Status Execute(const Program& program, ExecState& state, uint8_t* workspace,
         return Error(code::kInvalidParam, "output '", g.tensors[t].name, "' needs ", v->bytes(),
                      " bytes but its buffer has ", outputs[i].size);
       }
-      if (v->bytes()) std::memcpy(outputs[i].data, v->data, v->bytes());
+      CopyOut(frame.exec(), outputs[i].data, v->data, v->bytes());
     }
   }
   if (result) {

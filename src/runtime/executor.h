@@ -90,10 +90,13 @@ using ExecStatePtr = std::unique_ptr<ExecState, ExecStateDeleter>;
 // A state for `program` whose kernels run in `exec` (owned by the state; null: the calling
 // thread alone).
 ExecStatePtr CreateExecState(const Program& program, std::unique_ptr<hal::Execution> exec);
+// The state's device execution (null when it has none): observers read device tensors with it.
+hal::Execution* ExecutionOf(const ExecState& state);
 
 // The gear whose values equal the first values in `selector` (the gear input's buffer), or the
-// largest gear when none matches (nothing selected yet); -1 for a model without gears.
-int SelectGear(const Program& program, const IoBuffer* selector);
+// largest gear when none matches (nothing selected yet); -1 for a model without gears. The
+// buffer is read through `exec` (null: plainly), as it may be device memory.
+int SelectGear(const Program& program, const IoBuffer* selector, hal::Execution* exec);
 
 // Runs the main graph with `state` (made for `program`). `inputs`/`outputs` follow the model's
 // input/output order (the gear selector included). Fails with kInvalidParam for buffers that do

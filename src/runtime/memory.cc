@@ -3,6 +3,7 @@
 //
 // Device and host memory of the Runtime.
 #include <cstdlib>
+#include <cstring>
 
 #include "runtime/runtime.h"
 
@@ -81,6 +82,37 @@ Status Runtime::FreeHost(void* ptr) {
   FreeHostBlock(it->first, it->second);
   host_allocations_.erase(it);
   return Status::Ok();
+}
+
+std::shared_ptr<hal::Device> Runtime::ApartDeviceOf(const void* a, const void* b) {
+  if (!apart_devices_.load(std::memory_order_acquire)) return nullptr;
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& [id, dev] : devices_) {
+    if (dev->hal->info().host_addressable) continue;
+    if ((a != nullptr && dev->pool->BytesFrom(a) != 0) ||
+        (b != nullptr && dev->pool->BytesFrom(b) != 0)) {
+      return dev->hal;
+    }
+  }
+  return nullptr;
+}
+
+void Runtime::CopyMemory(void* dst, const void* src, size_t bytes) {
+  if (bytes == 0) return;
+  if (auto device = ApartDeviceOf(dst, src)) {
+    device->allocator().Copy(dst, src, bytes);
+  } else {
+    std::memmove(dst, src, bytes);
+  }
+}
+
+void Runtime::FillMemory(void* dst, int value, size_t bytes) {
+  if (bytes == 0) return;
+  if (auto device = ApartDeviceOf(dst, nullptr)) {
+    device->allocator().Fill(dst, value, bytes);
+  } else {
+    std::memset(dst, value, bytes);
+  }
 }
 
 PointerInfo Runtime::Classify(const void* ptr) {

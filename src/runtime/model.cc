@@ -65,6 +65,19 @@ Result<std::shared_ptr<Model>> Model::LoadFile(const char* path, std::shared_ptr
                                                std::shared_ptr<hal::Device> device) {
   const uint64_t start = SteadyNowNs();
   KILN_ASSIGN_OR_RETURN(ModelFile file, ModelFile::Open(path));
+  if (device != nullptr && !device->info().host_addressable) {
+    // The file is read on the host; its weights are copied to the device (LoadFrom).
+    std::vector<uint8_t> bytes;
+    try {
+      bytes.resize(file.size());
+    } catch (const std::bad_alloc&) {
+      return Error(code::kRtMemoryAllocation, "no host memory to read '", path, "' (", file.size(),
+                   " bytes)");
+    }
+    KILN_RETURN_IF_ERROR(file.ReadAll(bytes.data()), "");
+    return LoadFrom(bytes.data(), bytes.size(), std::move(pool), backend, LoadMemory{},
+                    std::move(device), nullptr);
+  }
   KILN_ASSIGN_OR_RETURN(void* block, pool->Allocate(file.size(), true));
   auto* bytes = static_cast<uint8_t*>(block);
   Status read = file.ReadAll(bytes);
@@ -108,6 +121,7 @@ Result<std::shared_ptr<Model>> Model::LoadFrom(const uint8_t* data, size_t size,
   model->hal_ = std::move(device);
   model->device_ = model->pool_ ? model->pool_->device() : 0;
   // Weights: the caller's memory, or a block of the device pool.
+  const bool apart = model->hal_ != nullptr && !model->hal_->info().host_addressable;
   uint8_t* weights = nullptr;
   if (file_block != nullptr) {
     weights = const_cast<uint8_t*>(view.weights);  // in the block the file was read into
@@ -126,7 +140,14 @@ Result<std::shared_ptr<Model>> Model::LoadFrom(const uint8_t* data, size_t size,
       weights = static_cast<uint8_t*>(p);
       model->weights_block_ = p;
     }
-    std::memcpy(weights, view.weights, view.weights_size);
+    if (apart) {
+      // Kernels are prepared from a host copy (they upload what they keep); runs read the
+      // device's.
+      model->host_weights_.assign(view.weights, view.weights + view.weights_size);
+      model->hal_->allocator().Copy(weights, view.weights, view.weights_size);
+    } else {
+      std::memcpy(weights, view.weights, view.weights_size);
+    }
   }
   const om::Model* om_model = om::GetModel(view.graph);
   if (mem.work != nullptr) {
@@ -143,9 +164,10 @@ Result<std::shared_ptr<Model>> Model::LoadFrom(const uint8_t* data, size_t size,
   // exact packed copies.
   const bool own_weights = model->weights_block_ != nullptr;
   auto build = [&]() -> Status {
-    KILN_ASSIGN_OR_RETURN(model->program_,
-                          BuildProgram(view.graph, weights, view.weights_size, backend,
-                                       model->hal_.get(), capacity, own_weights));
+    KILN_ASSIGN_OR_RETURN(
+        model->program_,
+        BuildProgram(view.graph, apart ? model->host_weights_.data() : weights, view.weights_size,
+                     backend, model->hal_.get(), capacity, own_weights, apart ? weights : nullptr));
     return Status::Ok();
   };
   KILN_RETURN_IF_ERROR(model->hal_ ? model->hal_->RunPreparation(build) : build(), "");
@@ -254,7 +276,8 @@ Status Model::Execute(const std::vector<IoBuffer>& inputs, const std::vector<IoB
   if (auto session = Dumper::Get().SessionFor(info_.name, file_stem_, &dump_name)) {
     const uint64_t execution = session->NextExecution(id());
     dump = std::make_unique<DumpObserver>(std::move(session), &program_->graphs[0], dump_name, id(),
-                                          static_cast<uint32_t>(device_), execution);
+                                          static_cast<uint32_t>(device_), execution,
+                                          ExecutionOf(*slot->state));
   }
   std::optional<ObserverFanOut> both;
   ExecObserver* observer = profile.get();

@@ -132,6 +132,9 @@ class Model {
                                                  uint8_t* file_block);
 
   void* weights_block_ = nullptr;  // the pool block the weights live in, when the model owns it
+  // A device the host cannot address: the weights' host copy its kernels were prepared from
+  // (they may keep pointers into it: NodeDef::constants, tensor attributes).
+  std::vector<uint8_t> host_weights_;
   std::mutex mu_;
   std::vector<std::unique_ptr<ExecSlot>> slots_;
   std::vector<ExecSlot*> free_slots_;

@@ -82,9 +82,10 @@ class Builder {
  public:
   Builder(const om::Model& model, const uint8_t* weights, size_t weights_size,
           const std::string& backend, hal::Device* device, uint64_t max_tensor_bytes,
-          bool release_weights)
+          bool release_weights, uint8_t* device_weights)
       : model_(model),
         weights_(weights),
+        device_weights_(device_weights),
         weights_size_(weights_size),
         backend_(backend),
         device_(device),
@@ -225,6 +226,7 @@ class Builder {
           t.place = TensorPlace::kWeight;
           t.constant =
               kernels::TensorView{t.dtype, t.dims, const_cast<uint8_t*>(weights_ + t.offset)};
+          if (device_weights_ != nullptr) t.device_data = device_weights_ + t.offset;
           if (t.constant.bytes() > t.bytes) {
             return Error(code::kGeLoadModel, "constant '", t.name, "' holds ", t.bytes,
                          " bytes, its dims need ", t.constant.bytes());
@@ -549,6 +551,7 @@ class Builder {
   const om::Model& model_;
   kernels::MatrixPrecision matrix_precision_ = kernels::MatrixPrecision::kFp32;
   const uint8_t* weights_;
+  uint8_t* device_weights_;  // null unless the device's memory is apart from the host's
   size_t weights_size_;
   std::string backend_;
   hal::Device* device_;
@@ -563,11 +566,11 @@ class Builder {
 Result<std::unique_ptr<Program>> BuildProgram(const uint8_t* graph_section, const uint8_t* weights,
                                               size_t weights_size, const std::string& backend,
                                               hal::Device* device, uint64_t max_tensor_bytes,
-                                              bool release_weights) {
+                                              bool release_weights, uint8_t* device_weights) {
   const om::Model* model = om::GetModel(graph_section);
   auto program = std::make_unique<Program>();
   Builder builder(*model, weights, weights_size, backend, device, max_tensor_bytes,
-                  release_weights);
+                  release_weights && device_weights == nullptr, device_weights);
   KILN_RETURN_IF_ERROR(builder.Build(*program), "");
   return program;
 }

@@ -39,7 +39,8 @@ struct TensorInfo {
   TensorPlace place = TensorPlace::kDynamic;
   uint64_t offset = 0;           // workspace or weights offset
   uint64_t bytes = 0;            // planned bytes (largest gear)
-  kernels::TensorView constant;  // kWeight: the bound data
+  kernels::TensorView constant;  // kWeight: the bound data (host memory: kernels' Prepare)
+  void* device_data = nullptr;   // kWeight: the data in device memory runs read, when apart
 };
 
 struct NodeInfo {
@@ -91,7 +92,7 @@ struct Program {
   uint64_t work_size = 0;
   uint64_t weight_size = 0;
   uint64_t released_weight_bytes = 0;  // weight memory given back at load (release_weights)
-  int gear_kind = 0;  // om::GearKind: 0 none, 1 batch, 2 image size, 3 dims
+  int gear_kind = 0;                   // om::GearKind: 0 none, 1 batch, 2 image size, 3 dims
   std::vector<std::string> gear_dims;
   std::vector<Gear> gears;
 };
@@ -107,9 +108,13 @@ struct Program {
 // that only one node reads, in a model of one graph, whose kernel keeps an exact copy of it
 // (Kernel::ReleaseConstant) has its whole pages given back right after that kernel is prepared:
 // the model then holds its packed weights once, not twice (NodeInfo::released_constants).
+// For a device the host cannot address (a GPU), `weights` is a host copy the kernels are
+// prepared from and `device_weights` the same bytes in device memory, which runs read
+// (TensorInfo::device_data); both must outlive the program.
 Result<std::unique_ptr<Program>> BuildProgram(const uint8_t* graph_section, const uint8_t* weights,
                                               size_t weights_size, const std::string& backend,
                                               hal::Device* device, uint64_t max_tensor_bytes = 0,
-                                              bool release_weights = false);
+                                              bool release_weights = false,
+                                              uint8_t* device_weights = nullptr);
 
 }  // namespace kiln::runtime

@@ -220,6 +220,7 @@ Status Runtime::OpenDeviceLocked(int32_t id) {
       pool_capacity_override_ ? pool_capacity_override_ : dev->hal->info().memory_bytes;
   dev->pool = std::make_shared<MemoryPool>(dev->hal->allocator(), id, capacity, dev->hal);
   dev->pool->PublishUsage(UsagePublisher::Get().OpenDevice(id, capacity));
+  if (!dev->hal->info().host_addressable) apart_devices_.store(true, std::memory_order_release);
   auto ctx = std::make_shared<Context>(id, /*is_default=*/true, nullptr);
   ctx->set_default_stream(NewStreamLocked(*dev, ctx.get(), 0, 0));
   dev->default_context = ctx;

@@ -7,6 +7,7 @@
 // addresses of the objects in runtime/objects.h.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -98,6 +99,12 @@ class Runtime {
   Result<void*> MallocHost(size_t bytes);
   Status FreeHost(void* ptr);
   PointerInfo Classify(const void* ptr);
+  // Copies (memmove) `bytes` between any mix of host and device memory, and fills device or
+  // host memory: through the device that owns the memory where the host cannot address it (a
+  // GPU: hal::DeviceInfo::host_addressable), plainly otherwise. aclrtMemcpy*, aclrtMemset*
+  // and the C API's writes into device buffers (gear values, AIPP parameters) use them.
+  void CopyMemory(void* dst, const void* src, size_t bytes);
+  void FillMemory(void* dst, int value, size_t bytes);
   Result<MemInfo> GetMemInfo();  // current device
   hal::Allocator* CurrentAllocator();
   // The current context's device: its HAL backend name ("cpu") and memory pool.
@@ -152,6 +159,10 @@ class Runtime {
   };
   std::map<uintptr_t, HostBlock> host_allocations_;  // aclrtMallocHost blocks by address
   static void FreeHostBlock(uintptr_t addr, const HostBlock& block);
+  // The opened device the host cannot address that owns `a` or `b` (either may be null), or
+  // null: none does, or no such device is open (then without taking the lock).
+  std::shared_ptr<hal::Device> ApartDeviceOf(const void* a, const void* b);
+  std::atomic<bool> apart_devices_{false};  // a device the host cannot address was opened
   ReportHub reports_;
   std::mutex listeners_mu_;
   std::vector<std::function<void(int32_t)>> reset_listeners_;

@@ -2,9 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tests/hal/null_driver.h"
 
+#include "tests/hal/guarded_memory.h"
+
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 namespace kiln::hal::testing {
 namespace {
@@ -98,42 +101,55 @@ class NullExecution final : public Execution {
   }
 };
 
+// The guarded device's execution copies through the guarded memory's lock.
+class GuardedExecution final : public Execution {
+ public:
+  void Begin() override { ++Counters().executions; }
+  void Copy(void* dst, const void* src, size_t bytes) override { GuardedCopy(dst, src, bytes); }
+};
+
 class NullDevice final : public Device {
  public:
-  NullDevice() {
-    info_.backend = "null";
-    info_.name = "null";
+  explicit NullDevice(bool guarded) : guarded_(guarded) {
+    info_.backend = guarded ? kGuardedBackend : "null";
+    info_.name = info_.backend;
+    info_.host_addressable = !guarded;
     info_.memory_bytes = uint64_t{1} << 30;
     info_.compute_units = 1;
   }
   const DeviceInfo& info() const override { return info_; }
-  Allocator& allocator() override { return allocator_; }
+  Allocator& allocator() override {
+    return guarded_ ? GuardedAllocator() : static_cast<Allocator&>(allocator_);
+  }
   std::shared_ptr<Queue> CreateQueue() override { return std::make_shared<NullQueue>(); }
   std::shared_ptr<Event> CreateEvent() override { return std::make_shared<NullEvent>(); }
   uint64_t busy_ns() const override { return 0; }
   std::unique_ptr<Execution> CreateExecution() override {
+    if (guarded_) return std::make_unique<GuardedExecution>();
     return std::make_unique<NullExecution>();
   }
 
  private:
+  bool guarded_;
   DeviceInfo info_;
   NullAllocator allocator_;
 };
 
 class NullDriver final : public Driver {
  public:
-  explicit NullDriver(int devices) : devices_(devices) {}
-  std::string name() const override { return "null"; }
+  NullDriver(int devices, bool guarded) : devices_(devices), guarded_(guarded) {}
+  std::string name() const override { return guarded_ ? kGuardedBackend : "null"; }
   int DeviceCount() override { return devices_; }
   Result<std::unique_ptr<Device>> OpenDevice(int index) override {
     if (index < 0 || index >= devices_) {
       return Error(code::kRtInvalidDeviceId, "null device ", index, " does not exist");
     }
-    return std::unique_ptr<Device>(std::make_unique<NullDevice>());
+    return std::unique_ptr<Device>(std::make_unique<NullDevice>(guarded_));
   }
 
  private:
   int devices_;
+  bool guarded_;
 };
 
 }  // namespace
@@ -144,7 +160,13 @@ NullCounters& Counters() {
 }
 
 std::unique_ptr<Driver> CreateNullDriver(int devices) {
-  return std::make_unique<NullDriver>(devices);
+  return std::make_unique<NullDriver>(devices, false);
+}
+
+std::unique_ptr<Driver> CreateGuardedDriver() {
+  static std::once_flag once;
+  std::call_once(once, [] { RegisterGuardedKernels(kernels::KernelRegistry::Global()); });
+  return std::make_unique<NullDriver>(1, true);
 }
 
 }  // namespace kiln::hal::testing

@@ -27,4 +27,9 @@ NullCounters& Counters();
 // A driver named "null" with `devices` devices.
 std::unique_ptr<Driver> CreateNullDriver(int devices = 1);
 
+// A driver named "guarded" with one device whose memory the host cannot touch (guarded_memory.h:
+// host_addressable false, every block PROT_NONE outside copies and kernel runs); registers the
+// "guarded" kernels (the reference kernels, wrapped) on first use.
+std::unique_ptr<Driver> CreateGuardedDriver();
+
 }  // namespace kiln::hal::testing

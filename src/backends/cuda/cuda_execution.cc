@@ -40,4 +40,15 @@ void CudaExecution::End() {
   busy_ns_->fetch_add(SteadyNowNs() - begin_ns_, std::memory_order_relaxed);
 }
 
+void CudaExecution::Copy(void* dst, const void* src, size_t bytes) {
+  if (bytes == 0) return;
+  (void)cudaSetDevice(ordinal_);
+  Status status =
+      CudaStatus(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream_), "cudaMemcpyAsync");
+  if (status.ok()) {
+    status = CudaStatus(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+  }
+  if (!status.ok()) KILN_LOG(kRuntime, kError, "GPU ", ordinal_, ": ", status.message());
+}
+
 }  // namespace kiln::cuda

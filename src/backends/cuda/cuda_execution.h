@@ -23,6 +23,8 @@ class CudaExecution final : public hal::Execution {
   void Begin() override;
   void End() override;
   void* native_queue() const override { return stream_; }
+  // On the slot's stream, after its kernels; waits for it.
+  void Copy(void* dst, const void* src, size_t bytes) override;
 
  private:
   int ordinal_;

@@ -1,0 +1,209 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The runtime's device-memory paths on a device the host cannot touch (guarded_memory.h): what
+// a GPU needs of the runtime, proved on the CPU. Every block of the guarded device is PROT_NONE
+// outside its own copies and its kernels' runs, so any host memcpy, memset or read of device
+// memory elsewhere (the loader's weights, the C API's copies and fills, the executor's output
+// copies, a gear value written into a device buffer) crashes the test instead of passing.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <vector>
+
+#include "acl/acl.h"
+#include "tests/capi/model_test_util.h"
+#include "tests/hal/null_driver.h"
+
+namespace kiln::hal::testing {
+namespace {
+
+using model_test::IoDatasets;
+using model_test::LoadedModel;
+using model_test::MnistCase;
+using model_test::RecentErrMsg;
+
+class GuardedDeviceTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    // Before the runtime lists devices: the guarded device takes physical id 0, the CPU id 1.
+    RegisterDriver(CreateGuardedDriver());
+  }
+  void SetUp() override {
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS) << RecentErrMsg();
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS) << RecentErrMsg();
+  }
+  void TearDown() override {
+    EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS) << RecentErrMsg();
+    EXPECT_EQ(aclFinalize(), ACL_SUCCESS) << RecentErrMsg();
+  }
+};
+
+using GuardedDeviceDeathTest = GuardedDeviceTest;
+
+TEST_F(GuardedDeviceDeathTest, TheHostCannotTouchItsMemory) {
+  // The guard the other cases rely on: a plain host write into device memory crashes.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  void* p = nullptr;
+  ASSERT_EQ(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS) << RecentErrMsg();
+  EXPECT_DEATH(std::memset(p, 1, 16), "");
+  EXPECT_EQ(aclrtFree(p), ACL_SUCCESS);
+}
+
+TEST_F(GuardedDeviceTest, MemcpyAndMemsetReachItsMemoryThroughTheDevice) {
+  constexpr size_t kBytes = 1 << 16;
+  void *a = nullptr, *b = nullptr;
+  ASSERT_EQ(aclrtMalloc(&a, kBytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS) << RecentErrMsg();
+  ASSERT_EQ(aclrtMalloc(&b, kBytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS) << RecentErrMsg();
+  std::vector<unsigned char> host(kBytes), back(kBytes, 0);
+  for (size_t i = 0; i < kBytes; ++i) host[i] = static_cast<unsigned char>(i * 13 + 1);
+  ASSERT_EQ(aclrtMemcpy(a, kBytes, host.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpy(b, kBytes, a, kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpy(back.data(), kBytes, b, kBytes, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  EXPECT_EQ(back, host);
+
+  ASSERT_EQ(aclrtMemset(b, kBytes, 0x7f, 100), ACL_SUCCESS) << RecentErrMsg();
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemsetAsync(static_cast<char*>(b) + 100, 100, 0x11, 100, stream), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpyAsync(back.data(), kBytes, b, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, stream),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << RecentErrMsg();
+  EXPECT_EQ(back[0], 0x7f);
+  EXPECT_EQ(back[99], 0x7f);
+  EXPECT_EQ(back[100], 0x11);
+  EXPECT_EQ(back[199], 0x11);
+  EXPECT_EQ(back[200], host[200]);
+
+  // 2-D: 8 rows of 16 bytes out of a pitch of 64.
+  ASSERT_EQ(aclrtMemcpy2d(back.data(), 16, a, 64, 16, 8, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS)
+      << RecentErrMsg();
+  for (size_t row = 0; row < 8; ++row) {
+    EXPECT_EQ(std::memcmp(back.data() + row * 16, host.data() + row * 64, 16), 0) << row;
+  }
+  EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFree(a), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFree(b), ACL_SUCCESS);
+}
+
+// mnist-8's three test data sets through `id`'s model and `io`; each must give ONNX's output.
+void ExpectMnistCases(uint32_t id, IoDatasets& io) {
+  for (int set = 0; set < 3; ++set) {
+    MnistCase c = model_test::LoadMnistCase(set);
+    io.input(0).Write(c.input);
+    ASSERT_EQ(aclmdlExecute(id, io.in(), io.out()), ACL_SUCCESS) << RecentErrMsg();
+    std::vector<float> out = io.output(0).ReadFloats(model_test::kMnistOutputFloats);
+    EXPECT_TRUE(model_test::MatchesOnnx(out, c.expected, {1, 10})) << "data set " << set;
+  }
+}
+
+TEST_F(GuardedDeviceTest, RunsAModelLoadedFromAFile) {
+  KILN_REQUIRE_MNIST();
+  LoadedModel m(model_test::MnistOm());
+  IoDatasets io({model_test::kMnistInputBytes}, {model_test::kMnistOutputBytes});
+  ExpectMnistCases(m.id(), io);
+}
+
+TEST_F(GuardedDeviceTest, RunsAModelLoadedFromMemoryAndWithTheCallersMemory) {
+  KILN_REQUIRE_MNIST();
+  std::ifstream in(model_test::MnistOm(), std::ios::binary);
+  std::vector<char> om((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(om.empty());
+  uint32_t id = 0;
+  ASSERT_EQ(aclmdlLoadFromMem(om.data(), om.size(), &id), ACL_SUCCESS) << RecentErrMsg();
+  IoDatasets io({model_test::kMnistInputBytes}, {model_test::kMnistOutputBytes});
+  ExpectMnistCases(id, io);
+  EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS);
+
+  size_t work = 0, weight = 0;
+  ASSERT_EQ(aclmdlQuerySizeFromMem(om.data(), om.size(), &work, &weight), ACL_SUCCESS);
+  void *work_mem = nullptr, *weight_mem = nullptr;
+  ASSERT_EQ(aclrtMalloc(&work_mem, std::max<size_t>(work, 1), ACL_MEM_MALLOC_HUGE_FIRST),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclrtMalloc(&weight_mem, std::max<size_t>(weight, 1), ACL_MEM_MALLOC_HUGE_FIRST),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclmdlLoadFromMemWithMem(om.data(), om.size(), &id, work_mem, work, weight_mem, weight),
+            ACL_SUCCESS)
+      << RecentErrMsg();
+  ExpectMnistCases(id, io);
+  EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFree(work_mem), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFree(weight_mem), ACL_SUCCESS);
+}
+
+TEST_F(GuardedDeviceTest, RunsTheGearTheApplicationWroteIntoADeviceBuffer) {
+  KILN_REQUIRE_MNIST();
+  const std::string om = model_test::CompileOm(
+      "mnist_gears_guarded", model_test::WriteBatchableMnist(), "Input3:-1,1,28,28", "1,2,4");
+  ASSERT_FALSE(om.empty());
+  LoadedModel m(om);
+  size_t sel = 0;
+  ASSERT_EQ(aclmdlGetInputIndexByName(m.desc(), ACL_DYNAMIC_TENSOR_NAME, &sel), ACL_SUCCESS);
+  IoDatasets io({4 * model_test::kMnistInputBytes, aclmdlGetInputSizeByIndex(m.desc(), sel)},
+                {4 * model_test::kMnistOutputBytes});
+  const MnistCase c0 = model_test::LoadMnistCase(0), c2 = model_test::LoadMnistCase(2);
+  std::vector<float> batch = c2.input;
+  batch.insert(batch.end(), c0.input.begin(), c0.input.end());
+  io.input(0).Write(batch);
+  ASSERT_EQ(aclmdlSetDynamicBatchSize(m.id(), io.in(), sel, 2), ACL_SUCCESS) << RecentErrMsg();
+  ASSERT_EQ(aclmdlExecute(m.id(), io.in(), io.out()), ACL_SUCCESS) << RecentErrMsg();
+  std::vector<float> out = io.output(0).ReadFloats(2 * model_test::kMnistOutputFloats);
+  std::vector<float> first(out.begin(), out.begin() + 10), second(out.begin() + 10, out.end());
+  EXPECT_TRUE(model_test::MatchesOnnx(first, c2.expected, {1, 10}));
+  EXPECT_TRUE(model_test::MatchesOnnx(second, c0.expected, {1, 10}));
+}
+
+TEST_F(GuardedDeviceTest, TheDataDumpReadsTensorsThroughTheDevice) {
+  KILN_REQUIRE_MNIST();
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(model_test::ScratchDir()) / "guarded_dump";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path cfg = dir / "dump.json";
+  std::ofstream(cfg) << R"({"dump": {"dump_path": ")" << dir.string()
+                     << R"(", "dump_list": [{"model_name": "mnist"}], "dump_mode": "output"}})";
+  ASSERT_EQ(aclmdlInitDump(), ACL_SUCCESS) << RecentErrMsg();
+  ASSERT_EQ(aclmdlSetDump(cfg.c_str()), ACL_SUCCESS) << RecentErrMsg();
+  std::vector<float> out;
+  {
+    LoadedModel m(model_test::MnistOm());
+    IoDatasets io({model_test::kMnistInputBytes}, {model_test::kMnistOutputBytes});
+    io.input(0).Write(model_test::LoadMnistCase(1).input);
+    ASSERT_EQ(aclmdlExecute(m.id(), io.in(), io.out()), ACL_SUCCESS) << RecentErrMsg();
+    out = io.output(0).ReadFloats(model_test::kMnistOutputFloats);
+  }
+  ASSERT_EQ(aclmdlFinalizeDump(), ACL_SUCCESS) << RecentErrMsg();
+  // The last node's output file holds the model's output (its .npy data ends the file).
+  int npy = 0;
+  bool found = false;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (e.path().extension() != ".npy") continue;
+    ++npy;
+    std::vector<uint8_t> bytes = model_test::ReadBytes(e.path().string());
+    if (bytes.size() < sizeof(float) * out.size()) continue;
+    found |= std::memcmp(bytes.data() + bytes.size() - sizeof(float) * out.size(), out.data(),
+                         sizeof(float) * out.size()) == 0;
+  }
+  EXPECT_GT(npy, 1);
+  EXPECT_TRUE(found) << "no dumped tensor holds the model's output";
+}
+
+TEST_F(GuardedDeviceTest, HostMemoryFromMallocHostIsHostMemory) {
+  void* host = nullptr;
+  ASSERT_EQ(aclrtMallocHost(&host, 256), ACL_SUCCESS) << RecentErrMsg();
+  std::memset(host, 3, 256);  // the host may write it (no guard)
+  void* dev = nullptr;
+  ASSERT_EQ(aclrtMalloc(&dev, 256, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpy(dev, 256, host, 256, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  std::vector<unsigned char> back(256);
+  ASSERT_EQ(aclrtMemcpy(back.data(), 256, dev, 256, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  EXPECT_EQ(back[255], 3);
+  EXPECT_EQ(aclrtFree(dev), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFreeHost(host), ACL_SUCCESS);
+}
+
+}  // namespace
+}  // namespace kiln::hal::testing
