@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 
 #include "base/function_ref.h"
@@ -35,6 +36,17 @@ class Execution {
   }
   // The device's native queue for this run (a cudaStream_t on CUDA); null on host devices.
   virtual void* native_queue() const { return nullptr; }
+  // Whether the host can read the run's tensors in place (false on a GPU: the executor then
+  // reads what it needs, shape inputs of dynamic nodes, through Copy).
+  virtual bool host_addressable() const { return true; }
+  // Memory for a tensor whose dims are known only at run time (a dynamic shape), given back
+  // with FreeTensor once its last reader has run; null when none is left. 64-byte aligned.
+  // The default is host memory.
+  virtual void* AllocateTensor(size_t bytes) {
+    void* p = nullptr;
+    return posix_memalign(&p, 64, bytes) == 0 ? p : nullptr;
+  }
+  virtual void FreeTensor(void* ptr) { std::free(ptr); }
   // Copies `bytes` between any mix of this device's memory and host memory, after the kernels
   // of the run so far; the bytes are in place when it returns. The executor's copies of outputs
   // and body results go through it, so they work where the host cannot address device memory.

@@ -21,8 +21,16 @@ using kernels::Dims;
 using kernels::HostTensor;
 using kernels::TensorView;
 
+// A run-time tensor's memory, from the run's execution (device memory) or the host.
 struct FreeDeleter {
-  void operator()(uint8_t* p) const { std::free(p); }
+  hal::Execution* exec = nullptr;
+  void operator()(uint8_t* p) const {
+    if (exec != nullptr) {
+      exec->FreeTensor(p);
+    } else {
+      std::free(p);
+    }
+  }
 };
 using Block = std::unique_ptr<uint8_t, FreeDeleter>;
 
@@ -300,11 +308,14 @@ class Frame {
         return Error(code::kRtMemoryAllocation, "tensor '", info.name, "' needs ", *bytes,
                      " bytes");
       }
+      const size_t size = SeparateTensors() ? exact : (exact + 63) / 64 * 64;
       void* p = nullptr;
-      if (posix_memalign(&p, 64, SeparateTensors() ? exact : (exact + 63) / 64 * 64) != 0) {
+      if (exec_ != nullptr) {
+        p = exec_->AllocateTensor(size);
+      } else if (posix_memalign(&p, 64, size) != 0) {
         p = nullptr;
       }
-      Block block(static_cast<uint8_t*>(p));
+      Block block(static_cast<uint8_t*>(p), FreeDeleter{exec_});
       if (!block) {
         return Error(code::kRtMemoryAllocation, "cannot allocate ", *bytes, " bytes for tensor '",
                      info.name, "'");
@@ -319,6 +330,30 @@ class Frame {
   // Binds the outputs of node n that the plan left for run time: from their recorded dims
   // when known, else from the op's shape function on the actual inputs; outputs that depend
   // on input values stay for the kernel (DynamicOutput).
+  // For a shape function on a device the host cannot read (a GPU): constants as their host
+  // copies, and every other small input (the shape, scales or axes a shape function reads:
+  // kMaxStagedBytes at most) copied to host memory through the execution. Larger inputs keep
+  // their device address: shape functions read only their dims.
+  void StageShapeInputs(const NodeInfo& node, std::vector<const TensorView*>* ins,
+                        std::vector<HostTensor>* staged,
+                        std::vector<TensorView>* staged_views) const {
+    constexpr size_t kMaxStagedBytes = 4096;
+    staged->reserve(ins->size());  // `ins` points into both: no reallocation
+    staged_views->reserve(ins->size());
+    for (size_t i = 0; i < ins->size(); ++i) {
+      const TensorView* v = (*ins)[i];
+      const int32_t t = node.inputs[i];
+      if (v == nullptr || t < 0) continue;
+      if (graph_.tensors[t].place == TensorPlace::kWeight) {
+        (*ins)[i] = &graph_.tensors[t].constant;
+      } else if (v->bytes() <= kMaxStagedBytes) {
+        HostTensor& h = staged->emplace_back(v->dtype, v->dims);
+        if (!h.bytes.empty()) exec_->Copy(h.bytes.data(), v->data, h.bytes.size());
+        (*ins)[i] = &staged_views->emplace_back(h.view());
+      }
+    }
+  }
+
   Status BindAtRun(size_t n) {
     const NodeInfo& node = graph_.nodes[n];
     if (node.data_dependent) return Status::Ok();  // the kernel binds its outputs
@@ -354,6 +389,11 @@ class Frame {
     }
     // Else the shape function, on this run's inputs: it checks them and gives the dims.
     std::vector<const TensorView*> ins(inputs(n), inputs(n) + node.inputs.size());
+    std::vector<HostTensor> staged;
+    std::vector<TensorView> staged_views;
+    if (exec_ != nullptr && !exec_->host_addressable()) {
+      StageShapeInputs(node, &ins, &staged, &staged_views);
+    }
     std::vector<Dims> dims;
     std::vector<bool> known;
     KILN_RETURN_IF_ERROR(kernels::InferOutputDims(node.def, ins, &dims, &known), "");
@@ -455,8 +495,15 @@ class NodeContext final : public kernels::KernelContext {
         scratch_.resize(node_.outputs.size());
         scratch_views_.resize(node_.outputs.size());
       }
-      scratch_[i].bytes.assign(*bytes + 1, 0);
-      scratch_views_[i] = TensorView{DataType::kUndefined, dims, scratch_[i].bytes.data()};
+      // The run's memory (a GPU kernel writes device memory), like any run-time tensor.
+      hal::Execution* exec = frame_.exec();
+      void* p = exec != nullptr ? exec->AllocateTensor(*bytes + 1) : std::calloc(*bytes + 1, 1);
+      if (p == nullptr) {
+        return Error(code::kRtMemoryAllocation, "cannot allocate ", *bytes + 1,
+                     " bytes for unused output ", i);
+      }
+      scratch_[i] = Block(static_cast<uint8_t*>(p), FreeDeleter{exec});
+      scratch_views_[i] = TensorView{DataType::kUndefined, dims, scratch_[i].get()};
       return &scratch_views_[i];
     }
     auto bound = frame_.Bind(node_.outputs[i], dims);
@@ -510,7 +557,7 @@ class NodeContext final : public kernels::KernelContext {
   size_t n_;
   const NodeInfo& node_;
   ExecObserver* observer_;
-  std::vector<HostTensor> scratch_;
+  std::vector<Block> scratch_;
   std::vector<TensorView> scratch_views_;
   Status io_error_;
 };

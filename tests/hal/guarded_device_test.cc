@@ -156,6 +156,32 @@ TEST_F(GuardedDeviceTest, RunsTheGearTheApplicationWroteIntoADeviceBuffer) {
   EXPECT_TRUE(model_test::MatchesOnnx(second, c0.expected, {1, 10}));
 }
 
+TEST_F(GuardedDeviceTest, RunsADynamicShapeWithTensorsBoundAtRunTimeInDeviceMemory) {
+  KILN_REQUIRE_MNIST();
+  const std::string om = model_test::CompileOm(
+      "mnist_dynamic_guarded", model_test::WriteBatchableMnist(), "Input3:-1,1,28,28");
+  ASSERT_FALSE(om.empty());
+  LoadedModel m(om);
+  const MnistCase c1 = model_test::LoadMnistCase(1), c2 = model_test::LoadMnistCase(2);
+  IoDatasets io({3 * model_test::kMnistInputBytes}, {3 * model_test::kMnistOutputBytes});
+  std::vector<float> batch = c1.input;
+  batch.insert(batch.end(), c2.input.begin(), c2.input.end());
+  batch.insert(batch.end(), c1.input.begin(), c1.input.end());
+  io.input(0).Write(batch);
+  const int64_t dims[4] = {3, 1, 28, 28};
+  aclTensorDesc* desc = aclCreateTensorDesc(ACL_FLOAT, 4, dims, ACL_FORMAT_NCHW);
+  ASSERT_EQ(aclmdlSetDatasetTensorDesc(io.in(), desc, 0), ACL_SUCCESS) << RecentErrMsg();
+  aclDestroyTensorDesc(desc);
+  ASSERT_EQ(aclmdlExecute(m.id(), io.in(), io.out()), ACL_SUCCESS) << RecentErrMsg();
+  std::vector<float> out = io.output(0).ReadFloats(3 * model_test::kMnistOutputFloats);
+  const std::vector<float>* expected[3] = {&c1.expected, &c2.expected, &c1.expected};
+  for (size_t s = 0; s < 3; ++s) {
+    std::vector<float> one(out.begin() + static_cast<std::ptrdiff_t>(s * 10),
+                           out.begin() + static_cast<std::ptrdiff_t>(s * 10 + 10));
+    EXPECT_TRUE(model_test::MatchesOnnx(one, *expected[s], {1, 10})) << "sample " << s;
+  }
+}
+
 TEST_F(GuardedDeviceTest, TheDataDumpReadsTensorsThroughTheDevice) {
   KILN_REQUIRE_MNIST();
   namespace fs = std::filesystem;

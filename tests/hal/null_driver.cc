@@ -105,7 +105,13 @@ class NullExecution final : public Execution {
 class GuardedExecution final : public Execution {
  public:
   void Begin() override { ++Counters().executions; }
+  bool host_addressable() const override { return false; }
   void Copy(void* dst, const void* src, size_t bytes) override { GuardedCopy(dst, src, bytes); }
+  void* AllocateTensor(size_t bytes) override {
+    auto p = GuardedAllocator().Allocate(bytes, 64, false);
+    return p.ok() ? *p : nullptr;
+  }
+  void FreeTensor(void* ptr) override { GuardedAllocator().Free(ptr, 0); }
 };
 
 class NullDevice final : public Device {

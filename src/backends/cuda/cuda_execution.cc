@@ -51,4 +51,19 @@ void CudaExecution::Copy(void* dst, const void* src, size_t bytes) {
   if (!status.ok()) KILN_LOG(kRuntime, kError, "GPU ", ordinal_, ": ", status.message());
 }
 
+void* CudaExecution::AllocateTensor(size_t bytes) {
+  void* ptr = nullptr;
+  Status status = CudaStatus(cudaMallocAsync(&ptr, bytes, stream_), "cudaMallocAsync");
+  if (!status.ok()) {
+    KILN_LOG(kRuntime, kWarning, "GPU ", ordinal_, ": ", status.message());
+    return nullptr;
+  }
+  return ptr;
+}
+
+void CudaExecution::FreeTensor(void* ptr) {
+  Status status = CudaStatus(cudaFreeAsync(ptr, stream_), "cudaFreeAsync");
+  if (!status.ok()) KILN_LOG(kRuntime, kError, "GPU ", ordinal_, ": ", status.message());
+}
+
 }  // namespace kiln::cuda

@@ -23,8 +23,13 @@ class CudaExecution final : public hal::Execution {
   void Begin() override;
   void End() override;
   void* native_queue() const override { return stream_; }
+  bool host_addressable() const override { return false; }
   // On the slot's stream, after its kernels; waits for it.
   void Copy(void* dst, const void* src, size_t bytes) override;
+  // Stream-ordered (cudaMallocAsync / cudaFreeAsync from the device's default memory pool):
+  // no device-wide synchronisation, memory reused within the stream without a round trip.
+  void* AllocateTensor(size_t bytes) override;
+  void FreeTensor(void* ptr) override;
 
  private:
   int ordinal_;
