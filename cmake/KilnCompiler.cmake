@@ -9,7 +9,9 @@ if(KILN_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
 endif()
 
 add_library(kiln_warnings INTERFACE)
-target_compile_options(kiln_warnings INTERFACE -Wall -Wextra -Wno-unused-parameter)
+# C and C++ only: nvcc (the CUDA kernels) takes host-compiler flags through -Xcompiler.
+target_compile_options(kiln_warnings INTERFACE
+                       "$<$<COMPILE_LANGUAGE:C,CXX>:-Wall;-Wextra;-Wno-unused-parameter>")
 # GCC 12 at -O3 reports -Wrestrict on plain std::string concatenation (GCC bug 105329), a false
 # positive inside libstdc++'s char_traits; it says nothing about Kiln's code.
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
@@ -17,7 +19,9 @@ if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_L
 endif()
 
 if(KILN_SANITIZE)
-  add_compile_options(-fsanitize=${KILN_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  # The CUDA kernels' device code cannot be instrumented; their host stubs are left as they are.
+  add_compile_options(
+    "$<$<COMPILE_LANGUAGE:C,CXX>:-fsanitize=${KILN_SANITIZE};-fno-omit-frame-pointer;-fno-sanitize-recover=all>")
   add_link_options(-fsanitize=${KILN_SANITIZE})
 endif()
 

@@ -8,6 +8,7 @@
 #include "backends/cpu/kernels/register.h"
 #ifdef KILN_WITH_CUDA
 #include "backends/cuda/cuda_driver.h"
+#include "backends/cuda/kernels/register.h"
 #endif
 #include "hal/driver.h"
 #include "kernels/registry.h"
@@ -24,6 +25,9 @@ void RegisterAll() {
 #endif
     hal::RegisterDriver(cpu::CreateCpuDriver());
     cpu::RegisterCpuKernels(kernels::KernelRegistry::Global());
+#ifdef KILN_WITH_CUDA
+    cuda::RegisterCudaKernels(kernels::KernelRegistry::Global());
+#endif
   });
 }
 

@@ -9,11 +9,16 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <cstdlib>
+
 #include "backends/cuda/cuda_driver.h"
 #include "backends/cuda/cuda_queue.h"
 #include "backends/cuda/cuda_status.h"
+#include "backends/cuda/kernels/elementwise_launch.h"
+#include "backends/cuda/kernels/register.h"
 #include "backends/register_all.h"
 #include "hal/driver.h"
+#include "ir/op_schema.h"
 #include "queue_conformance.h"
 
 namespace kiln::cuda {
@@ -71,6 +76,95 @@ TEST(CudaDriverTest, RegisteredBeforeTheCpuSoGpusTakeTheLowDeviceIds) {
   ASSERT_EQ(drivers.size(), 2u);
   EXPECT_EQ(drivers[0]->name(), "cuda");
   EXPECT_EQ(drivers[1]->name(), "cpu");
+}
+
+// The broadcast indexing the kernels do, replayed on the host: every output element's operand
+// offsets must be numpy's.
+TEST(CudaBroadcastTest, StridesGiveNumpysOperandOffsets) {
+  const int64_t a[] = {4, 1, 6}, b[] = {5, 1}, out[] = {4, 5, 6};
+  BroadcastShape s;
+  ASSERT_TRUE(MakeBroadcastShape(a, 3, b, 2, out, 3, &s));
+  EXPECT_EQ(s.rank, 3);
+  for (int64_t i = 0; i < 4 * 5 * 6; ++i) {
+    int64_t rest = i, ai = 0, bi = 0;
+    for (int d = s.rank - 1; d >= 0; --d) {
+      const int64_t coord = rest % s.dims[d];
+      rest /= s.dims[d];
+      ai += coord * s.a_strides[d];
+      bi += coord * s.b_strides[d];
+    }
+    const int64_t x = i / 30, y = (i / 6) % 5, z = i % 6;
+    EXPECT_EQ(ai, x * 6 + z) << i;  // a[x, 0, z]
+    EXPECT_EQ(bi, y) << i;          // b[y, 0]
+  }
+  const int64_t scalar[] = {0}, nine[] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+  EXPECT_TRUE(MakeBroadcastShape(scalar, 0, out, 3, out, 3, &s));
+  EXPECT_EQ(s.a_strides[0] + s.a_strides[1] + s.a_strides[2], 0);
+  EXPECT_FALSE(MakeBroadcastShape(nine, 9, nine, 9, nine, 9, &s));  // more dims than it takes
+  EXPECT_FALSE(MakeBroadcastShape(out, 3, b, 2, b, 2, &s));         // an operand outranks out
+}
+
+// A device the host cannot address, as the CUDA device is to the kernel registry.
+class ApartDevice final : public hal::Device {
+ public:
+  ApartDevice() {
+    info_.backend = kCudaBackend;
+    info_.host_addressable = false;
+  }
+  const hal::DeviceInfo& info() const override { return info_; }
+  hal::Allocator& allocator() override { std::abort(); }
+  std::shared_ptr<hal::Queue> CreateQueue() override { return nullptr; }
+  std::shared_ptr<hal::Event> CreateEvent() override { return nullptr; }
+  uint64_t busy_ns() const override { return 0; }
+
+ private:
+  hal::DeviceInfo info_;
+};
+
+TEST(CudaKernelsTest, EveryOpTheyRegisterIsAnOpTheCompilerKnows) {
+  kernels::KernelRegistry registry;
+  RegisterCudaKernels(registry);
+  const auto ops = registry.Ops(kCudaBackend);
+  EXPECT_GE(ops.size(), 20u);
+  for (const auto& [domain, op] : ops) {
+    EXPECT_NE(ir::OpRegistry::Global().Find(domain, op), nullptr) << domain << "." << op;
+  }
+}
+
+TEST(CudaKernelsTest, ANodeTheyDoNotTakeIsRefusedAtLoadNamingWhy) {
+  kernels::KernelRegistry& registry = kernels::KernelRegistry::Global();
+  static bool once = (RegisterCudaKernels(registry), true);
+  (void)once;
+  ApartDevice gpu;
+  kernels::NodeDef def;
+  def.op_type = "Add";
+  def.name = "add_ints";
+  def.opset = 17;
+  def.has_input = {true, true};
+  def.input_types = {kernels::DataType::kInt64, kernels::DataType::kInt64};
+  def.input_dims = {{2}, {2}};
+  def.constants = {nullptr, nullptr};
+  def.output_types = {kernels::DataType::kInt64};
+  def.output_dims = {{2}};
+  def.device = &gpu;
+  auto refused = registry.Create(kCudaBackend, def);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), code::kFeatureUnsupported);
+  EXPECT_NE(refused.status().message().find("Add 'add_ints'"), std::string::npos)
+      << refused.status().message();
+  EXPECT_NE(refused.status().message().find("float32"), std::string::npos);
+  def.op_type = "Softmax";  // no CUDA kernel at all: no host fallback either
+  def.name = "probs";
+  def.has_input = {true};
+  def.input_types = {kernels::DataType::kFloat32};
+  def.input_dims = {{2}};
+  def.constants = {nullptr};
+  def.output_types = {kernels::DataType::kFloat32};
+  auto none = registry.Create(kCudaBackend, def);
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.status().message().find("no kernel for op 'Softmax' on backend 'cuda'"),
+            std::string::npos)
+      << none.status().message();
 }
 
 }  // namespace

@@ -1,0 +1,163 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The CUDA element-wise kernels' host side: which ops, the float32 check at Prepare (other
+// types are declined, and so refused at load on the GPU), and each run's broadcast strides.
+#include <cuda_runtime_api.h>
+
+#include <memory>
+#include <utility>
+
+#include "backends/cuda/cuda_status.h"
+#include "backends/cuda/kernels/elementwise_launch.h"
+#include "backends/cuda/kernels/register.h"
+#include "hal/execution.h"
+#include "kernels/util.h"
+
+namespace kiln::cuda {
+namespace {
+
+using kernels::DataType;
+using kernels::Dims;
+using kernels::Kernel;
+using kernels::KernelContext;
+using kernels::NodeDef;
+using kernels::TensorView;
+
+// float32 in and out, or a decline naming what the kernel does not take.
+Status RequireFloat32(const NodeDef& def) {
+  for (size_t i = 0; i < def.num_inputs(); ++i) {
+    if (def.input_given(i) && def.input_types[i] != DataType::kFloat32) {
+      return def.Fail(code::kFeatureUnsupported, "the CUDA kernel takes float32 only (input ", i,
+                      ")");
+    }
+  }
+  for (DataType t : def.output_types) {
+    if (t != DataType::kFloat32) {
+      return def.Fail(code::kFeatureUnsupported, "the CUDA kernel writes float32 only");
+    }
+  }
+  return Status::Ok();
+}
+
+void* StreamOf(const KernelContext& ctx) {
+  return ctx.exec() != nullptr ? ctx.exec()->native_queue() : nullptr;
+}
+
+class UnaryKernel final : public Kernel {
+ public:
+  explicit UnaryKernel(UnaryOp op) : op_(op) {}
+  Status Run(KernelContext& ctx) const override {
+    const TensorView* x = ctx.input(0);
+    TensorView* y = ctx.output(0);
+    const int64_t n = kernels::NumElements(y->dims);
+    return CudaStatus(
+        static_cast<cudaError_t>(LaunchUnary(op_, static_cast<const float*>(x->data),
+                                             static_cast<float*>(y->data), n, StreamOf(ctx))),
+        "launching an element-wise kernel");
+  }
+
+ private:
+  UnaryOp op_;
+};
+
+class BinaryKernel final : public Kernel {
+ public:
+  explicit BinaryKernel(BinaryOp op) : op_(op) {}
+  Status Run(KernelContext& ctx) const override {
+    const TensorView* a = ctx.input(0);
+    const TensorView* b = ctx.input(1);
+    TensorView* y = ctx.output(0);
+    const int64_t n = kernels::NumElements(y->dims);
+    BroadcastShape shape;
+    const bool same = a->dims == y->dims && b->dims == y->dims;
+    if (!same && !MakeBroadcastShape(a->dims.data(), static_cast<int>(a->dims.size()),
+                                     b->dims.data(), static_cast<int>(b->dims.size()),
+                                     y->dims.data(), static_cast<int>(y->dims.size()), &shape)) {
+      return Error(code::kFeatureUnsupported, "the CUDA element-wise kernels broadcast up to ",
+                   kMaxBroadcastRank, " dims, this output has ", y->dims.size());
+    }
+    return CudaStatus(
+        static_cast<cudaError_t>(LaunchBinary(
+            op_, static_cast<const float*>(a->data), static_cast<const float*>(b->data),
+            static_cast<float*>(y->data), n, shape, same, StreamOf(ctx))),
+        "launching an element-wise kernel");
+  }
+
+ private:
+  BinaryOp op_;
+};
+
+// The strides of `in` (right-aligned against `out`) per output dim: 0 where it broadcasts.
+bool Strides(const int64_t* in, int k, const int64_t* out, int r, int64_t* strides) {
+  if (k > r) return false;
+  int64_t stride = 1;
+  for (int d = r - 1; d >= 0; --d) {
+    const int from_end = r - 1 - d;
+    if (from_end >= k) {
+      strides[d] = 0;
+      continue;
+    }
+    const int64_t dim = in[k - 1 - from_end];
+    strides[d] = dim == 1 && out[d] != 1 ? 0 : stride;
+    stride *= dim;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool MakeBroadcastShape(const int64_t* a, int a_rank, const int64_t* b, int b_rank,
+                        const int64_t* out, int out_rank, BroadcastShape* shape) {
+  if (out_rank > kMaxBroadcastRank || !Strides(a, a_rank, out, out_rank, shape->a_strides) ||
+      !Strides(b, b_rank, out, out_rank, shape->b_strides)) {
+    return false;
+  }
+  shape->rank = out_rank;
+  for (int d = 0; d < out_rank; ++d) shape->dims[d] = out[d];
+  return true;
+}
+
+void RegisterCudaElementwiseKernels(kernels::KernelRegistry& registry) {
+  static const std::pair<const char*, UnaryOp> kUnary[] = {
+      {"Relu", UnaryOp::kRelu},
+      {"Sigmoid", UnaryOp::kSigmoid},
+      {"Tanh", UnaryOp::kTanh},
+      {"Exp", UnaryOp::kExp},
+      {"Log", UnaryOp::kLog},
+      {"Neg", UnaryOp::kNeg},
+      {"Abs", UnaryOp::kAbs},
+      {"Sqrt", UnaryOp::kSqrt},
+      {"Reciprocal", UnaryOp::kReciprocal},
+      {"Floor", UnaryOp::kFloor},
+      {"Ceil", UnaryOp::kCeil},
+      {"Erf", UnaryOp::kErf},
+      {"Softplus", UnaryOp::kSoftplus},
+      {"Identity", UnaryOp::kIdentity},
+  };
+  for (const auto& [name, op] : kUnary) {
+    registry.Register(kCudaBackend, "", name,
+                      [op = op](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
+                        KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
+                        return std::unique_ptr<Kernel>(std::make_unique<UnaryKernel>(op));
+                      });
+  }
+  static const std::pair<const char*, BinaryOp> kBinary[] = {
+      {"Add", BinaryOp::kAdd}, {"Sub", BinaryOp::kSub}, {"Mul", BinaryOp::kMul},
+      {"Div", BinaryOp::kDiv}, {"Max", BinaryOp::kMax}, {"Min", BinaryOp::kMin},
+      {"Pow", BinaryOp::kPow},
+  };
+  for (const auto& [name, op] : kBinary) {
+    registry.Register(
+        kCudaBackend, "", name, [op = op](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
+          KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
+          if (def.num_inputs() != 2) {
+            return def.Fail(code::kFeatureUnsupported,
+                            "the CUDA kernel takes two inputs, this node has ", def.num_inputs());
+          }
+          return std::unique_ptr<Kernel>(std::make_unique<BinaryKernel>(op));
+        });
+  }
+}
+
+}  // namespace kiln::cuda

@@ -1,0 +1,53 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The CUDA element-wise launchers (elementwise.cu), callable from plain C++: float32 unary math
+// and activations, and binary arithmetic with numpy broadcasting. The kernels themselves live
+// in the .cu file; this header needs no CUDA header.
+#pragma once
+
+#include <cstdint>
+
+namespace kiln::cuda {
+
+enum class UnaryOp : int {
+  kRelu,
+  kSigmoid,
+  kTanh,
+  kExp,
+  kLog,
+  kNeg,
+  kAbs,
+  kSqrt,
+  kReciprocal,
+  kFloor,
+  kCeil,
+  kErf,
+  kSoftplus,
+  kIdentity
+};
+enum class BinaryOp : int { kAdd, kSub, kMul, kDiv, kMax, kMin, kPow };
+
+inline constexpr int kMaxBroadcastRank = 8;
+
+// An output of `rank` dims and, per operand, the stride of each output dim in that operand's
+// elements (0 along a broadcast dim).
+struct BroadcastShape {
+  int rank = 0;
+  int64_t dims[kMaxBroadcastRank] = {};
+  int64_t a_strides[kMaxBroadcastRank] = {};
+  int64_t b_strides[kMaxBroadcastRank] = {};
+};
+
+// The broadcast of operands of dims `a` and `b` (numpy rules, right-aligned) to `out`: false
+// when `out` has more than kMaxBroadcastRank dims or an operand more dims than `out`.
+bool MakeBroadcastShape(const int64_t* a, int a_rank, const int64_t* b, int b_rank,
+                        const int64_t* out, int out_rank, BroadcastShape* shape);
+
+// Launch on `stream` (a cudaStream_t); return the launch's cudaError_t as an int (0: success).
+int LaunchUnary(UnaryOp op, const float* x, float* y, int64_t n, void* stream);
+// `same_shape`: both operands have the output's elements in order (no index arithmetic).
+int LaunchBinary(BinaryOp op, const float* a, const float* b, float* y, int64_t n,
+                 const BroadcastShape& shape, bool same_shape, void* stream);
+
+}  // namespace kiln::cuda
