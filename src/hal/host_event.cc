@@ -129,4 +129,27 @@ bool HostEvent::AddWaiterIfPending(uint64_t target, std::function<void()> resume
   return true;
 }
 
+HostQueueItem HostQueueItem::Of(Work work) {
+  HostQueueItem item;
+  item.work = std::move(work);
+  return item;
+}
+
+HostQueueItem HostQueueItem::Record(std::shared_ptr<Event> event) {
+  HostQueueItem item;
+  item.record = std::static_pointer_cast<HostEvent>(std::move(event));
+  item.gen = item.record->BeginRecord();
+  return item;
+}
+
+HostQueueItem HostQueueItem::Wait(std::shared_ptr<Event> event) {
+  HostQueueItem item;
+  auto host_event = std::static_pointer_cast<HostEvent>(std::move(event));
+  const uint64_t target = host_event->WaitTarget();
+  if (target == 0) return item;  // never recorded: nothing to wait for
+  item.wait = std::move(host_event);
+  item.gen = target;
+  return item;
+}
+
 }  // namespace kiln::hal

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "hal/event.h"
+#include "hal/queue.h"
 
 namespace kiln::hal {
 
@@ -54,6 +55,23 @@ class HostEvent final : public hal::Event {
   uint64_t timestamp_ns_ = 0;
   std::atomic<uint64_t> pending_count_{0};  // pending_.size(), for lock-free spinning
   std::vector<std::pair<uint64_t, std::function<void()>>> waiters_;
+};
+
+// One entry of a queue whose events are HostEvents (the CPU's and the CUDA device's): work, a
+// record of an event, or a wait for one.
+struct HostQueueItem {
+  Work work;
+  std::shared_ptr<HostEvent> record;  // completes `gen` of this event
+  std::shared_ptr<HostEvent> wait;    // waits for `gen` of this event
+  uint64_t gen = 0;
+
+  static HostQueueItem Of(Work work);
+  // Takes the record's generation now (Queue::RecordEvent).
+  static HostQueueItem Record(std::shared_ptr<Event> event);
+  // A wait for the record made before now; an empty item (nothing to run or wait for) when the
+  // event was never recorded (Queue::WaitEvent).
+  static HostQueueItem Wait(std::shared_ptr<Event> event);
+  bool empty() const { return !work && !record && !wait; }
 };
 
 }  // namespace kiln::hal

@@ -7,29 +7,16 @@
 // (scripts/cuda_device_check.sh) runs it on a lent GPU.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <cstring>
 #include <vector>
 
-#include "backends/cuda/cuda_driver.h"
+#include "tests/hal/cuda_test_device.h"
 
 namespace kiln::cuda {
 namespace {
 
-class CudaDeviceTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    setenv("KILN_ENABLE_CUDA", "1", 1);
-    driver_ = CreateCudaDriver();
-    if (driver_->DeviceCount() == 0) GTEST_SKIP() << "no CUDA device on this machine";
-    auto device = driver_->OpenDevice(0);
-    ASSERT_TRUE(device.ok()) << device.status().message();
-    device_ = std::move(*device);
-  }
-  std::unique_ptr<hal::Driver> driver_;
-  std::unique_ptr<hal::Device> device_;
-};
+using CudaDeviceTest = testing::CudaDeviceFixture;
 
 TEST_F(CudaDeviceTest, ReportsItsComputeCapabilityAsTheTargetName) {
   const hal::DeviceInfo& info = device_->info();

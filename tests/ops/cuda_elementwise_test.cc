@@ -7,13 +7,12 @@
 // kernel's on the host: exactly for the arithmetic, within a few ulp for the functions CUDA's
 // math library computes (expf, tanhf, erff, powf: within 2 ulp of the exact value).
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <cmath>
 #include <random>
 
-#include "backends/cuda/cuda_driver.h"
 #include "backends/cuda/kernels/register.h"
+#include "tests/hal/cuda_test_device.h"
 #include "tests/unit/kernels/kernel_test_util.h"
 
 namespace kiln::cuda {
@@ -29,15 +28,11 @@ using kernels::testing::F32;
 using kernels::testing::TestContext;
 using kernels::testing::Values;
 
-class CudaElementwiseTest : public ::testing::Test {
+class CudaElementwiseTest : public testing::CudaDeviceFixture {
  protected:
   void SetUp() override {
-    setenv("KILN_ENABLE_CUDA", "1", 1);
-    driver_ = CreateCudaDriver();
-    if (driver_->DeviceCount() == 0) GTEST_SKIP() << "no CUDA device on this machine";
-    auto device = driver_->OpenDevice(0);
-    ASSERT_TRUE(device.ok()) << device.status().message();
-    device_ = std::move(*device);
+    CudaDeviceFixture::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     static bool registered = [] {
       RegisterCudaKernels(kernels::KernelRegistry::Global());
       return true;
@@ -102,9 +97,6 @@ class CudaElementwiseTest : public ::testing::Test {
     TensorView out;
     std::unique_ptr<hal::Execution> exec_;
   };
-
-  std::unique_ptr<hal::Driver> driver_;
-  std::unique_ptr<hal::Device> device_;
 };
 
 HostTensor Random(Dims dims, float lo, float hi, unsigned seed) {

@@ -12,27 +12,15 @@ namespace {
 constexpr int kDrainBudget = 32;
 }  // namespace
 
-void CpuQueue::Submit(hal::Work work) {
-  Item item;
-  item.work = std::move(work);
-  Push(std::move(item));
-}
+void CpuQueue::Submit(hal::Work work) { Push(hal::HostQueueItem::Of(std::move(work))); }
 
 void CpuQueue::RecordEvent(std::shared_ptr<hal::Event> event) {
-  Item item;
-  item.record = std::static_pointer_cast<hal::HostEvent>(std::move(event));
-  item.gen = item.record->BeginRecord();
-  Push(std::move(item));
+  Push(hal::HostQueueItem::Record(std::move(event)));
 }
 
 void CpuQueue::WaitEvent(std::shared_ptr<hal::Event> event) {
-  auto cpu_event = std::static_pointer_cast<hal::HostEvent>(std::move(event));
-  uint64_t target = cpu_event->WaitTarget();
-  if (target == 0) return;  // never recorded: nothing to wait for
-  Item item;
-  item.wait = std::move(cpu_event);
-  item.gen = target;
-  Push(std::move(item));
+  hal::HostQueueItem item = hal::HostQueueItem::Wait(std::move(event));
+  if (!item.empty()) Push(std::move(item));
 }
 
 void CpuQueue::Push(Item item) {

@@ -31,12 +31,7 @@ class CpuQueue final : public hal::Queue, public std::enable_shared_from_this<Cp
   void DiscardPending() override;
 
  private:
-  struct Item {
-    hal::Work work;
-    std::shared_ptr<hal::HostEvent> record;  // completes `gen` of this event
-    std::shared_ptr<hal::HostEvent> wait;    // waits for `gen` of this event
-    uint64_t gen = 0;
-  };
+  using Item = hal::HostQueueItem;
   void Push(Item item);
   // Queues a Drain on the pool. Allocates nothing but the pool's queue node (the closure holds
   // only `this`: keep_alive_ holds the queue meanwhile).

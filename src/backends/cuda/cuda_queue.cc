@@ -98,27 +98,15 @@ void CudaQueue::Push(Item item) {
   state_->work_cv.notify_all();
 }
 
-void CudaQueue::Submit(hal::Work work) {
-  Item item;
-  item.work = std::move(work);
-  Push(std::move(item));
-}
+void CudaQueue::Submit(hal::Work work) { Push(hal::HostQueueItem::Of(std::move(work))); }
 
 void CudaQueue::RecordEvent(std::shared_ptr<hal::Event> event) {
-  Item item;
-  item.record = std::static_pointer_cast<hal::HostEvent>(std::move(event));
-  item.gen = item.record->BeginRecord();
-  Push(std::move(item));
+  Push(hal::HostQueueItem::Record(std::move(event)));
 }
 
 void CudaQueue::WaitEvent(std::shared_ptr<hal::Event> event) {
-  auto host_event = std::static_pointer_cast<hal::HostEvent>(std::move(event));
-  uint64_t target = host_event->WaitTarget();
-  if (target == 0) return;  // never recorded: nothing to wait for
-  Item item;
-  item.wait = std::move(host_event);
-  item.gen = target;
-  Push(std::move(item));
+  hal::HostQueueItem item = hal::HostQueueItem::Wait(std::move(event));
+  if (!item.empty()) Push(std::move(item));
 }
 
 Status CudaQueue::Synchronize(int32_t timeout_ms) {

@@ -34,12 +34,7 @@ class CudaQueue final : public hal::Queue {
   void DiscardPending() override;
 
  private:
-  struct Item {
-    hal::Work work;
-    std::shared_ptr<hal::HostEvent> record;  // completes `gen` of this event
-    std::shared_ptr<hal::HostEvent> wait;    // waits for `gen` of this event
-    uint64_t gen = 0;
-  };
+  using Item = hal::HostQueueItem;
   // What the worker and an event's waiter share; outlives the queue while either holds it.
   struct State {
     std::mutex mu;

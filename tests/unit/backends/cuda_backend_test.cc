@@ -16,10 +16,9 @@
 #include "backends/cuda/cuda_status.h"
 #include "backends/cuda/kernels/elementwise_launch.h"
 #include "backends/cuda/kernels/register.h"
-#include "backends/register_all.h"
-#include "hal/driver.h"
 #include "ir/op_schema.h"
 #include "queue_conformance.h"
+#include "tests/hal/apart_device.h"
 
 namespace kiln::cuda {
 namespace {
@@ -70,29 +69,16 @@ TEST(CudaDriverTest, AMachineWithoutAGpuOrDriverHasNoCudaDeviceAndNoError) {
   unsetenv("KILN_ENABLE_CUDA");
 }
 
-TEST(CudaDriverTest, RegisteredBeforeTheCpuSoGpusTakeTheLowDeviceIds) {
-  backends::RegisterAll();
-  std::vector<hal::Driver*> drivers = hal::Drivers();
-  ASSERT_EQ(drivers.size(), 2u);
-  EXPECT_EQ(drivers[0]->name(), "cuda");
-  EXPECT_EQ(drivers[1]->name(), "cpu");
-}
-
-// The broadcast indexing the kernels do, replayed on the host: every output element's operand
-// offsets must be numpy's.
+// The broadcast indexing the kernels do (BroadcastOffsets, the same function), on the host:
+// every output element's operand offsets must be numpy's.
 TEST(CudaBroadcastTest, StridesGiveNumpysOperandOffsets) {
   const int64_t a[] = {4, 1, 6}, b[] = {5, 1}, out[] = {4, 5, 6};
   BroadcastShape s;
   ASSERT_TRUE(MakeBroadcastShape(a, 3, b, 2, out, 3, &s));
   EXPECT_EQ(s.rank, 3);
   for (int64_t i = 0; i < 4 * 5 * 6; ++i) {
-    int64_t rest = i, ai = 0, bi = 0;
-    for (int d = s.rank - 1; d >= 0; --d) {
-      const int64_t coord = rest % s.dims[d];
-      rest /= s.dims[d];
-      ai += coord * s.a_strides[d];
-      bi += coord * s.b_strides[d];
-    }
+    int64_t ai = 0, bi = 0;
+    BroadcastOffsets(s, i, &ai, &bi);
     const int64_t x = i / 30, y = (i / 6) % 5, z = i % 6;
     EXPECT_EQ(ai, x * 6 + z) << i;  // a[x, 0, z]
     EXPECT_EQ(bi, y) << i;          // b[y, 0]
@@ -103,23 +89,6 @@ TEST(CudaBroadcastTest, StridesGiveNumpysOperandOffsets) {
   EXPECT_FALSE(MakeBroadcastShape(nine, 9, nine, 9, nine, 9, &s));  // more dims than it takes
   EXPECT_FALSE(MakeBroadcastShape(out, 3, b, 2, b, 2, &s));         // an operand outranks out
 }
-
-// A device the host cannot address, as the CUDA device is to the kernel registry.
-class ApartDevice final : public hal::Device {
- public:
-  ApartDevice() {
-    info_.backend = kCudaBackend;
-    info_.host_addressable = false;
-  }
-  const hal::DeviceInfo& info() const override { return info_; }
-  hal::Allocator& allocator() override { std::abort(); }
-  std::shared_ptr<hal::Queue> CreateQueue() override { return nullptr; }
-  std::shared_ptr<hal::Event> CreateEvent() override { return nullptr; }
-  uint64_t busy_ns() const override { return 0; }
-
- private:
-  hal::DeviceInfo info_;
-};
 
 TEST(CudaKernelsTest, EveryOpTheyRegisterIsAnOpTheCompilerKnows) {
   kernels::KernelRegistry registry;
@@ -135,7 +104,7 @@ TEST(CudaKernelsTest, ANodeTheyDoNotTakeIsRefusedAtLoadNamingWhy) {
   kernels::KernelRegistry& registry = kernels::KernelRegistry::Global();
   static bool once = (RegisterCudaKernels(registry), true);
   (void)once;
-  ApartDevice gpu;
+  hal::testing::ApartDevice gpu(kCudaBackend);
   kernels::NodeDef def;
   def.op_type = "Add";
   def.name = "add_ints";

@@ -4,11 +4,9 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-
-#include "hal/device.h"
 #include "ir/op_schema.h"
 #include "kernel_test_util.h"
+#include "tests/hal/apart_device.h"
 
 namespace kiln::kernels {
 namespace {
@@ -79,23 +77,6 @@ TEST(KernelRegistryTest, BackendKernelOverridesAndFallsBackWhenItDeclines) {
   EXPECT_NE(reg.Find("other", "", "Op"), nullptr);  // falls back to the reference kernel
 }
 
-// A device whose memory the host cannot address (what a GPU is to the reference kernels).
-class DeviceOnlyMemory final : public hal::Device {
- public:
-  explicit DeviceOnlyMemory(bool host_addressable) {
-    info_.backend = "gpu";
-    info_.host_addressable = host_addressable;
-  }
-  const hal::DeviceInfo& info() const override { return info_; }
-  hal::Allocator& allocator() override { std::abort(); }
-  std::shared_ptr<hal::Queue> CreateQueue() override { return nullptr; }
-  std::shared_ptr<hal::Event> CreateEvent() override { return nullptr; }
-  uint64_t busy_ns() const override { return 0; }
-
- private:
-  hal::DeviceInfo info_;
-};
-
 TEST(KernelRegistryTest, ADeviceTheHostCannotAddressGetsNoReferenceFallback) {
   KernelRegistry reg;
   reg.Register(
@@ -110,7 +91,7 @@ TEST(KernelRegistryTest, ADeviceTheHostCannotAddressGetsNoReferenceFallback) {
         return MakeFunctionKernel(d, [](const NodeDef&, KernelContext&) { return Status::Ok(); });
       });
   HostTensor x = F32({1}, {1.f});
-  DeviceOnlyMemory gpu(false), host(true);
+  hal::testing::ApartDevice gpu("gpu"), host("gpu", /*host_addressable=*/true);
   NodeDef def = Def("Op", {&x}, {DataType::kFloat32});
   def.device = &gpu;
   auto refused = reg.Create("gpu", def);

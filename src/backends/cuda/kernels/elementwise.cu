@@ -71,13 +71,8 @@ __global__ void BroadcastKernel(const float* a, const float* b, float* y, int64_
                                 BroadcastShape s) {
   for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    int64_t rest = i, ai = 0, bi = 0;
-    for (int d = s.rank - 1; d >= 0; --d) {
-      const int64_t coord = rest % s.dims[d];
-      rest /= s.dims[d];
-      ai += coord * s.a_strides[d];
-      bi += coord * s.b_strides[d];
-    }
+    int64_t ai = 0, bi = 0;
+    BroadcastOffsets(s, i, &ai, &bi);
     y[i] = Binary<kOp>(a[ai], b[bi]);
   }
 }
@@ -103,8 +98,8 @@ int LaunchUnary(UnaryOp op, const float* x, float* y, int64_t n, void* stream) {
   if (n == 0) return 0;
   auto s = static_cast<cudaStream_t>(stream);
   switch (op) {
-#define KILN_UNARY_CASE(name)  \
-  case UnaryOp::name:          \
+#define KILN_UNARY_CASE(name)         \
+  case UnaryOp::name:                 \
     Unary<UnaryOp::name>(x, y, n, s); \
     break;
     KILN_UNARY_CASE(kRelu)
@@ -131,8 +126,8 @@ int LaunchBinary(BinaryOp op, const float* a, const float* b, float* y, int64_t 
   if (n == 0) return 0;
   auto s = static_cast<cudaStream_t>(stream);
   switch (op) {
-#define KILN_BINARY_CASE(name)                           \
-  case BinaryOp::name:                                   \
+#define KILN_BINARY_CASE(name)                                \
+  case BinaryOp::name:                                        \
     Binary<BinaryOp::name>(a, b, y, n, shape, same_shape, s); \
     break;
     KILN_BINARY_CASE(kAdd)

@@ -30,6 +30,12 @@ enum class BinaryOp : int { kAdd, kSub, kMul, kDiv, kMax, kMin, kPow };
 
 inline constexpr int kMaxBroadcastRank = 8;
 
+#ifdef __CUDACC__
+#define KILN_HOST_DEVICE __host__ __device__
+#else
+#define KILN_HOST_DEVICE
+#endif
+
 // An output of `rank` dims and, per operand, the stride of each output dim in that operand's
 // elements (0 along a broadcast dim).
 struct BroadcastShape {
@@ -38,6 +44,21 @@ struct BroadcastShape {
   int64_t a_strides[kMaxBroadcastRank] = {};
   int64_t b_strides[kMaxBroadcastRank] = {};
 };
+
+// The offsets in each operand of output element `i` (the kernels' indexing, also run on the
+// host by the tests).
+KILN_HOST_DEVICE inline void BroadcastOffsets(const BroadcastShape& s, int64_t i, int64_t* a,
+                                              int64_t* b) {
+  int64_t rest = i, ai = 0, bi = 0;
+  for (int d = s.rank - 1; d >= 0; --d) {
+    const int64_t coord = rest % s.dims[d];
+    rest /= s.dims[d];
+    ai += coord * s.a_strides[d];
+    bi += coord * s.b_strides[d];
+  }
+  *a = ai;
+  *b = bi;
+}
 
 // The broadcast of operands of dims `a` and `b` (numpy rules, right-aligned) to `out`: false
 // when `out` has more than kMaxBroadcastRank dims or an operand more dims than `out`.
