@@ -13,7 +13,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bundle=build/cuda-check
-tests=(tests/hal/cuda_device_test tests/ops/cuda_elementwise_test tests/unit/cuda_backend_test)
+tests=(tests/hal/cuda_device_test tests/ops/cuda_elementwise_test tests/ops/cuda_nn_test
+       tests/unit/cuda_backend_test)
 
 case "${1:-}" in
   bundle)

@@ -122,7 +122,7 @@ TEST(CudaKernelsTest, ANodeTheyDoNotTakeIsRefusedAtLoadNamingWhy) {
   EXPECT_NE(refused.status().message().find("Add 'add_ints'"), std::string::npos)
       << refused.status().message();
   EXPECT_NE(refused.status().message().find("float32"), std::string::npos);
-  def.op_type = "Softmax";  // no CUDA kernel at all: no host fallback either
+  def.op_type = "Hardmax";  // no CUDA kernel at all: no host fallback either
   def.name = "probs";
   def.has_input = {true};
   def.input_types = {kernels::DataType::kFloat32};
@@ -131,7 +131,7 @@ TEST(CudaKernelsTest, ANodeTheyDoNotTakeIsRefusedAtLoadNamingWhy) {
   def.output_types = {kernels::DataType::kFloat32};
   auto none = registry.Create(kCudaBackend, def);
   ASSERT_FALSE(none.ok());
-  EXPECT_NE(none.status().message().find("no kernel for op 'Softmax' on backend 'cuda'"),
+  EXPECT_NE(none.status().message().find("no kernel for op 'Hardmax' on backend 'cuda'"),
             std::string::npos)
       << none.status().message();
 }

@@ -24,26 +24,6 @@ using kernels::KernelContext;
 using kernels::NodeDef;
 using kernels::TensorView;
 
-// float32 in and out, or a decline naming what the kernel does not take.
-Status RequireFloat32(const NodeDef& def) {
-  for (size_t i = 0; i < def.num_inputs(); ++i) {
-    if (def.input_given(i) && def.input_types[i] != DataType::kFloat32) {
-      return def.Fail(code::kFeatureUnsupported, "the CUDA kernel takes float32 only (input ", i,
-                      ")");
-    }
-  }
-  for (DataType t : def.output_types) {
-    if (t != DataType::kFloat32) {
-      return def.Fail(code::kFeatureUnsupported, "the CUDA kernel writes float32 only");
-    }
-  }
-  return Status::Ok();
-}
-
-void* StreamOf(const KernelContext& ctx) {
-  return ctx.exec() != nullptr ? ctx.exec()->native_queue() : nullptr;
-}
-
 class UnaryKernel final : public Kernel {
  public:
   explicit UnaryKernel(UnaryOp op) : op_(op) {}
@@ -133,7 +113,6 @@ void RegisterCudaElementwiseKernels(kernels::KernelRegistry& registry) {
       {"Ceil", UnaryOp::kCeil},
       {"Erf", UnaryOp::kErf},
       {"Softplus", UnaryOp::kSoftplus},
-      {"Identity", UnaryOp::kIdentity},
   };
   for (const auto& [name, op] : kUnary) {
     registry.Register(kCudaBackend, "", name,

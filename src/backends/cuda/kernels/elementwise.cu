@@ -115,7 +115,6 @@ int LaunchUnary(UnaryOp op, const float* x, float* y, int64_t n, void* stream) {
     KILN_UNARY_CASE(kCeil)
     KILN_UNARY_CASE(kErf)
     KILN_UNARY_CASE(kSoftplus)
-    KILN_UNARY_CASE(kIdentity)
 #undef KILN_UNARY_CASE
   }
   return static_cast<int>(cudaGetLastError());

@@ -23,8 +23,7 @@ enum class UnaryOp : int {
   kFloor,
   kCeil,
   kErf,
-  kSoftplus,
-  kIdentity
+  kSoftplus
 };
 enum class BinaryOp : int { kAdd, kSub, kMul, kDiv, kMax, kMin, kPow };
 

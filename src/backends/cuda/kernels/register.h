@@ -12,7 +12,15 @@ inline constexpr const char* kCudaBackend = "cuda";
 // (the device's memory is not the host's: no reference fallback, kernels/registry.h).
 void RegisterCudaKernels(kernels::KernelRegistry& registry);
 
-// One family each (elementwise.cc, ...).
+// One family each (elementwise.cc, nn.cc, tensor.cc).
 void RegisterCudaElementwiseKernels(kernels::KernelRegistry& registry);
+void RegisterCudaNnKernels(kernels::KernelRegistry& registry);
+void RegisterCudaTensorKernels(kernels::KernelRegistry& registry);
+
+// Shared by the families: float32 inputs and outputs, or a decline (kFeatureUnsupported)
+// naming what the kernel does not take.
+Status RequireFloat32(const kernels::NodeDef& def);
+// The run's CUDA stream (null: the legacy default stream, outside an execution).
+void* StreamOf(const kernels::KernelContext& ctx);
 
 }  // namespace kiln::cuda

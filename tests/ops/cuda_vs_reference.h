@@ -1,0 +1,131 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// CUDA kernels against the reference kernels (label gpu; skipped without a GPU): a node's
+// inputs go to GPU 0 through the device's allocator, the CUDA kernel runs on an execution
+// slot's stream, and its output comes back beside the reference kernel's host output.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "backends/cuda/cuda_driver.h"
+#include "backends/cuda/kernels/register.h"
+#include "tests/hal/apart_device.h"
+#include "tests/unit/kernels/kernel_test_util.h"
+
+namespace kiln::cuda::testing {
+
+using kernels::DataType;
+using kernels::Dims;
+using kernels::HostTensor;
+using kernels::NodeDef;
+using kernels::TensorView;
+
+// Without a GPU the cases still run the reference kernel and prepare the CUDA kernel (for a
+// device the host cannot address), so a node the CUDA kernels would refuse shows here; Run
+// then returns nothing to compare and TearDown reports the test skipped.
+class CudaVsReference : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    setenv("KILN_ENABLE_CUDA", "1", 1);
+    driver_ = CreateCudaDriver();
+    if (driver_->DeviceCount() > 0) {
+      auto device = driver_->OpenDevice(0);
+      ASSERT_TRUE(device.ok()) << device.status().message();
+      device_ = std::move(*device);
+    }
+    static bool registered = [] {
+      RegisterCudaKernels(kernels::KernelRegistry::Global());
+      return true;
+    }();
+    (void)registered;
+  }
+  void TearDown() override {
+    if (device_ == nullptr && !HasFailure()) {
+      GTEST_SKIP() << "the CUDA kernels were prepared; no GPU here to run them";
+    }
+  }
+
+  // Runs `def` (its inputs `ins`, one output) on the reference kernel and on the CUDA kernel;
+  // returns {reference output, CUDA output}, or nothing without a GPU.
+  std::optional<std::pair<HostTensor, HostTensor>> Run(NodeDef def,
+                                                       const std::vector<HostTensor>& ins) {
+    std::vector<const HostTensor*> ptrs;
+    for (const HostTensor& t : ins) ptrs.push_back(&t);
+    auto reference = kernels::KernelRegistry::Global().Create(kernels::kReferenceBackend, def);
+    EXPECT_TRUE(reference.ok()) << reference.status().message();
+    if (!reference.ok()) return std::nullopt;
+    kernels::testing::TestContext host(ptrs, def.output_types, &def);
+    EXPECT_TRUE((*reference)->Run(host).ok());
+    const HostTensor& expected = host.outputs()[0];
+
+    hal::testing::ApartDevice no_gpu(kCudaBackend);
+    def.device = device_ ? device_.get() : &no_gpu;
+    auto gpu = kernels::KernelRegistry::Global().Create(kCudaBackend, def);
+    EXPECT_TRUE(gpu.ok()) << gpu.status().message();
+    if (!gpu.ok() || device_ == nullptr) return std::nullopt;
+    hal::Allocator& a = device_->allocator();
+    std::vector<void*> blocks;
+    auto upload = [&](const HostTensor& t) {
+      void* p = *a.Allocate(std::max<size_t>(t.bytes.size(), 4), 64, false);
+      a.Copy(p, t.bytes.data(), t.bytes.size());
+      blocks.push_back(p);
+      return TensorView{t.dtype, t.dims, p};
+    };
+    DeviceContext ctx(device_->CreateExecution());
+    for (const HostTensor& t : ins) ctx.inputs.push_back(upload(t));
+    ctx.out = upload(expected);  // overwritten by the kernel
+    a.Fill(ctx.out.data, 0xff, expected.bytes.size());
+    ctx.exec_->Begin();
+    Status status = (*gpu)->Run(ctx);
+    ctx.exec_->End();
+    EXPECT_TRUE(status.ok()) << status.message();
+    HostTensor actual(expected.dtype, expected.dims);
+    a.Copy(actual.bytes.data(), ctx.out.data, actual.bytes.size());
+    for (void* p : blocks) a.Free(p, 0);
+    return std::make_pair(expected, std::move(actual));
+  }
+
+  // The executor's part for one CUDA kernel run over device tensors.
+  struct DeviceContext final : kernels::KernelContext {
+    explicit DeviceContext(std::unique_ptr<hal::Execution> e) : exec_(std::move(e)) {}
+    size_t num_inputs() const override { return inputs.size(); }
+    const TensorView* input(size_t i) const override { return &inputs[i]; }
+    size_t num_outputs() const override { return 1; }
+    TensorView* output(size_t) override { return &out; }
+    Result<TensorView*> DynamicOutput(size_t, const Dims&) override {
+      return Error(code::kFeatureUnsupported, "no dynamic outputs here");
+    }
+    Result<std::vector<HostTensor>> RunGraph(int, const std::vector<TensorView>&) override {
+      return Error(code::kFeatureUnsupported, "no graphs here");
+    }
+    hal::Execution* exec() const override { return exec_.get(); }
+    std::vector<TensorView> inputs;
+    TensorView out;
+    std::unique_ptr<hal::Execution> exec_;
+  };
+
+  std::unique_ptr<hal::Driver> driver_;
+  std::unique_ptr<hal::Device> device_;  // null without a GPU
+};
+
+// Random float32 values in [lo, hi).
+HostTensor Random(Dims dims, float lo, float hi, unsigned seed);
+
+// A run's {reference, CUDA} outputs (nothing: not run, no GPU).
+using Ran = std::optional<std::pair<HostTensor, HostTensor>>;
+
+// float32 outputs: each element within rtol * |reference| (+ 1e-6 when rtol > 0; exact when
+// rtol is 0); NaN where the reference has NaN.
+void ExpectClose(const Ran& ran, float rtol, const std::string& what);
+// Outputs of the same dims and bytes.
+void ExpectSameBytes(const Ran& ran, const std::string& what);
+
+}  // namespace kiln::cuda::testing
