@@ -358,10 +358,10 @@ void DumpObserver::Write(const GraphProgram& graph, const NodeInfo& node, const 
       list.Close('}');
       continue;
     }
-    // Device memory is read through the run's execution into host memory first.
+    // Device memory the host cannot address is read through the run's execution first.
     std::string staged;
     TensorView on_host;
-    if (exec_ != nullptr && v->bytes() != 0) {
+    if (exec_ != nullptr && !exec_->host_addressable() && v->bytes() != 0) {
       staged.resize(v->bytes());
       exec_->Copy(staged.data(), v->data, staged.size());
       on_host = *v;

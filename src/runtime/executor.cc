@@ -21,29 +21,20 @@ using kernels::Dims;
 using kernels::HostTensor;
 using kernels::TensorView;
 
-// A run-time tensor's memory, from the run's execution (device memory) or the host.
+// The run's execution, or for a run outside a device (null) the HAL's default one: host memory,
+// plain copies. Run-time tensors, output copies and gear reads go through it, so they reach
+// device memory the host cannot address.
+hal::Execution& ExecOf(hal::Execution* exec) {
+  static hal::Execution host;
+  return exec != nullptr ? *exec : host;
+}
+
+// A run-time tensor's memory, given back to the execution it came from.
 struct FreeDeleter {
   hal::Execution* exec = nullptr;
-  void operator()(uint8_t* p) const {
-    if (exec != nullptr) {
-      exec->FreeTensor(p);
-    } else {
-      std::free(p);
-    }
-  }
+  void operator()(uint8_t* p) const { ExecOf(exec).FreeTensor(p); }
 };
 using Block = std::unique_ptr<uint8_t, FreeDeleter>;
-
-// Copies bytes out of the run's memory (device memory, maybe not host-addressable) through
-// the run's execution, or plainly outside a device.
-void CopyOut(hal::Execution* exec, void* dst, const void* src, size_t bytes) {
-  if (bytes == 0) return;
-  if (exec != nullptr) {
-    exec->Copy(dst, src, bytes);
-  } else {
-    std::memcpy(dst, src, bytes);
-  }
-}
 
 // Bytes of a tensor of `dims` and `dtype`; nullopt for a negative dim or on overflow.
 std::optional<uint64_t> BytesOf(const Dims& dims, DataType dtype) {
@@ -308,13 +299,7 @@ class Frame {
         return Error(code::kRtMemoryAllocation, "tensor '", info.name, "' needs ", *bytes,
                      " bytes");
       }
-      const size_t size = SeparateTensors() ? exact : (exact + 63) / 64 * 64;
-      void* p = nullptr;
-      if (exec_ != nullptr) {
-        p = exec_->AllocateTensor(size);
-      } else if (posix_memalign(&p, 64, size) != 0) {
-        p = nullptr;
-      }
+      void* p = ExecOf(exec_).AllocateTensor(SeparateTensors() ? exact : (exact + 63) / 64 * 64);
       Block block(static_cast<uint8_t*>(p), FreeDeleter{exec_});
       if (!block) {
         return Error(code::kRtMemoryAllocation, "cannot allocate ", *bytes, " bytes for tensor '",
@@ -327,9 +312,6 @@ class Frame {
     return &v;
   }
 
-  // Binds the outputs of node n that the plan left for run time: from their recorded dims
-  // when known, else from the op's shape function on the actual inputs; outputs that depend
-  // on input values stay for the kernel (DynamicOutput).
   // For a shape function on a device the host cannot read (a GPU): constants as their host
   // copies, and every other small input (the shape, scales or axes a shape function reads:
   // kMaxStagedBytes at most) copied to host memory through the execution. Larger inputs keep
@@ -354,6 +336,9 @@ class Frame {
     }
   }
 
+  // Binds the outputs of node n that the plan left for run time: from their recorded dims
+  // when known, else from the op's shape function on the actual inputs; outputs that depend
+  // on input values stay for the kernel (DynamicOutput).
   Status BindAtRun(size_t n) {
     const NodeInfo& node = graph_.nodes[n];
     if (node.data_dependent) return Status::Ok();  // the kernel binds its outputs
@@ -497,7 +482,7 @@ class NodeContext final : public kernels::KernelContext {
       }
       // The run's memory (a GPU kernel writes device memory), like any run-time tensor.
       hal::Execution* exec = frame_.exec();
-      void* p = exec != nullptr ? exec->AllocateTensor(*bytes + 1) : std::calloc(*bytes + 1, 1);
+      void* p = ExecOf(exec).AllocateTensor(*bytes + 1);
       if (p == nullptr) {
         return Error(code::kRtMemoryAllocation, "cannot allocate ", *bytes + 1,
                      " bytes for unused output ", i);
@@ -546,7 +531,7 @@ class NodeContext final : public kernels::KernelContext {
                      "' was not computed");
       }
       HostTensor h(v->dtype, v->dims);
-      CopyOut(frame_.exec(), h.bytes.data(), v->data, h.bytes.size());
+      ExecOf(frame_.exec()).Copy(h.bytes.data(), v->data, h.bytes.size());
       out.push_back(std::move(h));
     }
     return out;
@@ -671,7 +656,7 @@ int SelectGear(const Program& program, const IoBuffer* selector, hal::Execution*
     const size_t count = program.gear_dims.size();
     if (count <= 16 && selector->size >= count * sizeof(int64_t)) {
       int64_t values[16];
-      CopyOut(exec, values, selector->data, count * sizeof(int64_t));
+      ExecOf(exec).Copy(values, selector->data, count * sizeof(int64_t));
       for (size_t i = 0; i < program.gears.size(); ++i) {
         const std::vector<int64_t>& gear = program.gears[i].values;
         if (gear.size() == count && std::equal(gear.begin(), gear.end(), values)) {
@@ -791,7 +776,7 @@ Status Execute(const Program& program, ExecState& state, uint8_t* workspace,
         return Error(code::kRtMemoryAllocation, "cannot allocate ", v->bytes(),
                      " bytes for output '", g.tensors[t].name, "'");
       }
-      CopyOut(frame.exec(), p, v->data, v->bytes());
+      ExecOf(frame.exec()).Copy(p, v->data, v->bytes());
       result->allocated.resize(g.outputs.size(), {nullptr, 0});
       result->allocated[i] = {p, v->bytes()};
       continue;
@@ -801,7 +786,7 @@ Status Execute(const Program& program, ExecState& state, uint8_t* workspace,
         return Error(code::kInvalidParam, "output '", g.tensors[t].name, "' needs ", v->bytes(),
                      " bytes but its buffer has ", outputs[i].size);
       }
-      CopyOut(frame.exec(), outputs[i].data, v->data, v->bytes());
+      ExecOf(frame.exec()).Copy(outputs[i].data, v->data, v->bytes());
     }
   }
   if (result) {

@@ -122,6 +122,17 @@ TEST(CudaKernelsTest, ANodeTheyDoNotTakeIsRefusedAtLoadNamingWhy) {
   EXPECT_NE(refused.status().message().find("Add 'add_ints'"), std::string::npos)
       << refused.status().message();
   EXPECT_NE(refused.status().message().find("float32"), std::string::npos);
+  def.op_type = "Add";  // float32, but broadcast over more dims than the kernels index
+  def.name = "add_9d";
+  def.input_types = {kernels::DataType::kFloat32, kernels::DataType::kFloat32};
+  def.input_dims = {{1, 1, 1, 1, 1, 1, 1, 1, 2}, {2}};
+  def.output_types = {kernels::DataType::kFloat32};
+  def.output_dims = {{1, 1, 1, 1, 1, 1, 1, 1, 2}};
+  auto too_deep = registry.Create(kCudaBackend, def);
+  ASSERT_FALSE(too_deep.ok());
+  EXPECT_NE(too_deep.status().message().find("Add 'add_9d'"), std::string::npos)
+      << too_deep.status().message();
+  EXPECT_NE(too_deep.status().message().find("broadcasts up to 8 dims"), std::string::npos);
   def.op_type = "Hardmax";  // no CUDA kernel at all: no host fallback either
   def.name = "probs";
   def.has_input = {true};
@@ -129,6 +140,7 @@ TEST(CudaKernelsTest, ANodeTheyDoNotTakeIsRefusedAtLoadNamingWhy) {
   def.input_dims = {{2}};
   def.constants = {nullptr};
   def.output_types = {kernels::DataType::kFloat32};
+  def.output_dims = {{2}};
   auto none = registry.Create(kCudaBackend, def);
   ASSERT_FALSE(none.ok());
   EXPECT_NE(none.status().message().find("no kernel for op 'Hardmax' on backend 'cuda'"),

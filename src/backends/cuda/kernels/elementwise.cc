@@ -3,12 +3,9 @@
 //
 // The CUDA element-wise kernels' host side: which ops, the float32 check at Prepare (other
 // types are declined, and so refused at load on the GPU), and each run's broadcast strides.
-#include <cuda_runtime_api.h>
-
 #include <memory>
 #include <utility>
 
-#include "backends/cuda/cuda_status.h"
 #include "backends/cuda/kernels/elementwise_launch.h"
 #include "backends/cuda/kernels/register.h"
 #include "hal/execution.h"
@@ -31,10 +28,9 @@ class UnaryKernel final : public Kernel {
     const TensorView* x = ctx.input(0);
     TensorView* y = ctx.output(0);
     const int64_t n = kernels::NumElements(y->dims);
-    return CudaStatus(
-        static_cast<cudaError_t>(LaunchUnary(op_, static_cast<const float*>(x->data),
-                                             static_cast<float*>(y->data), n, StreamOf(ctx))),
-        "launching an element-wise kernel");
+    return Launched(LaunchUnary(op_, static_cast<const float*>(x->data),
+                                static_cast<float*>(y->data), n, StreamOf(ctx)),
+                    "launching an element-wise kernel");
   }
 
  private:
@@ -57,10 +53,9 @@ class BinaryKernel final : public Kernel {
       return Error(code::kFeatureUnsupported, "the CUDA element-wise kernels broadcast up to ",
                    kMaxBroadcastRank, " dims, this output has ", y->dims.size());
     }
-    return CudaStatus(
-        static_cast<cudaError_t>(LaunchBinary(
-            op_, static_cast<const float*>(a->data), static_cast<const float*>(b->data),
-            static_cast<float*>(y->data), n, shape, same, StreamOf(ctx))),
+    return Launched(
+        LaunchBinary(op_, static_cast<const float*>(a->data), static_cast<const float*>(b->data),
+                     static_cast<float*>(y->data), n, shape, same, StreamOf(ctx)),
         "launching an element-wise kernel");
   }
 
@@ -83,6 +78,21 @@ bool Strides(const int64_t* in, int k, const int64_t* out, int r, int64_t* strid
     stride *= dim;
   }
   return true;
+}
+
+// Two float32 inputs, and an output of at most kMaxBroadcastRank dims where its rank is known at
+// load (an unknown rank is checked when the kernel runs).
+Result<std::unique_ptr<Kernel>> MakeBinary(const NodeDef& def, BinaryOp op) {
+  KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
+  if (def.num_inputs() != 2) {
+    return def.Fail(code::kFeatureUnsupported, "the CUDA kernel takes two inputs, this node has ",
+                    def.num_inputs());
+  }
+  if (def.output_ranked(0) && def.output_dims[0].size() > size_t{kMaxBroadcastRank}) {
+    return def.Fail(code::kFeatureUnsupported, "the CUDA kernel broadcasts up to ",
+                    kMaxBroadcastRank, " dims, this output has ", def.output_dims[0].size());
+  }
+  return std::unique_ptr<Kernel>(std::make_unique<BinaryKernel>(op));
 }
 
 }  // namespace
@@ -127,15 +137,8 @@ void RegisterCudaElementwiseKernels(kernels::KernelRegistry& registry) {
       {"Pow", BinaryOp::kPow},
   };
   for (const auto& [name, op] : kBinary) {
-    registry.Register(
-        kCudaBackend, "", name, [op = op](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
-          KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
-          if (def.num_inputs() != 2) {
-            return def.Fail(code::kFeatureUnsupported,
-                            "the CUDA kernel takes two inputs, this node has ", def.num_inputs());
-          }
-          return std::unique_ptr<Kernel>(std::make_unique<BinaryKernel>(op));
-        });
+    registry.Register(kCudaBackend, "", name,
+                      [op = op](const NodeDef& def) { return MakeBinary(def, op); });
   }
 }
 

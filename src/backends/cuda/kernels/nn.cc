@@ -5,11 +5,8 @@
 // opset 13), MaxPool and AveragePool over 2-D windows, GlobalAveragePool and GlobalMaxPool;
 // float32, NCHW. Declined (so refused at load on the GPU): other types, other window ranks,
 // MaxPool's Indices output.
-#include <cuda_runtime_api.h>
-
 #include <memory>
 
-#include "backends/cuda/cuda_status.h"
 #include "backends/cuda/kernels/nn_launch.h"
 #include "backends/cuda/kernels/register.h"
 #include "hal/execution.h"
@@ -24,10 +21,6 @@ using kernels::Kernel;
 using kernels::KernelContext;
 using kernels::NodeDef;
 using kernels::TensorView;
-
-Status Launched(int error, const char* what) {
-  return CudaStatus(static_cast<cudaError_t>(error), what);
-}
 
 int64_t Product(const Dims& d, size_t from, size_t to) {
   int64_t p = 1;

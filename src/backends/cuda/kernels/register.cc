@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "backends/cuda/kernels/register.h"
 
+#include <cuda_runtime_api.h>
+
+#include "backends/cuda/cuda_status.h"
 #include "hal/execution.h"
 
 namespace kiln::cuda {
@@ -29,6 +32,10 @@ Status RequireFloat32(const kernels::NodeDef& def) {
 
 void* StreamOf(const kernels::KernelContext& ctx) {
   return ctx.exec() != nullptr ? ctx.exec()->native_queue() : nullptr;
+}
+
+Status Launched(int error, const char* what) {
+  return CudaStatus(static_cast<cudaError_t>(error), what);
 }
 
 }  // namespace kiln::cuda

@@ -22,5 +22,7 @@ void RegisterCudaTensorKernels(kernels::KernelRegistry& registry);
 Status RequireFloat32(const kernels::NodeDef& def);
 // The run's CUDA stream (null: the legacy default stream, outside an execution).
 void* StreamOf(const kernels::KernelContext& ctx);
+// A launcher's result (a cudaError_t as an int, from the *_launch.h headers) as a Status.
+Status Launched(int error, const char* what);
 
 }  // namespace kiln::cuda
