@@ -66,8 +66,13 @@ void AddDefaultPasses(PassManager& pm, const CompileOptions& options) {
   pm.Add(CreateBiasActivationFusionPass());  // the activation after a residual FusedConv
   pm.Add(CreatePostAffineFusionPass());
   pm.Add(CreateTransposeCancellationPass());
-  pm.Add(CreateChannelsLastPass());
-  pm.Add(CreateArithmeticChainPass());  // after channels_last, which flags arithmetic it keeps NHWC
+  // channels_last and arithmetic_chain shape the graph for the CPU's kernels (oneDNN's NHWC and
+  // blocked layouts; one pass over memory for a chain of arithmetic); a CUDA target's kernels
+  // take the ONNX layouts and ops (docs/cuda.md).
+  if (format::TargetBackend(options.target) != "cuda") {
+    pm.Add(CreateChannelsLastPass());
+    pm.Add(CreateArithmeticChainPass());  // after channels_last: it flags arithmetic kept NHWC
+  }
   pm.Add(CreateConstantFoldingPass());
   pm.Add(CreateDeadCodeEliminationPass());
 }

@@ -168,6 +168,56 @@ TEST(CompileTest, CompilesFusesFoldsAndRecordsOrigins) {
   EXPECT_TRUE(found_z);
 }
 
+// x → Conv → MaxPool → Conv → y: channels_last keeps the middle values NHWC for the CPU's
+// kernels; a CUDA target's kernels take NCHW, so its .om carries no layout flags.
+TEST(CompileTest, LayoutPassesRunForCpuTargetsOnly) {
+  TempDir dir;
+  pb::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(17);
+  auto* g = m.mutable_graph();
+  auto* x = g->add_input();
+  x->set_name("x");
+  auto* tt = x->mutable_type()->mutable_tensor_type();
+  tt->set_elem_type(pb::TensorProto::FLOAT);
+  for (int d : {1, 8, 16, 16}) tt->mutable_shape()->add_dim()->set_dim_value(d);
+  FloatInit(g, "w1", {8, 8, 3, 3}, 0.1f);
+  FloatInit(g, "w2", {8, 8, 3, 3}, -0.1f);
+  Node(g, "Conv", "c1", {"x", "w1"}, {"a"});
+  auto* pool = Node(g, "MaxPool", "p1", {"a"}, {"b"});
+  auto* k = pool->add_attribute();
+  k->set_name("kernel_shape");
+  k->set_type(pb::AttributeProto::INTS);
+  for (int v : {2, 2}) k->add_ints(v);
+  Node(g, "Conv", "c2", {"b", "w2"}, {"y"});
+  g->add_output()->set_name("y");
+  const std::string model = dir / "two_convs.onnx";
+  std::ofstream(model, std::ios::binary) << m.SerializeAsString();
+  for (const char* target : {"", "cpu", "cuda", "sm_90"}) {
+    CompileOptions opt;
+    opt.model = model;
+    opt.output = dir / (std::string("m_") + target);
+    opt.target = target;
+    auto report = atc::Compile(opt);
+    ASSERT_TRUE(report.ok()) << target << ": " << report.status().message();
+    auto json = OmFileToJson(report->output_path);
+    ASSERT_TRUE(json.ok()) << json.status().message();
+    int flags = 0;
+    const auto parsed = nlohmann::json::parse(*json);
+    for (const auto& n : parsed["graphs"][0]["nodes"]) {
+      for (const auto& [name, value] : n["attributes"].items()) {
+        flags += name.rfind("kiln_", 0) == 0 && name.find("nhwc") != std::string::npos;
+      }
+    }
+    const std::string t = target;
+    if (t == "cuda" || t == "sm_90") {
+      EXPECT_EQ(flags, 0) << target;
+    } else {
+      EXPECT_GT(flags, 0) << "target '" << target << "': channels_last left the convs NCHW";
+    }
+  }
+}
+
 TEST(CompileTest, PreCheckListsEveryUnsupportedNode) {
   TempDir dir;
   CompileOptions opt;
