@@ -14,7 +14,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bundle=build/cuda-check
 tests=(tests/hal/cuda_device_test tests/ops/cuda_elementwise_test tests/ops/cuda_nn_test
-       tests/unit/cuda_backend_test)
+       tests/ops/cuda_matrix_test tests/ops/cuda_movement_test tests/unit/cuda_backend_test)
+# Opened at run time (src/backends/cuda/cuda_libraries.h), too large to carry (cuBLASLt and
+# cuDNN's engines are hundreds of MiB): `run` looks for the machine's own (a PyTorch install has
+# cuDNN 9; cuBLASLt must be of the CUDA major Kiln was built with).
+runtime_libs=(libcudnn.so.9 "libcublasLt.so.$(sed -n 's/^#define CUBLAS_VER_MAJOR \([0-9]*\).*/\1/p' \
+  "${CUDA_HOME:-/usr/local/cuda}/include/cublas_api.h" 2>/dev/null || true)")
 
 case "${1:-}" in
   bundle)
@@ -33,6 +38,7 @@ case "${1:-}" in
           *) cp -L "$lib" "$bundle/lib/" ;;
         esac
       done
+    printf '%s\n' "${runtime_libs[@]}" > "$bundle/runtime-libs.txt"
     du -sh "$bundle"
     ;;
   run)
@@ -40,6 +46,12 @@ case "${1:-}" in
     mkdir -p "$out"
     nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || echo "no nvidia-smi" > "$out/nvidia-smi.txt"
     export KILN_ENABLE_CUDA=1 LD_LIBRARY_PATH="$PWD/$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    for lib in $(cat "$bundle/runtime-libs.txt" 2>/dev/null); do
+      found="$(find / -xdev \( -path /proc -o -path /sys \) -prune -o -name "$lib" -print 2>/dev/null |
+        head -1)"
+      echo "$lib: ${found:-not found}" >> "$out/libraries.txt"
+      if [ -n "$found" ]; then LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$(dirname "$found")"; fi
+    done
     status=0
     for b in "$bundle"/bin/*; do
       name="$(basename "$b")"

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <string>
+#include <utility>
 
 namespace kiln::hal::testing {
 namespace {
@@ -116,9 +118,11 @@ class GuardedExecution final : public Execution {
 
 class NullDevice final : public Device {
  public:
-  explicit NullDevice(bool guarded) : guarded_(guarded) {
-    info_.backend = guarded ? kGuardedBackend : "null";
-    info_.name = info_.backend;
+  // `backend` / `name` override the device's own (a stand-in for another backend).
+  explicit NullDevice(bool guarded, std::string backend = "", std::string name = "")
+      : guarded_(guarded) {
+    info_.backend = !backend.empty() ? backend : guarded ? kGuardedBackend : "null";
+    info_.name = !name.empty() ? name : info_.backend;
     info_.host_addressable = !guarded;
     info_.memory_bytes = uint64_t{1} << 30;
     info_.compute_units = 1;
@@ -143,19 +147,26 @@ class NullDevice final : public Device {
 
 class NullDriver final : public Driver {
  public:
-  NullDriver(int devices, bool guarded) : devices_(devices), guarded_(guarded) {}
-  std::string name() const override { return guarded_ ? kGuardedBackend : "null"; }
+  NullDriver(int devices, bool guarded, std::string backend = "", std::string device_name = "")
+      : devices_(devices),
+        guarded_(guarded),
+        backend_(std::move(backend)),
+        device_name_(std::move(device_name)) {}
+  std::string name() const override {
+    return !backend_.empty() ? backend_ + "-stand-in" : guarded_ ? kGuardedBackend : "null";
+  }
   int DeviceCount() override { return devices_; }
   Result<std::unique_ptr<Device>> OpenDevice(int index) override {
     if (index < 0 || index >= devices_) {
       return Error(code::kRtInvalidDeviceId, "null device ", index, " does not exist");
     }
-    return std::unique_ptr<Device>(std::make_unique<NullDevice>(guarded_));
+    return std::unique_ptr<Device>(std::make_unique<NullDevice>(guarded_, backend_, device_name_));
   }
 
  private:
   int devices_;
   bool guarded_;
+  std::string backend_, device_name_;
 };
 
 }  // namespace
@@ -173,6 +184,11 @@ std::unique_ptr<Driver> CreateGuardedDriver() {
   static std::once_flag once;
   std::call_once(once, [] { RegisterGuardedKernels(kernels::KernelRegistry::Global()); });
   return std::make_unique<NullDriver>(1, true);
+}
+
+std::unique_ptr<Driver> CreateStandInDriver(const std::string& backend,
+                                            const std::string& device_name) {
+  return std::make_unique<NullDriver>(1, true, backend, device_name);
 }
 
 }  // namespace kiln::hal::testing

@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <memory>
+#include <string>
 
 #include "hal/driver.h"
 
@@ -31,5 +32,12 @@ std::unique_ptr<Driver> CreateNullDriver(int devices = 1);
 // host_addressable false, every block PROT_NONE outside copies and kernel runs); registers the
 // "guarded" kernels (the reference kernels, wrapped) on first use.
 std::unique_ptr<Driver> CreateGuardedDriver();
+
+// A driver with one device that says it is of backend `backend` and named `device_name` (the
+// target the loader checks an .om against), over guarded memory: to check at load which models
+// that backend's kernels take, on a machine without its hardware. Its kernels must never run
+// (their memory is the host's, guarded): load and unload only.
+std::unique_ptr<Driver> CreateStandInDriver(const std::string& backend,
+                                            const std::string& device_name);
 
 }  // namespace kiln::hal::testing

@@ -58,5 +58,15 @@ TEST_F(CudaElementwiseTest, BinaryOpsBroadcastLikeTheReference) {
   }
 }
 
+TEST_F(CudaElementwiseTest, VariadicOpsFoldTheirInputsLikeTheReference) {
+  HostTensor a = Random({2, 3, 4}, -3, 3, 300), b = Random({3, 1}, -3, 3, 301);
+  HostTensor c = Random({4}, -3, 3, 302);
+  for (const char* op : {"Sum", "Max", "Min"}) {
+    ExpectClose(Run(Def(op, {&a, &b, &c}, {DataType::kFloat32}, 13), {a, b, c}), 1e-6f,
+                std::string(op) + " of three");
+    ExpectClose(Run(Def(op, {&a}, {DataType::kFloat32}, 13), {a}), 0, std::string(op) + " of one");
+  }
+}
+
 }  // namespace
 }  // namespace kiln::cuda::testing

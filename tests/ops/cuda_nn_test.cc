@@ -73,5 +73,31 @@ TEST_F(CudaNnTest, CopyKernelsMoveTheBytesOfAnyType) {
   }
 }
 
+TEST_F(CudaNnTest, NormalisationsMatchTheReference) {
+  HostTensor x = Random({2, 5, 4, 3}, -3, 3, 21);
+  HostTensor scale = Random({5}, 0.5f, 2, 22), bias = Random({5}, -1, 1, 23);
+  HostTensor mean = Random({5}, -1, 1, 24), var = Random({5}, 0.1f, 2, 25);
+  NodeDef bn =
+      Def("BatchNormalization", {&x, &scale, &bias, &mean, &var}, {DataType::kFloat32}, 15);
+  bn.attrs["epsilon"] = 1e-3f;
+  ExpectClose(Run(bn, {x, scale, bias, mean, var}), 1e-5f, "BatchNormalization");
+
+  HostTensor rows = Random({3, 7, 384}, -4, 4, 26);
+  HostTensor gamma = Random({384}, 0.5f, 2, 27), beta = Random({384}, -1, 1, 28);
+  NodeDef ln = Def("LayerNormalization", {&rows, &gamma, &beta}, {DataType::kFloat32}, 17);
+  ln.attrs["epsilon"] = 1e-5f;
+  ExpectClose(Run(ln, {rows, gamma, beta}), 1e-4f, "LayerNormalization");
+  NodeDef ln_two = Def("LayerNormalization", {&x, &gamma}, {DataType::kFloat32}, 17);
+  HostTensor gamma12 = Random({4, 3}, 0.5f, 2, 29);
+  ln_two = Def("LayerNormalization", {&x, &gamma12}, {DataType::kFloat32}, 17);
+  ln_two.attrs["axis"] = int64_t{-2};
+  ExpectClose(Run(ln_two, {x, gamma12}), 1e-4f, "LayerNormalization over two axes, no bias");
+
+  NodeDef lrn = Def("LRN", {&x}, {DataType::kFloat32}, 13);
+  lrn.attrs["size"] = int64_t{3};
+  lrn.attrs["alpha"] = 1e-3f;
+  ExpectClose(Run(lrn, {x}), 1e-5f, "LRN");
+}
+
 }  // namespace
 }  // namespace kiln::cuda::testing

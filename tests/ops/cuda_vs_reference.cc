@@ -33,6 +33,22 @@ void ExpectClose(const Ran& ran, float rtol, const std::string& what) {
   }
 }
 
+void ExpectNear(const Ran& ran, float atol, float rtol, const std::string& what) {
+  if (!ran) return;
+  ASSERT_EQ(ran->first.dims, ran->second.dims) << what;
+  const std::vector<float> expected = kernels::testing::Values<float>(ran->first);
+  const std::vector<float> actual = kernels::testing::Values<float>(ran->second);
+  ASSERT_EQ(expected.size(), actual.size()) << what;
+  int reported = 0;
+  for (size_t i = 0; i < expected.size() && reported < 10; ++i) {
+    const float e = expected[i], a = actual[i];
+    if (!(std::fabs(e - a) <= atol + rtol * std::fabs(e))) {
+      ADD_FAILURE() << what << " [" << i << "]: reference " << e << ", CUDA " << a;
+      ++reported;
+    }
+  }
+}
+
 void ExpectSameBytes(const Ran& ran, const std::string& what) {
   if (!ran) return;
   EXPECT_EQ(ran->first.dims, ran->second.dims) << what;

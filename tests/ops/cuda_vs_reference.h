@@ -53,18 +53,18 @@ class CudaVsReference : public ::testing::Test {
     }
   }
 
-  // Runs `def` (its inputs `ins`, one output) on the reference kernel and on the CUDA kernel;
-  // returns {reference output, CUDA output}, or nothing without a GPU.
-  std::optional<std::pair<HostTensor, HostTensor>> Run(NodeDef def,
-                                                       const std::vector<HostTensor>& ins) {
+  // Runs `def` (its inputs `ins`) on the reference kernel and on the CUDA kernel; returns
+  // {reference output, CUDA output} for each output, or nothing without a GPU.
+  std::optional<std::vector<std::pair<HostTensor, HostTensor>>> RunAll(
+      NodeDef def, const std::vector<HostTensor>& ins) {
     std::vector<const HostTensor*> ptrs;
     for (const HostTensor& t : ins) ptrs.push_back(&t);
     auto reference = kernels::KernelRegistry::Global().Create(kernels::kReferenceBackend, def);
     EXPECT_TRUE(reference.ok()) << reference.status().message();
     if (!reference.ok()) return std::nullopt;
     kernels::testing::TestContext host(ptrs, def.output_types, &def);
-    EXPECT_TRUE((*reference)->Run(host).ok());
-    const HostTensor& expected = host.outputs()[0];
+    Status ran = (*reference)->Run(host);
+    EXPECT_TRUE(ran.ok()) << ran.message();
 
     hal::testing::ApartDevice no_gpu(kCudaBackend);
     def.device = device_ ? device_.get() : &no_gpu;
@@ -81,16 +81,31 @@ class CudaVsReference : public ::testing::Test {
     };
     DeviceContext ctx(device_->CreateExecution());
     for (const HostTensor& t : ins) ctx.inputs.push_back(upload(t));
-    ctx.out = upload(expected);  // overwritten by the kernel
-    a.Fill(ctx.out.data, 0xff, expected.bytes.size());
+    for (const HostTensor& expected : host.outputs()) {
+      ctx.outs.push_back(upload(expected));  // overwritten by the kernel
+      a.Fill(ctx.outs.back().data, 0xff, expected.bytes.size());
+    }
     ctx.exec_->Begin();
     Status status = (*gpu)->Run(ctx);
     ctx.exec_->End();
     EXPECT_TRUE(status.ok()) << status.message();
-    HostTensor actual(expected.dtype, expected.dims);
-    a.Copy(actual.bytes.data(), ctx.out.data, actual.bytes.size());
+    std::vector<std::pair<HostTensor, HostTensor>> result;
+    for (size_t i = 0; i < ctx.outs.size(); ++i) {
+      const HostTensor& expected = host.outputs()[i];
+      HostTensor actual(expected.dtype, expected.dims);
+      a.Copy(actual.bytes.data(), ctx.outs[i].data, actual.bytes.size());
+      result.emplace_back(expected, std::move(actual));
+    }
     for (void* p : blocks) a.Free(p, 0);
-    return std::make_pair(expected, std::move(actual));
+    return result;
+  }
+
+  // RunAll's first output.
+  std::optional<std::pair<HostTensor, HostTensor>> Run(NodeDef def,
+                                                       const std::vector<HostTensor>& ins) {
+    auto all = RunAll(std::move(def), ins);
+    if (!all || all->empty()) return std::nullopt;
+    return std::move((*all)[0]);
   }
 
   // The executor's part for one CUDA kernel run over device tensors.
@@ -98,8 +113,8 @@ class CudaVsReference : public ::testing::Test {
     explicit DeviceContext(std::unique_ptr<hal::Execution> e) : exec_(std::move(e)) {}
     size_t num_inputs() const override { return inputs.size(); }
     const TensorView* input(size_t i) const override { return &inputs[i]; }
-    size_t num_outputs() const override { return 1; }
-    TensorView* output(size_t) override { return &out; }
+    size_t num_outputs() const override { return outs.size(); }
+    TensorView* output(size_t i) override { return &outs[i]; }
     Result<TensorView*> DynamicOutput(size_t, const Dims&) override {
       return Error(code::kFeatureUnsupported, "no dynamic outputs here");
     }
@@ -108,7 +123,7 @@ class CudaVsReference : public ::testing::Test {
     }
     hal::Execution* exec() const override { return exec_.get(); }
     std::vector<TensorView> inputs;
-    TensorView out;
+    std::vector<TensorView> outs;
     std::unique_ptr<hal::Execution> exec_;
   };
 
@@ -125,6 +140,9 @@ using Ran = std::optional<std::pair<HostTensor, HostTensor>>;
 // float32 outputs: each element within rtol * |reference| (+ 1e-6 when rtol > 0; exact when
 // rtol is 0); NaN where the reference has NaN.
 void ExpectClose(const Ran& ran, float rtol, const std::string& what);
+// float32 outputs of sums (matmuls, convolutions): each element within atol + rtol *
+// |reference| (float32 sums in another order differ in the last bits of large terms).
+void ExpectNear(const Ran& ran, float atol, float rtol, const std::string& what);
 // Outputs of the same dims and bytes.
 void ExpectSameBytes(const Ran& ran, const std::string& what);
 

@@ -3,6 +3,8 @@
 //
 // The CUDA element-wise kernels' host side: which ops, the float32 check at Prepare (other
 // types are declined, and so refused at load on the GPU), and each run's broadcast strides.
+#include <cuda_runtime_api.h>
+
 #include <memory>
 #include <utility>
 
@@ -37,29 +39,48 @@ class UnaryKernel final : public Kernel {
   UnaryOp op_;
 };
 
+// Binary arithmetic; with more inputs (Sum, and Max and Min of several) the output takes
+// op(x0, x1), then op(output, xi) for each further input.
 class BinaryKernel final : public Kernel {
  public:
   explicit BinaryKernel(BinaryOp op) : op_(op) {}
   Status Run(KernelContext& ctx) const override {
-    const TensorView* a = ctx.input(0);
-    const TensorView* b = ctx.input(1);
     TensorView* y = ctx.output(0);
-    const int64_t n = kernels::NumElements(y->dims);
-    BroadcastShape shape;
-    const bool same = a->dims == y->dims && b->dims == y->dims;
-    if (!same && !MakeBroadcastShape(a->dims.data(), static_cast<int>(a->dims.size()),
-                                     b->dims.data(), static_cast<int>(b->dims.size()),
-                                     y->dims.data(), static_cast<int>(y->dims.size()), &shape)) {
-      return Error(code::kFeatureUnsupported, "the CUDA element-wise kernels broadcast up to ",
-                   kMaxBroadcastRank, " dims, this output has ", y->dims.size());
+    const TensorView* first = ctx.input(0);
+    if (ctx.num_inputs() == 1) {  // a variadic op of one input: a copy
+      return Launched(static_cast<int>(cudaMemcpyAsync(y->data, first->data, y->bytes(),
+                                                       cudaMemcpyDeviceToDevice,
+                                                       static_cast<cudaStream_t>(StreamOf(ctx)))),
+                      "copying the one input");
     }
-    return Launched(
-        LaunchBinary(op_, static_cast<const float*>(a->data), static_cast<const float*>(b->data),
-                     static_cast<float*>(y->data), n, shape, same, StreamOf(ctx)),
-        "launching an element-wise kernel");
+    for (size_t i = 1; i < ctx.num_inputs(); ++i) {
+      const TensorView* a = i == 1 ? first : y;
+      const TensorView* b = ctx.input(i);
+      if (i > 1 && b->data == y->data) {
+        return Error(code::kInternalError, "input ", i, " shares the output's memory");
+      }
+      KILN_RETURN_IF_ERROR(Step(ctx, *a, *b, *y), "");
+    }
+    return Status::Ok();
   }
 
  private:
+  Status Step(KernelContext& ctx, const TensorView& a, const TensorView& b, TensorView& y) const {
+    const int64_t n = kernels::NumElements(y.dims);
+    BroadcastShape shape;
+    const bool same = a.dims == y.dims && b.dims == y.dims;
+    if (!same && !MakeBroadcastShape(a.dims.data(), static_cast<int>(a.dims.size()), b.dims.data(),
+                                     static_cast<int>(b.dims.size()), y.dims.data(),
+                                     static_cast<int>(y.dims.size()), &shape)) {
+      return Error(code::kFeatureUnsupported, "the CUDA element-wise kernels broadcast up to ",
+                   kMaxBroadcastRank, " dims, this output has ", y.dims.size());
+    }
+    return Launched(
+        LaunchBinary(op_, static_cast<const float*>(a.data), static_cast<const float*>(b.data),
+                     static_cast<float*>(y.data), n, shape, same, StreamOf(ctx)),
+        "launching an element-wise kernel");
+  }
+
   BinaryOp op_;
 };
 
@@ -80,13 +101,14 @@ bool Strides(const int64_t* in, int k, const int64_t* out, int r, int64_t* strid
   return true;
 }
 
-// Two float32 inputs, and an output of at most kMaxBroadcastRank dims where its rank is known at
-// load (an unknown rank is checked when the kernel runs).
-Result<std::unique_ptr<Kernel>> MakeBinary(const NodeDef& def, BinaryOp op) {
+// Float32 inputs (two, or one or more for a variadic op), and an output of at most
+// kMaxBroadcastRank dims where its rank is known at load (an unknown rank is checked when the
+// kernel runs).
+Result<std::unique_ptr<Kernel>> MakeBinary(const NodeDef& def, BinaryOp op, bool variadic) {
   KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
-  if (def.num_inputs() != 2) {
-    return def.Fail(code::kFeatureUnsupported, "the CUDA kernel takes two inputs, this node has ",
-                    def.num_inputs());
+  if (variadic ? def.num_inputs() < 1 : def.num_inputs() != 2) {
+    return def.Fail(code::kFeatureUnsupported, "the CUDA kernel takes ",
+                    variadic ? "one or more" : "two", " inputs, this node has ", def.num_inputs());
   }
   if (def.output_ranked(0) && def.output_dims[0].size() > size_t{kMaxBroadcastRank}) {
     return def.Fail(code::kFeatureUnsupported, "the CUDA kernel broadcasts up to ",
@@ -131,14 +153,22 @@ void RegisterCudaElementwiseKernels(kernels::KernelRegistry& registry) {
                         return std::unique_ptr<Kernel>(std::make_unique<UnaryKernel>(op));
                       });
   }
-  static const std::pair<const char*, BinaryOp> kBinary[] = {
-      {"Add", BinaryOp::kAdd}, {"Sub", BinaryOp::kSub}, {"Mul", BinaryOp::kMul},
-      {"Div", BinaryOp::kDiv}, {"Max", BinaryOp::kMax}, {"Min", BinaryOp::kMin},
-      {"Pow", BinaryOp::kPow},
+  struct Binary {
+    const char* name;
+    BinaryOp op;
+    bool variadic;
   };
-  for (const auto& [name, op] : kBinary) {
-    registry.Register(kCudaBackend, "", name,
-                      [op = op](const NodeDef& def) { return MakeBinary(def, op); });
+  static const Binary kBinary[] = {
+      {"Add", BinaryOp::kAdd, false}, {"Sub", BinaryOp::kSub, false},
+      {"Mul", BinaryOp::kMul, false}, {"Div", BinaryOp::kDiv, false},
+      {"Max", BinaryOp::kMax, true},  {"Min", BinaryOp::kMin, true},
+      {"Sum", BinaryOp::kAdd, true},  {"Pow", BinaryOp::kPow, false},
+  };
+  for (const Binary& b : kBinary) {
+    registry.Register(kCudaBackend, "", b.name,
+                      [op = b.op, variadic = b.variadic](const NodeDef& def) {
+                        return MakeBinary(def, op, variadic);
+                      });
   }
 }
 

@@ -11,8 +11,14 @@ namespace kiln::cuda {
 
 void RegisterCudaKernels(kernels::KernelRegistry& registry) {
   RegisterCudaElementwiseKernels(registry);
+  RegisterCudaActivationKernels(registry);
+  RegisterCudaMatmulKernels(registry);
+  RegisterCudaConvKernels(registry);
   RegisterCudaNnKernels(registry);
+  RegisterCudaNormKernels(registry);
+  RegisterCudaResizeKernels(registry);
   RegisterCudaTensorKernels(registry);
+  RegisterCudaMovementKernels(registry);
 }
 
 Status RequireFloat32(const kernels::NodeDef& def) {
@@ -32,6 +38,24 @@ Status RequireFloat32(const kernels::NodeDef& def) {
 
 void* StreamOf(const kernels::KernelContext& ctx) {
   return ctx.exec() != nullptr ? ctx.exec()->native_queue() : nullptr;
+}
+
+Status RequireFp32Matrices(const kernels::NodeDef& def) {
+  if (def.matrix_precision != kernels::MatrixPrecision::kFp32) {
+    return def.Fail(code::kFeatureUnsupported,
+                    "the CUDA device computes matrices in float32 only; ",
+                    "the model was compiled for ", kernels::Name(def.matrix_precision));
+  }
+  return Status::Ok();
+}
+
+RunScratch::RunScratch(const kernels::KernelContext& ctx, size_t bytes)
+    : exec_(ctx.exec()), bytes_(bytes) {
+  if (bytes_ != 0 && exec_ != nullptr) data_ = exec_->AllocateTensor(bytes_);
+}
+
+RunScratch::~RunScratch() {
+  if (data_ != nullptr) exec_->FreeTensor(data_);
 }
 
 Status Launched(int error, const char* what) {

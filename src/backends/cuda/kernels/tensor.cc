@@ -3,10 +3,13 @@
 //
 // The CUDA device's data-movement kernels that copy bytes as they are: Reshape, Flatten,
 // Squeeze, Unsqueeze and Identity, any element type (a device-to-device copy on the slot's
-// stream; none when the executor gave the output the input's memory).
+// stream; none when the executor gave the output the input's memory); Shape and Size, whose
+// values the host knows.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <memory>
+#include <vector>
 
 #include "backends/cuda/cuda_status.h"
 #include "backends/cuda/kernels/register.h"
@@ -31,6 +34,41 @@ class CopyKernel final : public kernels::Kernel {
   }
 };
 
+// Shape (its start / end from opset 15) and Size: the input's dims, known on the host, copied
+// into the int64 output (from pageable memory: the copy has taken the values when it returns).
+class ShapeKernel final : public kernels::Kernel {
+ public:
+  ShapeKernel(bool size, int64_t start) : size_(size), start_(start) {}
+  Status Run(kernels::KernelContext& ctx) const override {
+    const kernels::TensorView* x = ctx.input(0);
+    kernels::TensorView* y = ctx.output(0);
+    std::vector<int64_t> values;
+    if (size_) {
+      values.push_back(x->num_elements());
+    } else {
+      const int64_t rank = static_cast<int64_t>(x->rank());
+      int64_t start = start_ < 0 ? start_ + rank : start_;
+      start = std::clamp<int64_t>(start, 0, rank);
+      for (int64_t i = 0; i < y->num_elements() && start + i < rank; ++i) {
+        values.push_back(x->dims[static_cast<size_t>(start + i)]);
+      }
+    }
+    if (static_cast<int64_t>(values.size()) != y->num_elements()) {
+      return Error(code::kInternalError, "the output is bound for ", y->num_elements(),
+                   " dims, the input gives ", values.size());
+    }
+    if (values.empty()) return Status::Ok();
+    return CudaStatus(
+        cudaMemcpyAsync(y->data, values.data(), values.size() * sizeof(int64_t),
+                        cudaMemcpyHostToDevice, static_cast<cudaStream_t>(StreamOf(ctx))),
+        "cudaMemcpyAsync");
+  }
+
+ private:
+  bool size_;
+  int64_t start_;
+};
+
 }  // namespace
 
 void RegisterCudaTensorKernels(kernels::KernelRegistry& registry) {
@@ -39,6 +77,15 @@ void RegisterCudaTensorKernels(kernels::KernelRegistry& registry) {
                       [](const kernels::NodeDef&) -> Result<std::unique_ptr<kernels::Kernel>> {
                         return std::unique_ptr<kernels::Kernel>(std::make_unique<CopyKernel>());
                       });
+  }
+  for (const char* name : {"Shape", "Size"}) {
+    const bool size = name[1] == 'i';
+    registry.Register(
+        kCudaBackend, "", name,
+        [size](const kernels::NodeDef& def) -> Result<std::unique_ptr<kernels::Kernel>> {
+          return std::unique_ptr<kernels::Kernel>(
+              std::make_unique<ShapeKernel>(size, def.attr_int("start")));
+        });
   }
 }
 

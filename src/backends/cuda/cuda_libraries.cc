@@ -1,0 +1,101 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "backends/cuda/cuda_libraries.h"
+
+#include <dlfcn.h>
+
+#include <string>
+
+#include "base/str_cat.h"
+
+namespace kiln::cuda {
+namespace {
+
+#define KILN_STR2(x) #x
+#define KILN_STR(x) KILN_STR2(x)
+constexpr const char* kCublasLtSoname = "libcublasLt.so." KILN_STR(CUBLAS_VER_MAJOR);
+constexpr const char* kCudnnSoname = "libcudnn.so." KILN_STR(CUDNN_MAJOR);
+#undef KILN_STR
+#undef KILN_STR2
+
+// Opens `soname` and fills each pointer `bind` names; the error names the library and the
+// first thing that failed.
+template <typename Api, typename Bind>
+Result<Api> Open(const char* soname, const char* library, Bind bind) {
+  void* handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* why = dlerror();
+    return Error(code::kFeatureUnsupported, library, " (", soname,
+                 ") could not be loaded: ", why != nullptr ? why : "unknown reason");
+  }
+  Api api{};
+  std::string missing;
+  auto sym = [&](auto& fn, const char* name) {
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(handle, name));
+    if (fn == nullptr && missing.empty()) missing = name;
+  };
+  bind(api, sym);
+  if (!missing.empty()) {
+    dlclose(handle);
+    return Error(code::kFeatureUnsupported, library, " (", soname, ") has no ", missing);
+  }
+  return api;  // the library stays open for the process
+}
+
+}  // namespace
+
+Result<const CublasLtApi*> CublasLt() {
+  static const Result<CublasLtApi> api =
+      Open<CublasLtApi>(kCublasLtSoname, "cuBLASLt", [](CublasLtApi& a, auto& sym) {
+        sym(a.Create, "cublasLtCreate");
+        sym(a.Destroy, "cublasLtDestroy");
+        sym(a.MatmulDescCreate, "cublasLtMatmulDescCreate");
+        sym(a.MatmulDescDestroy, "cublasLtMatmulDescDestroy");
+        sym(a.MatmulDescSetAttribute, "cublasLtMatmulDescSetAttribute");
+        sym(a.MatrixLayoutCreate, "cublasLtMatrixLayoutCreate");
+        sym(a.MatrixLayoutDestroy, "cublasLtMatrixLayoutDestroy");
+        sym(a.MatrixLayoutSetAttribute, "cublasLtMatrixLayoutSetAttribute");
+        sym(a.MatmulPreferenceCreate, "cublasLtMatmulPreferenceCreate");
+        sym(a.MatmulPreferenceDestroy, "cublasLtMatmulPreferenceDestroy");
+        sym(a.MatmulPreferenceSetAttribute, "cublasLtMatmulPreferenceSetAttribute");
+        sym(a.MatmulAlgoGetHeuristic, "cublasLtMatmulAlgoGetHeuristic");
+        sym(a.Matmul, "cublasLtMatmul");
+      });
+  if (!api.ok()) return api.status();
+  return &*api;
+}
+
+Result<const CudnnApi*> Cudnn() {
+  static const Result<CudnnApi> api =
+      Open<CudnnApi>(kCudnnSoname, "cuDNN", [](CudnnApi& a, auto& sym) {
+        sym(a.Create, "cudnnCreate");
+        sym(a.Destroy, "cudnnDestroy");
+        sym(a.SetStream, "cudnnSetStream");
+        sym(a.GetErrorString, "cudnnGetErrorString");
+        sym(a.BackendCreateDescriptor, "cudnnBackendCreateDescriptor");
+        sym(a.BackendDestroyDescriptor, "cudnnBackendDestroyDescriptor");
+        sym(a.BackendSetAttribute, "cudnnBackendSetAttribute");
+        sym(a.BackendGetAttribute, "cudnnBackendGetAttribute");
+        sym(a.BackendFinalize, "cudnnBackendFinalize");
+        sym(a.BackendExecute, "cudnnBackendExecute");
+      });
+  if (!api.ok()) return api.status();
+  return &*api;
+}
+
+Status CublasStatus(cublasStatus_t status, const char* what) {
+  if (status == CUBLAS_STATUS_SUCCESS) return Status::Ok();
+  const int code =
+      status == CUBLAS_STATUS_ALLOC_FAILED ? code::kRtMemoryAllocation : code::kRtInternalError;
+  // cublasGetStatusName lives in libcublas, which Kiln does not open: the enum's number.
+  return Error(code, what, ": cuBLASLt status ", static_cast<int>(status));
+}
+
+Status CudnnStatus(cudnnStatus_t status, const char* what) {
+  if (status == CUDNN_STATUS_SUCCESS) return Status::Ok();
+  auto api = Cudnn();
+  const char* name = api.ok() ? (*api)->GetErrorString(status) : "cuDNN error";
+  return Error(code::kRtInternalError, what, ": ", name, " (", static_cast<int>(status), ")");
+}
+
+}  // namespace kiln::cuda

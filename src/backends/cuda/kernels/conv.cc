@@ -1,0 +1,226 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Conv and Kiln's FusedConv on cuDNN's graph API (cudnn_graph.h), float32 NCHW, 1-D to 3-D
+// (a 1-D convolution runs as 2-D over a unit width), groups included; the bias, a FusedConv's
+// residual Z, activation and post affine step follow in one epilogue pass (epilogue.cu). Each
+// execution slot keeps its cuDNN handle and the plan for the last input dims and pointer
+// alignment it ran. Declined: other types, the CPU's channels-last and bf16 storage flags (a
+// CUDA target's .om has none: compiler/compile.cc), a bf16 model.
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "backends/cuda/kernels/cudnn_graph.h"
+#include "backends/cuda/kernels/register.h"
+#include "kernels/attrs.h"
+#include "kernels/util.h"
+
+namespace kiln::cuda {
+namespace {
+
+using kernels::Dims;
+using kernels::Kernel;
+using kernels::KernelContext;
+using kernels::KernelState;
+using kernels::NodeDef;
+using kernels::TensorView;
+
+constexpr int64_t kX = 1, kW = 2, kY = 3;  // the tensors' unique ids
+
+// One convolution as cuDNN takes it: X, W and Y dims of rank 4 or 5 and the window.
+struct ConvProblem {
+  std::vector<int64_t> x, w, y, stride, dilation, pad_begin, pad_end;
+  int64_t alignment = 4;
+  bool operator==(const ConvProblem& o) const {
+    return x == o.x && w == o.w && y == o.y && stride == o.stride && dilation == o.dilation &&
+           pad_begin == o.pad_begin && pad_end == o.pad_end && alignment == o.alignment;
+  }
+};
+
+Result<ConvProblem> ProblemOf(const kernels::ConvAttrs& attrs, const Dims& x, const Dims& w) {
+  const size_t spatial = x.size() - 2;
+  const Dims in(x.begin() + 2, x.end()), kernel(w.begin() + 2, w.end());
+  KILN_ASSIGN_OR_RETURN(ir::Window win, ir::ResolveWindow(attrs.window, in, kernel));
+  ConvProblem p;
+  p.x = x;
+  p.w = w;
+  p.y = {x[0], w[0]};
+  p.y.insert(p.y.end(), win.out.begin(), win.out.end());
+  p.stride = win.stride;
+  p.dilation = win.dilation;
+  p.pad_begin = win.pad_begin;
+  p.pad_end = win.pad_end;
+  if (spatial == 1) {  // cuDNN convolves 2-D or 3-D: a unit width
+    for (auto* v : {&p.x, &p.w, &p.y}) v->push_back(1);
+    for (auto* v : {&p.stride, &p.dilation}) v->push_back(1);
+    for (auto* v : {&p.pad_begin, &p.pad_end}) v->push_back(0);
+  }
+  return p;
+}
+
+class ConvState final : public KernelState {
+ public:
+  explicit ConvState(const CudnnApi* api) : api_(api) {}
+  ~ConvState() override {
+    plan_.reset();
+    if (handle_ != nullptr) api_->Destroy(handle_);
+  }
+
+  Status Run(const KernelContext& ctx, const ConvProblem& p, const void* x, const void* w,
+             void* y) {
+    if (handle_ == nullptr) {
+      KILN_RETURN_IF_ERROR(CudnnStatus(api_->Create(&handle_), "cudnnCreate"), "");
+    }
+    KILN_RETURN_IF_ERROR(
+        CudnnStatus(api_->SetStream(handle_, static_cast<cudaStream_t>(StreamOf(ctx))),
+                    "cudnnSetStream"),
+        "");
+    if (plan_ == nullptr || !(p == problem_)) KILN_RETURN_IF_ERROR(Plan(p), "");
+    RunScratch workspace(ctx, static_cast<size_t>(plan_->workspace_bytes));
+    if (!workspace.ok()) {
+      return Error(code::kRtMemoryAllocation, "no ", plan_->workspace_bytes,
+                   " bytes of cuDNN workspace on the device");
+    }
+    return ExecutePlan(api_, handle_, *plan_, {kX, kW, kY},
+                       {const_cast<void*>(x), const_cast<void*>(w), y}, workspace.data());
+  }
+
+ private:
+  Status Plan(const ConvProblem& p) {
+    plan_.reset();
+    KILN_ASSIGN_OR_RETURN(CudnnDescriptor x, MakeTensor(api_, p.x, kX, p.alignment));
+    KILN_ASSIGN_OR_RETURN(CudnnDescriptor w, MakeTensor(api_, p.w, kW, p.alignment));
+    KILN_ASSIGN_OR_RETURN(CudnnDescriptor y, MakeTensor(api_, p.y, kY, p.alignment));
+    KILN_ASSIGN_OR_RETURN(CudnnDescriptor conv,
+                          CudnnDescriptor::Create(api_, CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR));
+    const cudnnDataType_t compute = CUDNN_DATA_FLOAT;
+    const cudnnConvolutionMode_t mode = CUDNN_CROSS_CORRELATION;
+    const int64_t spatial = static_cast<int64_t>(p.stride.size());
+    KILN_RETURN_IF_ERROR(
+        conv.Set(CUDNN_ATTR_CONVOLUTION_COMP_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &compute), "");
+    KILN_RETURN_IF_ERROR(
+        conv.Set(CUDNN_ATTR_CONVOLUTION_CONV_MODE, CUDNN_TYPE_CONVOLUTION_MODE, 1, &mode), "");
+    KILN_RETURN_IF_ERROR(conv.SetInt64(CUDNN_ATTR_CONVOLUTION_SPATIAL_DIMS, {spatial}), "");
+    KILN_RETURN_IF_ERROR(conv.SetInt64(CUDNN_ATTR_CONVOLUTION_DILATIONS, p.dilation), "");
+    KILN_RETURN_IF_ERROR(conv.SetInt64(CUDNN_ATTR_CONVOLUTION_FILTER_STRIDES, p.stride), "");
+    KILN_RETURN_IF_ERROR(conv.SetInt64(CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS, p.pad_begin), "");
+    KILN_RETURN_IF_ERROR(conv.SetInt64(CUDNN_ATTR_CONVOLUTION_POST_PADDINGS, p.pad_end), "");
+    KILN_RETURN_IF_ERROR(conv.Finalize(), "a cuDNN convolution");
+    KILN_ASSIGN_OR_RETURN(
+        CudnnDescriptor op,
+        CudnnDescriptor::Create(api_, CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR));
+    KILN_RETURN_IF_ERROR(op.SetDescriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, x), "");
+    KILN_RETURN_IF_ERROR(op.SetDescriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, w), "");
+    KILN_RETURN_IF_ERROR(op.SetDescriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, y), "");
+    KILN_RETURN_IF_ERROR(op.SetDescriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, conv),
+                         "");
+    const float alpha = 1.0f, beta = 0.0f;
+    KILN_RETURN_IF_ERROR(
+        op.Set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, CUDNN_TYPE_FLOAT, 1, &alpha), "");
+    KILN_RETURN_IF_ERROR(
+        op.Set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, CUDNN_TYPE_FLOAT, 1, &beta), "");
+    KILN_RETURN_IF_ERROR(op.Finalize(), "a cuDNN convolution operation");
+    KILN_ASSIGN_OR_RETURN(CudnnPlan plan, MakePlan(api_, handle_, op));
+    plan_ = std::make_unique<CudnnPlan>(std::move(plan));
+    problem_ = p;
+    return Status::Ok();
+  }
+
+  const CudnnApi* api_;
+  cudnnHandle_t handle_ = nullptr;
+  ConvProblem problem_;
+  std::unique_ptr<CudnnPlan> plan_;
+};
+
+class ConvKernel final : public Kernel {
+ public:
+  ConvKernel(const CudnnApi* api, kernels::ConvAttrs attrs, EpilogueParams epilogue, bool has_z)
+      : api_(api), attrs_(std::move(attrs)), epilogue_(epilogue), has_z_(has_z) {}
+
+  std::unique_ptr<KernelState> CreateState() const override {
+    return std::make_unique<ConvState>(api_);
+  }
+
+  Status Run(KernelContext& ctx) const override {
+    const TensorView* x = ctx.input(0);
+    const TensorView* w = ctx.input(1);
+    const TensorView* b = ctx.num_inputs() > 2 ? ctx.input(2) : nullptr;
+    const TensorView* z = has_z_ && ctx.num_inputs() > 3 ? ctx.input(3) : nullptr;
+    TensorView* y = ctx.output(0);
+    if (y->num_elements() == 0) return Status::Ok();
+    KILN_ASSIGN_OR_RETURN(ConvProblem p, ProblemOf(attrs_, x->dims, w->dims));
+    p.alignment = CommonAlignment({x->data, w->data, y->data});
+    std::unique_ptr<ConvState> own;
+    auto* state = static_cast<ConvState*>(ctx.state());
+    if (state == nullptr) {
+      own = std::make_unique<ConvState>(api_);
+      state = own.get();
+    }
+    KILN_RETURN_IF_ERROR(state->Run(ctx, p, x->data, w->data, y->data), "");
+    EpilogueParams e = epilogue_;
+    if (b != nullptr && b->num_elements() != 0) {
+      e.bias = static_cast<const float*>(b->data);
+      e.bias_channels = y->dims[1];
+      e.bias_inner = kernels::NumElements(Dims(y->dims.begin() + 2, y->dims.end()));
+    }
+    if (z != nullptr) {
+      e.z = static_cast<const float*>(z->data);
+      e.z_same_shape = z->dims == y->dims;
+      if (!e.z_same_shape &&
+          !MakeBroadcastShape(y->dims.data(), static_cast<int>(y->dims.size()), z->dims.data(),
+                              static_cast<int>(z->dims.size()), y->dims.data(),
+                              static_cast<int>(y->dims.size()), &e.z_shape)) {
+        return Error(code::kInvalidParam, "the residual ", kernels::DimsString(z->dims),
+                     " does not broadcast to ", kernels::DimsString(y->dims));
+      }
+    }
+    if (!EpilogueDoesWork(e)) return Status::Ok();
+    float* out = static_cast<float*>(y->data);
+    return Launched(LaunchEpilogue(out, out, y->num_elements(), e, StreamOf(ctx)),
+                    "launching a convolution epilogue");
+  }
+
+ private:
+  const CudnnApi* api_;
+  kernels::ConvAttrs attrs_;
+  EpilogueParams epilogue_;
+  bool has_z_;
+};
+
+Result<std::unique_ptr<Kernel>> Prepare(const NodeDef& def, bool fused) {
+  KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
+  KILN_RETURN_IF_ERROR(RequireFp32Matrices(def), "");
+  for (const char* flag :
+       {"kiln_x_nhwc", "kiln_y_nhwc", "kiln_z_nhwc", "kiln_x_bf16", "kiln_y_bf16", "kiln_z_bf16"}) {
+    if (def.attr_int(flag) != 0) {
+      return def.Fail(code::kFeatureUnsupported, "the CUDA convolution takes NCHW float32 (", flag,
+                      " is set: the .om was compiled for the CPU's layouts)");
+    }
+  }
+  if (def.input_ranked(0)) {
+    const size_t rank = def.input_dims[0].size();
+    if (rank < 3 || rank > 5) {
+      return def.Fail(code::kFeatureUnsupported,
+                      "the CUDA convolution takes 1-D to 3-D windows; X has rank ", rank);
+    }
+  }
+  KILN_ASSIGN_OR_RETURN(const CudnnApi* api, Cudnn());
+  EpilogueParams epilogue;
+  if (fused) {
+    KILN_ASSIGN_OR_RETURN(epilogue, ReadEpilogue(def));
+  }
+  return std::unique_ptr<Kernel>(std::make_unique<ConvKernel>(
+      api, kernels::ReadConvAttrs(def), epilogue, fused && def.input_given(3)));
+}
+
+}  // namespace
+
+void RegisterCudaConvKernels(kernels::KernelRegistry& registry) {
+  registry.Register(kCudaBackend, "", "Conv",
+                    [](const NodeDef& def) { return Prepare(def, false); });
+  registry.Register(kCudaBackend, "com.kiln", "FusedConv",
+                    [](const NodeDef& def) { return Prepare(def, true); });
+}
+
+}  // namespace kiln::cuda

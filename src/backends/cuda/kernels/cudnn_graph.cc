@@ -1,0 +1,170 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "backends/cuda/kernels/cudnn_graph.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+
+namespace kiln::cuda {
+
+CudnnDescriptor& CudnnDescriptor::operator=(CudnnDescriptor&& o) noexcept {
+  std::swap(api_, o.api_);
+  std::swap(d_, o.d_);
+  return *this;
+}
+
+CudnnDescriptor::~CudnnDescriptor() {
+  if (d_ != nullptr) api_->BackendDestroyDescriptor(d_);
+}
+
+Result<CudnnDescriptor> CudnnDescriptor::Create(const CudnnApi* api,
+                                                cudnnBackendDescriptorType_t type) {
+  CudnnDescriptor d;
+  d.api_ = api;
+  KILN_RETURN_IF_ERROR(
+      CudnnStatus(api->BackendCreateDescriptor(type, &d.d_), "cudnnBackendCreateDescriptor"), "");
+  return d;
+}
+
+Status CudnnDescriptor::Set(cudnnBackendAttributeName_t name, cudnnBackendAttributeType_t type,
+                            int64_t count, const void* values) const {
+  return CudnnStatus(api_->BackendSetAttribute(d_, name, type, count, values),
+                     "cudnnBackendSetAttribute");
+}
+
+Status CudnnDescriptor::Finalize() const {
+  return CudnnStatus(api_->BackendFinalize(d_), "cudnnBackendFinalize");
+}
+
+Result<CudnnDescriptor> MakeTensor(const CudnnApi* api, const std::vector<int64_t>& dims,
+                                   int64_t uid, int64_t alignment) {
+  KILN_ASSIGN_OR_RETURN(CudnnDescriptor t,
+                        CudnnDescriptor::Create(api, CUDNN_BACKEND_TENSOR_DESCRIPTOR));
+  std::vector<int64_t> strides(dims.size(), 1);
+  for (size_t i = dims.size(); i-- > 1;)
+    strides[i - 1] = strides[i] * std::max<int64_t>(dims[i], 1);
+  const cudnnDataType_t type = CUDNN_DATA_FLOAT;
+  KILN_RETURN_IF_ERROR(t.Set(CUDNN_ATTR_TENSOR_DATA_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &type), "");
+  KILN_RETURN_IF_ERROR(t.SetInt64(CUDNN_ATTR_TENSOR_DIMENSIONS, dims), "");
+  KILN_RETURN_IF_ERROR(t.SetInt64(CUDNN_ATTR_TENSOR_STRIDES, strides), "");
+  KILN_RETURN_IF_ERROR(t.SetInt64(CUDNN_ATTR_TENSOR_UNIQUE_ID, {uid}), "");
+  KILN_RETURN_IF_ERROR(t.SetInt64(CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, {alignment}), "");
+  KILN_RETURN_IF_ERROR(t.Finalize(), "a cuDNN tensor");
+  return t;
+}
+
+namespace {
+
+// Whether the engine of `config` keeps float32 inputs float32 (no TF32 down-conversion).
+Result<bool> KeepsFloat32(const CudnnApi* api, const CudnnDescriptor& config) {
+  KILN_ASSIGN_OR_RETURN(CudnnDescriptor engine,
+                        CudnnDescriptor::Create(api, CUDNN_BACKEND_ENGINE_DESCRIPTOR));
+  cudnnBackendDescriptor_t e = engine.get();
+  int64_t n = 0;
+  KILN_RETURN_IF_ERROR(
+      CudnnStatus(api->BackendGetAttribute(config.get(), CUDNN_ATTR_ENGINECFG_ENGINE,
+                                           CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n, &e),
+                  "the engine of a cuDNN engine config"),
+      "");
+  cudnnBackendNumericalNote_t notes[CUDNN_NUMERICAL_NOTE_TYPE_COUNT];
+  KILN_RETURN_IF_ERROR(
+      CudnnStatus(
+          api->BackendGetAttribute(e, CUDNN_ATTR_ENGINE_NUMERICAL_NOTE, CUDNN_TYPE_NUMERICAL_NOTE,
+                                   CUDNN_NUMERICAL_NOTE_TYPE_COUNT, &n, notes),
+          "the numerical notes of a cuDNN engine"),
+      "");
+  return std::none_of(notes, notes + std::min<int64_t>(n, CUDNN_NUMERICAL_NOTE_TYPE_COUNT),
+                      [](cudnnBackendNumericalNote_t note) {
+                        return note == CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS;
+                      });
+}
+
+}  // namespace
+
+Result<CudnnPlan> MakePlan(const CudnnApi* api, cudnnHandle_t handle, const CudnnDescriptor& op) {
+  KILN_ASSIGN_OR_RETURN(CudnnDescriptor graph,
+                        CudnnDescriptor::Create(api, CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR));
+  KILN_RETURN_IF_ERROR(graph.SetDescriptor(CUDNN_ATTR_OPERATIONGRAPH_OPS, op), "");
+  KILN_RETURN_IF_ERROR(graph.Set(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle),
+                       "");
+  KILN_RETURN_IF_ERROR(graph.Finalize(), "a cuDNN operation graph");
+  KILN_ASSIGN_OR_RETURN(CudnnDescriptor heur,
+                        CudnnDescriptor::Create(api, CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR));
+  KILN_RETURN_IF_ERROR(heur.SetDescriptor(CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, graph), "");
+  const cudnnBackendHeurMode_t mode = CUDNN_HEUR_MODE_A;
+  KILN_RETURN_IF_ERROR(heur.Set(CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &mode), "");
+  KILN_RETURN_IF_ERROR(heur.Finalize(), "cuDNN heuristics");
+  int64_t count = 0;
+  KILN_RETURN_IF_ERROR(
+      CudnnStatus(api->BackendGetAttribute(heur.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS,
+                                           CUDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, nullptr),
+                  "the count of cuDNN's engine configs"),
+      "");
+  std::vector<CudnnDescriptor> configs;
+  std::vector<cudnnBackendDescriptor_t> raw;
+  for (int64_t i = 0; i < count; ++i) {
+    KILN_ASSIGN_OR_RETURN(CudnnDescriptor c,
+                          CudnnDescriptor::Create(api, CUDNN_BACKEND_ENGINECFG_DESCRIPTOR));
+    raw.push_back(c.get());
+    configs.push_back(std::move(c));
+  }
+  int64_t got = 0;
+  if (count > 0) {
+    KILN_RETURN_IF_ERROR(CudnnStatus(api->BackendGetAttribute(
+                                         heur.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS,
+                                         CUDNN_TYPE_BACKEND_DESCRIPTOR, count, &got, raw.data()),
+                                     "cuDNN's engine configs"),
+                         "");
+  }
+  Status last = Error(code::kFeatureUnsupported, "cuDNN offers no engine for the operation");
+  for (int64_t i = 0; i < std::min(got, count); ++i) {
+    auto keeps = KeepsFloat32(api, configs[i]);
+    if (!keeps.ok() || !*keeps) continue;
+    KILN_ASSIGN_OR_RETURN(CudnnDescriptor plan,
+                          CudnnDescriptor::Create(api, CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR));
+    KILN_RETURN_IF_ERROR(plan.Set(CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle),
+                         "");
+    KILN_RETURN_IF_ERROR(plan.SetDescriptor(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, configs[i]),
+                         "");
+    Status st = plan.Finalize();
+    if (!st.ok()) {  // this engine cannot run the graph here: try the next
+      last = std::move(st);
+      continue;
+    }
+    CudnnPlan result;
+    int64_t n = 0;
+    KILN_RETURN_IF_ERROR(
+        CudnnStatus(api->BackendGetAttribute(plan.get(), CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE,
+                                             CUDNN_TYPE_INT64, 1, &n, &result.workspace_bytes),
+                    "a cuDNN plan's workspace size"),
+        "");
+    result.plan = std::move(plan);
+    return result;
+  }
+  return std::move(last).Annotate("no float32 cuDNN engine could be planned");
+}
+
+Status ExecutePlan(const CudnnApi* api, cudnnHandle_t handle, const CudnnPlan& plan,
+                   const std::vector<int64_t>& uids, const std::vector<void*>& pointers,
+                   void* workspace) {
+  KILN_ASSIGN_OR_RETURN(CudnnDescriptor pack,
+                        CudnnDescriptor::Create(api, CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR));
+  KILN_RETURN_IF_ERROR(pack.Set(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR,
+                                static_cast<int64_t>(pointers.size()), pointers.data()),
+                       "");
+  KILN_RETURN_IF_ERROR(pack.SetInt64(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, uids), "");
+  KILN_RETURN_IF_ERROR(
+      pack.Set(CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1, &workspace), "");
+  KILN_RETURN_IF_ERROR(pack.Finalize(), "a cuDNN variant pack");
+  return CudnnStatus(api->BackendExecute(handle, plan.plan.get(), pack.get()),
+                     "cudnnBackendExecute");
+}
+
+int64_t CommonAlignment(const std::vector<const void*>& pointers) {
+  uintptr_t bits = 16;
+  for (const void* p : pointers) bits |= reinterpret_cast<uintptr_t>(p);
+  return static_cast<int64_t>(bits & (~bits + 1));  // the lowest set bit, at most 16
+}
+
+}  // namespace kiln::cuda

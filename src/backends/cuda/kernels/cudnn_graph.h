@@ -1,0 +1,64 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// A thin layer over cuDNN's backend (graph) API for the kernels that use it (conv.cc): owned
+// descriptors, typed attribute setters, and an execution plan chosen from the heuristics' list
+// (mode A), skipping engines that down-convert float32 inputs (TF32) so float32 stays float32.
+#pragma once
+
+#include <cudnn.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "backends/cuda/cuda_libraries.h"
+#include "base/status.h"
+
+namespace kiln::cuda {
+
+class CudnnDescriptor {
+ public:
+  CudnnDescriptor() = default;
+  CudnnDescriptor(CudnnDescriptor&& o) noexcept : api_(o.api_), d_(o.d_) { o.d_ = nullptr; }
+  CudnnDescriptor& operator=(CudnnDescriptor&& o) noexcept;
+  ~CudnnDescriptor();
+  static Result<CudnnDescriptor> Create(const CudnnApi* api, cudnnBackendDescriptorType_t type);
+
+  cudnnBackendDescriptor_t get() const { return d_; }
+  Status Set(cudnnBackendAttributeName_t name, cudnnBackendAttributeType_t type, int64_t count,
+             const void* values) const;
+  Status SetInt64(cudnnBackendAttributeName_t name, const std::vector<int64_t>& values) const {
+    return Set(name, CUDNN_TYPE_INT64, static_cast<int64_t>(values.size()), values.data());
+  }
+  Status SetDescriptor(cudnnBackendAttributeName_t name, const CudnnDescriptor& d) const {
+    cudnnBackendDescriptor_t v = d.get();
+    return Set(name, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &v);
+  }
+  Status Finalize() const;
+
+ private:
+  const CudnnApi* api_ = nullptr;
+  cudnnBackendDescriptor_t d_ = nullptr;
+};
+
+// A float32 tensor of `dims` (packed, row-major strides) with the given unique id; `alignment`
+// is what every pointer bound to it is aligned to (bytes).
+Result<CudnnDescriptor> MakeTensor(const CudnnApi* api, const std::vector<int64_t>& dims,
+                                   int64_t uid, int64_t alignment);
+
+// An execution plan for the one-operation graph of `op` on `handle`, and its workspace size.
+struct CudnnPlan {
+  CudnnDescriptor plan;
+  int64_t workspace_bytes = 0;
+};
+Result<CudnnPlan> MakePlan(const CudnnApi* api, cudnnHandle_t handle, const CudnnDescriptor& op);
+
+// Runs `plan` with `pointers[i]` bound to tensor id `uids[i]`.
+Status ExecutePlan(const CudnnApi* api, cudnnHandle_t handle, const CudnnPlan& plan,
+                   const std::vector<int64_t>& uids, const std::vector<void*>& pointers,
+                   void* workspace);
+
+// The largest power of two (at most 16) dividing every pointer's address.
+int64_t CommonAlignment(const std::vector<const void*>& pointers);
+
+}  // namespace kiln::cuda

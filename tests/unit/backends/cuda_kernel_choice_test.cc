@@ -1,0 +1,150 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The host side of the CUDA matrix and data-movement kernels, which runs without a GPU: how a
+// MatMul or Gemm maps onto one strided-batched cuBLASLt call, pointer alignment for cuDNN, the
+// libraries opened at run time, and the nodes the kernels decline at load with the reason.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "backends/cuda/cuda_libraries.h"
+#include "backends/cuda/kernels/cudnn_graph.h"
+#include "backends/cuda/kernels/matmul_shape.h"
+#include "backends/cuda/kernels/register.h"
+#include "tests/hal/apart_device.h"
+#include "tests/unit/kernels/kernel_test_util.h"
+
+namespace kiln::cuda {
+namespace {
+
+using kernels::DataType;
+using kernels::HostTensor;
+using kernels::NodeDef;
+using kernels::testing::Def;
+using kernels::testing::F32;
+using kernels::testing::I64;
+
+TEST(CudaMatmulShapeTest, MapsMatMulOntoOneStridedCall) {
+  auto folded = MatMulShapeOf({2, 3, 7, 16}, {16, 9});
+  ASSERT_TRUE(folded.ok());
+  EXPECT_EQ(folded->batch, 1);
+  EXPECT_EQ(folded->m, 42);  // A's batch folds into its rows
+  EXPECT_EQ(folded->n, 9);
+  EXPECT_EQ(folded->k, 16);
+
+  auto batched = MatMulShapeOf({4, 7, 8}, {4, 8, 6});
+  ASSERT_TRUE(batched.ok());
+  EXPECT_EQ(batched->batch, 4);
+  EXPECT_EQ(batched->a_stride, 56);
+  EXPECT_EQ(batched->b_stride, 48);
+
+  auto shared_a = MatMulShapeOf({1, 7, 8}, {2, 3, 8, 6});
+  ASSERT_TRUE(shared_a.ok());
+  EXPECT_EQ(shared_a->batch, 6);
+  EXPECT_EQ(shared_a->a_stride, 0);
+  EXPECT_EQ(shared_a->m, 7);
+
+  auto vec_a = MatMulShapeOf({8}, {8, 6});
+  ASSERT_TRUE(vec_a.ok());
+  EXPECT_EQ(vec_a->m, 1);
+  auto vec_b = MatMulShapeOf({3, 5, 8}, {8});
+  ASSERT_TRUE(vec_b.ok());
+  EXPECT_EQ(vec_b->m, 15);
+  EXPECT_EQ(vec_b->n, 1);
+
+  EXPECT_EQ(MatMulShapeOf({2, 3, 7, 8}, {3, 8, 6}).status().code(), code::kFeatureUnsupported);
+  EXPECT_EQ(MatMulShapeOf({2, 7, 8}, {2, 9, 6}).status().code(), code::kInvalidParam);
+
+  auto gemm = GemmShapeOf({7, 5}, {3, 7}, true, true);
+  ASSERT_TRUE(gemm.ok());
+  EXPECT_EQ(gemm->m, 5);
+  EXPECT_EQ(gemm->n, 3);
+  EXPECT_EQ(gemm->k, 7);
+  EXPECT_EQ(GemmShapeOf({7, 5}, {3, 7}, false, true).status().code(), code::kInvalidParam);
+}
+
+TEST(CudaLibrariesTest, OpenAtRunTimeOrNameWhatIsMissing) {
+  for (const auto& [status, soname] :
+       {std::make_pair(CublasLt().status(), std::string("libcublasLt.so.")),
+        std::make_pair(Cudnn().status(), std::string("libcudnn.so.9"))}) {
+    if (!status.ok()) {
+      EXPECT_EQ(status.code(), code::kFeatureUnsupported);
+      EXPECT_NE(status.message().find(soname), std::string::npos) << status.message();
+    }
+  }
+  EXPECT_EQ(CommonAlignment({reinterpret_cast<const void*>(0x1000)}), 16);
+  EXPECT_EQ(CommonAlignment(
+                {reinterpret_cast<const void*>(0x1000), reinterpret_cast<const void*>(0x1008)}),
+            8);
+  EXPECT_EQ(CommonAlignment({reinterpret_cast<const void*>(0x1004)}), 4);
+}
+
+class CudaKernelChoiceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    static bool once = (RegisterCudaKernels(kernels::KernelRegistry::Global()), true);
+    (void)once;
+  }
+  // The CUDA kernel for `def` on a device the host cannot address.
+  Status Prepare(NodeDef def) {
+    def.device = &gpu_;
+    return kernels::KernelRegistry::Global().Create(kCudaBackend, def).status();
+  }
+  void ExpectDeclined(const NodeDef& def, int code, const std::string& why) {
+    Status st = Prepare(def);
+    EXPECT_EQ(st.code(), code) << st.message();
+    EXPECT_NE(st.message().find(def.op_type + " 'n'"), std::string::npos) << st.message();
+    EXPECT_NE(st.message().find(why), std::string::npos) << st.message();
+  }
+  hal::testing::ApartDevice gpu_{kCudaBackend};
+};
+
+TEST_F(CudaKernelChoiceTest, MatrixKernelsPrepareAndDeclineWhatTheyCannotRun) {
+  if (!CublasLt().ok() || !Cudnn().ok()) GTEST_SKIP() << "cuBLASLt or cuDNN is not installed";
+  HostTensor a = F32({2, 3, 4}, std::vector<float>(24, 1)),
+             b = F32({4, 5}, std::vector<float>(20, 1));
+  EXPECT_TRUE(Prepare(Def("MatMul", {&a, &b}, {DataType::kFloat32}, 13)).ok());
+  HostTensor wide = F32({2, 3, 5, 4}, std::vector<float>(120, 1));
+  HostTensor b3 = F32({3, 4, 5}, std::vector<float>(60, 1));
+  ExpectDeclined(Def("MatMul", {&wide, &b3}, {DataType::kFloat32}, 13), code::kFeatureUnsupported,
+                 "one strided cuBLASLt call");
+  NodeDef bf16 = Def("MatMul", {&a, &b}, {DataType::kFloat32}, 13);
+  bf16.matrix_precision = kernels::MatrixPrecision::kBf16;
+  ExpectDeclined(bf16, code::kFeatureUnsupported, "float32 only");
+
+  HostTensor x = F32({1, 2, 5, 5}, std::vector<float>(50, 1));
+  HostTensor w = F32({3, 2, 3, 3}, std::vector<float>(54, 1));
+  EXPECT_TRUE(Prepare(Def("Conv", {&x, &w}, {DataType::kFloat32}, 11)).ok());
+  NodeDef nhwc = Def("FusedConv", {&x, &w}, {DataType::kFloat32}, 1);
+  nhwc.domain = "com.kiln";
+  nhwc.attrs["kiln_x_nhwc"] = int64_t{1};
+  ExpectDeclined(nhwc, code::kFeatureUnsupported, "kiln_x_nhwc");
+}
+
+TEST_F(CudaKernelChoiceTest, SteeringInputsMustBeConstantsAndIndicesInRange) {
+  HostTensor x = F32({4, 6}, std::vector<float>(24, 1));
+  HostTensor starts = I64({1}, {1}), ends = I64({1}, {3});
+  NodeDef slice = Def("Slice", {&x, &starts, &ends}, {DataType::kFloat32}, 13);
+  ExpectDeclined(slice, code::kFeatureUnsupported, "input 1 as a constant");
+  auto sv = starts.view(), ev = ends.view();
+  slice.constants = {nullptr, &sv, &ev};
+  EXPECT_TRUE(Prepare(slice).ok());
+
+  HostTensor idx = I64({2}, {0, 4});
+  NodeDef gather = Def("Gather", {&x, &idx}, {DataType::kFloat32}, 13);
+  EXPECT_TRUE(Prepare(gather).ok());  // computed indices: checked by nobody at load
+  auto iv = idx.view();
+  gather.constants = {nullptr, &iv};
+  ExpectDeclined(gather, code::kInvalidParam, "index 4 is out of range");
+
+  HostTensor lo = F32({}, {0.0f});
+  NodeDef clip = Def("Clip", {&x, &lo}, {DataType::kFloat32}, 13);
+  ExpectDeclined(clip, code::kFeatureUnsupported, "constant bounds");
+  NodeDef gelu = Def("Gelu", {&x}, {DataType::kFloat32}, 20);
+  gelu.attrs["approximate"] = std::string("tanh");
+  ExpectDeclined(gelu, code::kFeatureUnsupported, "exact form");
+}
+
+}  // namespace
+}  // namespace kiln::cuda
