@@ -197,14 +197,16 @@ std::vector<NodeProblem> PreCheckGraph(ir::Graph& graph) {
 }
 
 // The options stored in the .om: as given, plus the matrix precision a --precision_mode (or
-// --precision_mode_v2) asks for when it is not fp32 (kernels/precision.h), which the runtime
-// reads; an unknown mode is an error.
+// --precision_mode_v2) asks for on `target` when it is not fp32 (kernels/precision.h: the fp16
+// modes give fp16 on a CUDA target only), which the runtime reads; an unknown mode is an error.
 Result<std::vector<std::pair<std::string, std::string>>> RecordedOptions(
-    const std::vector<std::pair<std::string, std::string>>& given) {
+    const std::vector<std::pair<std::string, std::string>>& given, const std::string& target) {
   auto record = given;
+  const bool fp16_device = format::TargetBackend(target) == "cuda";
   for (const auto& [key, value] : given) {
     if (key != "precision_mode") continue;
-    KILN_ASSIGN_OR_RETURN(kernels::MatrixPrecision p, kernels::MatrixPrecisionForAtcMode(value));
+    KILN_ASSIGN_OR_RETURN(kernels::MatrixPrecision p,
+                          kernels::MatrixPrecisionForAtcMode(value, fp16_device));
     if (p != kernels::MatrixPrecision::kFp32) {
       record.emplace_back(kernels::kMatrixPrecisionOption, kernels::Name(p));
     }
@@ -216,7 +218,7 @@ Result<std::vector<uint8_t>> CompileGraphToOm(SourceModel model, const CompileOp
                                               CompileReport& report) {
   PhaseTimer timer(report, options);
   if (model.graph == nullptr) return Error(code::kInvalidParam, "CompileGraph: no graph");
-  KILN_ASSIGN_OR_RETURN(auto record, RecordedOptions(options.record));
+  KILN_ASSIGN_OR_RETURN(auto record, RecordedOptions(options.record, options.target));
   timer.Record("import", model.import_ms);
   ir::Graph& graph = *model.graph;
   report.onnx_nodes = graph.nodes().size();

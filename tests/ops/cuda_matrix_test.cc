@@ -5,7 +5,8 @@
 // prepare the CUDA kernel for every case): MatMul (2-D, batched, broadcast, 1-D operands), Gemm
 // (transposes, alpha, beta, C broadcast), FusedMatMul / FusedGemm epilogues, Conv (pads,
 // strides, dilations, groups, depthwise, auto_pad, 1-D and 3-D), FusedConv (bias, residual,
-// activations, post affine), and the activations with parameters.
+// activations, post affine), FusedConvTranspose (strides, pads, output_padding, groups), and the
+// activations with parameters.
 #include <string>
 #include <vector>
 
@@ -146,6 +147,52 @@ TEST_F(CudaMatrixTest, FusedConvEpiloguesMatchTheReference) {
                                    : std::vector<HostTensor>{x, w, b}),
                  kAtol, kRtol, std::string("FusedConv ") + act + (residual ? " + Z" : ""));
     }
+  }
+}
+
+TEST_F(CudaMatrixTest, TransposedConvolutionsMatchTheReference) {
+  struct Case {
+    Dims x, w;
+    std::vector<int64_t> strides, pads, output_padding;
+    int64_t group;
+  };
+  const Case cases[] = {
+      {{1, 4, 5, 5}, {4, 3, 2, 2}, {2, 2}, {}, {}, 1},  // the DB head's upsampling
+      {{2, 3, 4, 6}, {3, 5, 3, 3}, {2, 2}, {1, 0, 1, 2}, {1, 1}, 1},
+      {{1, 4, 5, 5}, {4, 2, 3, 3}, {1, 1}, {1, 1, 1, 1}, {}, 2},  // grouped
+  };
+  unsigned seed = 500;
+  for (const Case& c : cases) {
+    HostTensor x = Random(c.x, -1, 1, seed++), w = Random(c.w, -1, 1, seed++);
+    HostTensor b = Random({c.w[1] * c.group}, -1, 1, seed++);
+    NodeDef def = Def("FusedConvTranspose", {&x, &w, &b}, {DataType::kFloat32}, 1);
+    def.domain = "com.kiln";
+    def.attrs["strides"] = c.strides;
+    if (!c.pads.empty()) def.attrs["pads"] = c.pads;
+    if (!c.output_padding.empty()) def.attrs["output_padding"] = c.output_padding;
+    def.attrs["group"] = c.group;
+    def.attrs["activation"] = std::string("Relu");
+    ExpectNear(Run(def, {x, w, b}), kAtol, kRtol,
+               "FusedConvTranspose case " + std::to_string(&c - cases));
+  }
+}
+
+// An fp16 / bf16 model (kernels/precision.h): inputs and weights rounded to the half type,
+// float32 accumulation. The reference computes in float32, so the tolerance is the half type's
+// rounding of K products of values in [-1, 1] (fp16 keeps 11 significant bits, bf16 8).
+TEST_F(CudaMatrixTest, HalfPrecisionModelsStayWithinTheirRounding) {
+  HostTensor a = Random({4, 6, 64}, -1, 1, 600), b = Random({64, 24}, -1, 1, 601);
+  HostTensor x = Random({1, 8, 10, 10}, -1, 1, 602), w = Random({16, 8, 3, 3}, -1, 1, 603);
+  for (auto [precision, tol] : {std::pair{kernels::MatrixPrecision::kFp16, 0.02f},
+                                std::pair{kernels::MatrixPrecision::kBf16, 0.15f}}) {
+    const std::string name = kernels::Name(precision);
+    NodeDef mm = Def("MatMul", {&a, &b}, {DataType::kFloat32}, 13);
+    mm.matrix_precision = precision;
+    ExpectNear(Run(mm, {a, b}), tol, 0, "MatMul " + name);
+    NodeDef conv = Def("Conv", {&x, &w}, {DataType::kFloat32}, 11);
+    conv.attrs["pads"] = std::vector<int64_t>{1, 1, 1, 1};
+    conv.matrix_precision = precision;
+    ExpectNear(Run(conv, {x, w}), tol, 0, "Conv " + name);
   }
 }
 

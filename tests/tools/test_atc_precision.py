@@ -5,7 +5,8 @@ bf16` in the .om, store the activations passed between two convolutions as bf16,
 convolutions, transposed convolutions and matrix products with constant weights compute in bf16
 (f32 accumulation) where the CPU has bf16 arithmetic; the results stay within bf16's accuracy of
 onnxruntime's f32 ones; the fp32 and fp16 modes keep f32 (the CPU has no fp16 matrix
-arithmetic); an unknown mode is refused naming the valid ones."""
+arithmetic), while for a CUDA target the fp16 modes record fp16; an unknown mode is refused
+naming the valid ones."""
 import json
 import os
 
@@ -101,6 +102,24 @@ def test_fp32_and_fp16_modes_keep_fp32(model):
         got, text = compile_and_run(d, path, f"keep_{i}", flag)
         assert "matrix_precision" not in text, flag
         np.testing.assert_array_equal(got, fp32)
+
+
+def test_a_cuda_target_records_fp16_and_bf16_without_cpu_layouts(model):
+    """For a GPU the fp16 modes record fp16 (tensor cores take it); the .om runs only on a CUDA
+    device, so only what it records is checked here."""
+    d, path, _ = model
+    for i, (flag, want) in enumerate([("--precision_mode=force_fp16", "fp16"),
+                                      ("--precision_mode_v2=mixed_float16", "fp16"),
+                                      ("--precision_mode=cube_fp16in_fp32out", "fp16"),
+                                      ("--precision_mode=allow_fp32_to_bf16", "bf16")]):
+        name = f"gpu_{i}"
+        kiln("atc", "--framework=5", f"--model={path}", f"--output={d / name}",
+             "--soc_version=sm_90", flag)
+        kiln("atc", "--mode=1", f"--om={d / name}.om", f"--json={d / name}.json")
+        with open(d / f"{name}.json") as f:
+            text = json.dumps(json.load(f))
+        assert f'"matrix_precision": "{want}"' in text, (flag, text[:400])
+        assert "kiln_y_bf16" not in text and "kiln_x_nhwc" not in text, flag
 
 
 def test_an_unknown_precision_mode_is_refused_naming_the_valid_ones(model, tmp_path):

@@ -110,10 +110,10 @@ TEST(CudaKernelsTest, ANodeTheyDoNotTakeIsRefusedAtLoadNamingWhy) {
   def.name = "add_ints";
   def.opset = 17;
   def.has_input = {true, true};
-  def.input_types = {kernels::DataType::kInt64, kernels::DataType::kInt64};
+  def.input_types = {kernels::DataType::kInt8, kernels::DataType::kInt8};
   def.input_dims = {{2}, {2}};
   def.constants = {nullptr, nullptr};
-  def.output_types = {kernels::DataType::kInt64};
+  def.output_types = {kernels::DataType::kInt8};
   def.output_dims = {{2}};
   def.device = &gpu;
   auto refused = registry.Create(kCudaBackend, def);

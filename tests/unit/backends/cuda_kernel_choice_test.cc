@@ -12,6 +12,7 @@
 #include "backends/cuda/kernels/cudnn_graph.h"
 #include "backends/cuda/kernels/matmul_shape.h"
 #include "backends/cuda/kernels/register.h"
+#include "hal/execution.h"
 #include "tests/hal/apart_device.h"
 #include "tests/unit/kernels/kernel_test_util.h"
 
@@ -109,9 +110,11 @@ TEST_F(CudaKernelChoiceTest, MatrixKernelsPrepareAndDeclineWhatTheyCannotRun) {
   HostTensor b3 = F32({3, 4, 5}, std::vector<float>(60, 1));
   ExpectDeclined(Def("MatMul", {&wide, &b3}, {DataType::kFloat32}, 13), code::kFeatureUnsupported,
                  "one strided cuBLASLt call");
-  NodeDef bf16 = Def("MatMul", {&a, &b}, {DataType::kFloat32}, 13);
-  bf16.matrix_precision = kernels::MatrixPrecision::kBf16;
-  ExpectDeclined(bf16, code::kFeatureUnsupported, "float32 only");
+  for (auto precision : {kernels::MatrixPrecision::kFp16, kernels::MatrixPrecision::kBf16}) {
+    NodeDef half = Def("MatMul", {&a, &b}, {DataType::kFloat32}, 13);
+    half.matrix_precision = precision;  // an fp16 / bf16 model: half inputs, float32 results
+    EXPECT_TRUE(Prepare(half).ok()) << kernels::Name(precision);
+  }
 
   HostTensor x = F32({1, 2, 5, 5}, std::vector<float>(50, 1));
   HostTensor w = F32({3, 2, 3, 3}, std::vector<float>(54, 1));
@@ -122,14 +125,47 @@ TEST_F(CudaKernelChoiceTest, MatrixKernelsPrepareAndDeclineWhatTheyCannotRun) {
   ExpectDeclined(nhwc, code::kFeatureUnsupported, "kiln_x_nhwc");
 }
 
-TEST_F(CudaKernelChoiceTest, SteeringInputsMustBeConstantsAndIndicesInRange) {
+// An execution whose memory is the host's, counting the copies the kernels ask of it.
+class CountingExecution final : public hal::Execution {
+ public:
+  void Copy(void* dst, const void* src, size_t bytes) override {
+    ++copies;
+    hal::Execution::Copy(dst, src, bytes);
+  }
+  int copies = 0;
+};
+
+TEST(HostSteeringContextTest, ReadsConstantsFromTheModelAndStagesComputedInputsOnce) {
+  HostTensor x = F32({4}, {1, 2, 3, 4});
+  HostTensor constant = I64({1}, {7}), computed = I64({2}, {5, 6});
+  NodeDef def = Def("Slice", {&x, &constant, &computed, nullptr}, {DataType::kFloat32}, 13);
+  HostTensor host_copy = I64({1}, {7});
+  auto host_view = host_copy.view();
+  def.constants = {nullptr, &host_view, nullptr, nullptr};
+  CountingExecution exec;
+  struct Run final : kernels::testing::TestContext {
+    using TestContext::TestContext;
+    hal::Execution* exec() const override { return e; }
+    hal::Execution* e = nullptr;
+  } run({&x, &constant, &computed, nullptr}, {DataType::kFloat32});
+  run.e = &exec;
+  HostSteeringContext steer(run, def);
+  EXPECT_EQ(steer.input(0), run.input(0));                  // the data stays the run's
+  EXPECT_EQ(steer.input(1)->data, host_copy.bytes.data());  // the model's host copy
+  const kernels::TensorView* staged = steer.input(2);
+  ASSERT_NE(staged, nullptr);
+  EXPECT_NE(staged->data, computed.bytes.data());  // copied through the execution
+  EXPECT_EQ(kernels::ReadInts(*staged), (std::vector<int64_t>{5, 6}));
+  EXPECT_EQ(steer.input(2), staged);  // once per run
+  EXPECT_EQ(exec.copies, 1);
+  EXPECT_EQ(steer.input(3), nullptr);  // omitted
+}
+
+TEST_F(CudaKernelChoiceTest, ConstantIndicesAreCheckedAndHostOnlyFormsDeclined) {
   HostTensor x = F32({4, 6}, std::vector<float>(24, 1));
   HostTensor starts = I64({1}, {1}), ends = I64({1}, {3});
   NodeDef slice = Def("Slice", {&x, &starts, &ends}, {DataType::kFloat32}, 13);
-  ExpectDeclined(slice, code::kFeatureUnsupported, "input 1 as a constant");
-  auto sv = starts.view(), ev = ends.view();
-  slice.constants = {nullptr, &sv, &ev};
-  EXPECT_TRUE(Prepare(slice).ok());
+  EXPECT_TRUE(Prepare(slice).ok());  // computed starts: read through the execution at run time
 
   HostTensor idx = I64({2}, {0, 4});
   NodeDef gather = Def("Gather", {&x, &idx}, {DataType::kFloat32}, 13);

@@ -1,16 +1,20 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// Conv and Kiln's FusedConv on cuDNN's graph API (cudnn_graph.h), float32 NCHW, 1-D to 3-D
-// (a 1-D convolution runs as 2-D over a unit width), groups included; the bias, a FusedConv's
+// Conv, ConvTranspose and Kiln's FusedConv / FusedConvTranspose on cuDNN's graph API
+// (cudnn_graph.h: forward and backward-data operations), float32 NCHW, 1-D to 3-D (a 1-D
+// convolution runs as 2-D over a unit width), groups included; the bias, a FusedConv's
 // residual Z, activation and post affine step follow in one epilogue pass (epilogue.cu). Each
 // execution slot keeps its cuDNN handle and the plan for the last input dims and pointer
-// alignment it ran. Declined: other types, the CPU's channels-last and bf16 storage flags (a
-// CUDA target's .om has none: compiler/compile.cc), a bf16 model.
+// alignment it ran. An fp16 / bf16 model (kernels/precision.h) convolves in that type with
+// float32 accumulation: X and W are converted for each run, the result converted back into Y.
+// Declined: other types, the CPU's channels-last and bf16 storage flags (a CUDA target's .om has
+// none: compiler/compile.cc).
 #include <memory>
 #include <utility>
 #include <vector>
 
+#include "backends/cuda/kernels/cast_launch.h"
 #include "backends/cuda/kernels/cudnn_graph.h"
 #include "backends/cuda/kernels/register.h"
 #include "kernels/attrs.h"
@@ -28,13 +32,17 @@ using kernels::TensorView;
 
 constexpr int64_t kX = 1, kW = 2, kY = 3;  // the tensors' unique ids
 
-// One convolution as cuDNN takes it: X, W and Y dims of rank 4 or 5 and the window.
+// One convolution as cuDNN takes it: X, W and Y dims of rank 4 or 5 and the window. A transposed
+// convolution (ConvTranspose) is the backward-data pass of the forward convolution from its Y
+// to its X: cuDNN's dy is our X, its dx our Y, W as ONNX stores it ([C_in, C_out / group, ...]).
 struct ConvProblem {
   std::vector<int64_t> x, w, y, stride, dilation, pad_begin, pad_end;
   int64_t alignment = 4;
+  bool transposed = false;
   bool operator==(const ConvProblem& o) const {
     return x == o.x && w == o.w && y == o.y && stride == o.stride && dilation == o.dilation &&
-           pad_begin == o.pad_begin && pad_end == o.pad_end && alignment == o.alignment;
+           pad_begin == o.pad_begin && pad_end == o.pad_end && alignment == o.alignment &&
+           transposed == o.transposed;
   }
 };
 
@@ -43,10 +51,18 @@ Result<ConvProblem> ProblemOf(const kernels::ConvAttrs& attrs, const Dims& x, co
   const Dims in(x.begin() + 2, x.end()), kernel(w.begin() + 2, w.end());
   KILN_ASSIGN_OR_RETURN(ir::Window win, ir::ResolveWindow(attrs.window, in, kernel));
   ConvProblem p;
+  p.transposed = attrs.window.transposed;
   p.x = x;
   p.w = w;
-  p.y = {x[0], w[0]};
+  // Y's channels: W's first dim, or for a transposed convolution its second times the groups.
+  p.y = {x[0], p.transposed ? w[1] * attrs.group : w[0]};
   p.y.insert(p.y.end(), win.out.begin(), win.out.end());
+  for (size_t d = 0; d < spatial; ++d) {
+    if (win.pad_begin[d] < 0 || win.pad_end[d] < 0) {
+      return Error(code::kFeatureUnsupported, "the CUDA convolution takes no negative padding ",
+                   "(an output_shape larger than the full result)");
+    }
+  }
   p.stride = win.stride;
   p.dilation = win.dilation;
   p.pad_begin = win.pad_begin;
@@ -59,9 +75,22 @@ Result<ConvProblem> ProblemOf(const kernels::ConvAttrs& attrs, const Dims& x, co
   return p;
 }
 
+cudnnDataType_t CudnnTypeOf(MatrixInput in) {
+  switch (in) {
+    case MatrixInput::kFloat16:
+      return CUDNN_DATA_HALF;
+    case MatrixInput::kBfloat16:
+      return CUDNN_DATA_BFLOAT16;
+    case MatrixInput::kFloat32:
+      break;
+  }
+  return CUDNN_DATA_FLOAT;
+}
+
 class ConvState final : public KernelState {
  public:
-  explicit ConvState(const CudnnApi* api) : api_(api) {}
+  // `type`: of X, W and Y as cuDNN sees them (float32, or the half type of an fp16/bf16 model).
+  ConvState(const CudnnApi* api, cudnnDataType_t type) : api_(api), type_(type) {}
   ~ConvState() override {
     plan_.reset();
     if (handle_ != nullptr) api_->Destroy(handle_);
@@ -89,9 +118,9 @@ class ConvState final : public KernelState {
  private:
   Status Plan(const ConvProblem& p) {
     plan_.reset();
-    KILN_ASSIGN_OR_RETURN(CudnnDescriptor x, MakeTensor(api_, p.x, kX, p.alignment));
-    KILN_ASSIGN_OR_RETURN(CudnnDescriptor w, MakeTensor(api_, p.w, kW, p.alignment));
-    KILN_ASSIGN_OR_RETURN(CudnnDescriptor y, MakeTensor(api_, p.y, kY, p.alignment));
+    KILN_ASSIGN_OR_RETURN(CudnnDescriptor x, MakeTensor(api_, p.x, kX, p.alignment, type_));
+    KILN_ASSIGN_OR_RETURN(CudnnDescriptor w, MakeTensor(api_, p.w, kW, p.alignment, type_));
+    KILN_ASSIGN_OR_RETURN(CudnnDescriptor y, MakeTensor(api_, p.y, kY, p.alignment, type_));
     KILN_ASSIGN_OR_RETURN(CudnnDescriptor conv,
                           CudnnDescriptor::Create(api_, CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR));
     const cudnnDataType_t compute = CUDNN_DATA_FLOAT;
@@ -121,13 +150,54 @@ class ConvState final : public KernelState {
     KILN_RETURN_IF_ERROR(
         op.Set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, CUDNN_TYPE_FLOAT, 1, &beta), "");
     KILN_RETURN_IF_ERROR(op.Finalize(), "a cuDNN convolution operation");
-    KILN_ASSIGN_OR_RETURN(CudnnPlan plan, MakePlan(api_, handle_, op));
+    KILN_ASSIGN_OR_RETURN(CudnnPlan plan, MakePlan(api_, handle_, op, type_ == CUDNN_DATA_FLOAT));
     plan_ = std::make_unique<CudnnPlan>(std::move(plan));
     problem_ = p;
     return Status::Ok();
   }
 
+  // y = conv(x, w).
+  Result<CudnnDescriptor> Forward(const CudnnDescriptor& x, const CudnnDescriptor& w,
+                                  const CudnnDescriptor& y, const CudnnDescriptor& conv) {
+    KILN_ASSIGN_OR_RETURN(
+        CudnnDescriptor op,
+        CudnnDescriptor::Create(api_, CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR));
+    KILN_RETURN_IF_ERROR(op.SetDescriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, x), "");
+    KILN_RETURN_IF_ERROR(op.SetDescriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, w), "");
+    KILN_RETURN_IF_ERROR(op.SetDescriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, y), "");
+    KILN_RETURN_IF_ERROR(op.SetDescriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, conv),
+                         "");
+    const float alpha = 1.0f, beta = 0.0f;
+    KILN_RETURN_IF_ERROR(
+        op.Set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, CUDNN_TYPE_FLOAT, 1, &alpha), "");
+    KILN_RETURN_IF_ERROR(
+        op.Set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, CUDNN_TYPE_FLOAT, 1, &beta), "");
+    KILN_RETURN_IF_ERROR(op.Finalize(), "a cuDNN convolution operation");
+    return op;
+  }
+
+  // y = conv_transpose(x, w): the forward convolution's data gradient with dy = x, dx = y.
+  Result<CudnnDescriptor> BackwardData(const CudnnDescriptor& x, const CudnnDescriptor& w,
+                                       const CudnnDescriptor& y, const CudnnDescriptor& conv) {
+    KILN_ASSIGN_OR_RETURN(CudnnDescriptor op,
+                          CudnnDescriptor::Create(
+                              api_, CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR));
+    KILN_RETURN_IF_ERROR(op.SetDescriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY, x), "");
+    KILN_RETURN_IF_ERROR(op.SetDescriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W, w), "");
+    KILN_RETURN_IF_ERROR(op.SetDescriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX, y), "");
+    KILN_RETURN_IF_ERROR(
+        op.SetDescriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC, conv), "");
+    const float alpha = 1.0f, beta = 0.0f;
+    KILN_RETURN_IF_ERROR(
+        op.Set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA, CUDNN_TYPE_FLOAT, 1, &alpha), "");
+    KILN_RETURN_IF_ERROR(
+        op.Set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA, CUDNN_TYPE_FLOAT, 1, &beta), "");
+    KILN_RETURN_IF_ERROR(op.Finalize(), "a cuDNN transposed convolution operation");
+    return op;
+  }
+
   const CudnnApi* api_;
+  cudnnDataType_t type_;
   cudnnHandle_t handle_ = nullptr;
   ConvProblem problem_;
   std::unique_ptr<CudnnPlan> plan_;
@@ -135,11 +205,12 @@ class ConvState final : public KernelState {
 
 class ConvKernel final : public Kernel {
  public:
-  ConvKernel(const CudnnApi* api, kernels::ConvAttrs attrs, EpilogueParams epilogue, bool has_z)
-      : api_(api), attrs_(std::move(attrs)), epilogue_(epilogue), has_z_(has_z) {}
+  ConvKernel(const CudnnApi* api, MatrixInput in, kernels::ConvAttrs attrs, EpilogueParams epilogue,
+             bool has_z)
+      : api_(api), in_(in), attrs_(std::move(attrs)), epilogue_(epilogue), has_z_(has_z) {}
 
   std::unique_ptr<KernelState> CreateState() const override {
-    return std::make_unique<ConvState>(api_);
+    return std::make_unique<ConvState>(api_, CudnnTypeOf(in_));
   }
 
   Status Run(KernelContext& ctx) const override {
@@ -150,14 +221,18 @@ class ConvKernel final : public Kernel {
     TensorView* y = ctx.output(0);
     if (y->num_elements() == 0) return Status::Ok();
     KILN_ASSIGN_OR_RETURN(ConvProblem p, ProblemOf(attrs_, x->dims, w->dims));
-    p.alignment = CommonAlignment({x->data, w->data, y->data});
     std::unique_ptr<ConvState> own;
     auto* state = static_cast<ConvState*>(ctx.state());
     if (state == nullptr) {
-      own = std::make_unique<ConvState>(api_);
+      own = std::make_unique<ConvState>(api_, CudnnTypeOf(in_));
       state = own.get();
     }
-    KILN_RETURN_IF_ERROR(state->Run(ctx, p, x->data, w->data, y->data), "");
+    if (in_ == MatrixInput::kFloat32) {
+      p.alignment = CommonAlignment({x->data, w->data, y->data});
+      KILN_RETURN_IF_ERROR(state->Run(ctx, p, x->data, w->data, y->data), "");
+    } else {
+      KILN_RETURN_IF_ERROR(RunHalf(ctx, *state, p, *x, *w, *y), "");
+    }
     EpilogueParams e = epilogue_;
     if (b != nullptr && b->num_elements() != 0) {
       e.bias = static_cast<const float*>(b->data);
@@ -182,7 +257,32 @@ class ConvKernel final : public Kernel {
   }
 
  private:
+  // An fp16 / bf16 model: X and W converted for this run, the convolution in that type, its
+  // result converted back into the float32 Y.
+  Status RunHalf(KernelContext& ctx, ConvState& state, ConvProblem& p, const TensorView& x,
+                 const TensorView& w, TensorView& y) const {
+    const int64_t nx = x.num_elements(), nw = w.num_elements(), ny = y.num_elements();
+    // Each part starts 256-byte aligned within the scratch block.
+    auto round = [](int64_t elements) { return (elements * 2 + 255) / 256 * 256; };
+    RunScratch half(ctx, static_cast<size_t>(round(nx) + round(nw) + round(ny)));
+    if (!half.ok()) {
+      return Error(code::kRtMemoryAllocation,
+                   "no device memory for the convolution's half inputs and output");
+    }
+    auto* hx = static_cast<uint8_t*>(half.data());
+    uint8_t* hw = hx + round(nx);
+    uint8_t* hy = hw + round(nw);
+    KILN_RETURN_IF_ERROR(ToMatrixInput(ctx, in_, static_cast<const float*>(x.data), hx, nx), "");
+    KILN_RETURN_IF_ERROR(ToMatrixInput(ctx, in_, static_cast<const float*>(w.data), hw, nw), "");
+    p.alignment = 16;
+    KILN_RETURN_IF_ERROR(state.Run(ctx, p, hx, hw, hy), "");
+    const CastType from = in_ == MatrixInput::kBfloat16 ? CastType::kBfloat16 : CastType::kFloat16;
+    return Launched(LaunchCast(from, CastType::kFloat32, hy, y.data, ny, StreamOf(ctx)),
+                    "converting a convolution's result");
+  }
+
   const CudnnApi* api_;
+  MatrixInput in_;
   kernels::ConvAttrs attrs_;
   EpilogueParams epilogue_;
   bool has_z_;
@@ -190,7 +290,6 @@ class ConvKernel final : public Kernel {
 
 Result<std::unique_ptr<Kernel>> Prepare(const NodeDef& def, bool fused) {
   KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
-  KILN_RETURN_IF_ERROR(RequireFp32Matrices(def), "");
   for (const char* flag :
        {"kiln_x_nhwc", "kiln_y_nhwc", "kiln_z_nhwc", "kiln_x_bf16", "kiln_y_bf16", "kiln_z_bf16"}) {
     if (def.attr_int(flag) != 0) {
@@ -210,8 +309,9 @@ Result<std::unique_ptr<Kernel>> Prepare(const NodeDef& def, bool fused) {
   if (fused) {
     KILN_ASSIGN_OR_RETURN(epilogue, ReadEpilogue(def));
   }
-  return std::unique_ptr<Kernel>(std::make_unique<ConvKernel>(
-      api, kernels::ReadConvAttrs(def), epilogue, fused && def.input_given(3)));
+  return std::unique_ptr<Kernel>(
+      std::make_unique<ConvKernel>(api, MatrixInputOf(def), kernels::ReadConvAttrs(def), epilogue,
+                                   fused && def.op_type == "FusedConv" && def.input_given(3)));
 }
 
 }  // namespace
@@ -220,6 +320,10 @@ void RegisterCudaConvKernels(kernels::KernelRegistry& registry) {
   registry.Register(kCudaBackend, "", "Conv",
                     [](const NodeDef& def) { return Prepare(def, false); });
   registry.Register(kCudaBackend, "com.kiln", "FusedConv",
+                    [](const NodeDef& def) { return Prepare(def, true); });
+  registry.Register(kCudaBackend, "", "ConvTranspose",
+                    [](const NodeDef& def) { return Prepare(def, false); });
+  registry.Register(kCudaBackend, "com.kiln", "FusedConvTranspose",
                     [](const NodeDef& def) { return Prepare(def, true); });
 }
 

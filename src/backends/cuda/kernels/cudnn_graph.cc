@@ -38,13 +38,12 @@ Status CudnnDescriptor::Finalize() const {
 }
 
 Result<CudnnDescriptor> MakeTensor(const CudnnApi* api, const std::vector<int64_t>& dims,
-                                   int64_t uid, int64_t alignment) {
+                                   int64_t uid, int64_t alignment, cudnnDataType_t type) {
   KILN_ASSIGN_OR_RETURN(CudnnDescriptor t,
                         CudnnDescriptor::Create(api, CUDNN_BACKEND_TENSOR_DESCRIPTOR));
   std::vector<int64_t> strides(dims.size(), 1);
   for (size_t i = dims.size(); i-- > 1;)
     strides[i - 1] = strides[i] * std::max<int64_t>(dims[i], 1);
-  const cudnnDataType_t type = CUDNN_DATA_FLOAT;
   KILN_RETURN_IF_ERROR(t.Set(CUDNN_ATTR_TENSOR_DATA_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &type), "");
   KILN_RETURN_IF_ERROR(t.SetInt64(CUDNN_ATTR_TENSOR_DIMENSIONS, dims), "");
   KILN_RETURN_IF_ERROR(t.SetInt64(CUDNN_ATTR_TENSOR_STRIDES, strides), "");
@@ -82,7 +81,8 @@ Result<bool> KeepsFloat32(const CudnnApi* api, const CudnnDescriptor& config) {
 
 }  // namespace
 
-Result<CudnnPlan> MakePlan(const CudnnApi* api, cudnnHandle_t handle, const CudnnDescriptor& op) {
+Result<CudnnPlan> MakePlan(const CudnnApi* api, cudnnHandle_t handle, const CudnnDescriptor& op,
+                           bool keep_float32) {
   KILN_ASSIGN_OR_RETURN(CudnnDescriptor graph,
                         CudnnDescriptor::Create(api, CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR));
   KILN_RETURN_IF_ERROR(graph.SetDescriptor(CUDNN_ATTR_OPERATIONGRAPH_OPS, op), "");
@@ -119,8 +119,10 @@ Result<CudnnPlan> MakePlan(const CudnnApi* api, cudnnHandle_t handle, const Cudn
   }
   Status last = Error(code::kFeatureUnsupported, "cuDNN offers no engine for the operation");
   for (int64_t i = 0; i < std::min(got, count); ++i) {
-    auto keeps = KeepsFloat32(api, configs[i]);
-    if (!keeps.ok() || !*keeps) continue;
+    if (keep_float32) {
+      auto keeps = KeepsFloat32(api, configs[i]);
+      if (!keeps.ok() || !*keeps) continue;
+    }
     KILN_ASSIGN_OR_RETURN(CudnnDescriptor plan,
                           CudnnDescriptor::Create(api, CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR));
     KILN_RETURN_IF_ERROR(plan.Set(CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle),
@@ -142,7 +144,7 @@ Result<CudnnPlan> MakePlan(const CudnnApi* api, cudnnHandle_t handle, const Cudn
     result.plan = std::move(plan);
     return result;
   }
-  return std::move(last).Annotate("no float32 cuDNN engine could be planned");
+  return std::move(last).Annotate("no cuDNN engine could be planned");
 }
 
 Status ExecutePlan(const CudnnApi* api, cudnnHandle_t handle, const CudnnPlan& plan,

@@ -3,7 +3,8 @@
 //
 // A thin layer over cuDNN's backend (graph) API for the kernels that use it (conv.cc): owned
 // descriptors, typed attribute setters, and an execution plan chosen from the heuristics' list
-// (mode A), skipping engines that down-convert float32 inputs (TF32) so float32 stays float32.
+// (mode A), for float32 skipping engines that down-convert its inputs (TF32) so float32 stays
+// float32.
 #pragma once
 
 #include <cudnn.h>
@@ -41,17 +42,20 @@ class CudnnDescriptor {
   cudnnBackendDescriptor_t d_ = nullptr;
 };
 
-// A float32 tensor of `dims` (packed, row-major strides) with the given unique id; `alignment`
-// is what every pointer bound to it is aligned to (bytes).
+// A tensor of `type` and `dims` (packed, row-major strides) with the given unique id;
+// `alignment` is what every pointer bound to it is aligned to (bytes).
 Result<CudnnDescriptor> MakeTensor(const CudnnApi* api, const std::vector<int64_t>& dims,
-                                   int64_t uid, int64_t alignment);
+                                   int64_t uid, int64_t alignment,
+                                   cudnnDataType_t type = CUDNN_DATA_FLOAT);
 
-// An execution plan for the one-operation graph of `op` on `handle`, and its workspace size.
+// An execution plan for the one-operation graph of `op` on `handle`, and its workspace size;
+// with `keep_float32` engines that down-convert float32 inputs (TF32) are skipped.
 struct CudnnPlan {
   CudnnDescriptor plan;
   int64_t workspace_bytes = 0;
 };
-Result<CudnnPlan> MakePlan(const CudnnApi* api, cudnnHandle_t handle, const CudnnDescriptor& op);
+Result<CudnnPlan> MakePlan(const CudnnApi* api, cudnnHandle_t handle, const CudnnDescriptor& op,
+                           bool keep_float32);
 
 // Runs `plan` with `pointers[i]` bound to tensor id `uids[i]`.
 Status ExecutePlan(const CudnnApi* api, cudnnHandle_t handle, const CudnnPlan& plan,

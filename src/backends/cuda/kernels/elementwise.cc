@@ -1,8 +1,9 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// The CUDA element-wise kernels' host side: which ops, the float32 check at Prepare (other
-// types are declined, and so refused at load on the GPU), and each run's broadcast strides.
+// The CUDA element-wise kernels' host side: which ops, the type check at Prepare (float32; the
+// binary arithmetic also int64 and int32; other types are declined, and so refused at load on
+// the GPU), and each run's broadcast strides.
 #include <cuda_runtime_api.h>
 
 #include <memory>
@@ -43,7 +44,7 @@ class UnaryKernel final : public Kernel {
 // op(x0, x1), then op(output, xi) for each further input.
 class BinaryKernel final : public Kernel {
  public:
-  explicit BinaryKernel(BinaryOp op) : op_(op) {}
+  BinaryKernel(BinaryOp op, BinaryType type) : op_(op), type_(type) {}
   Status Run(KernelContext& ctx) const override {
     TensorView* y = ctx.output(0);
     const TensorView* first = ctx.input(0);
@@ -75,13 +76,12 @@ class BinaryKernel final : public Kernel {
       return Error(code::kFeatureUnsupported, "the CUDA element-wise kernels broadcast up to ",
                    kMaxBroadcastRank, " dims, this output has ", y.dims.size());
     }
-    return Launched(
-        LaunchBinary(op_, static_cast<const float*>(a.data), static_cast<const float*>(b.data),
-                     static_cast<float*>(y.data), n, shape, same, StreamOf(ctx)),
-        "launching an element-wise kernel");
+    return Launched(LaunchBinary(op_, type_, a.data, b.data, y.data, n, shape, same, StreamOf(ctx)),
+                    "launching an element-wise kernel");
   }
 
   BinaryOp op_;
+  BinaryType type_;
 };
 
 // The strides of `in` (right-aligned against `out`) per output dim: 0 where it broadcasts.
@@ -105,7 +105,23 @@ bool Strides(const int64_t* in, int k, const int64_t* out, int r, int64_t* strid
 // kMaxBroadcastRank dims where its rank is known at load (an unknown rank is checked when the
 // kernel runs).
 Result<std::unique_ptr<Kernel>> MakeBinary(const NodeDef& def, BinaryOp op, bool variadic) {
-  KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
+  // Every input and the output of one type: float32, or an integer the kernels take.
+  const DataType type = def.output_types.empty() ? DataType::kUndefined : def.output_types[0];
+  BinaryType binary = BinaryType::kFloat32;
+  if (type == DataType::kInt64 && op != BinaryOp::kPow) {
+    binary = BinaryType::kInt64;
+  } else if (type == DataType::kInt32 && op != BinaryOp::kPow) {
+    binary = BinaryType::kInt32;
+  } else {
+    KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
+  }
+  for (size_t i = 0; i < def.num_inputs(); ++i) {
+    if (def.input_given(i) && def.input_types[i] != type) {
+      return def.Fail(code::kFeatureUnsupported, "the CUDA kernel takes inputs of its output's ",
+                      "type (", ir::Name(type), "); input ", i, " is ",
+                      ir::Name(def.input_types[i]));
+    }
+  }
   if (variadic ? def.num_inputs() < 1 : def.num_inputs() != 2) {
     return def.Fail(code::kFeatureUnsupported, "the CUDA kernel takes ",
                     variadic ? "one or more" : "two", " inputs, this node has ", def.num_inputs());
@@ -114,7 +130,7 @@ Result<std::unique_ptr<Kernel>> MakeBinary(const NodeDef& def, BinaryOp op, bool
     return def.Fail(code::kFeatureUnsupported, "the CUDA kernel broadcasts up to ",
                     kMaxBroadcastRank, " dims, this output has ", def.output_dims[0].size());
   }
-  return std::unique_ptr<Kernel>(std::make_unique<BinaryKernel>(op));
+  return std::unique_ptr<Kernel>(std::make_unique<BinaryKernel>(op, binary));
 }
 
 }  // namespace

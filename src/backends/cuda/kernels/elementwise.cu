@@ -50,6 +50,24 @@ __device__ __forceinline__ float Binary(float a, float b) {
   return a;
 }
 
+// The reference kernel's integer rules (kernels/reference/elementwise.cc): wrapping arithmetic,
+// division truncating toward zero with 0 for a zero divisor.
+template <BinaryOp kOp, typename T>
+__device__ __forceinline__ T Binary(T a, T b) {
+  using U = unsigned long long;
+  if constexpr (kOp == BinaryOp::kAdd) return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+  if constexpr (kOp == BinaryOp::kSub) return static_cast<T>(static_cast<U>(a) - static_cast<U>(b));
+  if constexpr (kOp == BinaryOp::kMul) return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+  if constexpr (kOp == BinaryOp::kDiv) {
+    if (b == 0) return 0;
+    if (b == -1) return static_cast<T>(0ull - static_cast<U>(a));
+    return static_cast<T>(a / b);
+  }
+  if constexpr (kOp == BinaryOp::kMax) return a < b ? b : a;
+  if constexpr (kOp == BinaryOp::kMin) return b < a ? b : a;
+  return a;
+}
+
 template <UnaryOp kOp>
 __global__ void UnaryKernel(const float* __restrict__ x, float* y, int64_t n) {
   for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n;
@@ -58,17 +76,16 @@ __global__ void UnaryKernel(const float* __restrict__ x, float* y, int64_t n) {
   }
 }
 
-template <BinaryOp kOp>
-__global__ void SameShapeKernel(const float* a, const float* b, float* y, int64_t n) {
+template <BinaryOp kOp, typename T>
+__global__ void SameShapeKernel(const T* a, const T* b, T* y, int64_t n) {
   for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     y[i] = Binary<kOp>(a[i], b[i]);
   }
 }
 
-template <BinaryOp kOp>
-__global__ void BroadcastKernel(const float* a, const float* b, float* y, int64_t n,
-                                BroadcastShape s) {
+template <BinaryOp kOp, typename T>
+__global__ void BroadcastKernel(const T* a, const T* b, T* y, int64_t n, BroadcastShape s) {
   for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     int64_t ai = 0, bi = 0;
@@ -82,14 +99,36 @@ void Unary(const float* x, float* y, int64_t n, cudaStream_t stream) {
   UnaryKernel<kOp><<<Blocks(n), kThreads, 0, stream>>>(x, y, n);
 }
 
-template <BinaryOp kOp>
-void Binary(const float* a, const float* b, float* y, int64_t n, const BroadcastShape& shape,
+template <BinaryOp kOp, typename T>
+void Binary(const void* a, const void* b, void* y, int64_t n, const BroadcastShape& shape,
             bool same_shape, cudaStream_t stream) {
+  auto* ta = static_cast<const T*>(a);
+  auto* tb = static_cast<const T*>(b);
+  auto* ty = static_cast<T*>(y);
   if (same_shape) {
-    SameShapeKernel<kOp><<<Blocks(n), kThreads, 0, stream>>>(a, b, y, n);
+    SameShapeKernel<kOp, T><<<Blocks(n), kThreads, 0, stream>>>(ta, tb, ty, n);
   } else {
-    BroadcastKernel<kOp><<<Blocks(n), kThreads, 0, stream>>>(a, b, y, n, shape);
+    BroadcastKernel<kOp, T><<<Blocks(n), kThreads, 0, stream>>>(ta, tb, ty, n, shape);
   }
+}
+
+template <BinaryOp kOp>
+bool Binary(BinaryType type, const void* a, const void* b, void* y, int64_t n,
+            const BroadcastShape& shape, bool same_shape, cudaStream_t stream) {
+  switch (type) {
+    case BinaryType::kFloat32:
+      Binary<kOp, float>(a, b, y, n, shape, same_shape, stream);
+      return true;
+    case BinaryType::kInt64:
+      if constexpr (kOp == BinaryOp::kPow) return false;
+      Binary<kOp, int64_t>(a, b, y, n, shape, same_shape, stream);
+      return true;
+    case BinaryType::kInt32:
+      if constexpr (kOp == BinaryOp::kPow) return false;
+      Binary<kOp, int32_t>(a, b, y, n, shape, same_shape, stream);
+      return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -120,14 +159,15 @@ int LaunchUnary(UnaryOp op, const float* x, float* y, int64_t n, void* stream) {
   return static_cast<int>(cudaGetLastError());
 }
 
-int LaunchBinary(BinaryOp op, const float* a, const float* b, float* y, int64_t n,
+int LaunchBinary(BinaryOp op, BinaryType type, const void* a, const void* b, void* y, int64_t n,
                  const BroadcastShape& shape, bool same_shape, void* stream) {
   if (n == 0) return 0;
   auto s = static_cast<cudaStream_t>(stream);
+  bool launched = false;
   switch (op) {
-#define KILN_BINARY_CASE(name)                                \
-  case BinaryOp::name:                                        \
-    Binary<BinaryOp::name>(a, b, y, n, shape, same_shape, s); \
+#define KILN_BINARY_CASE(name)                                                 \
+  case BinaryOp::name:                                                         \
+    launched = Binary<BinaryOp::name>(type, a, b, y, n, shape, same_shape, s); \
     break;
     KILN_BINARY_CASE(kAdd)
     KILN_BINARY_CASE(kSub)
@@ -138,6 +178,7 @@ int LaunchBinary(BinaryOp op, const float* a, const float* b, float* y, int64_t 
     KILN_BINARY_CASE(kPow)
 #undef KILN_BINARY_CASE
   }
+  if (!launched) return static_cast<int>(cudaErrorInvalidValue);
   return static_cast<int>(cudaGetLastError());
 }
 

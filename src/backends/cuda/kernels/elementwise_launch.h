@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The CUDA element-wise launchers (elementwise.cu), callable from plain C++: float32 unary math
-// and activations, and binary arithmetic with numpy broadcasting. The kernels themselves live
-// in the .cu file; this header needs no CUDA header.
+// and activations, and binary arithmetic (float32 and integers) with numpy broadcasting. The
+// kernels themselves live in the .cu file; this header needs no CUDA header.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +26,10 @@ enum class UnaryOp : int {
   kSoftplus
 };
 enum class BinaryOp : int { kAdd, kSub, kMul, kDiv, kMax, kMin, kPow };
+// The element types of the binary kernels: float32 for every op; the integers for all but kPow,
+// with the reference kernel's integer rules (wrapping Add/Sub/Mul, Div truncating toward zero
+// and 0 for a zero divisor).
+enum class BinaryType : int { kFloat32, kInt64, kInt32 };
 
 inline constexpr int kMaxBroadcastRank = 8;
 
@@ -67,7 +71,7 @@ bool MakeBroadcastShape(const int64_t* a, int a_rank, const int64_t* b, int b_ra
 // Launch on `stream` (a cudaStream_t); return the launch's cudaError_t as an int (0: success).
 int LaunchUnary(UnaryOp op, const float* x, float* y, int64_t n, void* stream);
 // `same_shape`: both operands have the output's elements in order (no index arithmetic).
-int LaunchBinary(BinaryOp op, const float* a, const float* b, float* y, int64_t n,
+int LaunchBinary(BinaryOp op, BinaryType type, const void* a, const void* b, void* y, int64_t n,
                  const BroadcastShape& shape, bool same_shape, void* stream);
 
 }  // namespace kiln::cuda

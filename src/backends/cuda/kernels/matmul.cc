@@ -2,10 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // MatMul, Gemm and Kiln's FusedMatMul / FusedGemm on cuBLASLt (float32 in, float32 compute: no
-// TF32), one strided-batched call (matmul_shape.h); Gemm's C (times beta, broadcast), a fused
-// op's bias, activation and post affine step follow in one epilogue pass (epilogue.cu). Each
-// execution slot keeps its cuBLASLt handle and the plan for the last dims it ran (descriptors,
-// layouts and the heuristic's algorithm), so a run with the same dims only launches.
+// TF32; in an fp16 / bf16 model A and B converted to that type for the call, float32
+// accumulation and output), one strided-batched call (matmul_shape.h); Gemm's C (times beta,
+// broadcast), a fused op's bias, activation and post affine step follow in one epilogue pass
+// (epilogue.cu). Each execution slot keeps its cuBLASLt handle and the plan for the last dims it
+// ran (descriptors, layouts and the heuristic's algorithm), so a run with the same dims only
+// launches.
 //
 // cuBLASLt is column-major: a row-major X[r][c] is the column-major c×r matrix Xᵀ, so
 // Y = op(A)·op(B) is computed as Yᵀ = op(B)ᵀ·op(A)ᵀ with B in cuBLASLt's A slot.
@@ -40,17 +42,30 @@ bool SameShape(const MatmulShape& a, const MatmulShape& b) {
 }
 
 // One slot's handle and plan (the plan for the dims it last ran).
+cudaDataType_t CudaTypeOf(MatrixInput in) {
+  switch (in) {
+    case MatrixInput::kFloat16:
+      return CUDA_R_16F;
+    case MatrixInput::kBfloat16:
+      return CUDA_R_16BF;
+    case MatrixInput::kFloat32:
+      break;
+  }
+  return CUDA_R_32F;
+}
+
 class MatmulState final : public KernelState {
  public:
-  explicit MatmulState(const CublasLtApi* lt) : lt_(lt) {}
+  // `in`: the type of A and B (D is float32).
+  MatmulState(const CublasLtApi* lt, cudaDataType_t in) : lt_(lt), in_(in) {}
   ~MatmulState() override {
     Reset();
     if (handle_ != nullptr) lt_->Destroy(handle_);
   }
 
   // Runs D = alpha · op(A)·op(B) for `s` on `stream`.
-  Status Run(const KernelContext& ctx, const MatmulShape& s, float alpha, const float* a,
-             const float* b, float* d) {
+  Status Run(const KernelContext& ctx, const MatmulShape& s, float alpha, const void* a,
+             const void* b, float* d) {
     if (handle_ == nullptr) {
       KILN_RETURN_IF_ERROR(CublasStatus(lt_->Create(&handle_), "cublasLtCreate"), "");
     }
@@ -96,8 +111,8 @@ class MatmulState final : public KernelState {
     const int32_t batch = static_cast<int32_t>(s.batch);
     for (int i = 0; i < 3; ++i) {
       KILN_RETURN_IF_ERROR(
-          CublasStatus(lt_->MatrixLayoutCreate(&layout_[i], CUDA_R_32F, rows[i], cols[i],
-                                               static_cast<int64_t>(rows[i])),
+          CublasStatus(lt_->MatrixLayoutCreate(&layout_[i], i < 2 ? in_ : CUDA_R_32F, rows[i],
+                                               cols[i], static_cast<int64_t>(rows[i])),
                        "matrix layout"),
           "");
       if (s.batch > 1) {
@@ -149,6 +164,7 @@ class MatmulState final : public KernelState {
   }
 
   const CublasLtApi* lt_;
+  cudaDataType_t in_;
   cublasLtHandle_t handle_ = nullptr;
   bool planned_ = false;
   MatmulShape shape_;
@@ -171,7 +187,7 @@ class MatmulKernel final : public Kernel {
         trans_b_(trans_b) {}
 
   std::unique_ptr<KernelState> CreateState() const override {
-    return std::make_unique<MatmulState>(lt_);
+    return std::make_unique<MatmulState>(lt_, CudaTypeOf(in_));
   }
 
   Status Run(KernelContext& ctx) const override {
@@ -185,7 +201,7 @@ class MatmulKernel final : public Kernel {
     std::unique_ptr<MatmulState> own;
     auto* state = static_cast<MatmulState*>(ctx.state());
     if (state == nullptr) {
-      own = std::make_unique<MatmulState>(lt_);
+      own = std::make_unique<MatmulState>(lt_, CudaTypeOf(in_));
       state = own.get();
     }
     float* out = static_cast<float*>(y->data);
@@ -197,9 +213,24 @@ class MatmulKernel final : public Kernel {
                    "clearing an empty matmul"),
           "");
     } else if (y->num_elements() != 0) {
-      KILN_RETURN_IF_ERROR(state->Run(ctx, *shape, alpha_, static_cast<const float*>(a->data),
-                                      static_cast<const float*>(b->data), out),
-                           "");
+      // Half inputs: A and B converted for this run (2 bytes an element).
+      const int64_t na = a->num_elements(), nb = b->num_elements();
+      RunScratch half(ctx, in_ == MatrixInput::kFloat32 ? 0 : static_cast<size_t>(na + nb) * 2);
+      if (!half.ok()) {
+        return Error(code::kRtMemoryAllocation, "no device memory for the matmul's half inputs");
+      }
+      const void* pa = a->data;
+      const void* pb = b->data;
+      if (in_ != MatrixInput::kFloat32) {
+        auto* base = static_cast<uint8_t*>(half.data());
+        KILN_RETURN_IF_ERROR(ToMatrixInput(ctx, in_, static_cast<const float*>(a->data), base, na),
+                             "");
+        KILN_RETURN_IF_ERROR(
+            ToMatrixInput(ctx, in_, static_cast<const float*>(b->data), base + na * 2, nb), "");
+        pa = base;
+        pb = base + na * 2;
+      }
+      KILN_RETURN_IF_ERROR(state->Run(ctx, *shape, alpha_, pa, pb, out), "");
     }
     EpilogueParams p = epilogue_;
     const TensorView* extra = ctx.num_inputs() > 2 ? ctx.input(2) : nullptr;
@@ -229,6 +260,7 @@ class MatmulKernel final : public Kernel {
  private:
   Form form_;
   const CublasLtApi* lt_;
+  MatrixInput in_;
   EpilogueParams epilogue_;
   float alpha_, beta_;  // Gemm's (1 and 1 for MatMul)
   bool trans_a_, trans_b_;
@@ -236,7 +268,6 @@ class MatmulKernel final : public Kernel {
 
 Result<std::unique_ptr<Kernel>> Prepare(const NodeDef& def, Form form) {
   KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
-  KILN_RETURN_IF_ERROR(RequireFp32Matrices(def), "");
   KILN_ASSIGN_OR_RETURN(const CublasLtApi* lt, CublasLt());
   const bool fused = form == Form::kFusedMatMul || form == Form::kFusedGemm;
   const bool gemm = form == Form::kGemm || form == Form::kFusedGemm;

@@ -1,12 +1,12 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// The host side of movement.cu: Transpose, Slice, Concat, Split, Expand, ConstantOfShape and
-// Gather, any element type of 1, 2, 4 or 8 bytes, up to kMaxBroadcastRank dims. The values that
-// steer them — Slice's starts/axes/steps, Split's sizes — are read from the model's host copies
-// of their constants, so those inputs must be constants (declined at load otherwise). Gather's
-// indices may be computed (device-resident): constant ones are checked at load, computed ones
-// out of range give zeros.
+// The host side of movement.cu: Transpose, Slice, Concat, Split, Expand, ConstantOfShape, Range
+// and Gather, any element type of 1, 2, 4 or 8 bytes, up to kMaxBroadcastRank dims. The values that
+// steer them — Slice's starts/axes/steps, Split's sizes — are read on the host
+// (HostSteeringContext: a constant's host copy, or a computed value copied from the device).
+// Gather's indices stay on the device: constant ones are checked at load, computed ones out of
+// range give zeros.
 #include <cstring>
 #include <memory>
 #include <string>
@@ -74,7 +74,7 @@ Status RunTranspose(const NodeDef& def, KernelContext& ctx) {
 Status RunSlice(const NodeDef& def, KernelContext& ctx) {
   const TensorView* x = ctx.input(0);
   TensorView* y = ctx.output(0);
-  HostConstantsContext host(ctx, def);
+  HostSteeringContext host(ctx, def);
   KILN_ASSIGN_OR_RETURN(kernels::SliceWindow w, kernels::ResolveSlice(def, host, x->dims));
   const Dims in = kernels::Strides(x->dims);
   Dims from(in.size());
@@ -110,7 +110,7 @@ Status RunSplit(const NodeDef& def, KernelContext& ctx) {
   const TensorView* x = ctx.input(0);
   const size_t axis = Axis(def.attr_int("axis"), x->rank());
   const Dims in = kernels::Strides(x->dims);
-  HostConstantsContext host(ctx, def);
+  HostSteeringContext host(ctx, def);
   const std::vector<int64_t> sizes = kernels::SplitSizes(def, host, x->dims[axis]);
   int64_t offset = 0;
   for (size_t i = 0; i < ctx.num_outputs(); ++i) {
@@ -165,6 +165,20 @@ Status RunConstantOfShape(const NodeDef& def, KernelContext& ctx) {
                   "launching a fill");
 }
 
+int RangeType(kernels::DataType t) {
+  return t == kernels::DataType::kFloat32 ? 0
+         : t == kernels::DataType::kInt64 ? 1
+         : t == kernels::DataType::kInt32 ? 2
+                                          : -1;
+}
+
+Status RunRange(const NodeDef& def, KernelContext& ctx) {
+  TensorView* y = ctx.output(0);
+  return Launched(LaunchRange(RangeType(y->dtype), ctx.input(0)->data, ctx.input(2)->data, y->data,
+                              y->num_elements(), StreamOf(ctx)),
+                  "launching a range");
+}
+
 // Elements of `type` have 1, 2, 4 or 8 bytes (not the packed sub-byte types).
 Status RequireWholeBytes(const NodeDef& def, kernels::DataType type) {
   const size_t bytes = ir::SizeOf(type);
@@ -183,17 +197,6 @@ Status RequireWholeBytes(const NodeDef& def) {
   if (def.input_ranked(0) && def.input_dims[0].size() > static_cast<size_t>(kMaxBroadcastRank)) {
     return def.Fail(code::kFeatureUnsupported, "the CUDA data-movement kernels take at most ",
                     kMaxBroadcastRank, " dims");
-  }
-  return Status::Ok();
-}
-
-// Inputs [from, to) are constants where given (their values are read on the host).
-Status RequireConstants(const NodeDef& def, size_t from, size_t to) {
-  for (size_t i = from; i < to && i < def.num_inputs(); ++i) {
-    if (def.input_given(i) && def.constant(i) == nullptr) {
-      return def.Fail(code::kFeatureUnsupported, "the CUDA ", def.op_type, " kernel takes input ",
-                      i, " as a constant only");
-    }
   }
   return Status::Ok();
 }
@@ -226,14 +229,22 @@ void Add(kernels::KernelRegistry& registry, const char* op, kernels::RunFn run, 
 
 void RegisterCudaMovementKernels(kernels::KernelRegistry& registry) {
   Add(registry, "Transpose", RunTranspose, nullptr);
-  Add(registry, "Slice", RunSlice, [](const NodeDef& def) { return RequireConstants(def, 1, 5); });
+  Add(registry, "Slice", RunSlice, nullptr);
   Add(registry, "Concat", RunConcat, nullptr);
-  Add(registry, "Split", RunSplit, [](const NodeDef& def) { return RequireConstants(def, 1, 2); });
+  Add(registry, "Split", RunSplit, nullptr);
   Add(registry, "Expand", RunExpand, nullptr);
   registry.Register(kCudaBackend, "", "ConstantOfShape",
                     [](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
                       KILN_RETURN_IF_ERROR(RequireWholeBytes(def, def.output_types[0]), "");
                       return kernels::MakeFunctionKernel(def, RunConstantOfShape);
+                    });
+  registry.Register(kCudaBackend, "", "Range",
+                    [](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
+                      if (RangeType(def.output_types[0]) < 0) {
+                        return def.Fail(code::kFeatureUnsupported, "the CUDA Range makes float32, ",
+                                        "int64 or int32, not ", ir::Name(def.output_types[0]));
+                      }
+                      return kernels::MakeFunctionKernel(def, RunRange);
                     });
   Add(registry, "Gather", RunGather, [](const NodeDef& def) -> Status {
     if (def.input_types.size() > 1 && def.input_types[1] != kernels::DataType::kInt64 &&

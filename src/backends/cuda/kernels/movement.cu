@@ -55,6 +55,14 @@ __global__ void FillKernel(T* dst, int64_t n, T value) {
   }
 }
 
+template <typename T>
+__global__ void RangeKernel(const T* start, const T* delta, T* y, int64_t n) {
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    y[i] = static_cast<T>(*start + static_cast<T>(i) * *delta);
+  }
+}
+
 template <typename T, typename Index>
 __global__ void GatherKernel(const T* data, const Index* indices, T* out, int64_t outer,
                              int64_t axis_dim, int64_t count, int64_t inner) {
@@ -139,6 +147,31 @@ int LaunchFill(void* dst, int64_t n, int elem_bytes, uint64_t pattern, void* str
       break;
     case 8:
       Fill<8>(dst, n, pattern, s);
+      break;
+    default:
+      return static_cast<int>(cudaErrorInvalidValue);
+  }
+  return static_cast<int>(cudaGetLastError());
+}
+
+int LaunchRange(int type, const void* start, const void* delta, void* y, int64_t n, void* stream) {
+  if (n == 0) return 0;
+  auto s = static_cast<cudaStream_t>(stream);
+  switch (type) {
+    case 0:
+      RangeKernel<float><<<Blocks(n), kThreads, 0, s>>>(static_cast<const float*>(start),
+                                                        static_cast<const float*>(delta),
+                                                        static_cast<float*>(y), n);
+      break;
+    case 1:
+      RangeKernel<int64_t><<<Blocks(n), kThreads, 0, s>>>(static_cast<const int64_t*>(start),
+                                                          static_cast<const int64_t*>(delta),
+                                                          static_cast<int64_t*>(y), n);
+      break;
+    case 2:
+      RangeKernel<int32_t><<<Blocks(n), kThreads, 0, s>>>(static_cast<const int32_t*>(start),
+                                                          static_cast<const int32_t*>(delta),
+                                                          static_cast<int32_t*>(y), n);
       break;
     default:
       return static_cast<int>(cudaErrorInvalidValue);

@@ -21,6 +21,10 @@ int LaunchStridedCopy(const void* src, void* dst, int64_t n, int elem_bytes,
 // Fills dst[0, n) with the `elem_bytes`-byte element whose bytes are `pattern`'s low ones.
 int LaunchFill(void* dst, int64_t n, int elem_bytes, uint64_t pattern, void* stream);
 
+// Range: y[i] = *start + i * *delta for i < n, the scalars read on the device; `type` 0 float32,
+// 1 int64, 2 int32 (the reference kernel's arithmetic in the element type).
+int LaunchRange(int type, const void* start, const void* delta, void* y, int64_t n, void* stream);
+
 // Gather: out[o][j][r] = data[o][index(j)][r] for o < outer, j < count, r < inner, where
 // index(j) is indices[j] (int64 or int32), plus `axis_dim` when negative; an index outside
 // [-axis_dim, axis_dim) writes zeros (the host checks constant indices at load).

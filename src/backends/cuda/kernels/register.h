@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
+#include <vector>
 
 #include "backends/cuda/kernels/epilogue_launch.h"
 #include "kernels/registry.h"
@@ -15,10 +17,11 @@ inline constexpr const char* kCudaBackend = "cuda";
 // (the device's memory is not the host's: no reference fallback, kernels/registry.h).
 void RegisterCudaKernels(kernels::KernelRegistry& registry);
 
-// One family each (elementwise.cc, activation.cc, matmul.cc, conv.cc, nn.cc, norm.cc,
+// One family each (elementwise.cc, activation.cc, cast.cc, matmul.cc, conv.cc, nn.cc, norm.cc,
 // resize.cc, tensor.cc, movement.cc).
 void RegisterCudaElementwiseKernels(kernels::KernelRegistry& registry);
 void RegisterCudaActivationKernels(kernels::KernelRegistry& registry);
+void RegisterCudaCastKernels(kernels::KernelRegistry& registry);
 void RegisterCudaMatmulKernels(kernels::KernelRegistry& registry);
 void RegisterCudaConvKernels(kernels::KernelRegistry& registry);
 void RegisterCudaNnKernels(kernels::KernelRegistry& registry);
@@ -32,9 +35,15 @@ void RegisterCudaMovementKernels(kernels::KernelRegistry& registry);
 Status RequireFloat32(const kernels::NodeDef& def);
 // The run's CUDA stream (null: the legacy default stream, outside an execution).
 void* StreamOf(const kernels::KernelContext& ctx);
-// The matrix kernels compute float32 only for now: a model compiled for bf16 matrices is
-// declined (kFeatureUnsupported) rather than run at another precision than asked.
-Status RequireFp32Matrices(const kernels::NodeDef& def);
+// The type the model's matrix kernels (convolutions, matrix products) take their inputs and
+// weights in (kernels/precision.h): float32, or float16 / bfloat16 (an .om compiled with an fp16
+// or bf16 precision mode) with float32 accumulation and float32 results.
+enum class MatrixInput { kFloat32, kFloat16, kBfloat16 };
+MatrixInput MatrixInputOf(const kernels::NodeDef& def);
+// Converts `n` float32 values at `src` into `type` (float16 or bfloat16) at `dst` on the run's
+// stream.
+Status ToMatrixInput(kernels::KernelContext& ctx, MatrixInput type, const float* src, void* dst,
+                     int64_t n);
 // A fused op's activation and post_scale / post_shift (kernels/attrs.h) as epilogue
 // parameters (activation.cc); no bias or residual yet.
 Result<EpilogueParams> ReadEpilogue(const kernels::NodeDef& def);
@@ -42,20 +51,22 @@ Result<EpilogueParams> ReadEpilogue(const kernels::NodeDef& def);
 // residual).
 bool EpilogueDoesWork(const EpilogueParams& p);
 
-// A run's context whose inputs after the first are the node's host constants (the copies the
-// model keeps for preparing kernels; null for omitted inputs): for the values that steer a
-// kernel (Slice's starts, Resize's scales), which the host reads. The factory has checked that
-// those inputs are constants.
-class HostConstantsContext final : public kernels::ForwardingContext {
+// A run's context whose inputs after the first are read on the host: for the values that steer a
+// kernel (Slice's starts, Split's sizes, Resize's scales), not its data. A constant input is the
+// model's host copy (kept for preparing kernels); a computed one is copied from the device
+// through the run's execution when first asked for (a synchronising copy of a few bytes); an
+// omitted one is null. Input 0 is the run's own.
+class HostSteeringContext final : public kernels::ForwardingContext {
  public:
-  HostConstantsContext(kernels::KernelContext& base, const kernels::NodeDef& def)
-      : ForwardingContext(base), def_(def) {}
-  const kernels::TensorView* input(size_t i) const override {
-    return i == 0 ? base_.input(0) : def_.constant(i);
-  }
+  HostSteeringContext(kernels::KernelContext& base, const kernels::NodeDef& def)
+      : ForwardingContext(base), def_(def), staged_(def.num_inputs()), views_(def.num_inputs()) {}
+  const kernels::TensorView* input(size_t i) const override;
 
  private:
   const kernels::NodeDef& def_;
+  // Per input (sized once: views handed out stay valid for the run).
+  mutable std::vector<std::unique_ptr<kernels::HostTensor>> staged_;
+  mutable std::vector<kernels::TensorView> views_;
 };
 
 // Device scratch memory for one run (a library's workspace), from the execution's stream-ordered

@@ -3,8 +3,8 @@
 //
 // Resize (every opset) and Upsample on the GPU: the node is resolved and each axis planned on the
 // host by kernels/resize_plan.h — the reference kernel's own coordinate transforms, rounding and
-// weights — from the model's host copies of roi, scales and sizes (which must be constants),
-// and the tables go to the device for resize.cu to gather or blend. Nearest moves any element of
+// weights — from roi, scales and sizes read on the host (HostSteeringContext), and the tables go
+// to the device for resize.cu to gather or blend. Nearest moves any element of
 // 1, 2, 4 or 8 bytes; linear and cubic blend float32. The tables are planned and copied each run
 // (a few KiB for an image).
 #include <cuda_runtime_api.h>
@@ -85,7 +85,7 @@ Status RunResize(const NodeDef& def, KernelContext& ctx) {
     return def.Fail(code::kFeatureUnsupported, "the CUDA Resize takes at most ", kMaxResizeRank,
                     " dims");
   }
-  HostConstantsContext host(ctx, def);
+  HostSteeringContext host(ctx, def);
   KILN_ASSIGN_OR_RETURN(kernels::ResolvedResize r, kernels::ResolveResize(def, host, *x, y->dims));
   HostTables h = Plan(r, x->dims);
   const size_t index_bytes = h.index.size() * sizeof(int64_t);
@@ -132,14 +132,9 @@ Result<std::unique_ptr<Kernel>> Prepare(const NodeDef& def) {
       return def.Fail(code::kFeatureUnsupported, "the CUDA nearest Resize moves elements of 1, 2, ",
                       "4 or 8 bytes; ", ir::Name(type), " is not one");
     }
-  } else {
-    KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
-  }
-  for (size_t i = 1; i < def.num_inputs(); ++i) {
-    if (def.input_given(i) && def.constant(i) == nullptr) {
-      return def.Fail(code::kFeatureUnsupported, "the CUDA ", def.op_type,
-                      " takes its roi, scales and sizes as constants only (input ", i, ")");
-    }
+  } else if (type != kernels::DataType::kFloat32) {
+    return def.Fail(code::kFeatureUnsupported, "the CUDA ", def.attr_string("mode"),
+                    " Resize blends float32 only; X is ", ir::Name(type));
   }
   return kernels::MakeFunctionKernel(def, RunResize);
 }
