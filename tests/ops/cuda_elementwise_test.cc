@@ -4,6 +4,8 @@
 // The CUDA element-wise kernels against the reference kernels (label gpu; skipped where the
 // machine has no GPU): exactly for the arithmetic, within a few ulp for the functions CUDA's
 // math library computes (expf, tanhf, erff, powf: within 2 ulp of the exact value).
+#include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "tests/ops/cuda_vs_reference.h"
@@ -65,6 +67,36 @@ TEST_F(CudaElementwiseTest, VariadicOpsFoldTheirInputsLikeTheReference) {
     ExpectClose(Run(Def(op, {&a, &b, &c}, {DataType::kFloat32}, 13), {a, b, c}), 1e-6f,
                 std::string(op) + " of three");
     ExpectClose(Run(Def(op, {&a}, {DataType::kFloat32}, 13), {a}), 0, std::string(op) + " of one");
+  }
+}
+
+TEST_F(CudaElementwiseTest, IntegerArithmeticFollowsTheReferenceRules) {
+  using kernels::testing::I64;
+  const HostTensor a = I64({2, 4}, {7, -7, INT64_MAX, INT64_MIN, 0, 5, -9, 3});
+  const HostTensor b = I64({4}, {2, -2, 1, -1});
+  const HostTensor zero = I64({1}, {0});
+  for (const char* op : {"Add", "Sub", "Mul", "Div", "Max", "Min"}) {
+    ExpectSameBytes(Run(Def(op, {&a, &b}, {DataType::kInt64}, 14), {a, b}), op);
+  }
+  ExpectSameBytes(Run(Def("Div", {&a, &zero}, {DataType::kInt64}, 14), {a, zero}), "Div by zero");
+  const HostTensor i32 = kernels::testing::Make<int32_t>(DataType::kInt32, {3}, {5, -6, 7});
+  ExpectSameBytes(Run(Def("Mul", {&i32, &i32}, {DataType::kInt32}, 14), {i32, i32}), "Mul int32");
+}
+
+TEST_F(CudaElementwiseTest, CastsFollowTheReferenceRules) {
+  const HostTensor f =
+      kernels::testing::F32({8}, {1.5f, -1.5f, 0.0f, -0.0f, 3e9f, -3e9f, std::nanf(""), 65504.0f});
+  for (DataType to : {DataType::kFloat16, DataType::kBFloat16, DataType::kFloat64, DataType::kInt64,
+                      DataType::kInt32, DataType::kInt8, DataType::kUint8, DataType::kBool}) {
+    NodeDef def = Def("Cast", {&f}, {to}, 13);
+    def.attrs["to"] = static_cast<int64_t>(to);
+    ExpectSameBytes(Run(def, {f}), std::string("Cast float32 to ") + ir::Name(to));
+  }
+  const HostTensor ints = kernels::testing::I64({4}, {-3, 0, 300, 1LL << 40});
+  for (DataType to : {DataType::kFloat32, DataType::kFloat16, DataType::kInt8, DataType::kBool}) {
+    NodeDef def = Def("Cast", {&ints}, {to}, 13);
+    def.attrs["to"] = static_cast<int64_t>(to);
+    ExpectSameBytes(Run(def, {ints}), std::string("Cast int64 to ") + ir::Name(to));
   }
 }
 

@@ -174,5 +174,17 @@ TEST_F(CudaMovementTest, ShapeAndConstantOfShapeMatchTheReference) {
   ExpectSameBytes(Run(fill, ins), "ConstantOfShape");
 }
 
+TEST_F(CudaMovementTest, RangeMatchesTheReference) {
+  const std::vector<std::vector<HostTensor>> cases = {
+      {kernels::testing::F32({}, {0.5f}), kernels::testing::F32({}, {4.0f}),
+       kernels::testing::F32({}, {0.3f})},
+      {I64({}, {10}), I64({}, {-7}), I64({}, {-3})},
+  };
+  for (const auto& ins : cases) {
+    NodeDef def = Def("Range", {&ins[0], &ins[1], &ins[2]}, {ins[0].dtype}, 11);
+    ExpectSameBytes(Run(def, ins), std::string("Range of ") + ir::Name(ins[0].dtype));
+  }
+}
+
 }  // namespace
 }  // namespace kiln::cuda::testing
