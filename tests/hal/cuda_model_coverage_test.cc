@@ -84,7 +84,7 @@ std::vector<Model> PublicModels() {
       {"resnet50_v1.5", generated / "resnet50_v1.5.onnx", true, image},
       {"mobilenetv2", generated / "mobilenetv2.onnx", true, image},
       {"bert_encoder", generated / "bert_encoder.onnx", true, text},
-      {"bert_encoder_dynamic", generated / "bert_encoder_dynamic.onnx", false, text},
+      {"bert_encoder_dynamic", generated / "bert_encoder_dynamic.onnx", true, text},
       {"yunet_320", tree / "yunet" / "yunet_n_320_320.onnx", true},
       {"yolov8n", site / "nudenet" / "320n.onnx", true},
       {"ppocr_det", site / "rapidocr_onnxruntime" / "models" / "ch_PP-OCRv4_det_infer.onnx", true},

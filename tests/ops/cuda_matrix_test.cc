@@ -5,7 +5,8 @@
 // prepare the CUDA kernel for every case): MatMul (2-D, batched, broadcast, 1-D operands), Gemm
 // (transposes, alpha, beta, C broadcast), FusedMatMul / FusedGemm epilogues, Conv (pads,
 // strides, dilations, groups, depthwise, auto_pad, 1-D and 3-D), FusedConv (bias, residual,
-// activations, post affine), FusedConvTranspose (strides, pads, output_padding, groups), and the
+// activations, post affine), FusedConvTranspose (strides, pads, output_padding, groups), the
+// 8-bit MatMulInteger / DequantizeLinear / DynamicQuantizeLinear, and the
 // activations with parameters.
 #include <string>
 #include <vector>
@@ -193,6 +194,41 @@ TEST_F(CudaMatrixTest, HalfPrecisionModelsStayWithinTheirRounding) {
     conv.attrs["pads"] = std::vector<int64_t>{1, 1, 1, 1};
     conv.matrix_precision = precision;
     ExpectNear(Run(conv, {x, w}), tol, 0, "Conv " + name);
+  }
+}
+
+TEST_F(CudaMatrixTest, EightBitOpsMatchTheReference) {
+  using kernels::testing::Make;
+  std::vector<uint8_t> av(2 * 5 * 7);
+  std::vector<int8_t> bv(7 * 3);
+  for (size_t i = 0; i < av.size(); ++i) av[i] = static_cast<uint8_t>(i * 37 % 256);
+  for (size_t i = 0; i < bv.size(); ++i) bv[i] = static_cast<int8_t>(i * 53 % 256 - 128);
+  const HostTensor a = Make(DataType::kUint8, {2, 5, 7}, av);
+  const HostTensor b = Make(DataType::kInt8, {7, 3}, bv);
+  const HostTensor azp = Make(DataType::kUint8, {}, std::vector<uint8_t>{131});
+  const HostTensor bzp = Make(DataType::kInt8, {3}, std::vector<int8_t>{-3, 0, 7});
+  ExpectSameBytes(
+      Run(Def("MatMulInteger", {&a, &b, &azp, &bzp}, {DataType::kInt32}, 10), {a, b, azp, bzp}),
+      "MatMulInteger with zero points");
+  ExpectSameBytes(Run(Def("MatMulInteger", {&a, &b}, {DataType::kInt32}, 10), {a, b}),
+                  "MatMulInteger");
+
+  const HostTensor scale = kernels::testing::F32({}, {0.05f});
+  const HostTensor scales = kernels::testing::F32({3}, {0.1f, 0.2f, 0.3f});
+  ExpectClose(Run(Def("DequantizeLinear", {&b, &scale}, {DataType::kFloat32}, 13), {b, scale}), 0,
+              "DequantizeLinear per tensor");
+  NodeDef per_axis = Def("DequantizeLinear", {&b, &scales, &bzp}, {DataType::kFloat32}, 13);
+  per_axis.attrs["axis"] = int64_t{1};
+  ExpectClose(Run(per_axis, {b, scales, bzp}), 0, "DequantizeLinear per axis");
+
+  const HostTensor x = Random({4, 33}, -3, 5, 700);
+  auto all = RunAll(Def("DynamicQuantizeLinear", {&x},
+                        {DataType::kUint8, DataType::kFloat32, DataType::kUint8}, 11),
+                    {x});
+  if (all) {
+    for (size_t i = 0; i < all->size(); ++i) {
+      ExpectSameBytes((*all)[i], "DynamicQuantizeLinear output " + std::to_string(i));
+    }
   }
 }
 

@@ -62,6 +62,14 @@ Result<ConvProblem> ProblemOf(const kernels::ConvAttrs& attrs, const Dims& x, co
       return Error(code::kFeatureUnsupported, "the CUDA convolution takes no negative padding ",
                    "(an output_shape larger than the full result)");
     }
+    // A transposed convolution runs as the data gradient of the forward one from Y to X, which
+    // must give X's size back (not so when output_padding reaches the stride).
+    const int64_t extent = win.dilation[d] * (kernel[d] - 1) + 1;
+    if (p.transposed &&
+        (win.out[d] + win.pad_begin[d] + win.pad_end[d] - extent) / win.stride[d] + 1 != in[d]) {
+      return Error(code::kFeatureUnsupported, "the CUDA transposed convolution needs ",
+                   "output_padding below the stride (spatial dim ", d, ")");
+    }
   }
   p.stride = win.stride;
   p.dilation = win.dilation;
@@ -136,20 +144,8 @@ class ConvState final : public KernelState {
     KILN_RETURN_IF_ERROR(conv.SetInt64(CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS, p.pad_begin), "");
     KILN_RETURN_IF_ERROR(conv.SetInt64(CUDNN_ATTR_CONVOLUTION_POST_PADDINGS, p.pad_end), "");
     KILN_RETURN_IF_ERROR(conv.Finalize(), "a cuDNN convolution");
-    KILN_ASSIGN_OR_RETURN(
-        CudnnDescriptor op,
-        CudnnDescriptor::Create(api_, CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR));
-    KILN_RETURN_IF_ERROR(op.SetDescriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, x), "");
-    KILN_RETURN_IF_ERROR(op.SetDescriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, w), "");
-    KILN_RETURN_IF_ERROR(op.SetDescriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, y), "");
-    KILN_RETURN_IF_ERROR(op.SetDescriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, conv),
-                         "");
-    const float alpha = 1.0f, beta = 0.0f;
-    KILN_RETURN_IF_ERROR(
-        op.Set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, CUDNN_TYPE_FLOAT, 1, &alpha), "");
-    KILN_RETURN_IF_ERROR(
-        op.Set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, CUDNN_TYPE_FLOAT, 1, &beta), "");
-    KILN_RETURN_IF_ERROR(op.Finalize(), "a cuDNN convolution operation");
+    KILN_ASSIGN_OR_RETURN(CudnnDescriptor op,
+                          p.transposed ? BackwardData(x, w, y, conv) : Forward(x, w, y, conv));
     KILN_ASSIGN_OR_RETURN(CudnnPlan plan, MakePlan(api_, handle_, op, type_ == CUDNN_DATA_FLOAT));
     plan_ = std::make_unique<CudnnPlan>(std::move(plan));
     problem_ = p;

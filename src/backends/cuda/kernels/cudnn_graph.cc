@@ -55,7 +55,9 @@ Result<CudnnDescriptor> MakeTensor(const CudnnApi* api, const std::vector<int64_
 
 namespace {
 
-// Whether the engine of `config` keeps float32 inputs float32 (no TF32 down-conversion).
+// Whether the engine of `config` keeps float32 inputs float32: cuDNN marks the float32 engines
+// that compute in TF32 with the tensor-core note (as PyTorch and MLX read it), and some with
+// down-conversion.
 Result<bool> KeepsFloat32(const CudnnApi* api, const CudnnDescriptor& config) {
   KILN_ASSIGN_OR_RETURN(CudnnDescriptor engine,
                         CudnnDescriptor::Create(api, CUDNN_BACKEND_ENGINE_DESCRIPTOR));
@@ -75,24 +77,22 @@ Result<bool> KeepsFloat32(const CudnnApi* api, const CudnnDescriptor& config) {
       "");
   return std::none_of(notes, notes + std::min<int64_t>(n, CUDNN_NUMERICAL_NOTE_TYPE_COUNT),
                       [](cudnnBackendNumericalNote_t note) {
-                        return note == CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS;
+                        return note == CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS ||
+                               note == CUDNN_NUMERICAL_NOTE_TENSOR_CORE;
                       });
 }
 
 }  // namespace
 
-Result<CudnnPlan> MakePlan(const CudnnApi* api, cudnnHandle_t handle, const CudnnDescriptor& op,
-                           bool keep_float32) {
-  KILN_ASSIGN_OR_RETURN(CudnnDescriptor graph,
-                        CudnnDescriptor::Create(api, CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR));
-  KILN_RETURN_IF_ERROR(graph.SetDescriptor(CUDNN_ATTR_OPERATIONGRAPH_OPS, op), "");
-  KILN_RETURN_IF_ERROR(graph.Set(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle),
-                       "");
-  KILN_RETURN_IF_ERROR(graph.Finalize(), "a cuDNN operation graph");
+namespace {
+
+// The engine configurations cuDNN's heuristics of `mode` propose for `graph`, best first.
+Result<std::vector<CudnnDescriptor>> EngineConfigs(const CudnnApi* api,
+                                                   const CudnnDescriptor& graph,
+                                                   cudnnBackendHeurMode_t mode) {
   KILN_ASSIGN_OR_RETURN(CudnnDescriptor heur,
                         CudnnDescriptor::Create(api, CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR));
   KILN_RETURN_IF_ERROR(heur.SetDescriptor(CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, graph), "");
-  const cudnnBackendHeurMode_t mode = CUDNN_HEUR_MODE_A;
   KILN_RETURN_IF_ERROR(heur.Set(CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &mode), "");
   KILN_RETURN_IF_ERROR(heur.Finalize(), "cuDNN heuristics");
   int64_t count = 0;
@@ -117,34 +117,56 @@ Result<CudnnPlan> MakePlan(const CudnnApi* api, cudnnHandle_t handle, const Cudn
                                      "cuDNN's engine configs"),
                          "");
   }
+  configs.resize(static_cast<size_t>(std::clamp<int64_t>(got, 0, count)));
+  return configs;
+}
+
+}  // namespace
+
+Result<CudnnPlan> MakePlan(const CudnnApi* api, cudnnHandle_t handle, const CudnnDescriptor& op,
+                           bool keep_float32) {
+  KILN_ASSIGN_OR_RETURN(CudnnDescriptor graph,
+                        CudnnDescriptor::Create(api, CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR));
+  KILN_RETURN_IF_ERROR(graph.SetDescriptor(CUDNN_ATTR_OPERATIONGRAPH_OPS, op), "");
+  KILN_RETURN_IF_ERROR(graph.Set(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle),
+                       "");
+  KILN_RETURN_IF_ERROR(graph.Finalize(), "a cuDNN operation graph");
   Status last = Error(code::kFeatureUnsupported, "cuDNN offers no engine for the operation");
-  for (int64_t i = 0; i < std::min(got, count); ++i) {
-    if (keep_float32) {
-      auto keeps = KeepsFloat32(api, configs[i]);
-      if (!keeps.ok() || !*keeps) continue;
-    }
-    KILN_ASSIGN_OR_RETURN(CudnnDescriptor plan,
-                          CudnnDescriptor::Create(api, CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR));
-    KILN_RETURN_IF_ERROR(plan.Set(CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle),
-                         "");
-    KILN_RETURN_IF_ERROR(plan.SetDescriptor(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, configs[i]),
-                         "");
-    Status st = plan.Finalize();
-    if (!st.ok()) {  // this engine cannot run the graph here: try the next
-      last = std::move(st);
+  // Mode A's list first; the fallback list where none of it can be planned.
+  for (const cudnnBackendHeurMode_t mode : {CUDNN_HEUR_MODE_A, CUDNN_HEUR_MODE_FALLBACK}) {
+    auto configs = EngineConfigs(api, graph, mode);
+    if (!configs.ok()) {
+      last = configs.status();
       continue;
     }
-    CudnnPlan result;
-    int64_t n = 0;
-    KILN_RETURN_IF_ERROR(
-        CudnnStatus(api->BackendGetAttribute(plan.get(), CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE,
-                                             CUDNN_TYPE_INT64, 1, &n, &result.workspace_bytes),
-                    "a cuDNN plan's workspace size"),
-        "");
-    result.plan = std::move(plan);
-    return result;
+    for (const CudnnDescriptor& config : *configs) {
+      if (keep_float32) {
+        auto keeps = KeepsFloat32(api, config);
+        if (!keeps.ok() || !*keeps) continue;
+      }
+      KILN_ASSIGN_OR_RETURN(CudnnDescriptor plan,
+                            CudnnDescriptor::Create(api, CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR));
+      KILN_RETURN_IF_ERROR(
+          plan.Set(CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle), "");
+      KILN_RETURN_IF_ERROR(plan.SetDescriptor(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, config), "");
+      Status st = plan.Finalize();
+      if (!st.ok()) {  // this engine cannot run the graph here: try the next
+        last = std::move(st);
+        continue;
+      }
+      CudnnPlan result;
+      int64_t n = 0;
+      KILN_RETURN_IF_ERROR(
+          CudnnStatus(api->BackendGetAttribute(plan.get(), CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE,
+                                               CUDNN_TYPE_INT64, 1, &n, &result.workspace_bytes),
+                      "a cuDNN plan's workspace size"),
+          "");
+      result.plan = std::move(plan);
+      return result;
+    }
   }
-  return std::move(last).Annotate("no cuDNN engine could be planned");
+  return std::move(last).Annotate(keep_float32 ? "no float32 cuDNN engine could be planned"
+                                               : "no cuDNN engine could be planned");
 }
 
 Status ExecutePlan(const CudnnApi* api, cudnnHandle_t handle, const CudnnPlan& plan,

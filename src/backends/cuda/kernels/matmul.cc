@@ -14,6 +14,8 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <utility>
 
@@ -69,7 +71,11 @@ class MatmulState final : public KernelState {
     if (handle_ == nullptr) {
       KILN_RETURN_IF_ERROR(CublasStatus(lt_->Create(&handle_), "cublasLtCreate"), "");
     }
-    if (!planned_ || !SameShape(s, shape_)) KILN_RETURN_IF_ERROR(Plan(s), "");
+    // The alignment of cuBLASLt's A (our B), B (our A) and C/D: an algorithm is chosen for it.
+    const std::array<uint32_t, 3> alignment = {Alignment(b), Alignment(a), Alignment(d)};
+    if (!planned_ || !SameShape(s, shape_) || alignment != alignment_) {
+      KILN_RETURN_IF_ERROR(Plan(s, alignment), "");
+    }
     RunScratch workspace(ctx, workspace_bytes_);
     if (!workspace.ok()) {
       return Error(code::kRtMemoryAllocation, "no ", workspace_bytes_,
@@ -84,7 +90,13 @@ class MatmulState final : public KernelState {
   }
 
  private:
-  Status Plan(const MatmulShape& s) {
+  // The largest power of two, at most 256, dividing the address.
+  static uint32_t Alignment(const void* p) {
+    const uintptr_t bits = reinterpret_cast<uintptr_t>(p) | 256;
+    return static_cast<uint32_t>(bits & (~bits + 1));
+  }
+
+  Status Plan(const MatmulShape& s, const std::array<uint32_t, 3>& alignment) {
     Reset();
     const cublasOperation_t op_b = s.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
     const cublasOperation_t op_a = s.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
@@ -134,6 +146,14 @@ class MatmulState final : public KernelState {
     uint64_t max_workspace = kMaxWorkspace;
     cublasStatus_t st = lt_->MatmulPreferenceSetAttribute(
         pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &max_workspace, sizeof(max_workspace));
+    // Only algorithms that take the pointers' actual alignment (the default asks for 256 bytes).
+    const cublasLtMatmulPreferenceAttributes_t kAlign[4] = {
+        CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
+        CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES};
+    for (int i = 0; i < 4 && st == CUBLAS_STATUS_SUCCESS; ++i) {
+      const uint32_t bytes = alignment[static_cast<size_t>(i < 2 ? i : 2)];
+      st = lt_->MatmulPreferenceSetAttribute(pref, kAlign[i], &bytes, sizeof(bytes));
+    }
     cublasLtMatmulHeuristicResult_t result{};
     int found = 0;
     if (st == CUBLAS_STATUS_SUCCESS) {
@@ -149,6 +169,7 @@ class MatmulState final : public KernelState {
     algo_ = result.algo;
     workspace_bytes_ = result.workspaceSize;
     shape_ = s;
+    alignment_ = alignment;
     planned_ = true;
     return Status::Ok();
   }
@@ -168,6 +189,7 @@ class MatmulState final : public KernelState {
   cublasLtHandle_t handle_ = nullptr;
   bool planned_ = false;
   MatmulShape shape_;
+  std::array<uint32_t, 3> alignment_ = {};
   cublasLtMatmulDesc_t desc_ = nullptr;
   cublasLtMatrixLayout_t layout_[3] = {};  // cuBLASLt's A (our B), B (our A), C/D
   cublasLtMatmulAlgo_t algo_{};
@@ -176,10 +198,11 @@ class MatmulState final : public KernelState {
 
 class MatmulKernel final : public Kernel {
  public:
-  MatmulKernel(Form form, const CublasLtApi* lt, EpilogueParams epilogue, float alpha, float beta,
-               bool trans_a, bool trans_b)
+  MatmulKernel(Form form, const CublasLtApi* lt, MatrixInput in, EpilogueParams epilogue,
+               float alpha, float beta, bool trans_a, bool trans_b)
       : form_(form),
         lt_(lt),
+        in_(in),
         epilogue_(epilogue),
         alpha_(alpha),
         beta_(beta),
@@ -215,7 +238,10 @@ class MatmulKernel final : public Kernel {
     } else if (y->num_elements() != 0) {
       // Half inputs: A and B converted for this run (2 bytes an element).
       const int64_t na = a->num_elements(), nb = b->num_elements();
-      RunScratch half(ctx, in_ == MatrixInput::kFloat32 ? 0 : static_cast<size_t>(na + nb) * 2);
+      // Each part 256-byte aligned (the alignment cuBLASLt's fastest algorithms take).
+      auto round = [](int64_t elements) { return (elements * 2 + 255) / 256 * 256; };
+      RunScratch half(
+          ctx, in_ == MatrixInput::kFloat32 ? 0 : static_cast<size_t>(round(na) + round(nb)));
       if (!half.ok()) {
         return Error(code::kRtMemoryAllocation, "no device memory for the matmul's half inputs");
       }
@@ -226,9 +252,9 @@ class MatmulKernel final : public Kernel {
         KILN_RETURN_IF_ERROR(ToMatrixInput(ctx, in_, static_cast<const float*>(a->data), base, na),
                              "");
         KILN_RETURN_IF_ERROR(
-            ToMatrixInput(ctx, in_, static_cast<const float*>(b->data), base + na * 2, nb), "");
+            ToMatrixInput(ctx, in_, static_cast<const float*>(b->data), base + round(na), nb), "");
         pa = base;
-        pb = base + na * 2;
+        pb = base + round(na);
       }
       KILN_RETURN_IF_ERROR(state->Run(ctx, *shape, alpha_, pa, pb, out), "");
     }
@@ -246,10 +272,15 @@ class MatmulKernel final : public Kernel {
           return Error(code::kInvalidParam, "Gemm: C ", kernels::DimsString(extra->dims),
                        " does not broadcast to ", kernels::DimsString(y->dims));
         }
-      } else {  // FusedMatMul's bias along the last dim
+      } else {  // FusedMatMul's bias along the last dim: one value per column, or one in all
+        const int64_t values = extra->num_elements();
+        if (values != 1 && values != shape->n) {
+          return Error(code::kInvalidParam, "FusedMatMul: the bias has ", values, " values for ",
+                       shape->n, " output columns");
+        }
         p.bias = static_cast<const float*>(extra->data);
         p.bias_inner = 1;
-        p.bias_channels = shape->n;
+        p.bias_channels = values;
       }
     }
     if (!EpilogueDoesWork(p) || y->num_elements() == 0) return Status::Ok();
@@ -260,7 +291,7 @@ class MatmulKernel final : public Kernel {
  private:
   Form form_;
   const CublasLtApi* lt_;
-  MatrixInput in_;
+  MatrixInput in_ = MatrixInput::kFloat32;
   EpilogueParams epilogue_;
   float alpha_, beta_;  // Gemm's (1 and 1 for MatMul)
   bool trans_a_, trans_b_;
@@ -288,17 +319,18 @@ Result<std::unique_ptr<Kernel>> Prepare(const NodeDef& def, Form form) {
                       : MatMulShapeOf(def.input_dims[0], def.input_dims[1]);
     if (!shape.ok()) return def.Fail(shape.status().code(), shape.status().message());
   }
-  if (form == Form::kFusedMatMul && def.input_given(2) && known(2) && known(1)) {
-    const int64_t n = def.input_dims[1].back();
-    if (kernels::NumElements(def.input_dims[2]) != n) {
-      return def.Fail(code::kFeatureUnsupported, "the CUDA FusedMatMul takes a bias of ", n,
-                      " values (one per output column), got ",
+  if (form == Form::kFusedMatMul && def.input_given(2) && known(2) && known(1) &&
+      def.input_dims[1].size() >= 2) {
+    const int64_t n = def.input_dims[1].back(), values = kernels::NumElements(def.input_dims[2]);
+    if (values != 1 && values != n) {
+      return def.Fail(code::kFeatureUnsupported, "the CUDA FusedMatMul takes a bias of one value ",
+                      "or ", n, " (one per output column), got ",
                       kernels::DimsString(def.input_dims[2]));
     }
   }
-  return std::unique_ptr<Kernel>(
-      std::make_unique<MatmulKernel>(form, lt, epilogue, gemm ? def.attr_float("alpha") : 1.0f,
-                                     gemm ? def.attr_float("beta") : 1.0f, trans_a, trans_b));
+  return std::unique_ptr<Kernel>(std::make_unique<MatmulKernel>(
+      form, lt, MatrixInputOf(def), epilogue, gemm ? def.attr_float("alpha") : 1.0f,
+      gemm ? def.attr_float("beta") : 1.0f, trans_a, trans_b));
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 // (copied as an integer of that size, so any type moves bit for bit).
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 #include "backends/cuda/kernels/movement_launch.h"
 
 namespace kiln::cuda {
@@ -59,7 +61,12 @@ template <typename T>
 __global__ void RangeKernel(const T* start, const T* delta, T* y, int64_t n) {
   for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    y[i] = static_cast<T>(*start + static_cast<T>(i) * *delta);
+    // Two roundings, as the reference's start + i * delta (no fused multiply-add).
+    if constexpr (std::is_same_v<T, float>) {
+      y[i] = __fadd_rn(*start, __fmul_rn(static_cast<float>(i), *delta));
+    } else {
+      y[i] = static_cast<T>(*start + static_cast<T>(i) * *delta);
+    }
   }
 }
 

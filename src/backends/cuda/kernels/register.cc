@@ -18,6 +18,7 @@ void RegisterCudaKernels(kernels::KernelRegistry& registry) {
   RegisterCudaConvKernels(registry);
   RegisterCudaNnKernels(registry);
   RegisterCudaNormKernels(registry);
+  RegisterCudaQuantKernels(registry);
   RegisterCudaResizeKernels(registry);
   RegisterCudaTensorKernels(registry);
   RegisterCudaMovementKernels(registry);

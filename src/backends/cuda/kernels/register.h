@@ -18,7 +18,7 @@ inline constexpr const char* kCudaBackend = "cuda";
 void RegisterCudaKernels(kernels::KernelRegistry& registry);
 
 // One family each (elementwise.cc, activation.cc, cast.cc, matmul.cc, conv.cc, nn.cc, norm.cc,
-// resize.cc, tensor.cc, movement.cc).
+// quant.cc, resize.cc, tensor.cc, movement.cc).
 void RegisterCudaElementwiseKernels(kernels::KernelRegistry& registry);
 void RegisterCudaActivationKernels(kernels::KernelRegistry& registry);
 void RegisterCudaCastKernels(kernels::KernelRegistry& registry);
@@ -26,6 +26,7 @@ void RegisterCudaMatmulKernels(kernels::KernelRegistry& registry);
 void RegisterCudaConvKernels(kernels::KernelRegistry& registry);
 void RegisterCudaNnKernels(kernels::KernelRegistry& registry);
 void RegisterCudaNormKernels(kernels::KernelRegistry& registry);
+void RegisterCudaQuantKernels(kernels::KernelRegistry& registry);
 void RegisterCudaResizeKernels(kernels::KernelRegistry& registry);
 void RegisterCudaTensorKernels(kernels::KernelRegistry& registry);
 void RegisterCudaMovementKernels(kernels::KernelRegistry& registry);

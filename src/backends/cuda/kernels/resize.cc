@@ -6,7 +6,7 @@
 // weights — from roi, scales and sizes read on the host (HostSteeringContext), and the tables go
 // to the device for resize.cu to gather or blend. Nearest moves any element of
 // 1, 2, 4 or 8 bytes; linear and cubic blend float32. The tables are planned and copied each run
-// (a few KiB for an image).
+// (a few KiB for an image, a synchronising copy: keeping them per slot is a speed step).
 #include <cuda_runtime_api.h>
 
 #include <cstring>
@@ -15,6 +15,7 @@
 
 #include "backends/cuda/kernels/register.h"
 #include "backends/cuda/kernels/resize_launch.h"
+#include "hal/execution.h"
 #include "kernels/reference/common.h"
 #include "kernels/resize_plan.h"
 #include "kernels/util.h"
@@ -97,18 +98,13 @@ Status RunResize(const NodeDef& def, KernelContext& ctx) {
   }
   auto* base = static_cast<uint8_t*>(tables.data());
   auto stream = static_cast<cudaStream_t>(StreamOf(ctx));
-  // From pageable memory: each copy has taken the values when it returns.
-  KILN_RETURN_IF_ERROR(Launched(static_cast<int>(cudaMemcpyAsync(base, h.index.data(), index_bytes,
-                                                                 cudaMemcpyHostToDevice, stream)),
-                                "copying the resize tables"),
-                       "");
+  // Through the execution: the copies are in place when it returns (the host tables die with
+  // this call).
+  if (ctx.exec() == nullptr) return Error(code::kInternalError, "a CUDA resize outside a run");
+  ctx.exec()->Copy(base, h.index.data(), index_bytes);
   h.t.index = reinterpret_cast<const int64_t*>(base);
   if (weight_bytes != 0) {
-    KILN_RETURN_IF_ERROR(
-        Launched(static_cast<int>(cudaMemcpyAsync(base + index_bytes, h.weight.data(), weight_bytes,
-                                                  cudaMemcpyHostToDevice, stream)),
-                 "copying the resize weights"),
-        "");
+    ctx.exec()->Copy(base + index_bytes, h.weight.data(), weight_bytes);
     h.t.weight = reinterpret_cast<const float*>(base + index_bytes);
   }
   if (r.mode.mode == "nearest") {

@@ -13,6 +13,7 @@
 
 #include "backends/cuda/cuda_status.h"
 #include "backends/cuda/kernels/register.h"
+#include "hal/execution.h"
 #include "kernels/util.h"
 
 namespace kiln::cuda {
@@ -35,7 +36,7 @@ class CopyKernel final : public kernels::Kernel {
 };
 
 // Shape (its start / end from opset 15) and Size: the input's dims, known on the host, copied
-// into the int64 output (from pageable memory: the copy has taken the values when it returns).
+// into the int64 output through the execution.
 class ShapeKernel final : public kernels::Kernel {
  public:
   ShapeKernel(bool size, int64_t start) : size_(size), start_(start) {}
@@ -58,10 +59,10 @@ class ShapeKernel final : public kernels::Kernel {
                    " dims, the input gives ", values.size());
     }
     if (values.empty()) return Status::Ok();
-    return CudaStatus(
-        cudaMemcpyAsync(y->data, values.data(), values.size() * sizeof(int64_t),
-                        cudaMemcpyHostToDevice, static_cast<cudaStream_t>(StreamOf(ctx))),
-        "cudaMemcpyAsync");
+    // Through the execution: in place when it returns (`values` dies with this call).
+    if (ctx.exec() == nullptr) return Error(code::kInternalError, "a CUDA Shape outside a run");
+    ctx.exec()->Copy(y->data, values.data(), values.size() * sizeof(int64_t));
+    return Status::Ok();
   }
 
  private:
