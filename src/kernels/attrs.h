@@ -17,6 +17,7 @@
 
 #include "base/aipp.h"
 #include "ir/ops/nn.h"
+#include "kernels/activation_kind.h"
 #include "kernels/kernel.h"
 
 namespace kiln::kernels {
@@ -53,20 +54,8 @@ struct PoolAttrs {
 PoolAttrs ReadPoolAttrs(const NodeDef& def, PoolKind kind);
 
 // ---------------------------------------------------------------------------------------------
-// The `activation` attribute of Kiln's fused ops (src/ir/ops/fused.cc).
-
-enum class ActivationKind {
-  kNone,
-  kRelu,
-  kLeakyRelu,
-  kClip,
-  kSigmoid,
-  kTanh,
-  kHardSigmoid,
-  kHardSwish,
-  kGelu,
-  kSwish
-};
+// The `activation` attribute of Kiln's fused ops (src/ir/ops/fused.cc): ActivationKind
+// (kernels/activation_kind.h, which device code includes too).
 
 // The activation with its activation_alpha / activation_beta (LeakyRelu alpha, Clip min and
 // max, HardSigmoid alpha and beta, Swish alpha), absent ones as the ONNX ops default them; unused

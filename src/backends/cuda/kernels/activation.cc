@@ -16,24 +16,9 @@
 namespace kiln::cuda {
 namespace {
 
-using kernels::ActivationKind;
 using kernels::Kernel;
 using kernels::KernelContext;
 using kernels::NodeDef;
-
-#define KILN_SAME(name) \
-  static_assert(static_cast<int>(ActivationKind::name) == static_cast<int>(Activation::name))
-KILN_SAME(kNone);
-KILN_SAME(kRelu);
-KILN_SAME(kLeakyRelu);
-KILN_SAME(kClip);
-KILN_SAME(kSigmoid);
-KILN_SAME(kTanh);
-KILN_SAME(kHardSigmoid);
-KILN_SAME(kHardSwish);
-KILN_SAME(kGelu);
-KILN_SAME(kSwish);
-#undef KILN_SAME
 
 class EpilogueKernel final : public Kernel {
  public:
@@ -100,7 +85,7 @@ Result<EpilogueParams> ReadOnnxActivation(const NodeDef& def, Activation act) {
 Result<EpilogueParams> ReadEpilogue(const NodeDef& def) {
   KILN_ASSIGN_OR_RETURN(kernels::ActivationAttrs a, kernels::ReadActivation(def));
   EpilogueParams p;
-  p.act = static_cast<Activation>(a.kind);
+  p.act = a.kind;
   p.alpha = a.alpha;
   p.beta = a.beta;
   p.post_scale = a.post_scale;

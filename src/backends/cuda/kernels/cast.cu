@@ -11,17 +11,10 @@
 #include <type_traits>
 
 #include "backends/cuda/kernels/cast_launch.h"
+#include "backends/cuda/kernels/grid.cuh"
 
 namespace kiln::cuda {
 namespace {
-
-constexpr int kThreads = 256;
-constexpr int64_t kMaxBlocks = 65535;
-
-int Blocks(int64_t n) {
-  int64_t blocks = (n + kThreads - 1) / kThreads;
-  return static_cast<int>(blocks < kMaxBlocks ? (blocks > 0 ? blocks : 1) : kMaxBlocks);
-}
 
 template <typename T>
 constexpr bool kHalf = std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>;

@@ -6,17 +6,10 @@
 #include <cuda_runtime.h>
 
 #include "backends/cuda/kernels/epilogue_launch.h"
+#include "backends/cuda/kernels/grid.cuh"
 
 namespace kiln::cuda {
 namespace {
-
-constexpr int kThreads = 256;
-constexpr int64_t kMaxBlocks = 65535;
-
-int Blocks(int64_t n) {
-  int64_t blocks = (n + kThreads - 1) / kThreads;
-  return static_cast<int>(blocks < kMaxBlocks ? (blocks > 0 ? blocks : 1) : kMaxBlocks);
-}
 
 // The reference kernels' formulas (kernels/reference/fused.cc), in float.
 template <Activation kAct>

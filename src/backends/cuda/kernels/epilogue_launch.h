@@ -4,28 +4,18 @@
 // The CUDA epilogue (epilogue.cu), callable from plain C++: what a fused op does after its
 // convolution or matmul, and what the ONNX activations with parameters do on their own:
 //   y[i] = act(x[i] + bias[channel(i)] + z_scale * z[broadcast(i)]) * post_scale + post_shift
-// each term optional, float32, in place when x == y. The activations are kernels/attrs.h's
-// ActivationKind, with its parameters (epilogue.cc checks the two lists agree).
+// each term optional, float32, in place when x == y. The activations are the fused ops' own
+// (kernels/activation_kind.h), with kernels/attrs.h's parameters.
 #pragma once
 
 #include <cstdint>
 
 #include "backends/cuda/kernels/elementwise_launch.h"
+#include "kernels/activation_kind.h"
 
 namespace kiln::cuda {
 
-enum class Activation : int {
-  kNone,
-  kRelu,
-  kLeakyRelu,
-  kClip,
-  kSigmoid,
-  kTanh,
-  kHardSigmoid,
-  kHardSwish,
-  kGelu,
-  kSwish
-};
+using Activation = kernels::ActivationKind;
 
 struct EpilogueParams {
   Activation act = Activation::kNone;

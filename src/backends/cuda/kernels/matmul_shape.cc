@@ -7,15 +7,7 @@
 #include "kernels/util.h"
 
 namespace kiln::cuda {
-namespace {
-
-int64_t Product(const kernels::Dims& d, size_t from, size_t to) {
-  int64_t p = 1;
-  for (size_t i = from; i < to; ++i) p *= d[i];
-  return p;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Result<MatmulShape> MatMulShapeOf(const kernels::Dims& a_in, const kernels::Dims& b_in) {
   if (a_in.empty() || b_in.empty()) {
@@ -32,7 +24,8 @@ Result<MatmulShape> MatMulShapeOf(const kernels::Dims& a_in, const kernels::Dims
   }
   s.n = b.back();
   const size_t a_batch_rank = a.size() - 2, b_batch_rank = b.size() - 2;
-  const int64_t a_batch = Product(a, 0, a_batch_rank), b_batch = Product(b, 0, b_batch_rank);
+  const int64_t a_batch = kernels::Product(a, 0, a_batch_rank),
+                b_batch = kernels::Product(b, 0, b_batch_rank);
   const int64_t rows = a[a.size() - 2];
   if (b_batch == 1) {  // one B: A's batch folds into its rows
     s.m = a_batch * rows;

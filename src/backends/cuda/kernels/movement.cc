@@ -28,10 +28,6 @@ using kernels::TensorView;
 
 int ElemBytes(const TensorView& t) { return static_cast<int>(ir::SizeOf(t.dtype)); }
 
-size_t Axis(int64_t axis, size_t rank) {
-  return static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(rank) : axis);
-}
-
 // Copies the box `dims` from src (element strides `from`) to dst (element strides `to`).
 Status Copy(KernelContext& ctx, const void* src, void* dst, int elem, const Dims& dims,
             const Dims& from, const Dims& to) {
@@ -89,7 +85,7 @@ Status RunSlice(const NodeDef& def, KernelContext& ctx) {
 
 Status RunConcat(const NodeDef& def, KernelContext& ctx) {
   TensorView* y = ctx.output(0);
-  const size_t axis = Axis(def.attr_int("axis"), y->rank());
+  const size_t axis = AxisOf(def.attr_int("axis"), y->rank());
   const Dims out = kernels::Strides(y->dims);
   int64_t offset = 0;
   for (size_t j = 0; j < ctx.num_inputs(); ++j) {
@@ -108,7 +104,7 @@ Status RunConcat(const NodeDef& def, KernelContext& ctx) {
 
 Status RunSplit(const NodeDef& def, KernelContext& ctx) {
   const TensorView* x = ctx.input(0);
-  const size_t axis = Axis(def.attr_int("axis"), x->rank());
+  const size_t axis = AxisOf(def.attr_int("axis"), x->rank());
   const Dims in = kernels::Strides(x->dims);
   HostSteeringContext host(ctx, def);
   const std::vector<int64_t> sizes = kernels::SplitSizes(def, host, x->dims[axis]);
@@ -145,7 +141,7 @@ Status RunGather(const NodeDef& def, KernelContext& ctx) {
   const TensorView* x = ctx.input(0);
   const TensorView* idx = ctx.input(1);
   TensorView* y = ctx.output(0);
-  const size_t axis = Axis(def.attr_int("axis"), x->rank());
+  const size_t axis = AxisOf(def.attr_int("axis"), x->rank());
   int64_t outer = 1, inner = 1;
   for (size_t d = 0; d < axis; ++d) outer *= x->dims[d];
   for (size_t d = axis + 1; d < x->rank(); ++d) inner *= x->dims[d];
@@ -204,7 +200,7 @@ Status RequireWholeBytes(const NodeDef& def) {
 Status CheckGatherIndices(const NodeDef& def) {
   const TensorView* idx = def.constant(1);
   if (idx == nullptr || !def.input_ranked(0) || def.input_dims[0].empty()) return Status::Ok();
-  const int64_t n = def.input_dims[0][Axis(def.attr_int("axis"), def.input_dims[0].size())];
+  const int64_t n = def.input_dims[0][AxisOf(def.attr_int("axis"), def.input_dims[0].size())];
   if (n < 0) return Status::Ok();
   for (int64_t v : kernels::ReadInts(*idx)) {
     if (v < -n || v >= n) {

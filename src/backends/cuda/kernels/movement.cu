@@ -7,18 +7,11 @@
 
 #include <type_traits>
 
+#include "backends/cuda/kernels/grid.cuh"
 #include "backends/cuda/kernels/movement_launch.h"
 
 namespace kiln::cuda {
 namespace {
-
-constexpr int kThreads = 256;
-constexpr int64_t kMaxBlocks = 65535;
-
-int Blocks(int64_t n) {
-  int64_t blocks = (n + kThreads - 1) / kThreads;
-  return static_cast<int>(blocks < kMaxBlocks ? (blocks > 0 ? blocks : 1) : kMaxBlocks);
-}
 
 template <int kBytes>
 struct Word;

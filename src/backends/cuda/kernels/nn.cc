@@ -22,12 +22,6 @@ using kernels::KernelContext;
 using kernels::NodeDef;
 using kernels::TensorView;
 
-int64_t Product(const Dims& d, size_t from, size_t to) {
-  int64_t p = 1;
-  for (size_t i = from; i < to; ++i) p *= d[i];
-  return p;
-}
-
 class SoftmaxKernel final : public Kernel {
  public:
   SoftmaxKernel(int64_t axis, bool flatten, bool log) : axis_(axis), flatten_(flatten), log_(log) {}
@@ -36,9 +30,9 @@ class SoftmaxKernel final : public Kernel {
     TensorView* y = ctx.output(0);
     const size_t rank = x->dims.size();
     const size_t a = static_cast<size_t>(axis_ < 0 ? axis_ + static_cast<int64_t>(rank) : axis_);
-    const int64_t outer = Product(x->dims, 0, a);
-    const int64_t n = flatten_ ? Product(x->dims, a, rank) : x->dims[a];
-    const int64_t inner = flatten_ ? 1 : Product(x->dims, a + 1, rank);
+    const int64_t outer = kernels::Product(x->dims, 0, a);
+    const int64_t n = flatten_ ? kernels::Product(x->dims, a, rank) : x->dims[a];
+    const int64_t inner = flatten_ ? 1 : kernels::Product(x->dims, a + 1, rank);
     return Launched(LaunchSoftmax(static_cast<const float*>(x->data), static_cast<float*>(y->data),
                                   outer, n, inner, log_, StreamOf(ctx)),
                     "launching a softmax kernel");
@@ -92,7 +86,7 @@ class GlobalPoolKernel final : public Kernel {
     const TensorView* x = ctx.input(0);
     TensorView* y = ctx.output(0);
     const int64_t planes = x->dims[0] * x->dims[1];
-    const int64_t size = Product(x->dims, 2, x->dims.size());
+    const int64_t size = kernels::Product(x->dims, 2, x->dims.size());
     return Launched(
         LaunchGlobalPool(static_cast<const float*>(x->data), static_cast<float*>(y->data), planes,
                          size, max_, StreamOf(ctx)),

@@ -11,17 +11,11 @@
 
 #include <cfloat>
 
+#include "backends/cuda/kernels/grid.cuh"
 #include "backends/cuda/kernels/nn_launch.h"
 
 namespace kiln::cuda {
 namespace {
-
-constexpr int kThreads = 256;
-
-int Blocks(int64_t n) {
-  const int64_t blocks = (n + kThreads - 1) / kThreads;
-  return static_cast<int>(blocks < 65535 ? (blocks > 0 ? blocks : 1) : 65535);
-}
 
 __device__ __forceinline__ bool Better(float v, float best) {
   return v > best || (best != best && v == v);

@@ -18,28 +18,17 @@ using kernels::KernelContext;
 using kernels::NodeDef;
 using kernels::TensorView;
 
-int64_t Product(const kernels::Dims& d, size_t from, size_t to) {
-  int64_t p = 1;
-  for (size_t i = from; i < to; ++i) p *= d[i];
-  return p;
-}
-
 const float* F(const TensorView* t) { return static_cast<const float*>(t->data); }
 float* F(TensorView* t) { return static_cast<float*>(t->data); }
 
 Status RunBatchNorm(const NodeDef& def, KernelContext& ctx) {
   const TensorView* x = ctx.input(0);
   TensorView* y = ctx.output(0);
-  const int64_t inner = Product(x->dims, 2, x->rank());
+  const int64_t inner = kernels::Product(x->dims, 2, x->rank());
   return Launched(LaunchBatchNorm(F(x), F(ctx.input(1)), F(ctx.input(2)), F(ctx.input(3)),
                                   F(ctx.input(4)), F(y), x->dims[0], x->dims[1], inner,
                                   def.attr_float("epsilon"), StreamOf(ctx)),
                   "launching a batch normalisation");
-}
-
-size_t LayerNormAxis(const NodeDef& def, size_t rank) {
-  const int64_t axis = def.attr_int("axis");
-  return static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(rank) : axis);
 }
 
 Status RunLayerNorm(const NodeDef& def, KernelContext& ctx) {
@@ -47,8 +36,9 @@ Status RunLayerNorm(const NodeDef& def, KernelContext& ctx) {
   const TensorView* scale = ctx.input(1);
   const TensorView* bias = ctx.num_inputs() > 2 ? ctx.input(2) : nullptr;
   TensorView* y = ctx.output(0);
-  const size_t axis = LayerNormAxis(def, x->rank());
-  const int64_t rows = Product(x->dims, 0, axis), cols = Product(x->dims, axis, x->rank());
+  const size_t axis = AxisOf(def.attr_int("axis"), x->rank());
+  const int64_t rows = kernels::Product(x->dims, 0, axis),
+                cols = kernels::Product(x->dims, axis, x->rank());
   if (scale->num_elements() != cols || (bias != nullptr && bias->num_elements() != cols)) {
     return def.Fail(code::kFeatureUnsupported, "the CUDA LayerNormalization takes one scale and ",
                     "bias value per normalised element (", cols, ")");
@@ -60,11 +50,11 @@ Status RunLayerNorm(const NodeDef& def, KernelContext& ctx) {
 
 Status RunLrn(const NodeDef& def, KernelContext& ctx) {
   const TensorView* x = ctx.input(0);
-  return Launched(
-      LaunchLrn(F(x), F(ctx.output(0)), x->dims[0], x->dims[1], Product(x->dims, 2, x->rank()),
-                def.attr_int("size"), def.attr_float("alpha"), def.attr_float("beta"),
-                def.attr_float("bias"), StreamOf(ctx)),
-      "launching a local response normalisation");
+  return Launched(LaunchLrn(F(x), F(ctx.output(0)), x->dims[0], x->dims[1],
+                            kernels::Product(x->dims, 2, x->rank()), def.attr_int("size"),
+                            def.attr_float("alpha"), def.attr_float("beta"), def.attr_float("bias"),
+                            StreamOf(ctx)),
+                  "launching a local response normalisation");
 }
 
 // Float32, and only output 0 used.
@@ -102,12 +92,12 @@ void RegisterCudaNormKernels(kernels::KernelRegistry& registry) {
   });
   Add(registry, "LayerNormalization", RunLayerNorm, [](const NodeDef& def) -> Status {
     if (!def.input_ranked(0) || !def.input_ranked(1)) return Status::Ok();
-    const size_t axis = LayerNormAxis(def, def.input_dims[0].size());
+    const size_t axis = AxisOf(def.attr_int("axis"), def.input_dims[0].size());
     const kernels::Dims& x = def.input_dims[0];
     for (size_t d = axis; d < x.size(); ++d) {
       if (x[d] < 0) return Status::Ok();  // checked at run time
     }
-    const int64_t cols = Product(x, axis, x.size());
+    const int64_t cols = kernels::Product(x, axis, x.size());
     for (size_t i = 1; i < 3; ++i) {
       if (!def.input_given(i) || !def.input_ranked(i) || cols < 0) continue;
       const int64_t n = kernels::NumElements(def.input_dims[i]);

@@ -6,18 +6,11 @@
 // float with the sums of squares taken about the mean, as the reference does in double).
 #include <cuda_runtime.h>
 
+#include "backends/cuda/kernels/grid.cuh"
 #include "backends/cuda/kernels/norm_launch.h"
 
 namespace kiln::cuda {
 namespace {
-
-constexpr int kThreads = 256;
-constexpr int64_t kMaxBlocks = 65535;
-
-int Blocks(int64_t n) {
-  int64_t blocks = (n + kThreads - 1) / kThreads;
-  return static_cast<int>(blocks < kMaxBlocks ? (blocks > 0 ? blocks : 1) : kMaxBlocks);
-}
 
 __global__ void BatchNormKernel(const float* x, const float* scale, const float* bias,
                                 const float* mean, const float* var, float* y, int64_t total,

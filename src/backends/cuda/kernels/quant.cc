@@ -23,10 +23,6 @@ using kernels::TensorView;
 
 bool Is8Bit(DataType t) { return t == DataType::kInt8 || t == DataType::kUint8; }
 
-size_t AxisOf(int64_t axis, size_t rank) {
-  return static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(rank) : axis);
-}
-
 Status RunDequantize(const NodeDef& def, KernelContext& ctx) {
   const TensorView* x = ctx.input(0);
   const TensorView* scale = ctx.input(1);

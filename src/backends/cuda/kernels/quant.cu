@@ -7,18 +7,11 @@
 // MatMulInteger is one thread per output element (a correct baseline, not a tuned GEMM).
 #include <cuda_runtime.h>
 
+#include "backends/cuda/kernels/grid.cuh"
 #include "backends/cuda/kernels/quant_launch.h"
 
 namespace kiln::cuda {
 namespace {
-
-constexpr int kThreads = 256;
-constexpr int64_t kMaxBlocks = 65535;
-
-int Blocks(int64_t n) {
-  int64_t blocks = (n + kThreads - 1) / kThreads;
-  return static_cast<int>(blocks < kMaxBlocks ? (blocks > 0 ? blocks : 1) : kMaxBlocks);
-}
 
 template <typename T>
 __global__ void DequantizeKernel(const T* x, const float* scale, const T* zero_point, float* y,

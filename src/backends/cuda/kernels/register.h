@@ -89,6 +89,12 @@ class RunScratch {
   void* data_ = nullptr;
 };
 
+// An axis attribute of a tensor of `rank` dims, negative ones counted from the end (the op's
+// definition checked the range).
+inline size_t AxisOf(int64_t axis, size_t rank) {
+  return static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(rank) : axis);
+}
+
 // A launcher's result (a cudaError_t as an int, from the *_launch.h headers) as a Status.
 Status Launched(int error, const char* what);
 

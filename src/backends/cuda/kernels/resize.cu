@@ -5,18 +5,11 @@
 // each axis's taps from the tables the host planned.
 #include <cuda_runtime.h>
 
+#include "backends/cuda/kernels/grid.cuh"
 #include "backends/cuda/kernels/resize_launch.h"
 
 namespace kiln::cuda {
 namespace {
-
-constexpr int kThreads = 256;
-constexpr int64_t kMaxBlocks = 65535;
-
-int Blocks(int64_t n) {
-  int64_t blocks = (n + kThreads - 1) / kThreads;
-  return static_cast<int>(blocks < kMaxBlocks ? (blocks > 0 ? blocks : 1) : kMaxBlocks);
-}
 
 // Output element i's coordinate on each axis.
 __device__ void Coords(const ResizeTables& t, int64_t i, int64_t* coord) {
