@@ -4,17 +4,24 @@
 #
 # The CUDA device's checks on a lent GPU machine (docs/cuda.md, "Checks on a GPU"), in two steps
 # because that machine has nvcc and CMake but none of Kiln's Debian libraries and no network:
-#   here:  bash scripts/cuda_device_check.sh bundle   builds the GPU tests in build/release and
-#          copies them, with every shared library they need that is not glibc's or GCC's, into
-#          build/cuda-check/ (a few MiB: the device tool carries at most 64 MiB)
+#   here:  bash scripts/cuda_device_check.sh bundle   builds the GPU tests and the ONNX
+#          conformance runner in build/release and packs them, with every shared library they
+#          need that is not glibc's or GCC's and the ONNX backend test data (node, simple, light,
+#          pytorch-*), into build/cuda-check/payload.tar.xz (the device tool carries at most
+#          64 MiB; compressed, oneDNN's 40 MiB become 7)
 #   there: bash scripts/cuda_device_check.sh run      (device tool: carry ["build/cuda-check"])
-#          runs each test with KILN_ENABLE_CUDA=1 and leaves its log and JUnit XML in $OUT
-# The tests skip every GPU case where there is no GPU, so `run` also works here (all skipped).
+#          unpacks it, runs each GPU test with KILN_ENABLE_CUDA=1 and the conformance runner on
+#          GPU 0 (every case compiled for its sm_NN target: per-op pass counts against ONNX's
+#          expected outputs), and leaves the logs, JUnit XML and JSON in $OUT
+# The tests skip every GPU case where there is no GPU, and without one the conformance runner
+# runs on the CPU, so `run` also works here (a check of the script).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bundle=build/cuda-check
 tests=(tests/hal/cuda_device_test tests/ops/cuda_elementwise_test tests/ops/cuda_nn_test
        tests/ops/cuda_matrix_test tests/ops/cuda_movement_test tests/unit/cuda_backend_test)
+tools=(tests/onnx/onnx_conformance)
+subsets=(node simple light pytorch-converted pytorch-operator)
 # Opened at run time (src/backends/cuda/cuda_libraries.h), too large to carry (cuBLASLt and
 # cuDNN's engines are hundreds of MiB): `run` looks for the machine's own (a PyTorch install has
 # cuDNN 9; cuBLASLt must be of the CUDA major Kiln was built with).
@@ -24,38 +31,46 @@ runtime_libs=(libcudnn.so.9 "libcublasLt.so.$(sed -n 's/^#define CUBLAS_VER_MAJO
 case "${1:-}" in
   bundle)
     targets=()
-    for t in "${tests[@]}"; do targets+=("$(basename "$t")"); done
+    for t in "${tests[@]}" "${tools[@]}"; do targets+=("$(basename "$t")"); done
     cmake --build build/release --target "${targets[@]}"
-    rm -rf "$bundle"
-    mkdir -p "$bundle/bin" "$bundle/lib"
-    for t in "${tests[@]}"; do cp "build/release/$t" "$bundle/bin/"; done
+    site="$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+    stage="$(mktemp -d)"
+    trap 'rm -rf "$stage"' EXIT
+    mkdir -p "$stage/bin" "$stage/lib" "$stage/onnx-data"
+    for t in "${tests[@]}" "${tools[@]}"; do cp "build/release/$t" "$stage/bin/"; done
     # Libraries the bare machine may lack: all but the C and C++ runtimes it has.
-    for b in "$bundle"/bin/*; do ldd "$b" | awk '/=> \// {print $3}'; done | sort -u |
+    for b in "$stage"/bin/*; do ldd "$b" | awk '/=> \// {print $3}'; done | sort -u |
       while read -r lib; do
         case "$(basename "$lib")" in
           libc.so* | libm.so* | libstdc++.so* | libgcc_s.so* | libpthread.so* | libdl.so* | \
             librt.so* | ld-linux*) ;;
-          *) cp -L "$lib" "$bundle/lib/" ;;
+          *) cp -L "$lib" "$stage/lib/" ;;
         esac
       done
-    printf '%s\n' "${runtime_libs[@]}" > "$bundle/runtime-libs.txt"
+    for s in "${subsets[@]}"; do cp -r "$site/onnx/backend/test/data/$s" "$stage/onnx-data/"; done
+    printf '%s\n' "${runtime_libs[@]}" > "$stage/runtime-libs.txt"
+    rm -rf "$bundle"
+    mkdir -p "$bundle"
+    tar -C "$stage" -cf - . | xz -T2 -6 > "$bundle/payload.tar.xz"
     du -sh "$bundle"
     ;;
   run)
     out="${OUT:-$bundle/out}"
     mkdir -p "$out"
+    work="$(mktemp -d)"
+    tar -C "$work" -xJf "$bundle/payload.tar.xz"
     nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || echo "no nvidia-smi" > "$out/nvidia-smi.txt"
-    export KILN_ENABLE_CUDA=1 LD_LIBRARY_PATH="$PWD/$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-    for lib in $(cat "$bundle/runtime-libs.txt" 2>/dev/null); do
+    export KILN_ENABLE_CUDA=1 LD_LIBRARY_PATH="$work/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    for lib in $(cat "$work/runtime-libs.txt"); do
       found="$(find / -xdev \( -path /proc -o -path /sys \) -prune -o -name "$lib" -print 2>/dev/null |
         head -1)"
       echo "$lib: ${found:-not found}" >> "$out/libraries.txt"
       if [ -n "$found" ]; then LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$(dirname "$found")"; fi
     done
     status=0
-    for b in "$bundle"/bin/*; do
-      name="$(basename "$b")"
-      if "$b" --gtest_output="xml:$out/$name.xml" > "$out/$name.log" 2>&1; then
+    for t in "${tests[@]}"; do
+      name="$(basename "$t")"
+      if "$work/bin/$name" --gtest_output="xml:$out/$name.xml" > "$out/$name.log" 2>&1; then
         echo "$name: passed ($(grep -c '^\[  SKIPPED \]' "$out/$name.log" || true) skip lines)"
       else
         status=1
@@ -63,6 +78,18 @@ case "${1:-}" in
         grep -E '^\[  FAILED  \]|Failure' "$out/$name.log" | head -20 || true
       fi
     done
+    # Every ONNX backend case on device 0, compiled for it: sm_NN from the GPU's compute
+    # capability, or this host's CPU without a GPU.
+    cap="$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 |
+      tr -d ' .' || true)"
+    target=()
+    if [ -n "$cap" ]; then target=(--target="sm_$cap"); fi
+    "$work/bin/onnx_conformance" --data-root="$work/onnx-data" \
+      --subsets="$(IFS=,; echo "${subsets[*]}")" "${target[@]}" --device=0 --quiet \
+      --json="$out/conformance.json" --op-counts="$out/op_counts.json" \
+      > "$out/conformance.log" 2>&1 || status=1
+    tail -3 "$out/conformance.log"
+    rm -rf "$work"
     exit "$status"
     ;;
   *)
