@@ -62,8 +62,9 @@ case "${1:-}" in
     nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || echo "no nvidia-smi" > "$out/nvidia-smi.txt"
     export KILN_ENABLE_CUDA=1 LD_LIBRARY_PATH="$work/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     for lib in $(cat "$work/runtime-libs.txt"); do
+      # (head closes the pipe early: find's SIGPIPE is not a failure here)
       found="$(find / -xdev \( -path /proc -o -path /sys \) -prune -o -name "$lib" -print 2>/dev/null |
-        head -1)"
+        head -1 || true)"
       echo "$lib: ${found:-not found}" >> "$out/libraries.txt"
       if [ -n "$found" ]; then LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$(dirname "$found")"; fi
     done
