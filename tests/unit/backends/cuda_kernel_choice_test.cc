@@ -74,11 +74,11 @@ TEST(CudaLibrariesTest, OpenAtRunTimeOrNameWhatIsMissing) {
       EXPECT_NE(status.message().find(soname), std::string::npos) << status.message();
     }
   }
-  EXPECT_EQ(CommonAlignment({reinterpret_cast<const void*>(0x1000)}), 16);
+  EXPECT_EQ(CommonAlignment({reinterpret_cast<const void*>(0x1000)}, 16), 16u);
   EXPECT_EQ(CommonAlignment(
-                {reinterpret_cast<const void*>(0x1000), reinterpret_cast<const void*>(0x1008)}),
-            8);
-  EXPECT_EQ(CommonAlignment({reinterpret_cast<const void*>(0x1004)}), 4);
+                {reinterpret_cast<const void*>(0x1000), reinterpret_cast<const void*>(0x1008)}, 16),
+            8u);
+  EXPECT_EQ(CommonAlignment({reinterpret_cast<const void*>(0x1004)}, 16), 4u);
 }
 
 class CudaKernelChoiceTest : public ::testing::Test {

@@ -39,6 +39,7 @@ class EpilogueKernel final : public Kernel {
 Result<float> ClipBound(const NodeDef& def, size_t i, float dflt) {
   if (!def.input_given(i)) return dflt;
   const kernels::TensorView* c = def.constant(i);
+  if (c != nullptr && c->num_elements() == 0) return dflt;  // ONNX's other way to omit it
   if (c == nullptr) {
     return def.Fail(code::kFeatureUnsupported,
                     "the CUDA Clip kernel takes constant bounds only (input ", i, ")");

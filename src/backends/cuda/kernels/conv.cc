@@ -14,7 +14,6 @@
 #include <utility>
 #include <vector>
 
-#include "backends/cuda/kernels/cast_launch.h"
 #include "backends/cuda/kernels/cudnn_graph.h"
 #include "backends/cuda/kernels/register.h"
 #include "kernels/attrs.h"
@@ -83,13 +82,14 @@ Result<ConvProblem> ProblemOf(const kernels::ConvAttrs& attrs, const Dims& x, co
   return p;
 }
 
-cudnnDataType_t CudnnTypeOf(MatrixInput in) {
-  switch (in) {
-    case MatrixInput::kFloat16:
+// The type cuDNN convolves in: the model's matrix precision (register.h: ToHalf).
+cudnnDataType_t CudnnTypeOf(kernels::MatrixPrecision precision) {
+  switch (precision) {
+    case kernels::MatrixPrecision::kFp16:
       return CUDNN_DATA_HALF;
-    case MatrixInput::kBfloat16:
+    case kernels::MatrixPrecision::kBf16:
       return CUDNN_DATA_BFLOAT16;
-    case MatrixInput::kFloat32:
+    case kernels::MatrixPrecision::kFp32:
       break;
   }
   return CUDNN_DATA_FLOAT;
@@ -144,51 +144,49 @@ class ConvState final : public KernelState {
     KILN_RETURN_IF_ERROR(conv.SetInt64(CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS, p.pad_begin), "");
     KILN_RETURN_IF_ERROR(conv.SetInt64(CUDNN_ATTR_CONVOLUTION_POST_PADDINGS, p.pad_end), "");
     KILN_RETURN_IF_ERROR(conv.Finalize(), "a cuDNN convolution");
-    KILN_ASSIGN_OR_RETURN(CudnnDescriptor op,
-                          p.transposed ? BackwardData(x, w, y, conv) : Forward(x, w, y, conv));
+    KILN_ASSIGN_OR_RETURN(CudnnDescriptor op, Operation(p.transposed, x, w, y, conv));
     KILN_ASSIGN_OR_RETURN(CudnnPlan plan, MakePlan(api_, handle_, op, type_ == CUDNN_DATA_FLOAT));
     plan_ = std::make_unique<CudnnPlan>(std::move(plan));
     problem_ = p;
     return Status::Ok();
   }
 
-  // y = conv(x, w).
-  Result<CudnnDescriptor> Forward(const CudnnDescriptor& x, const CudnnDescriptor& w,
-                                  const CudnnDescriptor& y, const CudnnDescriptor& conv) {
-    KILN_ASSIGN_OR_RETURN(
-        CudnnDescriptor op,
-        CudnnDescriptor::Create(api_, CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR));
-    KILN_RETURN_IF_ERROR(op.SetDescriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, x), "");
-    KILN_RETURN_IF_ERROR(op.SetDescriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, w), "");
-    KILN_RETURN_IF_ERROR(op.SetDescriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, y), "");
-    KILN_RETURN_IF_ERROR(op.SetDescriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, conv),
-                         "");
+  // The convolution's operation: y = conv(x, w), or for a transposed convolution the forward
+  // convolution's data gradient with dy = x and dx = y. The two descriptors differ only in
+  // their type and attribute names.
+  Result<CudnnDescriptor> Operation(bool transposed, const CudnnDescriptor& x,
+                                    const CudnnDescriptor& w, const CudnnDescriptor& y,
+                                    const CudnnDescriptor& conv) {
+    struct Names {
+      cudnnBackendDescriptorType_t type;
+      cudnnBackendAttributeName_t x, w, y, conv, alpha, beta;
+    };
+    static constexpr Names kForward = {CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR,
+                                       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X,
+                                       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W,
+                                       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y,
+                                       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC,
+                                       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA,
+                                       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA};
+    static constexpr Names kBackwardData = {
+        CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR,
+        CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY,
+        CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W,
+        CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX,
+        CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC,
+        CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA,
+        CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA};
+    const Names& n = transposed ? kBackwardData : kForward;
+    KILN_ASSIGN_OR_RETURN(CudnnDescriptor op, CudnnDescriptor::Create(api_, n.type));
+    KILN_RETURN_IF_ERROR(op.SetDescriptor(n.x, x), "");
+    KILN_RETURN_IF_ERROR(op.SetDescriptor(n.w, w), "");
+    KILN_RETURN_IF_ERROR(op.SetDescriptor(n.y, y), "");
+    KILN_RETURN_IF_ERROR(op.SetDescriptor(n.conv, conv), "");
     const float alpha = 1.0f, beta = 0.0f;
-    KILN_RETURN_IF_ERROR(
-        op.Set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, CUDNN_TYPE_FLOAT, 1, &alpha), "");
-    KILN_RETURN_IF_ERROR(
-        op.Set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, CUDNN_TYPE_FLOAT, 1, &beta), "");
-    KILN_RETURN_IF_ERROR(op.Finalize(), "a cuDNN convolution operation");
-    return op;
-  }
-
-  // y = conv_transpose(x, w): the forward convolution's data gradient with dy = x, dx = y.
-  Result<CudnnDescriptor> BackwardData(const CudnnDescriptor& x, const CudnnDescriptor& w,
-                                       const CudnnDescriptor& y, const CudnnDescriptor& conv) {
-    KILN_ASSIGN_OR_RETURN(CudnnDescriptor op,
-                          CudnnDescriptor::Create(
-                              api_, CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR));
-    KILN_RETURN_IF_ERROR(op.SetDescriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY, x), "");
-    KILN_RETURN_IF_ERROR(op.SetDescriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W, w), "");
-    KILN_RETURN_IF_ERROR(op.SetDescriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX, y), "");
-    KILN_RETURN_IF_ERROR(
-        op.SetDescriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC, conv), "");
-    const float alpha = 1.0f, beta = 0.0f;
-    KILN_RETURN_IF_ERROR(
-        op.Set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA, CUDNN_TYPE_FLOAT, 1, &alpha), "");
-    KILN_RETURN_IF_ERROR(
-        op.Set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA, CUDNN_TYPE_FLOAT, 1, &beta), "");
-    KILN_RETURN_IF_ERROR(op.Finalize(), "a cuDNN transposed convolution operation");
+    KILN_RETURN_IF_ERROR(op.Set(n.alpha, CUDNN_TYPE_FLOAT, 1, &alpha), "");
+    KILN_RETURN_IF_ERROR(op.Set(n.beta, CUDNN_TYPE_FLOAT, 1, &beta), "");
+    KILN_RETURN_IF_ERROR(op.Finalize(), transposed ? "a cuDNN transposed convolution operation"
+                                                   : "a cuDNN convolution operation");
     return op;
   }
 
@@ -201,12 +199,16 @@ class ConvState final : public KernelState {
 
 class ConvKernel final : public Kernel {
  public:
-  ConvKernel(const CudnnApi* api, MatrixInput in, kernels::ConvAttrs attrs, EpilogueParams epilogue,
-             bool has_z)
-      : api_(api), in_(in), attrs_(std::move(attrs)), epilogue_(epilogue), has_z_(has_z) {}
+  ConvKernel(const CudnnApi* api, kernels::MatrixPrecision precision, kernels::ConvAttrs attrs,
+             EpilogueParams epilogue, bool has_z)
+      : api_(api),
+        precision_(precision),
+        attrs_(std::move(attrs)),
+        epilogue_(epilogue),
+        has_z_(has_z) {}
 
   std::unique_ptr<KernelState> CreateState() const override {
-    return std::make_unique<ConvState>(api_, CudnnTypeOf(in_));
+    return std::make_unique<ConvState>(api_, CudnnTypeOf(precision_));
   }
 
   Status Run(KernelContext& ctx) const override {
@@ -220,11 +222,11 @@ class ConvKernel final : public Kernel {
     std::unique_ptr<ConvState> own;
     auto* state = static_cast<ConvState*>(ctx.state());
     if (state == nullptr) {
-      own = std::make_unique<ConvState>(api_, CudnnTypeOf(in_));
+      own = std::make_unique<ConvState>(api_, CudnnTypeOf(precision_));
       state = own.get();
     }
-    if (in_ == MatrixInput::kFloat32) {
-      p.alignment = CommonAlignment({x->data, w->data, y->data});
+    if (precision_ == kernels::MatrixPrecision::kFp32) {
+      p.alignment = CommonAlignment({x->data, w->data, y->data}, 16);
       KILN_RETURN_IF_ERROR(state->Run(ctx, p, x->data, w->data, y->data), "");
     } else {
       KILN_RETURN_IF_ERROR(RunHalf(ctx, *state, p, *x, *w, *y), "");
@@ -235,17 +237,7 @@ class ConvKernel final : public Kernel {
       e.bias_channels = y->dims[1];
       e.bias_inner = kernels::NumElements(Dims(y->dims.begin() + 2, y->dims.end()));
     }
-    if (z != nullptr) {
-      e.z = static_cast<const float*>(z->data);
-      e.z_same_shape = z->dims == y->dims;
-      if (!e.z_same_shape &&
-          !MakeBroadcastShape(y->dims.data(), static_cast<int>(y->dims.size()), z->dims.data(),
-                              static_cast<int>(z->dims.size()), y->dims.data(),
-                              static_cast<int>(y->dims.size()), &e.z_shape)) {
-        return Error(code::kInvalidParam, "the residual ", kernels::DimsString(z->dims),
-                     " does not broadcast to ", kernels::DimsString(y->dims));
-      }
-    }
+    if (z != nullptr) KILN_RETURN_IF_ERROR(AddBroadcastTerm(e, *z, 1.0f, *y, "the residual"), "");
     if (!EpilogueDoesWork(e)) return Status::Ok();
     float* out = static_cast<float*>(y->data);
     return Launched(LaunchEpilogue(out, out, y->num_elements(), e, StreamOf(ctx)),
@@ -258,27 +250,22 @@ class ConvKernel final : public Kernel {
   Status RunHalf(KernelContext& ctx, ConvState& state, ConvProblem& p, const TensorView& x,
                  const TensorView& w, TensorView& y) const {
     const int64_t nx = x.num_elements(), nw = w.num_elements(), ny = y.num_elements();
-    // Each part starts 256-byte aligned within the scratch block.
-    auto round = [](int64_t elements) { return (elements * 2 + 255) / 256 * 256; };
-    RunScratch half(ctx, static_cast<size_t>(round(nx) + round(nw) + round(ny)));
+    HalfScratch half(ctx, {nx, nw, ny});
     if (!half.ok()) {
       return Error(code::kRtMemoryAllocation,
                    "no device memory for the convolution's half inputs and output");
     }
-    auto* hx = static_cast<uint8_t*>(half.data());
-    uint8_t* hw = hx + round(nx);
-    uint8_t* hy = hw + round(nw);
-    KILN_RETURN_IF_ERROR(ToMatrixInput(ctx, in_, static_cast<const float*>(x.data), hx, nx), "");
-    KILN_RETURN_IF_ERROR(ToMatrixInput(ctx, in_, static_cast<const float*>(w.data), hw, nw), "");
+    KILN_RETURN_IF_ERROR(
+        ToHalf(ctx, precision_, static_cast<const float*>(x.data), half.part(0), nx), "");
+    KILN_RETURN_IF_ERROR(
+        ToHalf(ctx, precision_, static_cast<const float*>(w.data), half.part(1), nw), "");
     p.alignment = 16;
-    KILN_RETURN_IF_ERROR(state.Run(ctx, p, hx, hw, hy), "");
-    const CastType from = in_ == MatrixInput::kBfloat16 ? CastType::kBfloat16 : CastType::kFloat16;
-    return Launched(LaunchCast(from, CastType::kFloat32, hy, y.data, ny, StreamOf(ctx)),
-                    "converting a convolution's result");
+    KILN_RETURN_IF_ERROR(state.Run(ctx, p, half.part(0), half.part(1), half.part(2)), "");
+    return FromHalf(ctx, precision_, half.part(2), static_cast<float*>(y.data), ny);
   }
 
   const CudnnApi* api_;
-  MatrixInput in_;
+  kernels::MatrixPrecision precision_;
   kernels::ConvAttrs attrs_;
   EpilogueParams epilogue_;
   bool has_z_;
@@ -306,7 +293,7 @@ Result<std::unique_ptr<Kernel>> Prepare(const NodeDef& def, bool fused) {
     KILN_ASSIGN_OR_RETURN(epilogue, ReadEpilogue(def));
   }
   return std::unique_ptr<Kernel>(
-      std::make_unique<ConvKernel>(api, MatrixInputOf(def), kernels::ReadConvAttrs(def), epilogue,
+      std::make_unique<ConvKernel>(api, def.matrix_precision, kernels::ReadConvAttrs(def), epilogue,
                                    fused && def.op_type == "FusedConv" && def.input_given(3)));
 }
 

@@ -169,26 +169,31 @@ Result<CudnnPlan> MakePlan(const CudnnApi* api, cudnnHandle_t handle, const Cudn
                                                : "no cuDNN engine could be planned");
 }
 
-Status ExecutePlan(const CudnnApi* api, cudnnHandle_t handle, const CudnnPlan& plan,
-                   const std::vector<int64_t>& uids, const std::vector<void*>& pointers,
+Status ExecutePlan(const CudnnApi* api, cudnnHandle_t handle, CudnnPlan& plan,
+                   std::initializer_list<int64_t> uids, std::initializer_list<void*> pointers,
                    void* workspace) {
-  KILN_ASSIGN_OR_RETURN(CudnnDescriptor pack,
-                        CudnnDescriptor::Create(api, CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR));
-  KILN_RETURN_IF_ERROR(pack.Set(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR,
-                                static_cast<int64_t>(pointers.size()), pointers.data()),
-                       "");
-  KILN_RETURN_IF_ERROR(pack.SetInt64(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, uids), "");
-  KILN_RETURN_IF_ERROR(
-      pack.Set(CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1, &workspace), "");
-  KILN_RETURN_IF_ERROR(pack.Finalize(), "a cuDNN variant pack");
-  return CudnnStatus(api->BackendExecute(handle, plan.plan.get(), pack.get()),
+  const bool same = plan.bound.size() == pointers.size() + 1 &&
+                    std::equal(pointers.begin(), pointers.end(), plan.bound.begin()) &&
+                    plan.bound.back() == workspace;
+  if (!same) {
+    plan.bound.clear();  // set again once the new pack is made
+    KILN_ASSIGN_OR_RETURN(CudnnDescriptor pack,
+                          CudnnDescriptor::Create(api, CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR));
+    KILN_RETURN_IF_ERROR(pack.Set(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR,
+                                  static_cast<int64_t>(pointers.size()), pointers.begin()),
+                         "");
+    KILN_RETURN_IF_ERROR(pack.Set(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64,
+                                  static_cast<int64_t>(uids.size()), uids.begin()),
+                         "");
+    KILN_RETURN_IF_ERROR(
+        pack.Set(CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1, &workspace), "");
+    KILN_RETURN_IF_ERROR(pack.Finalize(), "a cuDNN variant pack");
+    plan.pack = std::move(pack);
+    plan.bound.assign(pointers);
+    plan.bound.push_back(workspace);
+  }
+  return CudnnStatus(api->BackendExecute(handle, plan.plan.get(), plan.pack.get()),
                      "cudnnBackendExecute");
-}
-
-int64_t CommonAlignment(const std::vector<const void*>& pointers) {
-  uintptr_t bits = 16;
-  for (const void* p : pointers) bits |= reinterpret_cast<uintptr_t>(p);
-  return static_cast<int64_t>(bits & (~bits + 1));  // the lowest set bit, at most 16
 }
 
 }  // namespace kiln::cuda

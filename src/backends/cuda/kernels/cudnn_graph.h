@@ -10,6 +10,7 @@
 #include <cudnn.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 
 #include "backends/cuda/cuda_libraries.h"
@@ -49,20 +50,22 @@ Result<CudnnDescriptor> MakeTensor(const CudnnApi* api, const std::vector<int64_
                                    cudnnDataType_t type = CUDNN_DATA_FLOAT);
 
 // An execution plan for the one-operation graph of `op` on `handle`, and its workspace size;
-// with `keep_float32` engines that down-convert float32 inputs (TF32) are skipped.
+// with `keep_float32` engines that compute float32 in TF32 are skipped. It keeps the variant
+// pack of its last execution, with the pointers that pack binds.
 struct CudnnPlan {
   CudnnDescriptor plan;
   int64_t workspace_bytes = 0;
+  CudnnDescriptor pack;
+  std::vector<void*> bound;  // the tensors' pointers, then the workspace's
 };
 Result<CudnnPlan> MakePlan(const CudnnApi* api, cudnnHandle_t handle, const CudnnDescriptor& op,
                            bool keep_float32);
 
-// Runs `plan` with `pointers[i]` bound to tensor id `uids[i]`.
-Status ExecutePlan(const CudnnApi* api, cudnnHandle_t handle, const CudnnPlan& plan,
-                   const std::vector<int64_t>& uids, const std::vector<void*>& pointers,
+// Runs `plan` with `pointers[i]` bound to tensor id `uids[i]`. The variant pack is made again
+// only when a pointer differs from the last execution's (a run's tensors and its pooled
+// workspace usually keep their addresses), so a repeated run allocates nothing on the host.
+Status ExecutePlan(const CudnnApi* api, cudnnHandle_t handle, CudnnPlan& plan,
+                   std::initializer_list<int64_t> uids, std::initializer_list<void*> pointers,
                    void* workspace);
-
-// The largest power of two (at most 16) dividing every pointer's address.
-int64_t CommonAlignment(const std::vector<const void*>& pointers);
 
 }  // namespace kiln::cuda

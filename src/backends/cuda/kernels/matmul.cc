@@ -43,19 +43,20 @@ bool SameShape(const MatmulShape& a, const MatmulShape& b) {
          a.b_stride == b.b_stride && a.trans_a == b.trans_a && a.trans_b == b.trans_b;
 }
 
-// One slot's handle and plan (the plan for the dims it last ran).
-cudaDataType_t CudaTypeOf(MatrixInput in) {
-  switch (in) {
-    case MatrixInput::kFloat16:
+// The type A and B go to cuBLASLt in: the model's matrix precision (register.h: ToHalf).
+cudaDataType_t CudaTypeOf(kernels::MatrixPrecision precision) {
+  switch (precision) {
+    case kernels::MatrixPrecision::kFp16:
       return CUDA_R_16F;
-    case MatrixInput::kBfloat16:
+    case kernels::MatrixPrecision::kBf16:
       return CUDA_R_16BF;
-    case MatrixInput::kFloat32:
+    case kernels::MatrixPrecision::kFp32:
       break;
   }
   return CUDA_R_32F;
 }
 
+// One slot's handle and plan (the plan for the dims and alignment it last ran).
 class MatmulState final : public KernelState {
  public:
   // `in`: the type of A and B (D is float32).
@@ -72,7 +73,8 @@ class MatmulState final : public KernelState {
       KILN_RETURN_IF_ERROR(CublasStatus(lt_->Create(&handle_), "cublasLtCreate"), "");
     }
     // The alignment of cuBLASLt's A (our B), B (our A) and C/D: an algorithm is chosen for it.
-    const std::array<uint32_t, 3> alignment = {Alignment(b), Alignment(a), Alignment(d)};
+    const std::array<uint32_t, 3> alignment = {CommonAlignment({b}, 256), CommonAlignment({a}, 256),
+                                               CommonAlignment({d}, 256)};
     if (!planned_ || !SameShape(s, shape_) || alignment != alignment_) {
       KILN_RETURN_IF_ERROR(Plan(s, alignment), "");
     }
@@ -90,12 +92,6 @@ class MatmulState final : public KernelState {
   }
 
  private:
-  // The largest power of two, at most 256, dividing the address.
-  static uint32_t Alignment(const void* p) {
-    const uintptr_t bits = reinterpret_cast<uintptr_t>(p) | 256;
-    return static_cast<uint32_t>(bits & (~bits + 1));
-  }
-
   Status Plan(const MatmulShape& s, const std::array<uint32_t, 3>& alignment) {
     Reset();
     const cublasOperation_t op_b = s.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
@@ -164,7 +160,7 @@ class MatmulState final : public KernelState {
     KILN_RETURN_IF_ERROR(CublasStatus(st, "cublasLtMatmulAlgoGetHeuristic"), "");
     if (found == 0) {
       return Error(code::kFeatureUnsupported, "cuBLASLt has no algorithm for a ", s.batch, "×", s.m,
-                   "×", s.n, "×", s.k, " float32 matmul");
+                   "×", s.n, "×", s.k, " matmul of these types and alignments");
     }
     algo_ = result.algo;
     workspace_bytes_ = result.workspaceSize;
@@ -198,11 +194,11 @@ class MatmulState final : public KernelState {
 
 class MatmulKernel final : public Kernel {
  public:
-  MatmulKernel(Form form, const CublasLtApi* lt, MatrixInput in, EpilogueParams epilogue,
-               float alpha, float beta, bool trans_a, bool trans_b)
+  MatmulKernel(Form form, const CublasLtApi* lt, kernels::MatrixPrecision precision,
+               EpilogueParams epilogue, float alpha, float beta, bool trans_a, bool trans_b)
       : form_(form),
         lt_(lt),
-        in_(in),
+        precision_(precision),
         epilogue_(epilogue),
         alpha_(alpha),
         beta_(beta),
@@ -210,7 +206,7 @@ class MatmulKernel final : public Kernel {
         trans_b_(trans_b) {}
 
   std::unique_ptr<KernelState> CreateState() const override {
-    return std::make_unique<MatmulState>(lt_, CudaTypeOf(in_));
+    return std::make_unique<MatmulState>(lt_, CudaTypeOf(precision_));
   }
 
   Status Run(KernelContext& ctx) const override {
@@ -224,7 +220,7 @@ class MatmulKernel final : public Kernel {
     std::unique_ptr<MatmulState> own;
     auto* state = static_cast<MatmulState*>(ctx.state());
     if (state == nullptr) {
-      own = std::make_unique<MatmulState>(lt_, CudaTypeOf(in_));
+      own = std::make_unique<MatmulState>(lt_, CudaTypeOf(precision_));
       state = own.get();
     }
     float* out = static_cast<float*>(y->data);
@@ -236,25 +232,22 @@ class MatmulKernel final : public Kernel {
                    "clearing an empty matmul"),
           "");
     } else if (y->num_elements() != 0) {
-      // Half inputs: A and B converted for this run (2 bytes an element).
+      // An fp16 / bf16 model: A and B converted for this run.
       const int64_t na = a->num_elements(), nb = b->num_elements();
-      // Each part 256-byte aligned (the alignment cuBLASLt's fastest algorithms take).
-      auto round = [](int64_t elements) { return (elements * 2 + 255) / 256 * 256; };
-      RunScratch half(
-          ctx, in_ == MatrixInput::kFloat32 ? 0 : static_cast<size_t>(round(na) + round(nb)));
-      if (!half.ok()) {
+      const bool half = precision_ != kernels::MatrixPrecision::kFp32;
+      HalfScratch halves(ctx, {half ? na : 0, half ? nb : 0});
+      if (!halves.ok()) {
         return Error(code::kRtMemoryAllocation, "no device memory for the matmul's half inputs");
       }
       const void* pa = a->data;
       const void* pb = b->data;
-      if (in_ != MatrixInput::kFloat32) {
-        auto* base = static_cast<uint8_t*>(half.data());
-        KILN_RETURN_IF_ERROR(ToMatrixInput(ctx, in_, static_cast<const float*>(a->data), base, na),
-                             "");
+      if (half) {
         KILN_RETURN_IF_ERROR(
-            ToMatrixInput(ctx, in_, static_cast<const float*>(b->data), base + round(na), nb), "");
-        pa = base;
-        pb = base + round(na);
+            ToHalf(ctx, precision_, static_cast<const float*>(a->data), halves.part(0), na), "");
+        KILN_RETURN_IF_ERROR(
+            ToHalf(ctx, precision_, static_cast<const float*>(b->data), halves.part(1), nb), "");
+        pa = halves.part(0);
+        pb = halves.part(1);
       }
       KILN_RETURN_IF_ERROR(state->Run(ctx, *shape, alpha_, pa, pb, out), "");
     }
@@ -262,16 +255,7 @@ class MatmulKernel final : public Kernel {
     const TensorView* extra = ctx.num_inputs() > 2 ? ctx.input(2) : nullptr;
     if (extra != nullptr && extra->num_elements() != 0 && !(gemm && beta_ == 0.0f)) {
       if (gemm) {  // beta · C, broadcast to [M, N]
-        p.z = static_cast<const float*>(extra->data);
-        p.z_scale = beta_;
-        p.z_same_shape = extra->dims == y->dims;
-        if (!p.z_same_shape &&
-            !MakeBroadcastShape(y->dims.data(), static_cast<int>(y->dims.size()),
-                                extra->dims.data(), static_cast<int>(extra->dims.size()),
-                                y->dims.data(), static_cast<int>(y->dims.size()), &p.z_shape)) {
-          return Error(code::kInvalidParam, "Gemm: C ", kernels::DimsString(extra->dims),
-                       " does not broadcast to ", kernels::DimsString(y->dims));
-        }
+        KILN_RETURN_IF_ERROR(AddBroadcastTerm(p, *extra, beta_, *y, "Gemm: C"), "");
       } else {  // FusedMatMul's bias along the last dim: one value per column, or one in all
         const int64_t values = extra->num_elements();
         if (values != 1 && values != shape->n) {
@@ -291,7 +275,7 @@ class MatmulKernel final : public Kernel {
  private:
   Form form_;
   const CublasLtApi* lt_;
-  MatrixInput in_ = MatrixInput::kFloat32;
+  kernels::MatrixPrecision precision_;
   EpilogueParams epilogue_;
   float alpha_, beta_;  // Gemm's (1 and 1 for MatMul)
   bool trans_a_, trans_b_;
@@ -329,7 +313,7 @@ Result<std::unique_ptr<Kernel>> Prepare(const NodeDef& def, Form form) {
     }
   }
   return std::unique_ptr<Kernel>(std::make_unique<MatmulKernel>(
-      form, lt, MatrixInputOf(def), epilogue, gemm ? def.attr_float("alpha") : 1.0f,
+      form, lt, def.matrix_precision, epilogue, gemm ? def.attr_float("alpha") : 1.0f,
       gemm ? def.attr_float("beta") : 1.0f, trans_a, trans_b));
 }
 

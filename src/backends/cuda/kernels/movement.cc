@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backends/cuda/kernels/movement_launch.h"
@@ -21,7 +22,6 @@ namespace kiln::cuda {
 namespace {
 
 using kernels::Dims;
-using kernels::Kernel;
 using kernels::KernelContext;
 using kernels::NodeDef;
 using kernels::TensorView;
@@ -142,9 +142,8 @@ Status RunGather(const NodeDef& def, KernelContext& ctx) {
   const TensorView* idx = ctx.input(1);
   TensorView* y = ctx.output(0);
   const size_t axis = AxisOf(def.attr_int("axis"), x->rank());
-  int64_t outer = 1, inner = 1;
-  for (size_t d = 0; d < axis; ++d) outer *= x->dims[d];
-  for (size_t d = axis + 1; d < x->rank(); ++d) inner *= x->dims[d];
+  const int64_t outer = kernels::Product(x->dims, 0, axis);
+  const int64_t inner = kernels::Product(x->dims, axis + 1, x->rank());
   return Launched(
       LaunchGather(x->data, idx->data, idx->dtype == kernels::DataType::kInt64, y->data, outer,
                    x->dims[axis], idx->num_elements(), inner, ElemBytes(*x), StreamOf(ctx)),
@@ -175,18 +174,8 @@ Status RunRange(const NodeDef& def, KernelContext& ctx) {
                   "launching a range");
 }
 
-// Elements of `type` have 1, 2, 4 or 8 bytes (not the packed sub-byte types).
-Status RequireWholeBytes(const NodeDef& def, kernels::DataType type) {
-  const size_t bytes = ir::SizeOf(type);
-  if (ir::IsPacked(type) || (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8)) {
-    return def.Fail(code::kFeatureUnsupported, "the CUDA data-movement kernels take elements of ",
-                    "1, 2, 4 or 8 bytes; ", ir::Name(type), " is not one");
-  }
-  return Status::Ok();
-}
-
 // Input 0's elements have whole bytes, and it has at most kMaxBroadcastRank dims.
-Status RequireWholeBytes(const NodeDef& def) {
+Status RequireMovableInput(const NodeDef& def) {
   KILN_RETURN_IF_ERROR(RequireWholeBytes(def, def.input_types.empty() ? kernels::DataType::kFloat32
                                                                       : def.input_types[0]),
                        "");
@@ -210,45 +199,37 @@ Status CheckGatherIndices(const NodeDef& def) {
   return Status::Ok();
 }
 
-using Check = Status (*)(const NodeDef&);
+Status RequireMovableOutput(const NodeDef& def) {
+  return RequireWholeBytes(def, def.output_types[0]);
+}
 
-void Add(kernels::KernelRegistry& registry, const char* op, kernels::RunFn run, Check check) {
-  registry.Register(kCudaBackend, "", op,
-                    [run, check](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
-                      KILN_RETURN_IF_ERROR(RequireWholeBytes(def), "");
-                      if (check != nullptr) KILN_RETURN_IF_ERROR(check(def), "");
-                      return kernels::MakeFunctionKernel(def, run);
-                    });
+Status RequireRangeType(const NodeDef& def) {
+  if (RangeType(def.output_types[0]) >= 0) return Status::Ok();
+  return def.Fail(code::kFeatureUnsupported, "the CUDA Range makes float32, int64 or int32, not ",
+                  ir::Name(def.output_types[0]));
+}
+
+Status RequireGatherIndices(const NodeDef& def) {
+  if (def.input_types.size() > 1 && def.input_types[1] != kernels::DataType::kInt64 &&
+      def.input_types[1] != kernels::DataType::kInt32) {
+    return def.Fail(code::kFeatureUnsupported, "Gather indices must be int64 or int32");
+  }
+  return CheckGatherIndices(def);
 }
 
 }  // namespace
 
 void RegisterCudaMovementKernels(kernels::KernelRegistry& registry) {
-  Add(registry, "Transpose", RunTranspose, nullptr);
-  Add(registry, "Slice", RunSlice, nullptr);
-  Add(registry, "Concat", RunConcat, nullptr);
-  Add(registry, "Split", RunSplit, nullptr);
-  Add(registry, "Expand", RunExpand, nullptr);
-  registry.Register(kCudaBackend, "", "ConstantOfShape",
-                    [](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
-                      KILN_RETURN_IF_ERROR(RequireWholeBytes(def, def.output_types[0]), "");
-                      return kernels::MakeFunctionKernel(def, RunConstantOfShape);
-                    });
-  registry.Register(kCudaBackend, "", "Range",
-                    [](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
-                      if (RangeType(def.output_types[0]) < 0) {
-                        return def.Fail(code::kFeatureUnsupported, "the CUDA Range makes float32, ",
-                                        "int64 or int32, not ", ir::Name(def.output_types[0]));
-                      }
-                      return kernels::MakeFunctionKernel(def, RunRange);
-                    });
-  Add(registry, "Gather", RunGather, [](const NodeDef& def) -> Status {
-    if (def.input_types.size() > 1 && def.input_types[1] != kernels::DataType::kInt64 &&
-        def.input_types[1] != kernels::DataType::kInt32) {
-      return def.Fail(code::kFeatureUnsupported, "Gather indices must be int64 or int32");
-    }
-    return CheckGatherIndices(def);
-  });
+  for (const auto& [op, run] : {std::pair<const char*, kernels::RunFn>{"Transpose", RunTranspose},
+                                {"Slice", RunSlice},
+                                {"Concat", RunConcat},
+                                {"Split", RunSplit},
+                                {"Expand", RunExpand}}) {
+    RegisterFunction(registry, op, run, {RequireMovableInput});
+  }
+  RegisterFunction(registry, "ConstantOfShape", RunConstantOfShape, {RequireMovableOutput});
+  RegisterFunction(registry, "Range", RunRange, {RequireRangeType});
+  RegisterFunction(registry, "Gather", RunGather, {RequireMovableInput, RequireGatherIndices});
 }
 
 }  // namespace kiln::cuda

@@ -13,7 +13,6 @@
 namespace kiln::cuda {
 namespace {
 
-using kernels::Kernel;
 using kernels::KernelContext;
 using kernels::NodeDef;
 using kernels::TensorView;
@@ -69,47 +68,41 @@ Status RequireFloatY(const NodeDef& def) {
   return Status::Ok();
 }
 
-void Add(kernels::KernelRegistry& registry, const char* op, kernels::RunFn run,
-         Status (*check)(const NodeDef&)) {
-  registry.Register(kCudaBackend, "", op,
-                    [run, check](const NodeDef& def) -> Result<std::unique_ptr<Kernel>> {
-                      KILN_RETURN_IF_ERROR(RequireFloatY(def), "");
-                      if (check != nullptr) KILN_RETURN_IF_ERROR(check(def), "");
-                      return kernels::MakeFunctionKernel(def, run);
-                    });
+Status RequireInference(const NodeDef& def) {
+  if (def.attr_int("training_mode") == 0 && def.opset >= 7) return Status::Ok();
+  return def.Fail(code::kFeatureUnsupported,
+                  "the CUDA BatchNormalization computes inference (opset 7 on, no training_mode)");
+}
+
+// Scale and bias hold one value per normalised element where the dims are known at load (else
+// the run checks).
+Status RequirePerElementAffine(const NodeDef& def) {
+  if (!def.input_ranked(0) || !def.input_ranked(1)) return Status::Ok();
+  const size_t axis = AxisOf(def.attr_int("axis"), def.input_dims[0].size());
+  const kernels::Dims& x = def.input_dims[0];
+  for (size_t d = axis; d < x.size(); ++d) {
+    if (x[d] < 0) return Status::Ok();
+  }
+  const int64_t cols = kernels::Product(x, axis, x.size());
+  for (size_t i = 1; i < 3; ++i) {
+    if (!def.input_given(i) || !def.input_ranked(i)) continue;
+    const int64_t n = kernels::NumElements(def.input_dims[i]);
+    if (n >= 0 && n != cols) {
+      return def.Fail(code::kFeatureUnsupported, "the CUDA LayerNormalization takes one ",
+                      i == 1 ? "scale" : "bias", " value per normalised element (", cols, "), got ",
+                      kernels::DimsString(def.input_dims[i]));
+    }
+  }
+  return Status::Ok();
 }
 
 }  // namespace
 
 void RegisterCudaNormKernels(kernels::KernelRegistry& registry) {
-  Add(registry, "BatchNormalization", RunBatchNorm, [](const NodeDef& def) -> Status {
-    if (def.attr_int("training_mode") != 0 || def.opset < 7) {
-      return def.Fail(code::kFeatureUnsupported,
-                      "the CUDA BatchNormalization computes inference (opset 7 on, no "
-                      "training_mode)");
-    }
-    return Status::Ok();
-  });
-  Add(registry, "LayerNormalization", RunLayerNorm, [](const NodeDef& def) -> Status {
-    if (!def.input_ranked(0) || !def.input_ranked(1)) return Status::Ok();
-    const size_t axis = AxisOf(def.attr_int("axis"), def.input_dims[0].size());
-    const kernels::Dims& x = def.input_dims[0];
-    for (size_t d = axis; d < x.size(); ++d) {
-      if (x[d] < 0) return Status::Ok();  // checked at run time
-    }
-    const int64_t cols = kernels::Product(x, axis, x.size());
-    for (size_t i = 1; i < 3; ++i) {
-      if (!def.input_given(i) || !def.input_ranked(i) || cols < 0) continue;
-      const int64_t n = kernels::NumElements(def.input_dims[i]);
-      if (n >= 0 && n != cols) {
-        return def.Fail(code::kFeatureUnsupported, "the CUDA LayerNormalization takes one ",
-                        i == 1 ? "scale" : "bias", " value per normalised element (", cols,
-                        "), got ", kernels::DimsString(def.input_dims[i]));
-      }
-    }
-    return Status::Ok();
-  });
-  Add(registry, "LRN", RunLrn, nullptr);
+  RegisterFunction(registry, "BatchNormalization", RunBatchNorm, {RequireFloatY, RequireInference});
+  RegisterFunction(registry, "LayerNormalization", RunLayerNorm,
+                   {RequireFloatY, RequirePerElementAffine});
+  RegisterFunction(registry, "LRN", RunLrn, {RequireFloatY});
 }
 
 }  // namespace kiln::cuda

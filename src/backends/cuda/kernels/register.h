@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <vector>
 
@@ -36,15 +38,24 @@ void RegisterCudaMovementKernels(kernels::KernelRegistry& registry);
 Status RequireFloat32(const kernels::NodeDef& def);
 // The run's CUDA stream (null: the legacy default stream, outside an execution).
 void* StreamOf(const kernels::KernelContext& ctx);
-// The type the model's matrix kernels (convolutions, matrix products) take their inputs and
-// weights in (kernels/precision.h): float32, or float16 / bfloat16 (an .om compiled with an fp16
-// or bf16 precision mode) with float32 accumulation and float32 results.
-enum class MatrixInput { kFloat32, kFloat16, kBfloat16 };
-MatrixInput MatrixInputOf(const kernels::NodeDef& def);
-// Converts `n` float32 values at `src` into `type` (float16 or bfloat16) at `dst` on the run's
-// stream.
-Status ToMatrixInput(kernels::KernelContext& ctx, MatrixInput type, const float* src, void* dst,
-                     int64_t n);
+// Elements of `type` have 1, 2, 4 or 8 bytes (not the packed sub-byte types), or a decline
+// naming the type.
+Status RequireWholeBytes(const kernels::NodeDef& def, kernels::DataType type);
+
+// A check a factory makes of its node before making the kernel.
+using PrepareCheck = Status (*)(const kernels::NodeDef& def);
+// Registers `run` for the ONNX op `op` as a function kernel, made once every check passes.
+void RegisterFunction(kernels::KernelRegistry& registry, const char* op, kernels::RunFn run,
+                      std::initializer_list<PrepareCheck> checks);
+
+// An fp16 / bf16 model (kernels/precision.h, `def.matrix_precision`): its matrix kernels
+// (convolutions, matrix products) take float16 / bfloat16 inputs and weights, accumulate in
+// float32 and give float32 results. These convert float32 values into the model's half type
+// and back on the run's stream (kFp32 is not a half type).
+Status ToHalf(kernels::KernelContext& ctx, kernels::MatrixPrecision precision, const float* src,
+              void* dst, int64_t n);
+Status FromHalf(kernels::KernelContext& ctx, kernels::MatrixPrecision precision, const void* src,
+                float* dst, int64_t n);
 // A fused op's activation and post_scale / post_shift (kernels/attrs.h) as epilogue
 // parameters (activation.cc); no bias or residual yet.
 Result<EpilogueParams> ReadEpilogue(const kernels::NodeDef& def);
@@ -88,6 +99,29 @@ class RunScratch {
   size_t bytes_;
   void* data_ = nullptr;
 };
+
+// Device memory for one run's half-type copies: part i holds `elements[i]` 2-byte values and
+// starts 256-byte aligned (the alignment the libraries' fastest algorithms take).
+class HalfScratch {
+ public:
+  HalfScratch(const kernels::KernelContext& ctx, std::initializer_list<int64_t> elements);
+  bool ok() const { return scratch_.ok(); }
+  uint8_t* part(size_t i) const { return static_cast<uint8_t*>(scratch_.data()) + offsets_[i]; }
+
+ private:
+  static std::vector<size_t> Offsets(std::initializer_list<int64_t> elements);
+  std::vector<size_t> offsets_;  // one per part, then the total
+  RunScratch scratch_;
+};
+
+// The largest power of two, at most `cap`, that divides every pointer's address (what a
+// library may assume of their alignment when it picks an algorithm).
+uint32_t CommonAlignment(std::initializer_list<const void*> pointers, uint32_t cap);
+
+// Adds `scale` · z, broadcast to y's dims (numpy rules), to the epilogue: a fused convolution's
+// residual, Gemm's C. kInvalidParam naming `what` when z does not broadcast.
+Status AddBroadcastTerm(EpilogueParams& p, const kernels::TensorView& z, float scale,
+                        const kernels::TensorView& y, const char* what);
 
 // An axis attribute of a tensor of `rank` dims, negative ones counted from the end (the op's
 // definition checked the range).

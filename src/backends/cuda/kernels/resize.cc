@@ -122,12 +122,8 @@ Status RunResize(const NodeDef& def, KernelContext& ctx) {
 
 Result<std::unique_ptr<Kernel>> Prepare(const NodeDef& def) {
   const kernels::DataType type = def.input_types[0];
-  const size_t bytes = ir::SizeOf(type);
   if (def.attr_string("mode") == "nearest" || def.attr_string("mode").empty()) {
-    if (ir::IsPacked(type) || (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8)) {
-      return def.Fail(code::kFeatureUnsupported, "the CUDA nearest Resize moves elements of 1, 2, ",
-                      "4 or 8 bytes; ", ir::Name(type), " is not one");
-    }
+    KILN_RETURN_IF_ERROR(RequireWholeBytes(def, type), "");
   } else if (type != kernels::DataType::kFloat32) {
     return def.Fail(code::kFeatureUnsupported, "the CUDA ", def.attr_string("mode"),
                     " Resize blends float32 only; X is ", ir::Name(type));
