@@ -53,6 +53,25 @@ class Execution {
   virtual void Copy(void* dst, const void* src, size_t bytes) {
     if (bytes != 0) std::memmove(dst, src, bytes);
   }
+
+  // Recording a run for replay (a CUDA graph): launching a recorded run costs one call where a
+  // plain run calls every kernel. The executor records only a run that repeats the binding of
+  // the run before it — same gear, workspace and caller buffers, every node's dims bound at
+  // load, every kernel Replayable (kernels/kernel.h), no observer — and replays it while the
+  // binding stays the same. All three are called between Begin and End.
+  //
+  // BeginRecording: the kernels called next are recorded, not run; false when the device
+  // cannot record (the default), and the executor runs the kernels plainly.
+  virtual bool BeginRecording() { return false; }
+  // Ends the recording begun last. `complete`: every kernel was called and succeeded. Returns
+  // true when the recording holds the whole run, replaces the one kept before and has been
+  // launched once (the run's results are being computed); false when it was discarded (not
+  // complete, or the device could not record some of it), and the executor runs the kernels
+  // again plainly.
+  virtual bool EndRecording(bool complete) { return false; }
+  // Launches the recording kept last; false when there is none or it failed to launch (the
+  // executor then runs the kernels plainly).
+  virtual bool Replay() { return false; }
 };
 
 }  // namespace kiln::hal

@@ -12,12 +12,15 @@ namespace {
 
 class FunctionKernel final : public Kernel {
  public:
-  FunctionKernel(const NodeDef& def, RunFn fn) : def_(def), fn_(fn) {}
+  FunctionKernel(const NodeDef& def, RunFn fn, bool replayable)
+      : def_(def), fn_(fn), replayable_(replayable) {}
   Status Run(KernelContext& ctx) const override { return fn_(def_, ctx); }
+  bool Replayable() const override { return replayable_; }
 
  private:
   NodeDef def_;
   RunFn fn_;
+  bool replayable_;
 };
 
 }  // namespace
@@ -36,8 +39,8 @@ void KernelContext::ParallelFor(int64_t n, int64_t grain, FunctionRef<void(int64
 
 std::string NodeDef::Label() const { return StrCat(op_type, " '", name, "'"); }
 
-std::unique_ptr<Kernel> MakeFunctionKernel(const NodeDef& def, RunFn fn) {
-  return std::make_unique<FunctionKernel>(def, fn);
+std::unique_ptr<Kernel> MakeFunctionKernel(const NodeDef& def, RunFn fn, bool replayable) {
+  return std::make_unique<FunctionKernel>(def, fn, replayable);
 }
 
 }  // namespace kiln::kernels

@@ -177,6 +177,15 @@ class Kernel {
   // Writes every released constant back (into the same memory) so that others may read it
   // (the data dump of a node's inputs); thread-safe, and a no-op once they are back.
   virtual void RestoreConstants() const {}
+
+  // Whether a device may record this kernel's run and replay the recording in later runs of
+  // the same binding (the same tensors at the same addresses, the same dims) without calling
+  // Run again: a CUDA graph (hal::Execution::BeginRecording). True only for a kernel whose Run
+  // does nothing on the host that depends on the run — it reads no tensor on the host, copies
+  // nothing from host memory that dies with the call, synchronises nothing — but enqueue
+  // device work with arguments fixed by the binding. False (the default) keeps every run of
+  // its model a plain one.
+  virtual bool Replayable() const { return false; }
 };
 
 // Prepare: creates the kernel for `def`, or fails with kFeatureUnsupported (an attribute value
@@ -185,8 +194,9 @@ class Kernel {
 using KernelFactory = std::function<Result<std::unique_ptr<Kernel>>(const NodeDef& def)>;
 
 // A kernel from a plain function (stateless kernels: everything comes from def and ctx).
+// `replayable`: see Kernel::Replayable.
 using RunFn = Status (*)(const NodeDef& def, KernelContext& ctx);
-std::unique_ptr<Kernel> MakeFunctionKernel(const NodeDef& def, RunFn fn);
+std::unique_ptr<Kernel> MakeFunctionKernel(const NodeDef& def, RunFn fn, bool replayable = false);
 
 // A kernel from a plain function that fills scratch vectors each run (a list of its inputs'
 // pieces, an index): `State` (a KernelState) holds them per execution slot, so they keep their

@@ -12,6 +12,7 @@
 #include "kernels/cost.h"
 #include "kernels/definition.h"
 #include "kernels/util.h"
+#include "runtime/replay.h"
 
 namespace kiln::runtime {
 namespace {
@@ -624,6 +625,7 @@ class ExecState {
 
   Frame& main() { return main_; }
   hal::Execution* exec() const { return exec_.get(); }
+  ReplayPolicy& replay() { return replay_; }
   // Binds the plan for `gear` and `workspace` unless the last run had the same.
   void Plan(int gear, uint8_t* workspace) {
     if (planned_ && gear == gear_ && workspace == workspace_) return;
@@ -633,6 +635,21 @@ class ExecState {
     gear_ = gear;
     workspace_ = workspace;
   }
+  // Whether the planned gear's runs may be recorded: every node's outputs are bound at load
+  // and its kernel is Replayable (hal::Execution::BeginRecording). Worked out once per gear.
+  bool Replayable() {
+    const size_t slot = static_cast<size_t>(gear_ + 1);
+    if (slot >= replayable_.size()) replayable_.resize(slot + 1, -1);
+    if (replayable_[slot] < 0) {
+      const GraphProgram& g = main_.graph();
+      bool all = true;
+      for (size_t n = 0; all && n < g.nodes.size(); ++n) {
+        all = !main_.bind_at_run(n) && g.nodes[n].kernel->Replayable();
+      }
+      replayable_[slot] = all ? 1 : 0;
+    }
+    return replayable_[slot] != 0;
+  }
 
  private:
   std::unique_ptr<hal::Execution> exec_;
@@ -640,7 +657,41 @@ class ExecState {
   bool planned_ = false;
   int gear_ = -1;
   uint8_t* workspace_ = nullptr;
+  std::vector<int8_t> replayable_;  // per gear + 1: -1 not worked out yet
+  ReplayPolicy replay_;
 };
+
+namespace {
+
+// Runs the main graph's kernels: replays the execution's recording of this binding, records
+// the run when it repeats the binding of the run before, else calls the kernels (ReplayPolicy).
+// A recording or replay the device declines falls back to calling them.
+Status RunMain(ExecState& state, int gear, uint8_t* workspace, const std::vector<IoBuffer>& inputs,
+               const std::vector<IoBuffer>& outputs, ExecObserver* observer) {
+  hal::Execution* exec = state.exec();
+  const bool replayable = exec != nullptr && observer == nullptr && state.Replayable();
+  ReplayPolicy& policy = state.replay();
+  switch (policy.Next(replayable, gear, workspace, inputs, outputs)) {
+    case ReplayPolicy::Action::kReplay:
+      if (exec->Replay()) return Status::Ok();
+      break;
+    case ReplayPolicy::Action::kRecord:
+      if (exec->BeginRecording()) {
+        const Status recorded = RunFrame(state.main(), nullptr);
+        if (exec->EndRecording(recorded.ok())) {
+          policy.Recorded();
+          return Status::Ok();
+        }
+      }
+      policy.RecordingFailed();
+      break;
+    case ReplayPolicy::Action::kPlain:
+      break;
+  }
+  return RunFrame(state.main(), observer);
+}
+
+}  // namespace
 
 void ExecStateDeleter::operator()(ExecState* state) const { delete state; }
 
@@ -759,7 +810,7 @@ Status Execute(const Program& program, ExecState& state, uint8_t* workspace,
     }
     frame.BindCaller(t, outputs[i].data);
   }
-  KILN_RETURN_IF_ERROR(RunFrame(frame, observer), "");
+  KILN_RETURN_IF_ERROR(RunMain(state, gear, workspace, inputs, outputs, observer), "");
   // Outputs that no node wrote into the caller's buffer (an input or constant passed through,
   // or one tensor listed twice): copy them. An output without a buffer gets memory from its
   // `allocate` now that its size is known.

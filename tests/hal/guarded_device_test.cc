@@ -217,6 +217,111 @@ TEST_F(GuardedDeviceTest, TheDataDumpReadsTensorsThroughTheDevice) {
   EXPECT_TRUE(found) << "no dumped tensor holds the model's output";
 }
 
+// Record and replay (hal::Execution::BeginRecording, a CUDA graph on a GPU): the guarded
+// device's recordings keep each kernel call with the addresses it was bound to and make it
+// again at each launch, so a replay that the executor ran on a stale binding, or one whose
+// kernels read host state, gives wrong outputs here.
+struct RecordCounts {
+  int64_t attempts, recordings, replays;
+  static RecordCounts Now() {
+    return {Counters().recording_attempts, Counters().recordings, Counters().replays};
+  }
+  RecordCounts Since(const RecordCounts& start) const {
+    return {attempts - start.attempts, recordings - start.recordings, replays - start.replays};
+  }
+};
+
+TEST_F(GuardedDeviceTest, RepeatedRunsAreRecordedOnceThenReplayedWhileTheirBuffersStay) {
+  KILN_REQUIRE_MNIST();
+  LoadedModel m(model_test::MnistOm());
+  IoDatasets io({model_test::kMnistInputBytes}, {model_test::kMnistOutputBytes});
+  const RecordCounts start = RecordCounts::Now();
+  ExpectMnistCases(m.id(), io);  // plain, recorded, replayed
+  ExpectMnistCases(m.id(), io);  // replayed three times, each with other input values
+  RecordCounts n = RecordCounts::Now().Since(start);
+  EXPECT_EQ(n.recordings, 1);
+  EXPECT_EQ(n.replays, 4);
+
+  // The same input buffer into another output buffer: the recording of the first binding no
+  // longer fits; the new binding runs plainly, is recorded at its second run, then replayed.
+  IoDatasets other({model_test::kMnistInputBytes}, {model_test::kMnistOutputBytes});
+  for (int set = 0; set < 3; ++set) {
+    MnistCase c = model_test::LoadMnistCase(set);
+    io.input(0).Write(c.input);
+    ASSERT_EQ(aclmdlExecute(m.id(), io.in(), other.out()), ACL_SUCCESS) << RecentErrMsg();
+    std::vector<float> out = other.output(0).ReadFloats(model_test::kMnistOutputFloats);
+    EXPECT_TRUE(model_test::MatchesOnnx(out, c.expected, {1, 10})) << "data set " << set;
+  }
+  n = RecordCounts::Now().Since(start);
+  EXPECT_EQ(n.recordings, 2);
+  EXPECT_EQ(n.replays, 5);
+  // Another input buffer too.
+  ExpectMnistCases(m.id(), other);
+  n = RecordCounts::Now().Since(start);
+  EXPECT_EQ(n.recordings, 3);
+  EXPECT_EQ(n.replays, 6);
+}
+
+TEST_F(GuardedDeviceTest, RecordingsTheDeviceDiscardsOrDeclinesLeaveRunsPlainAndRight) {
+  KILN_REQUIRE_MNIST();
+  LoadedModel m(model_test::MnistOm());
+  IoDatasets io({model_test::kMnistInputBytes}, {model_test::kMnistOutputBytes});
+  RecordCounts start = RecordCounts::Now();
+  Counters().keep = false;
+  ExpectMnistCases(m.id(), io);
+  ExpectMnistCases(m.id(), io);
+  Counters().keep = true;
+  RecordCounts n = RecordCounts::Now().Since(start);
+  EXPECT_EQ(n.attempts, 1);  // the model's one gear is not recorded again
+  EXPECT_EQ(n.recordings, 0);
+  EXPECT_EQ(n.replays, 0);
+
+  LoadedModel declined(model_test::MnistOm());
+  start = RecordCounts::Now();
+  Counters().record = false;
+  ExpectMnistCases(declined.id(), io);
+  Counters().record = true;
+  n = RecordCounts::Now().Since(start);
+  EXPECT_EQ(n.recordings, 0);
+  EXPECT_EQ(n.replays, 0);
+}
+
+TEST_F(GuardedDeviceTest, RunsWithDimsBoundAtRunTimeOrObservedAreNeverRecorded) {
+  KILN_REQUIRE_MNIST();
+  const std::string om = model_test::CompileOm(
+      "mnist_dynamic_replay", model_test::WriteBatchableMnist(), "Input3:-1,1,28,28");
+  ASSERT_FALSE(om.empty());
+  const RecordCounts start = RecordCounts::Now();
+  {
+    LoadedModel m(om);
+    IoDatasets io({model_test::kMnistInputBytes}, {model_test::kMnistOutputBytes});
+    const int64_t dims[4] = {1, 1, 28, 28};
+    aclTensorDesc* desc = aclCreateTensorDesc(ACL_FLOAT, 4, dims, ACL_FORMAT_NCHW);
+    ASSERT_EQ(aclmdlSetDatasetTensorDesc(io.in(), desc, 0), ACL_SUCCESS) << RecentErrMsg();
+    aclDestroyTensorDesc(desc);
+    ExpectMnistCases(m.id(), io);
+  }
+  // The data dump observes every node: its runs are plain.
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(model_test::ScratchDir()) / "guarded_replay_dump";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path cfg = dir / "dump.json";
+  std::ofstream(cfg) << R"({"dump": {"dump_path": ")" << dir.string()
+                     << R"(", "dump_list": [{"model_name": "mnist"}], "dump_mode": "output"}})";
+  ASSERT_EQ(aclmdlInitDump(), ACL_SUCCESS) << RecentErrMsg();
+  ASSERT_EQ(aclmdlSetDump(cfg.c_str()), ACL_SUCCESS) << RecentErrMsg();
+  {
+    LoadedModel m(model_test::MnistOm());
+    IoDatasets io({model_test::kMnistInputBytes}, {model_test::kMnistOutputBytes});
+    ExpectMnistCases(m.id(), io);
+  }
+  ASSERT_EQ(aclmdlFinalizeDump(), ACL_SUCCESS) << RecentErrMsg();
+  const RecordCounts n = RecordCounts::Now().Since(start);
+  EXPECT_EQ(n.attempts, 0);
+  EXPECT_EQ(n.replays, 0);
+}
+
 TEST_F(GuardedDeviceTest, HostMemoryFromMallocHostIsHostMemory) {
   void* host = nullptr;
   ASSERT_EQ(aclrtMallocHost(&host, 256), ACL_SUCCESS) << RecentErrMsg();

@@ -7,8 +7,12 @@
 
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
+
+#include "hal/execution.h"
 
 namespace kiln::hal::testing {
 namespace {
@@ -112,10 +116,53 @@ class CheckingContext final : public kernels::ForwardingContext {
   const std::string& label_;
 };
 
+// A recorded kernel call's context: the tensors, state and execution of the call it was
+// recorded from, by value (a replay runs long after that call's context is gone).
+class RecordedContext final : public kernels::KernelContext {
+ public:
+  explicit RecordedContext(const kernels::KernelContext& from)
+      : state_(from.state()), exec_(from.exec()) {
+    for (size_t i = 0; i < from.num_inputs(); ++i) {
+      const kernels::TensorView* v = from.input(i);
+      inputs_.push_back(v != nullptr ? *v : kernels::TensorView{});
+      has_input_.push_back(v != nullptr);
+    }
+    auto& writable = const_cast<kernels::KernelContext&>(from);
+    for (size_t i = 0; i < from.num_outputs(); ++i) {
+      const kernels::TensorView* v = writable.output(i);
+      outputs_.push_back(v != nullptr ? *v : kernels::TensorView{});
+      has_output_.push_back(v != nullptr);
+      wanted_.push_back(from.output_wanted(i));
+    }
+  }
+  size_t num_inputs() const override { return inputs_.size(); }
+  const kernels::TensorView* input(size_t i) const override {
+    return has_input_[i] ? &inputs_[i] : nullptr;
+  }
+  size_t num_outputs() const override { return outputs_.size(); }
+  kernels::TensorView* output(size_t i) override { return has_output_[i] ? &outputs_[i] : nullptr; }
+  Result<kernels::TensorView*> DynamicOutput(size_t, const kernels::Dims&) override {
+    return Error(code::kInternalError, "a replayed kernel cannot bind an output at run time");
+  }
+  bool output_wanted(size_t i) const override { return wanted_[i]; }
+  Result<std::vector<kernels::HostTensor>> RunGraph(
+      int, const std::vector<kernels::TensorView>&) override {
+    return Error(code::kInternalError, "a replayed kernel cannot run a body");
+  }
+  hal::Execution* exec() const override { return exec_; }
+  kernels::KernelState* state() const override { return state_; }
+
+ private:
+  std::vector<kernels::TensorView> inputs_, outputs_;
+  std::vector<bool> has_input_, has_output_, wanted_;
+  kernels::KernelState* state_;
+  hal::Execution* exec_;
+};
+
 class GuardedKernel final : public kernels::Kernel {
  public:
-  GuardedKernel(std::unique_ptr<kernels::Kernel> inner, std::string label)
-      : inner_(std::move(inner)), label_(std::move(label)) {}
+  GuardedKernel(std::unique_ptr<kernels::Kernel> inner, std::string label, bool replayable)
+      : inner_(std::move(inner)), label_(std::move(label)), replayable_(replayable) {}
   Status Run(kernels::KernelContext& ctx) const override {
     for (size_t i = 0; i < ctx.num_inputs(); ++i) {
       KILN_RETURN_IF_ERROR(CheckGuarded(ctx.input(i), label_, "input", i), "");
@@ -123,19 +170,32 @@ class GuardedKernel final : public kernels::Kernel {
     for (size_t i = 0; i < ctx.num_outputs(); ++i) {
       KILN_RETURN_IF_ERROR(CheckGuarded(ctx.output(i), label_, "output", i), "");
     }
+    if (auto* recorder = dynamic_cast<GuardedRecorder*>(ctx.exec());
+        recorder != nullptr && recorder->recording()) {
+      if (!replayable_) return Error(code::kInternalError, label_, ": recorded, not replayable");
+      auto recorded = std::make_shared<RecordedContext>(ctx);
+      recorder->Keep([this, recorded] { return RunOpen(*recorded); });
+      return Status::Ok();
+    }
     CheckingContext checking(ctx, label_);
-    TheGuard().Open();
-    Status status = inner_->Run(checking);
-    TheGuard().Close();
-    return status;
+    return RunOpen(checking);
   }
   std::unique_ptr<kernels::KernelState> CreateState() const override {
     return inner_->CreateState();
   }
+  bool Replayable() const override { return replayable_; }
 
  private:
+  Status RunOpen(kernels::KernelContext& ctx) const {
+    TheGuard().Open();
+    Status status = inner_->Run(ctx);
+    TheGuard().Close();
+    return status;
+  }
+
   std::unique_ptr<kernels::Kernel> inner_;
   std::string label_;
+  bool replayable_;
 };
 
 }  // namespace
@@ -162,7 +222,7 @@ void RegisterGuardedKernels(kernels::KernelRegistry& registry) {
               registry.Find(kernels::kReferenceBackend, domain, op);
           KILN_ASSIGN_OR_RETURN(std::unique_ptr<kernels::Kernel> inner, (*reference)(def));
           return std::unique_ptr<kernels::Kernel>(
-              std::make_unique<GuardedKernel>(std::move(inner), def.Label()));
+              std::make_unique<GuardedKernel>(std::move(inner), def.Label(), def.graphs.empty()));
         });
   }
 }

@@ -11,6 +11,8 @@
 // kernel's Prepare must be host memory, as a GPU kernel uploads what it keeps.
 #pragma once
 
+#include <functional>
+
 #include "hal/allocator.h"
 #include "kernels/registry.h"
 
@@ -25,7 +27,18 @@ Allocator& GuardedAllocator();
 void GuardedCopy(void* dst, const void* src, size_t bytes);
 
 // Registers, for backend "guarded", every reference kernel wrapped to run with the guarded
-// memory open.
+// memory open. They are Replayable (kernels/kernel.h) but for the control-flow ones.
 void RegisterGuardedKernels(kernels::KernelRegistry& registry);
+
+// A guarded execution that records runs (hal::Execution::BeginRecording) as a CUDA graph
+// does: while it records, a guarded kernel is not run; its call is kept with the tensors,
+// state and execution it was bound to, and made again — without the executor, on those
+// addresses — each time the recording is launched.
+class GuardedRecorder {
+ public:
+  virtual ~GuardedRecorder() = default;
+  virtual bool recording() const = 0;
+  virtual void Keep(std::function<Status()> call) = 0;
+};
 
 }  // namespace kiln::hal::testing

@@ -7,9 +7,11 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace kiln::hal::testing {
 namespace {
@@ -103,17 +105,62 @@ class NullExecution final : public Execution {
   }
 };
 
-// The guarded device's execution copies through the guarded memory's lock.
-class GuardedExecution final : public Execution {
+// The guarded device's execution copies through the guarded memory's lock and records runs
+// for replay as a CUDA graph does (GuardedRecorder): a host copy while it records breaks the
+// recording, as it does a stream capture.
+class GuardedExecution final : public Execution, public GuardedRecorder {
  public:
   void Begin() override { ++Counters().executions; }
   bool host_addressable() const override { return false; }
-  void Copy(void* dst, const void* src, size_t bytes) override { GuardedCopy(dst, src, bytes); }
+  void Copy(void* dst, const void* src, size_t bytes) override {
+    if (recording_) {
+      broken_ = true;
+      return;
+    }
+    GuardedCopy(dst, src, bytes);
+  }
+  bool BeginRecording() override {
+    if (!Counters().record) return false;
+    ++Counters().recording_attempts;
+    recording_ = true;
+    broken_ = false;
+    pending_.clear();
+    return true;
+  }
+  bool EndRecording(bool complete) override {
+    recording_ = false;
+    if (!complete || broken_ || !Counters().keep) {
+      pending_.clear();
+      return false;
+    }
+    kept_.swap(pending_);
+    pending_.clear();
+    ++Counters().recordings;
+    return Launch();
+  }
+  bool Replay() override {
+    if (kept_.empty()) return false;
+    ++Counters().replays;
+    return Launch();
+  }
+  bool recording() const override { return recording_; }
+  void Keep(std::function<Status()> call) override { pending_.push_back(std::move(call)); }
   void* AllocateTensor(size_t bytes) override {
     auto p = GuardedAllocator().Allocate(bytes, 64, false);
     return p.ok() ? *p : nullptr;
   }
   void FreeTensor(void* ptr) override { GuardedAllocator().Free(ptr, 0); }
+
+ private:
+  bool Launch() {
+    for (const auto& call : kept_) {
+      if (!call().ok()) return false;
+    }
+    return true;
+  }
+
+  bool recording_ = false, broken_ = false;
+  std::vector<std::function<Status()>> pending_, kept_;
 };
 
 class NullDevice final : public Device {

@@ -22,6 +22,14 @@ struct NullCounters {
   std::atomic<int64_t> executions{0};     // Execution::Begin calls
   std::atomic<int64_t> parallel_fors{0};  // ParallelFor calls by kernels
   std::atomic<int64_t> allocations{0};    // Allocator::Allocate calls
+  // The guarded device's recordings (guarded_memory.h GuardedRecorder): recordings begun, runs
+  // recorded and kept, replays launched. `record` false: it declines to begin one; `keep` false:
+  // it discards each at its end (as a device does whose capture some call broke).
+  std::atomic<int64_t> recording_attempts{0};
+  std::atomic<int64_t> recordings{0};
+  std::atomic<int64_t> replays{0};
+  std::atomic<bool> record{true};
+  std::atomic<bool> keep{true};
 };
 NullCounters& Counters();
 

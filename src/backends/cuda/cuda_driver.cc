@@ -36,7 +36,9 @@ class CudaDevice final : public hal::Device {
   std::shared_ptr<hal::Event> CreateEvent() override { return std::make_shared<hal::HostEvent>(); }
   uint64_t busy_ns() const override { return busy_ns_.load(std::memory_order_relaxed); }
   std::unique_ptr<hal::Execution> CreateExecution() override {
-    return std::make_unique<CudaExecution>(ordinal_, &busy_ns_);
+    // CUDA graphs for repeated runs unless KILN_CUDA_GRAPHS=0 (docs/configuration.md).
+    return std::make_unique<CudaExecution>(ordinal_, &busy_ns_,
+                                           env::Get("KILN_CUDA_GRAPHS") != "0");
   }
   Status RunPreparation(FunctionRef<Status()> prepare) override {
     KILN_RETURN_IF_ERROR(CudaStatus(cudaSetDevice(ordinal_), "cudaSetDevice"), "");

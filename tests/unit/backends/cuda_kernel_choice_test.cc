@@ -92,6 +92,13 @@ class CudaKernelChoiceTest : public ::testing::Test {
     def.device = &gpu_;
     return kernels::KernelRegistry::Global().Create(kCudaBackend, def).status();
   }
+  // Whether the CUDA kernel for `def` may be recorded into a CUDA graph (kernels/kernel.h).
+  bool Replayable(NodeDef def) {
+    def.device = &gpu_;
+    auto kernel = kernels::KernelRegistry::Global().Create(kCudaBackend, def);
+    EXPECT_TRUE(kernel.ok()) << kernel.status().message();
+    return kernel.ok() && (*kernel)->Replayable();
+  }
   void ExpectDeclined(const NodeDef& def, int code, const std::string& why) {
     Status st = Prepare(def);
     EXPECT_EQ(st.code(), code) << st.message();
@@ -180,6 +187,25 @@ TEST_F(CudaKernelChoiceTest, ConstantIndicesAreCheckedAndHostOnlyFormsDeclined) 
   NodeDef gelu = Def("Gelu", {&x}, {DataType::kFloat32}, 20);
   gelu.attrs["approximate"] = std::string("tanh");
   ExpectDeclined(gelu, code::kFeatureUnsupported, "exact form");
+}
+
+TEST_F(CudaKernelChoiceTest, KernelsThatOnlyLaunchAreReplayableOnesSteeredByComputedValuesNot) {
+  HostTensor x = F32({1, 2, 4, 4}, std::vector<float>(32, 1));
+  HostTensor starts = I64({1}, {1}), ends = I64({1}, {3}), axes = I64({1}, {3});
+  EXPECT_TRUE(Replayable(Def("Relu", {&x}, {DataType::kFloat32}, 14)));
+  EXPECT_TRUE(Replayable(Def("Add", {&x, &x}, {DataType::kFloat32}, 14)));
+  EXPECT_TRUE(Replayable(Def("Transpose", {&x}, {DataType::kFloat32}, 13)));
+  EXPECT_TRUE(Replayable(Def("Shape", {&x}, {DataType::kInt64}, 15)));  // values in launch args
+  NodeDef slice = Def("Slice", {&x, &starts, &ends, &axes}, {DataType::kFloat32}, 13);
+  EXPECT_FALSE(Replayable(slice));  // computed starts: copied to the host each run
+  auto sv = starts.view(), ev = ends.view(), av = axes.view();
+  slice.constants = {nullptr, &sv, &ev, &av};
+  EXPECT_TRUE(Replayable(slice));
+  HostTensor scales = F32({4}, {1, 1, 2, 2});
+  NodeDef resize = Def("Resize", {&x, nullptr, &scales}, {DataType::kFloat32}, 13);
+  auto scv = scales.view();
+  resize.constants = {nullptr, nullptr, &scv};
+  EXPECT_FALSE(Replayable(resize));  // its tables are copied to the device each run
 }
 
 }  // namespace

@@ -22,6 +22,8 @@ using kernels::NodeDef;
 
 class EpilogueKernel final : public Kernel {
  public:
+  // Enqueues its launches only (kernels/kernel.h).
+  bool Replayable() const override { return true; }
   explicit EpilogueKernel(EpilogueParams p) : p_(p) {}
   Status Run(KernelContext& ctx) const override {
     const kernels::TensorView* x = ctx.input(0);

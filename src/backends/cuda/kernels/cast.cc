@@ -47,6 +47,8 @@ std::optional<CastType> CastTypeOf(DataType t) {
 
 class CastKernel final : public Kernel {
  public:
+  // Enqueues its launches only (kernels/kernel.h).
+  bool Replayable() const override { return true; }
   CastKernel(CastType from, CastType to) : from_(from), to_(to) {}
   Status Run(KernelContext& ctx) const override {
     const kernels::TensorView* x = ctx.input(0);

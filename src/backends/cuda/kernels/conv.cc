@@ -199,6 +199,8 @@ class ConvState final : public KernelState {
 
 class ConvKernel final : public Kernel {
  public:
+  // Enqueues its launches only (kernels/kernel.h).
+  bool Replayable() const override { return true; }
   ConvKernel(const CudnnApi* api, kernels::MatrixPrecision precision, kernels::ConvAttrs attrs,
              EpilogueParams epilogue, bool has_z)
       : api_(api),

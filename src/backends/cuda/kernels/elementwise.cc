@@ -26,6 +26,8 @@ using kernels::TensorView;
 
 class UnaryKernel final : public Kernel {
  public:
+  // Enqueues its launches only (kernels/kernel.h).
+  bool Replayable() const override { return true; }
   explicit UnaryKernel(UnaryOp op) : op_(op) {}
   Status Run(KernelContext& ctx) const override {
     const TensorView* x = ctx.input(0);
@@ -44,6 +46,8 @@ class UnaryKernel final : public Kernel {
 // op(x0, x1), then op(output, xi) for each further input.
 class BinaryKernel final : public Kernel {
  public:
+  // Enqueues its launches only (kernels/kernel.h).
+  bool Replayable() const override { return true; }
   BinaryKernel(BinaryOp op, BinaryType type) : op_(op), type_(type) {}
   Status Run(KernelContext& ctx) const override {
     TensorView* y = ctx.output(0);

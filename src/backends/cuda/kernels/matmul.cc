@@ -194,6 +194,8 @@ class MatmulState final : public KernelState {
 
 class MatmulKernel final : public Kernel {
  public:
+  // Enqueues its launches only (kernels/kernel.h).
+  bool Replayable() const override { return true; }
   MatmulKernel(Form form, const CublasLtApi* lt, kernels::MatrixPrecision precision,
                EpilogueParams epilogue, float alpha, float beta, bool trans_a, bool trans_b)
       : form_(form),

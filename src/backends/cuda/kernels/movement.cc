@@ -221,12 +221,13 @@ Status RequireGatherIndices(const NodeDef& def) {
 
 void RegisterCudaMovementKernels(kernels::KernelRegistry& registry) {
   for (const auto& [op, run] : {std::pair<const char*, kernels::RunFn>{"Transpose", RunTranspose},
-                                {"Slice", RunSlice},
                                 {"Concat", RunConcat},
-                                {"Split", RunSplit},
                                 {"Expand", RunExpand}}) {
     RegisterFunction(registry, op, run, {RequireMovableInput});
   }
+  // Steered on the host (HostSteeringContext).
+  RegisterFunction(registry, "Slice", RunSlice, {RequireMovableInput}, SteeringIsConstant);
+  RegisterFunction(registry, "Split", RunSplit, {RequireMovableInput}, SteeringIsConstant);
   RegisterFunction(registry, "ConstantOfShape", RunConstantOfShape, {RequireMovableOutput});
   RegisterFunction(registry, "Range", RunRange, {RequireRangeType});
   RegisterFunction(registry, "Gather", RunGather, {RequireMovableInput, RequireGatherIndices});

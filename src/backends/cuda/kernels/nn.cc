@@ -24,6 +24,8 @@ using kernels::TensorView;
 
 class SoftmaxKernel final : public Kernel {
  public:
+  // Enqueues its launches only (kernels/kernel.h).
+  bool Replayable() const override { return true; }
   SoftmaxKernel(int64_t axis, bool flatten, bool log) : axis_(axis), flatten_(flatten), log_(log) {}
   Status Run(KernelContext& ctx) const override {
     const TensorView* x = ctx.input(0);
@@ -45,6 +47,8 @@ class SoftmaxKernel final : public Kernel {
 
 class Pool2dKernel final : public Kernel {
  public:
+  // Enqueues its launches only (kernels/kernel.h).
+  bool Replayable() const override { return true; }
   explicit Pool2dKernel(kernels::PoolAttrs attrs) : attrs_(std::move(attrs)) {}
   Status Run(KernelContext& ctx) const override {
     const TensorView* x = ctx.input(0);
@@ -81,6 +85,8 @@ class Pool2dKernel final : public Kernel {
 
 class GlobalPoolKernel final : public Kernel {
  public:
+  // Enqueues its launches only (kernels/kernel.h).
+  bool Replayable() const override { return true; }
   explicit GlobalPoolKernel(bool max) : max_(max) {}
   Status Run(KernelContext& ctx) const override {
     const TensorView* x = ctx.input(0);

@@ -89,14 +89,14 @@ Result<std::unique_ptr<Kernel>> PrepareDequantize(const NodeDef& def) {
   if (def.opset >= 21 && def.attr_int("block_size") > 0) {
     return def.Fail(code::kFeatureUnsupported, "the CUDA DequantizeLinear has no blocked form");
   }
-  return kernels::MakeFunctionKernel(def, RunDequantize);
+  return kernels::MakeFunctionKernel(def, RunDequantize, /*replayable=*/true);
 }
 
 Result<std::unique_ptr<Kernel>> PrepareMatMulInteger(const NodeDef& def) {
   if (!Is8Bit(def.input_types[0]) || !Is8Bit(def.input_types[1])) {
     return def.Fail(code::kFeatureUnsupported, "the CUDA MatMulInteger takes 8-bit A and B");
   }
-  return kernels::MakeFunctionKernel(def, RunMatMulInteger);
+  return kernels::MakeFunctionKernel(def, RunMatMulInteger, /*replayable=*/true);
 }
 
 }  // namespace
@@ -109,7 +109,8 @@ void RegisterCudaQuantKernels(kernels::KernelRegistry& registry) {
                         return def.Fail(code::kFeatureUnsupported,
                                         "the CUDA DynamicQuantizeLinear takes float32");
                       }
-                      return kernels::MakeFunctionKernel(def, RunDynamicQuantize);
+                      return kernels::MakeFunctionKernel(def, RunDynamicQuantize,
+                                                         /*replayable=*/true);
                     });
   registry.Register(kCudaBackend, "", "MatMulInteger", PrepareMatMulInteger);
 }

@@ -54,13 +54,21 @@ Status RequireWholeBytes(const kernels::NodeDef& def, kernels::DataType type) {
 }
 
 void RegisterFunction(kernels::KernelRegistry& registry, const char* op, kernels::RunFn run,
-                      std::initializer_list<PrepareCheck> checks) {
-  registry.Register(kCudaBackend, "", op,
-                    [run, checks = std::vector<PrepareCheck>(checks)](
-                        const kernels::NodeDef& def) -> Result<std::unique_ptr<kernels::Kernel>> {
-                      for (PrepareCheck check : checks) KILN_RETURN_IF_ERROR(check(def), "");
-                      return kernels::MakeFunctionKernel(def, run);
-                    });
+                      std::initializer_list<PrepareCheck> checks, ReplayCheck replayable) {
+  registry.Register(
+      kCudaBackend, "", op,
+      [run, checks = std::vector<PrepareCheck>(checks),
+       replayable](const kernels::NodeDef& def) -> Result<std::unique_ptr<kernels::Kernel>> {
+        for (PrepareCheck check : checks) KILN_RETURN_IF_ERROR(check(def), "");
+        return kernels::MakeFunctionKernel(def, run, replayable == nullptr || replayable(def));
+      });
+}
+
+bool SteeringIsConstant(const kernels::NodeDef& def) {
+  for (size_t i = 1; i < def.num_inputs(); ++i) {
+    if (def.input_given(i) && def.constant(i) == nullptr) return false;
+  }
+  return true;
 }
 
 namespace {

@@ -44,9 +44,11 @@ Status RequireWholeBytes(const kernels::NodeDef& def, kernels::DataType type);
 
 // A check a factory makes of its node before making the kernel.
 using PrepareCheck = Status (*)(const kernels::NodeDef& def);
+// Whether the node's kernel is Replayable (kernels/kernel.h); null: always.
+using ReplayCheck = bool (*)(const kernels::NodeDef& def);
 // Registers `run` for the ONNX op `op` as a function kernel, made once every check passes.
 void RegisterFunction(kernels::KernelRegistry& registry, const char* op, kernels::RunFn run,
-                      std::initializer_list<PrepareCheck> checks);
+                      std::initializer_list<PrepareCheck> checks, ReplayCheck replayable = nullptr);
 
 // An fp16 / bf16 model (kernels/precision.h, `def.matrix_precision`): its matrix kernels
 // (convolutions, matrix products) take float16 / bfloat16 inputs and weights, accumulate in
@@ -80,6 +82,10 @@ class HostSteeringContext final : public kernels::ForwardingContext {
   mutable std::vector<std::unique_ptr<kernels::HostTensor>> staged_;
   mutable std::vector<kernels::TensorView> views_;
 };
+
+// Whether every input after the first is a constant or omitted: a kernel steered by a computed
+// one copies it back each run and is not Replayable (kernels/kernel.h).
+bool SteeringIsConstant(const kernels::NodeDef& def);
 
 // Device scratch memory for one run (a library's workspace), from the execution's stream-ordered
 // allocator and given back when the run's work is enqueued (the stream orders the free after

@@ -4,14 +4,17 @@
 // The CUDA device's data-movement kernels that copy bytes as they are: Reshape, Flatten,
 // Squeeze, Unsqueeze and Identity, any element type (a device-to-device copy on the slot's
 // stream; none when the executor gave the output the input's memory); Shape and Size, whose
-// values the host knows.
+// values the host knows: each value is written by a one-element fill whose argument holds it,
+// so the run enqueues launches only (a recording keeps the values).
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <vector>
 
 #include "backends/cuda/cuda_status.h"
+#include "backends/cuda/kernels/movement_launch.h"
 #include "backends/cuda/kernels/register.h"
 #include "hal/execution.h"
 #include "kernels/util.h"
@@ -21,6 +24,8 @@ namespace {
 
 class CopyKernel final : public kernels::Kernel {
  public:
+  // Enqueues its launches only (kernels/kernel.h).
+  bool Replayable() const override { return true; }
   Status Run(kernels::KernelContext& ctx) const override {
     const kernels::TensorView* x = ctx.input(0);
     kernels::TensorView* y = ctx.output(0);
@@ -39,6 +44,8 @@ class CopyKernel final : public kernels::Kernel {
 // into the int64 output through the execution.
 class ShapeKernel final : public kernels::Kernel {
  public:
+  // Enqueues its launches only (kernels/kernel.h).
+  bool Replayable() const override { return true; }
   ShapeKernel(bool size, int64_t start) : size_(size), start_(start) {}
   Status Run(kernels::KernelContext& ctx) const override {
     const kernels::TensorView* x = ctx.input(0);
@@ -58,10 +65,13 @@ class ShapeKernel final : public kernels::Kernel {
       return Error(code::kInternalError, "the output is bound for ", y->num_elements(),
                    " dims, the input gives ", values.size());
     }
-    if (values.empty()) return Status::Ok();
-    // Through the execution: in place when it returns (`values` dies with this call).
-    if (ctx.exec() == nullptr) return Error(code::kInternalError, "a CUDA Shape outside a run");
-    ctx.exec()->Copy(y->data, values.data(), values.size() * sizeof(int64_t));
+    auto* out = static_cast<int64_t*>(y->data);
+    for (size_t i = 0; i < values.size(); ++i) {
+      uint64_t pattern = 0;
+      std::memcpy(&pattern, &values[i], sizeof(pattern));
+      KILN_RETURN_IF_ERROR(
+          Launched(LaunchFill(out + i, 1, sizeof(int64_t), pattern, StreamOf(ctx)), "a fill"), "");
+    }
     return Status::Ok();
   }
 
