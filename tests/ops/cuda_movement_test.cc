@@ -154,6 +154,12 @@ TEST_F(CudaMovementTest, ResizeModesMatchTheReference) {
   const std::vector<HostTensor> v10_ins = {bytes, up};
   MarkConstants(v10, v10_ins, 1, views);
   ExpectSameBytes(Run(v10, v10_ins), "Resize opset 10 of uint8");
+  // Scales computed by the model: read back and planned at each run, no tables kept.
+  HostTensor computed = kernels::testing::F32({4}, {1, 1, 2, 1.5f});
+  NodeDef steered = Def("Resize", {&x, nullptr, &computed}, {DataType::kFloat32}, 13);
+  steered.attrs["mode"] = std::string("linear");
+  ExpectClose(Run(steered, std::vector<const HostTensor*>{&x, nullptr, &computed}), 1e-5f,
+              "Resize with computed scales");
 }
 
 TEST_F(CudaMovementTest, ShapeAndConstantOfShapeMatchTheReference) {
