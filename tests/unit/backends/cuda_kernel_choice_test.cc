@@ -6,12 +6,16 @@
 // libraries opened at run time, and the nodes the kernels decline at load with the reason.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <limits>
 #include <string>
+#include <vector>
 
 #include "backends/cuda/cuda_libraries.h"
 #include "backends/cuda/kernels/cudnn_graph.h"
 #include "backends/cuda/kernels/matmul_shape.h"
 #include "backends/cuda/kernels/register.h"
+#include "base/fp16.h"
 #include "hal/execution.h"
 #include "tests/hal/apart_device.h"
 #include "tests/unit/kernels/kernel_test_util.h"
@@ -126,6 +130,7 @@ TEST_F(CudaKernelChoiceTest, MatrixKernelsPrepareAndDeclineWhatTheyCannotRun) {
   HostTensor x = F32({1, 2, 5, 5}, std::vector<float>(50, 1));
   HostTensor w = F32({3, 2, 3, 3}, std::vector<float>(54, 1));
   EXPECT_TRUE(Prepare(Def("Conv", {&x, &w}, {DataType::kFloat32}, 11)).ok());
+  EXPECT_TRUE(gpu_.uploads().blocks.empty());  // float32, computed weights: nothing kept
   NodeDef nhwc = Def("FusedConv", {&x, &w}, {DataType::kFloat32}, 1);
   nhwc.domain = "com.kiln";
   nhwc.attrs["kiln_x_nhwc"] = int64_t{1};
@@ -207,6 +212,47 @@ TEST_F(CudaKernelChoiceTest, KernelsThatOnlyLaunchAreReplayableOnesSteeredByComp
   auto scv = scales.view();
   resize.constants = {nullptr, nullptr, &scv};
   EXPECT_TRUE(Replayable(resize));  // a slot keeps its tables per dims
+}
+
+TEST_F(CudaKernelChoiceTest, HalfModelsConvertConstantWeightsOnceAtLoad) {
+  if (!CublasLt().ok() || !Cudnn().ok()) GTEST_SKIP() << "cuBLASLt or cuDNN is not installed";
+  // Values that round differently in float16 and bfloat16, and a NaN.
+  const std::vector<float> values = {
+      1.0f, -2.5f, 1.0f / 3, 65504.0f, 1e-5f, 3.14159f, std::numeric_limits<float>::quiet_NaN(),
+      0.1f};
+  HostTensor a = F32({2, 4}, std::vector<float>(8, 1)), b = F32({4, 2}, values);
+  auto bv = b.view();
+  for (auto precision : {kernels::MatrixPrecision::kFp16, kernels::MatrixPrecision::kBf16}) {
+    NodeDef def = Def("MatMul", {&a, &b}, {DataType::kFloat32}, 13);
+    def.matrix_precision = precision;
+    def.constants = {nullptr, &bv};
+    def.device = &gpu_;
+    auto kernel = kernels::KernelRegistry::Global().Create(kCudaBackend, def);
+    ASSERT_TRUE(kernel.ok()) << kernel.status().message();
+    ASSERT_EQ(gpu_.uploads().blocks.size(), 1u) << "B, once";
+    const auto& [block, bytes] = *gpu_.uploads().blocks.begin();
+    ASSERT_EQ(bytes, values.size() * 2);
+    const auto* half = static_cast<const uint16_t*>(block);
+    for (size_t i = 0; i < values.size(); ++i) {
+      const uint16_t want = precision == kernels::MatrixPrecision::kBf16
+                                ? kernels::FloatToBFloat16(values[i])
+                                : FloatToHalf(values[i]);
+      EXPECT_EQ(half[i], want) << kernels::Name(precision) << " value " << i;
+    }
+    kernel->reset();  // the kernel gives its copy back
+    EXPECT_TRUE(gpu_.uploads().blocks.empty());
+  }
+  HostTensor x = F32({1, 2, 5, 5}, std::vector<float>(50, 1));
+  HostTensor w = F32({3, 2, 3, 3}, std::vector<float>(54, 0.5f));
+  auto wv = w.view();
+  NodeDef conv = Def("Conv", {&x, &w}, {DataType::kFloat32}, 11);
+  conv.matrix_precision = kernels::MatrixPrecision::kFp16;
+  conv.constants = {nullptr, &wv};
+  conv.device = &gpu_;
+  auto kernel = kernels::KernelRegistry::Global().Create(kCudaBackend, conv);
+  ASSERT_TRUE(kernel.ok()) << kernel.status().message();
+  ASSERT_EQ(gpu_.uploads().blocks.size(), 1u);
+  EXPECT_EQ(static_cast<const uint16_t*>(gpu_.uploads().blocks.begin()->first)[53], 0x3800);
 }
 
 }  // namespace

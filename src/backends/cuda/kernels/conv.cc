@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "backends/cuda/kernels/cudnn_graph.h"
+#include "backends/cuda/kernels/half_constant.h"
 #include "backends/cuda/kernels/register.h"
 #include "kernels/attrs.h"
 #include "kernels/util.h"
@@ -202,12 +203,13 @@ class ConvKernel final : public Kernel {
   // Enqueues its launches only (kernels/kernel.h).
   bool Replayable() const override { return true; }
   ConvKernel(const CudnnApi* api, kernels::MatrixPrecision precision, kernels::ConvAttrs attrs,
-             EpilogueParams epilogue, bool has_z)
+             EpilogueParams epilogue, bool has_z, HalfConstant half_w)
       : api_(api),
         precision_(precision),
         attrs_(std::move(attrs)),
         epilogue_(epilogue),
-        has_z_(has_z) {}
+        has_z_(has_z),
+        half_w_(std::move(half_w)) {}
 
   std::unique_ptr<KernelState> CreateState() const override {
     return std::make_unique<ConvState>(api_, CudnnTypeOf(precision_));
@@ -247,11 +249,12 @@ class ConvKernel final : public Kernel {
   }
 
  private:
-  // An fp16 / bf16 model: X and W converted for this run, the convolution in that type, its
-  // result converted back into the float32 Y.
+  // An fp16 / bf16 model: X (and W unless it was converted at load) converted for this run,
+  // the convolution in that type, its result converted back into the float32 Y.
   Status RunHalf(KernelContext& ctx, ConvState& state, ConvProblem& p, const TensorView& x,
                  const TensorView& w, TensorView& y) const {
-    const int64_t nx = x.num_elements(), nw = w.num_elements(), ny = y.num_elements();
+    const int64_t nx = x.num_elements(), ny = y.num_elements();
+    const int64_t nw = half_w_.data() != nullptr ? 0 : w.num_elements();
     HalfScratch half(ctx, {nx, nw, ny});
     if (!half.ok()) {
       return Error(code::kRtMemoryAllocation,
@@ -259,10 +262,14 @@ class ConvKernel final : public Kernel {
     }
     KILN_RETURN_IF_ERROR(
         ToHalf(ctx, precision_, static_cast<const float*>(x.data), half.part(0), nx), "");
-    KILN_RETURN_IF_ERROR(
-        ToHalf(ctx, precision_, static_cast<const float*>(w.data), half.part(1), nw), "");
+    const void* hw = half_w_.data();
+    if (hw == nullptr) {
+      KILN_RETURN_IF_ERROR(
+          ToHalf(ctx, precision_, static_cast<const float*>(w.data), half.part(1), nw), "");
+      hw = half.part(1);
+    }
     p.alignment = 16;
-    KILN_RETURN_IF_ERROR(state.Run(ctx, p, half.part(0), half.part(1), half.part(2)), "");
+    KILN_RETURN_IF_ERROR(state.Run(ctx, p, half.part(0), hw, half.part(2)), "");
     return FromHalf(ctx, precision_, half.part(2), static_cast<float*>(y.data), ny);
   }
 
@@ -271,6 +278,7 @@ class ConvKernel final : public Kernel {
   kernels::ConvAttrs attrs_;
   EpilogueParams epilogue_;
   bool has_z_;
+  HalfConstant half_w_;  // W in the model's half type, when it is a constant of a half model
 };
 
 Result<std::unique_ptr<Kernel>> Prepare(const NodeDef& def, bool fused) {
@@ -294,9 +302,10 @@ Result<std::unique_ptr<Kernel>> Prepare(const NodeDef& def, bool fused) {
   if (fused) {
     KILN_ASSIGN_OR_RETURN(epilogue, ReadEpilogue(def));
   }
-  return std::unique_ptr<Kernel>(
-      std::make_unique<ConvKernel>(api, def.matrix_precision, kernels::ReadConvAttrs(def), epilogue,
-                                   fused && def.op_type == "FusedConv" && def.input_given(3)));
+  KILN_ASSIGN_OR_RETURN(HalfConstant half_w, HalfConstant::Upload(def, 1));
+  return std::unique_ptr<Kernel>(std::make_unique<ConvKernel>(
+      api, def.matrix_precision, kernels::ReadConvAttrs(def), epilogue,
+      fused && def.op_type == "FusedConv" && def.input_given(3), std::move(half_w)));
 }
 
 }  // namespace

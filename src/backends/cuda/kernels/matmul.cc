@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "backends/cuda/cuda_libraries.h"
+#include "backends/cuda/kernels/half_constant.h"
 #include "backends/cuda/kernels/matmul_shape.h"
 #include "backends/cuda/kernels/register.h"
 #include "kernels/util.h"
@@ -197,7 +198,8 @@ class MatmulKernel final : public Kernel {
   // Enqueues its launches only (kernels/kernel.h).
   bool Replayable() const override { return true; }
   MatmulKernel(Form form, const CublasLtApi* lt, kernels::MatrixPrecision precision,
-               EpilogueParams epilogue, float alpha, float beta, bool trans_a, bool trans_b)
+               EpilogueParams epilogue, float alpha, float beta, bool trans_a, bool trans_b,
+               HalfConstant half_a, HalfConstant half_b)
       : form_(form),
         lt_(lt),
         precision_(precision),
@@ -205,7 +207,9 @@ class MatmulKernel final : public Kernel {
         alpha_(alpha),
         beta_(beta),
         trans_a_(trans_a),
-        trans_b_(trans_b) {}
+        trans_b_(trans_b),
+        half_a_(std::move(half_a)),
+        half_b_(std::move(half_b)) {}
 
   std::unique_ptr<KernelState> CreateState() const override {
     return std::make_unique<MatmulState>(lt_, CudaTypeOf(precision_));
@@ -234,21 +238,25 @@ class MatmulKernel final : public Kernel {
                    "clearing an empty matmul"),
           "");
     } else if (y->num_elements() != 0) {
-      // An fp16 / bf16 model: A and B converted for this run.
-      const int64_t na = a->num_elements(), nb = b->num_elements();
+      // An fp16 / bf16 model: A and B converted for this run, but for a constant converted at
+      // load.
       const bool half = precision_ != kernels::MatrixPrecision::kFp32;
-      HalfScratch halves(ctx, {half ? na : 0, half ? nb : 0});
+      const int64_t na = half && half_a_.data() == nullptr ? a->num_elements() : 0;
+      const int64_t nb = half && half_b_.data() == nullptr ? b->num_elements() : 0;
+      HalfScratch halves(ctx, {na, nb});
       if (!halves.ok()) {
         return Error(code::kRtMemoryAllocation, "no device memory for the matmul's half inputs");
       }
-      const void* pa = a->data;
-      const void* pb = b->data;
-      if (half) {
+      const void* pa = half ? half_a_.data() : a->data;
+      const void* pb = half ? half_b_.data() : b->data;
+      if (na != 0) {
         KILN_RETURN_IF_ERROR(
             ToHalf(ctx, precision_, static_cast<const float*>(a->data), halves.part(0), na), "");
+        pa = halves.part(0);
+      }
+      if (nb != 0) {
         KILN_RETURN_IF_ERROR(
             ToHalf(ctx, precision_, static_cast<const float*>(b->data), halves.part(1), nb), "");
-        pa = halves.part(0);
         pb = halves.part(1);
       }
       KILN_RETURN_IF_ERROR(state->Run(ctx, *shape, alpha_, pa, pb, out), "");
@@ -281,6 +289,7 @@ class MatmulKernel final : public Kernel {
   EpilogueParams epilogue_;
   float alpha_, beta_;  // Gemm's (1 and 1 for MatMul)
   bool trans_a_, trans_b_;
+  HalfConstant half_a_, half_b_;  // A, B in the model's half type, when constants of a half model
 };
 
 Result<std::unique_ptr<Kernel>> Prepare(const NodeDef& def, Form form) {
@@ -314,9 +323,12 @@ Result<std::unique_ptr<Kernel>> Prepare(const NodeDef& def, Form form) {
                       kernels::DimsString(def.input_dims[2]));
     }
   }
+  KILN_ASSIGN_OR_RETURN(HalfConstant half_a, HalfConstant::Upload(def, 0));
+  KILN_ASSIGN_OR_RETURN(HalfConstant half_b, HalfConstant::Upload(def, 1));
   return std::unique_ptr<Kernel>(std::make_unique<MatmulKernel>(
       form, lt, def.matrix_precision, epilogue, gemm ? def.attr_float("alpha") : 1.0f,
-      gemm ? def.attr_float("beta") : 1.0f, trans_a, trans_b));
+      gemm ? def.attr_float("beta") : 1.0f, trans_a, trans_b, std::move(half_a),
+      std::move(half_b)));
 }
 
 }  // namespace
