@@ -19,7 +19,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bundle=build/cuda-check
 tests=(tests/hal/cuda_device_test tests/ops/cuda_elementwise_test tests/ops/cuda_nn_test
-       tests/ops/cuda_matrix_test tests/ops/cuda_movement_test tests/unit/cuda_backend_test)
+       tests/ops/cuda_matrix_test tests/ops/cuda_movement_test tests/ops/cuda_rnn_test
+       tests/ops/cuda_compare_test tests/ops/cuda_reduce_test tests/unit/cuda_backend_test)
 tools=(tests/onnx/onnx_conformance)
 subsets=(node simple light pytorch-converted pytorch-operator)
 # Opened at run time (src/backends/cuda/cuda_libraries.h), too large to carry (cuBLASLt and

@@ -302,4 +302,26 @@ std::vector<int64_t> SplitSizes(const NodeDef& def, KernelContext& ctx, int64_t 
   return sizes;
 }
 
+std::vector<uint8_t> ConstantBytes(const NodeDef& def) {
+  auto bytes_of = [](const void* p, size_t n) {
+    const auto* b = static_cast<const uint8_t*>(p);
+    return std::vector<uint8_t>(b, b + n);
+  };
+  if (const ir::Tensor* v = def.attr_tensor("value")) return bytes_of(v->raw(), v->bytes());
+  if (def.has_attr("value_float")) {
+    const float f = def.attr_float("value_float");
+    return bytes_of(&f, sizeof f);
+  }
+  if (def.has_attr("value_int")) {
+    const int64_t i = def.attr_int("value_int");
+    return bytes_of(&i, sizeof i);
+  }
+  if (def.has_attr("value_floats")) {
+    const std::vector<float> v = def.attr_floats("value_floats");
+    return bytes_of(v.data(), v.size() * sizeof(float));
+  }
+  const std::vector<int64_t> v = def.attr_ints("value_ints");
+  return bytes_of(v.data(), v.size() * sizeof(int64_t));
+}
+
 }  // namespace kiln::kernels

@@ -158,4 +158,9 @@ struct GroupNormAttrs {
 };
 GroupNormAttrs ReadGroupNormAttrs(const NodeDef& def);
 
+// A Constant node's value as the bytes of its output: from whichever one value attribute it has
+// (value, value_float, value_int, value_floats, value_ints; the definition checked there is one
+// of a form Kiln takes).
+std::vector<uint8_t> ConstantBytes(const NodeDef& def);
+
 }  // namespace kiln::kernels

@@ -91,7 +91,7 @@ std::vector<Model> PublicModels() {
       {"ppocr_cls",
        site / "rapidocr_onnxruntime" / "models" / "ch_ppocr_mobile_v2.0_cls_infer.onnx", true},
       {"ppocr_rec", site / "rapidocr_onnxruntime" / "models" / "ch_PP-OCRv4_rec_infer.onnx", true},
-      {"silero_vad", site / "silero_vad" / "data" / "silero_vad.onnx", false},
+      {"silero_vad", site / "silero_vad" / "data" / "silero_vad.onnx", true},
   };
   return models;
 }

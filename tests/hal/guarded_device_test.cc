@@ -16,6 +16,7 @@
 
 #include "acl/acl.h"
 #include "tests/capi/model_test_util.h"
+#include "tests/hal/guarded_memory.h"
 #include "tests/hal/null_driver.h"
 
 namespace kiln::hal::testing {
@@ -334,6 +335,95 @@ TEST_F(GuardedDeviceTest, HostMemoryFromMallocHostIsHostMemory) {
   EXPECT_EQ(back[255], 3);
   EXPECT_EQ(aclrtFree(dev), ACL_SUCCESS);
   EXPECT_EQ(aclrtFreeHost(host), ACL_SUCCESS);
+}
+
+// y = If(ReduceSum(x) > 0, then: x + x, else: x * k) with x float [2,3] and k = -3 a constant of
+// the else branch: the condition is computed into device memory, the branches read a value of
+// the enclosing graph and a constant of their own.
+std::string WriteIfModel() {
+  onnx::ModelProto model;
+  model.set_ir_version(8);
+  model.set_producer_name("kiln guarded device tests");
+  auto* opset = model.add_opset_import();
+  opset->set_domain("");
+  opset->set_version(13);
+  auto value = [](onnx::ValueInfoProto* v, const char* name, int type,
+                  std::initializer_list<int64_t> dims) {
+    v->set_name(name);
+    auto* t = v->mutable_type()->mutable_tensor_type();
+    t->set_elem_type(type);
+    t->mutable_shape();  // a scalar when no dims follow
+    for (int64_t d : dims) t->mutable_shape()->add_dim()->set_dim_value(d);
+  };
+  auto node = [](onnx::GraphProto* g, const char* op, std::initializer_list<const char*> ins,
+                 const char* out) {
+    onnx::NodeProto* n = g->add_node();
+    n->set_op_type(op);
+    n->set_name(out);
+    for (const char* in : ins) n->add_input(in);
+    n->add_output(out);
+    return n;
+  };
+  auto scalar = [](onnx::GraphProto* g, const char* name, float v) {
+    onnx::TensorProto* t = g->add_initializer();
+    t->set_name(name);
+    t->set_data_type(onnx::TensorProto::FLOAT);
+    t->add_float_data(v);
+  };
+  onnx::GraphProto* g = model.mutable_graph();
+  g->set_name("if_on_device");
+  value(g->add_input(), "x", onnx::TensorProto::FLOAT, {2, 3});
+  value(g->add_output(), "y", onnx::TensorProto::FLOAT, {2, 3});
+  scalar(g, "zero", 0.f);
+  onnx::NodeProto* sum = node(g, "ReduceSum", {"x"}, "sum");
+  onnx::AttributeProto* keepdims = sum->add_attribute();
+  keepdims->set_name("keepdims");
+  keepdims->set_type(onnx::AttributeProto::INT);
+  keepdims->set_i(0);
+  node(g, "Greater", {"sum", "zero"}, "positive");
+  onnx::NodeProto* branch = node(g, "If", {"positive"}, "y");
+  for (const char* name : {"then_branch", "else_branch"}) {
+    onnx::AttributeProto* a = branch->add_attribute();
+    a->set_name(name);
+    a->set_type(onnx::AttributeProto::GRAPH);
+    onnx::GraphProto* body = a->mutable_g();
+    body->set_name(name);
+    if (std::string(name) == "then_branch") {
+      node(body, "Add", {"x", "x"}, "doubled");
+      value(body->add_output(), "doubled", onnx::TensorProto::FLOAT, {2, 3});
+    } else {
+      scalar(body, "k", -3.f);
+      node(body, "Mul", {"x", "k"}, "scaled");
+      value(body->add_output(), "scaled", onnx::TensorProto::FLOAT, {2, 3});
+    }
+  }
+  const std::string path = model_test::ScratchDir() + "/if_on_device.onnx";
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!model.SerializeToOstream(&out)) ADD_FAILURE() << "cannot write " << path;
+  return path;
+}
+
+TEST_F(GuardedDeviceTest, RunsAnIfWhoseConditionAndOutputsAreDeviceMemory) {
+  // The guarded kernels open the device's memory for a whole kernel run, a control-flow
+  // kernel's branches included, so an If reading its condition or writing its outputs on the
+  // host would pass wrapped. The CUDA device runs the reference If unwrapped (its branches run
+  // on the device's own kernels, which open the memory themselves): so does this device here.
+  kernels::KernelRegistry& registry = kernels::KernelRegistry::Global();
+  registry.Register(kGuardedBackend, "", "If",
+                    *registry.Find(kernels::kReferenceBackend, "", "If"));
+  const std::string onnx = WriteIfModel();
+  const std::string om = model_test::CompileOm("if_on_device", onnx);
+  ASSERT_FALSE(om.empty());
+  LoadedModel m(om);
+  IoDatasets io({6 * sizeof(float)}, {6 * sizeof(float)});
+  const std::vector<float> positive = {1, -2, 3, 4, -5, 6}, negative = {-1, 2, -3, -4, 5, -6};
+  for (const std::vector<float>* x : {&positive, &negative, &positive}) {
+    io.input(0).Write(*x);
+    ASSERT_EQ(aclmdlExecute(m.id(), io.in(), io.out()), ACL_SUCCESS) << RecentErrMsg();
+    const std::vector<float> y = io.output(0).ReadFloats(6);
+    const float factor = x == &positive ? 2.f : -3.f;  // then: x + x; else: x * -3
+    for (size_t i = 0; i < 6; ++i) EXPECT_EQ(y[i], factor * (*x)[i]) << i;
+  }
 }
 
 }  // namespace

@@ -194,7 +194,7 @@ TEST_F(CudaMatrixTest, HalfPrecisionModelsStayWithinTheirRounding) {
     conv.attrs["pads"] = std::vector<int64_t>{1, 1, 1, 1};
     conv.matrix_precision = precision;
     ExpectNear(Run(conv, {x, w}), tol, 0, "Conv " + name);
-    // Constant weights: converted once at load (half_constant.h), not in the run.
+    // Constant weights: converted once at load (device_bytes.h), not in the run.
     const TensorView bv = b.view(), wv = w.view();
     mm.constants[1] = &bv;
     ExpectNear(Run(mm, {a, b}), tol, 0, "MatMul with constant B " + name);

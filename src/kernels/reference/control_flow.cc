@@ -8,12 +8,19 @@
 // loaded node keeps its bodies apart from its attributes and its shape function does not run
 // at load, so Prepare keeps the checks of the node the kernels rely on (the bodies are there,
 // Scan's counts and lists fit); what the bodies produce is checked as they run.
+//
+// If is device-neutral: it reads its condition and writes its outputs through the run's
+// execution (hal::Execution::Copy), so it runs on a device whose memory the host cannot address
+// (the CUDA device registers it). Loop and Scan still read their inputs on the host and hand
+// host tensors to their bodies.
+#include <cstdint>
 #include <cstring>
 #include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "hal/execution.h"
 #include "kernels/reference/families.h"
 #include "kernels/util.h"
 
@@ -31,6 +38,17 @@ Result<T> ScalarInput(const NodeDef& def, const TensorView& t, DataType dtype, c
     return *static_cast<const uint8_t*>(t.data) != 0;
   } else {
     return *t.as<const T>();
+  }
+}
+
+// Copies `bytes` through the run's execution: a kernel's tensors may be device memory. Without
+// an execution (a kernel run on its own) they are host memory.
+void CopyThroughRun(const KernelContext& ctx, void* dst, const void* src, size_t bytes) {
+  if (bytes == 0) return;
+  if (hal::Execution* exec = ctx.exec()) {
+    exec->Copy(dst, src, bytes);
+  } else {
+    std::memcpy(dst, src, bytes);
   }
 }
 
@@ -52,7 +70,7 @@ Status EmitOutput(const NodeDef& def, KernelContext& ctx, size_t i, const Tensor
     return def.Fail(code::kInvalidParam, "output ", i, " is ", ir::Name(out->dtype),
                     " but the body produced ", ir::Name(src.dtype));
   }
-  if (src.bytes() != 0) std::memcpy(out->data, src.data, src.bytes());
+  CopyThroughRun(ctx, out->data, src.data, src.bytes());  // `src` is host memory (a body's)
   return Status::Ok();
 }
 
@@ -134,10 +152,21 @@ Status EmitStacked(const NodeDef& def, KernelContext& ctx, size_t output, const 
 
 // ---- If ------------------------------------------------------------------------------------
 
+// The condition, one bool read through the run's execution (device memory on a GPU).
+Result<bool> ReadCondition(const NodeDef& def, KernelContext& ctx, const TensorView& t) {
+  if (t.dtype != DataType::kBool || t.num_elements() != 1) {
+    return def.Fail(code::kInvalidParam, "cond must be one bool value, got ", ir::Name(t.dtype),
+                    " ", DimsString(t.dims));
+  }
+  uint8_t byte = 0;
+  CopyThroughRun(ctx, &byte, t.data, 1);
+  return byte != 0;
+}
+
 Status RunIf(const NodeDef& def, KernelContext& ctx) {
   const TensorView* cond_t = ctx.input(0);
   if (cond_t == nullptr) return def.Fail(code::kInvalidParam, "cond (input 0) is missing");
-  KILN_ASSIGN_OR_RETURN(bool cond, ScalarInput<bool>(def, *cond_t, DataType::kBool, "cond"));
+  KILN_ASSIGN_OR_RETURN(bool cond, ReadCondition(def, ctx, *cond_t));
   const char* branch = cond ? "then_branch" : "else_branch";
   KILN_ASSIGN_OR_RETURN(std::vector<HostTensor> outs, ctx.RunGraph(def.graph(branch), {}));
   if (outs.size() != ctx.num_outputs()) {

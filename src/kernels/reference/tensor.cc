@@ -235,20 +235,12 @@ Status RunSize(const NodeDef& def, KernelContext& ctx) {
 
 Status RunConstant(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(TensorView * out, BoundOutput(def, ctx, 0));
-  // The definition checked that exactly one value attribute is set, of a supported form.
-  if (const ir::Tensor* v = def.attr_tensor("value")) {
-    if (v->bytes() != 0) std::memcpy(out->data, v->raw(), v->bytes());
-  } else if (def.has_attr("value_float")) {
-    *out->as<float>() = def.attr_float("value_float");
-  } else if (def.has_attr("value_int")) {
-    *out->as<int64_t>() = def.attr_int("value_int");
-  } else if (def.has_attr("value_floats")) {
-    const std::vector<float> v = def.attr_floats("value_floats");
-    if (!v.empty()) std::memcpy(out->data, v.data(), v.size() * sizeof(float));
-  } else {
-    const std::vector<int64_t> v = def.attr_ints("value_ints");
-    if (!v.empty()) std::memcpy(out->data, v.data(), v.size() * sizeof(int64_t));
+  const std::vector<uint8_t> bytes = ConstantBytes(def);
+  if (bytes.size() != out->bytes()) {
+    return def.Fail(code::kInvalidParam, "the value has ", bytes.size(), " bytes for an output of ",
+                    out->bytes());
   }
+  if (!bytes.empty()) std::memcpy(out->data, bytes.data(), bytes.size());
   return Status::Ok();
 }
 

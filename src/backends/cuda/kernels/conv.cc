@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "backends/cuda/kernels/cudnn_graph.h"
-#include "backends/cuda/kernels/half_constant.h"
+#include "backends/cuda/kernels/device_bytes.h"
 #include "backends/cuda/kernels/register.h"
 #include "kernels/attrs.h"
 #include "kernels/util.h"
@@ -203,7 +203,7 @@ class ConvKernel final : public Kernel {
   // Enqueues its launches only (kernels/kernel.h).
   bool Replayable() const override { return true; }
   ConvKernel(const CudnnApi* api, kernels::MatrixPrecision precision, kernels::ConvAttrs attrs,
-             EpilogueParams epilogue, bool has_z, HalfConstant half_w)
+             EpilogueParams epilogue, bool has_z, DeviceBytes half_w)
       : api_(api),
         precision_(precision),
         attrs_(std::move(attrs)),
@@ -278,7 +278,7 @@ class ConvKernel final : public Kernel {
   kernels::ConvAttrs attrs_;
   EpilogueParams epilogue_;
   bool has_z_;
-  HalfConstant half_w_;  // W in the model's half type, when it is a constant of a half model
+  DeviceBytes half_w_;  // W in the model's half type, when it is a constant of a half model
 };
 
 Result<std::unique_ptr<Kernel>> Prepare(const NodeDef& def, bool fused) {
@@ -302,7 +302,7 @@ Result<std::unique_ptr<Kernel>> Prepare(const NodeDef& def, bool fused) {
   if (fused) {
     KILN_ASSIGN_OR_RETURN(epilogue, ReadEpilogue(def));
   }
-  KILN_ASSIGN_OR_RETURN(HalfConstant half_w, HalfConstant::Upload(def, 1));
+  KILN_ASSIGN_OR_RETURN(DeviceBytes half_w, UploadHalfConstant(def, 1));
   return std::unique_ptr<Kernel>(std::make_unique<ConvKernel>(
       api, def.matrix_precision, kernels::ReadConvAttrs(def), epilogue,
       fused && def.op_type == "FusedConv" && def.input_given(3), std::move(half_w)));

@@ -20,7 +20,7 @@
 #include <utility>
 
 #include "backends/cuda/cuda_libraries.h"
-#include "backends/cuda/kernels/half_constant.h"
+#include "backends/cuda/kernels/device_bytes.h"
 #include "backends/cuda/kernels/matmul_shape.h"
 #include "backends/cuda/kernels/register.h"
 #include "kernels/util.h"
@@ -199,7 +199,7 @@ class MatmulKernel final : public Kernel {
   bool Replayable() const override { return true; }
   MatmulKernel(Form form, const CublasLtApi* lt, kernels::MatrixPrecision precision,
                EpilogueParams epilogue, float alpha, float beta, bool trans_a, bool trans_b,
-               HalfConstant half_a, HalfConstant half_b)
+               DeviceBytes half_a, DeviceBytes half_b)
       : form_(form),
         lt_(lt),
         precision_(precision),
@@ -289,7 +289,7 @@ class MatmulKernel final : public Kernel {
   EpilogueParams epilogue_;
   float alpha_, beta_;  // Gemm's (1 and 1 for MatMul)
   bool trans_a_, trans_b_;
-  HalfConstant half_a_, half_b_;  // A, B in the model's half type, when constants of a half model
+  DeviceBytes half_a_, half_b_;  // A, B in the model's half type, when constants of a half model
 };
 
 Result<std::unique_ptr<Kernel>> Prepare(const NodeDef& def, Form form) {
@@ -323,8 +323,8 @@ Result<std::unique_ptr<Kernel>> Prepare(const NodeDef& def, Form form) {
                       kernels::DimsString(def.input_dims[2]));
     }
   }
-  KILN_ASSIGN_OR_RETURN(HalfConstant half_a, HalfConstant::Upload(def, 0));
-  KILN_ASSIGN_OR_RETURN(HalfConstant half_b, HalfConstant::Upload(def, 1));
+  KILN_ASSIGN_OR_RETURN(DeviceBytes half_a, UploadHalfConstant(def, 0));
+  KILN_ASSIGN_OR_RETURN(DeviceBytes half_b, UploadHalfConstant(def, 1));
   return std::unique_ptr<Kernel>(std::make_unique<MatmulKernel>(
       form, lt, def.matrix_precision, epilogue, gemm ? def.attr_float("alpha") : 1.0f,
       gemm ? def.attr_float("beta") : 1.0f, trans_a, trans_b, std::move(half_a),

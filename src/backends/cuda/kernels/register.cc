@@ -23,6 +23,11 @@ void RegisterCudaKernels(kernels::KernelRegistry& registry) {
   RegisterCudaResizeKernels(registry);
   RegisterCudaTensorKernels(registry);
   RegisterCudaMovementKernels(registry);
+  RegisterCudaRnnKernels(registry);
+  RegisterCudaCompareKernels(registry);
+  RegisterCudaReduceKernels(registry);
+  RegisterCudaControlFlowKernels(registry);
+  RegisterCudaPadKernels(registry);
 }
 
 Status RequireFloat32(const kernels::NodeDef& def) {

@@ -20,7 +20,7 @@ inline constexpr const char* kCudaBackend = "cuda";
 void RegisterCudaKernels(kernels::KernelRegistry& registry);
 
 // One family each (elementwise.cc, activation.cc, cast.cc, matmul.cc, conv.cc, nn.cc, norm.cc,
-// quant.cc, resize.cc, tensor.cc, movement.cc).
+// quant.cc, resize.cc, tensor.cc, movement.cc, rnn.cc, compare.cc, reduce.cc, control_flow.cc).
 void RegisterCudaElementwiseKernels(kernels::KernelRegistry& registry);
 void RegisterCudaActivationKernels(kernels::KernelRegistry& registry);
 void RegisterCudaCastKernels(kernels::KernelRegistry& registry);
@@ -32,6 +32,11 @@ void RegisterCudaQuantKernels(kernels::KernelRegistry& registry);
 void RegisterCudaResizeKernels(kernels::KernelRegistry& registry);
 void RegisterCudaTensorKernels(kernels::KernelRegistry& registry);
 void RegisterCudaMovementKernels(kernels::KernelRegistry& registry);
+void RegisterCudaRnnKernels(kernels::KernelRegistry& registry);
+void RegisterCudaCompareKernels(kernels::KernelRegistry& registry);
+void RegisterCudaReduceKernels(kernels::KernelRegistry& registry);
+void RegisterCudaControlFlowKernels(kernels::KernelRegistry& registry);
+void RegisterCudaPadKernels(kernels::KernelRegistry& registry);
 
 // Shared by the families: float32 inputs and outputs, or a decline (kFeatureUnsupported)
 // naming what the kernel does not take.

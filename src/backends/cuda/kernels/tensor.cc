@@ -5,18 +5,21 @@
 // Squeeze, Unsqueeze and Identity, any element type (a device-to-device copy on the slot's
 // stream; none when the executor gave the output the input's memory); Shape and Size, whose
 // values the host knows: each value is written by a one-element fill whose argument holds it,
-// so the run enqueues launches only (a recording keeps the values).
+// so the run enqueues launches only (a recording keeps the values); Constant (left in a control
+// flow body: the compiler folds the main graph's), whose value goes to the device at load.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "backends/cuda/cuda_status.h"
+#include "backends/cuda/kernels/device_bytes.h"
 #include "backends/cuda/kernels/movement_launch.h"
 #include "backends/cuda/kernels/register.h"
-#include "hal/execution.h"
+#include "kernels/attrs.h"
 #include "kernels/util.h"
 
 namespace kiln::cuda {
@@ -80,9 +83,43 @@ class ShapeKernel final : public kernels::Kernel {
   int64_t start_;
 };
 
+// The value was uploaded at Prepare; a run copies it into the output on the device.
+class ConstantKernel final : public kernels::Kernel {
+ public:
+  explicit ConstantKernel(DeviceBytes value) : value_(std::move(value)) {}
+  bool Replayable() const override { return true; }
+  Status Run(kernels::KernelContext& ctx) const override {
+    kernels::TensorView* y = ctx.output(0);
+    if (y->bytes() != value_.size()) {
+      return Error(code::kInternalError, "the output is bound for ", y->bytes(),
+                   " bytes, the value has ", value_.size());
+    }
+    if (value_.size() == 0) return Status::Ok();
+    return CudaStatus(
+        cudaMemcpyAsync(y->data, value_.data(), value_.size(), cudaMemcpyDeviceToDevice,
+                        static_cast<cudaStream_t>(StreamOf(ctx))),
+        "cudaMemcpyAsync");
+  }
+
+ private:
+  DeviceBytes value_;
+};
+
+Result<std::unique_ptr<kernels::Kernel>> PrepareConstant(const kernels::NodeDef& def) {
+  KILN_RETURN_IF_ERROR(RequireWholeBytes(def, def.output_types[0]), "");
+  const std::vector<uint8_t> bytes = kernels::ConstantBytes(def);
+  KILN_ASSIGN_OR_RETURN(DeviceBytes value,
+                        DeviceBytes::Upload(def, bytes.data(), bytes.size(), "the value"));
+  if (!bytes.empty() && def.device != nullptr && value.data() == nullptr) {
+    return def.Fail(code::kInternalError, "the value was not uploaded");
+  }
+  return std::unique_ptr<kernels::Kernel>(std::make_unique<ConstantKernel>(std::move(value)));
+}
+
 }  // namespace
 
 void RegisterCudaTensorKernels(kernels::KernelRegistry& registry) {
+  registry.Register(kCudaBackend, "", "Constant", PrepareConstant);
   for (const char* name : {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"}) {
     registry.Register(kCudaBackend, "", name,
                       [](const kernels::NodeDef&) -> Result<std::unique_ptr<kernels::Kernel>> {
