@@ -12,7 +12,10 @@
 #   there: bash scripts/cuda_device_check.sh run      (device tool: carry ["build/cuda-check"])
 #          unpacks it, runs each GPU test with KILN_ENABLE_CUDA=1 and the conformance runner on
 #          GPU 0 (every case compiled for its sm_NN target: per-op pass counts against ONNX's
-#          expected outputs), and leaves the logs, JUnit XML and JSON in $OUT
+#          expected outputs), then, where the machine's Python has PyTorch with CUDA, ResNet-50
+#          (scripts/cuda_torch_bench.py): Kiln float32 and fp16 on the GPU against PyTorch's
+#          float32 CPU output, timed at batch 1 and 32 beside PyTorch fp16 eager and CUDA
+#          graphs; it leaves the logs, JUnit XML and JSON in $OUT
 # The tests skip every GPU case where there is no GPU, and without one the conformance runner
 # runs on the CPU, so `run` also works here (a check of the script).
 set -euo pipefail
@@ -50,6 +53,7 @@ case "${1:-}" in
       done
     for s in "${subsets[@]}"; do cp -r "$site/onnx/backend/test/data/$s" "$stage/onnx-data/"; done
     printf '%s\n' "${runtime_libs[@]}" > "$stage/runtime-libs.txt"
+    cp scripts/cuda_torch_bench.py "$stage/bin/"
     rm -rf "$bundle"
     mkdir -p "$bundle"
     tar -C "$stage" -cf - . | xz -T2 -6 > "$bundle/payload.tar.xz"
@@ -91,6 +95,24 @@ case "${1:-}" in
       --json="$out/conformance.json" --op-counts="$out/op_counts.json" \
       > "$out/conformance.log" 2>&1 || status=1
     tail -3 "$out/conformance.log"
+    # ResNet-50 against the machine's PyTorch (77: no PyTorch with CUDA there).
+    bench=0
+    python3 "$work/bin/cuda_torch_bench.py" --cases="$work/torch-cases" --out="$out" \
+      > "$out/torch_bench.log" 2>&1 || bench=$?
+    tail -4 "$out/torch_bench.log"
+    if [ "$bench" -eq 0 ]; then
+      for mode in fp32 fp16; do
+        flags=(--data-root="$work/torch-cases" --subsets=resnet50 "${target[@]}" --device=0
+               --time=50 --json="$out/resnet50_$mode.json")
+        if [ "$mode" = fp16 ]; then
+          flags+=(--precision_mode=force_fp16 --tolerances="$out/fp16_tolerances.json")
+        fi
+        "$work/bin/onnx_conformance" "${flags[@]}" > "$out/resnet50_$mode.log" 2>&1 || status=1
+        grep -E 'resnet50_b' "$out/resnet50_$mode.log" || true
+      done
+    elif [ "$bench" -ne 77 ]; then
+      status=1
+    fi
     rm -rf "$work"
     exit "$status"
     ;;

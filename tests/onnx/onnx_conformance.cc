@@ -11,7 +11,7 @@
 //   onnx_conformance [--data-root=DIR] [--subsets=node,simple,...] [--filter=REGEX]
 //                    [--json=FILE] [--allowlist=FILE [--run-all]] [--write-allowlist=FILE]
 //                    [--op-counts=FILE] [--target=cpu] [--device=0] [--bind-shapes]
-//                    [--tolerances=FILE] [--quiet] [--list]
+//                    [--tolerances=FILE] [--precision_mode=MODE] [--time=N] [--quiet] [--list]
 //
 // With --allowlist the exit status is 1 when a listed case does not pass (the ctest mode); only
 // the listed cases run unless --run-all is given. Exit status 77 means the test data is missing.
@@ -68,6 +68,8 @@ struct Options {
   std::string op_counts_path;
   std::string tolerances_path;
   std::string target;
+  std::string precision_mode;  // kiln atc's --precision_mode ("" = the default, fp32)
+  int time_runs = 0;           // --time: timed executions of each passing data set
   int device = 0;
   bool run_all = false;
   bool bind_shapes = false;
@@ -95,6 +97,9 @@ void PrintUsage() {
       "  --tolerances=FILE      per-case rtol/atol as JSON: {\"<case>\": {\"rtol\": R,\n"
       "                         \"atol\": A, \"comment\": ...}, \"default\": {...}}; <case> is\n"
       "                         subset/name or name; keys starting with '_' are ignored\n"
+      "  --precision_mode=MODE  compile with kiln atc's --precision_mode (force_fp16, ...)\n"
+      "  --time=N               after a data set passes, execute it N more times on the same\n"
+      "                         buffers and report the median and p90 time of aclmdlExecute\n"
       "  --quiet                print only the cases that do not pass and the summary\n"
       "  --list                 list the selected cases and exit\n");
 }
@@ -133,7 +138,10 @@ bool ParseOptions(int argc, char** argv, Options* o) {
                value("--json", &o->json_path) || value("--allowlist", &o->allowlist_path) ||
                value("--write-allowlist", &o->write_allowlist_path) ||
                value("--op-counts", &o->op_counts_path) || value("--target", &o->target) ||
-               value("--tolerances", &o->tolerances_path)) {
+               value("--tolerances", &o->tolerances_path) ||
+               value("--precision_mode", &o->precision_mode)) {
+    } else if (value("--time", &v)) {
+      o->time_runs = std::max(0, std::atoi(v.c_str()));
     } else if (value("--subsets", &v)) {
       o->subsets = SplitList(v);
     } else if (value("--device", &v)) {
@@ -315,8 +323,9 @@ struct CaseResult {
   std::vector<std::string> ops;  // op types of the model's top-level graph
   double compile_ms = 0.0;
   double run_ms = 0.0;
-  int64_t leaked_bytes = 0;   // device memory not returned after the case
-  std::string cleanup_error;  // a failed unload/free/destroy
+  std::vector<double> exec_ms;  // --time: each timed aclmdlExecute, over the data sets
+  int64_t leaked_bytes = 0;     // device memory not returned after the case
+  std::string cleanup_error;    // a failed unload/free/destroy
 };
 
 CaseResult Finish(CaseResult r, const char* status, std::string message) {
@@ -495,6 +504,7 @@ struct SetOutcome {
   double max_abs = 0.0;
   double max_rel = 0.0;
   std::vector<OutputError> outputs;
+  std::vector<double> exec_ms;  // --time
 };
 
 SetOutcome Fail(const char* status, std::string message) {
@@ -507,7 +517,7 @@ SetOutcome Fail(const char* status, std::string message) {
 SetOutcome RunDataSet(const ModelHandle& model, const GraphIo& io,
                       const std::vector<HostTensor>& inputs,
                       const std::vector<HostTensor>& expected, const Tolerance& tolerance,
-                      std::string* cleanup_error) {
+                      int time_runs, std::string* cleanup_error) {
   IoResources res;
   std::string err;
   res.inputs = aclmdlCreateDataset();
@@ -659,6 +669,14 @@ SetOutcome RunDataSet(const ModelHandle& model, const GraphIo& io,
       outcome.message = c.message;
     }
   }
+  // --time: the same buffers again (a device may replay its recording of the run from the
+  // third execution on: docs/cuda.md decision 7), each execution timed on its own.
+  for (int k = 0; std::strcmp(outcome.status, "pass") == 0 && k < time_runs; ++k) {
+    auto t = Clock::now();
+    e = aclmdlExecute(model.id, res.inputs, res.outputs);
+    if (e != ACL_SUCCESS) return Fail("run-error", AclFailure("aclmdlExecute (timed)", e));
+    outcome.exec_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t).count());
+  }
   std::string release = res.Release();
   if (!release.empty() && cleanup_error->empty()) *cleanup_error = release;
   return outcome;
@@ -722,6 +740,7 @@ CaseResult RunCase(const Case& c, const Options& opt, const fs::path& tmp_dir, s
   co.model = c.model_path;
   co.output = (tmp_dir / ("case" + std::to_string(index) + ".om")).string();
   co.target = opt.target;
+  if (!opt.precision_mode.empty()) co.record.emplace_back("precision_mode", opt.precision_mode);
   if (opt.bind_shapes) {
     for (size_t k = 0; k < inputs[0].size() && k < io.input_names.size(); ++k) {
       co.input_shapes[io.input_names[k]] = inputs[0][k].dims;
@@ -754,7 +773,9 @@ CaseResult RunCase(const Case& c, const Options& opt, const fs::path& tmp_dir, s
 
   r.status = "pass";
   for (size_t s = 0; s < c.data_sets.size(); ++s) {
-    SetOutcome o = RunDataSet(handle, io, inputs[s], outputs[s], c.tolerance, &r.cleanup_error);
+    SetOutcome o =
+        RunDataSet(handle, io, inputs[s], outputs[s], c.tolerance, opt.time_runs, &r.cleanup_error);
+    r.exec_ms.insert(r.exec_ms.end(), o.exec_ms.begin(), o.exec_ms.end());
     r.max_abs = std::max(r.max_abs, o.max_abs);
     r.max_rel = std::max(r.max_rel, o.max_rel);
     MergeOutputErrors(o.outputs, &r.outputs);
@@ -924,6 +945,14 @@ int Main(int argc, char** argv) {
       std::snprintf(err, sizeof err, "': max abs %.3g, max rel %.3g", out.max_abs, out.max_rel);
       extra += " '" + out.name + err;
     }
+    if (!r.exec_ms.empty()) {
+      std::vector<double> t = r.exec_ms;
+      std::sort(t.begin(), t.end());
+      char timing[96];
+      std::snprintf(timing, sizeof timing, " [execute: median %.3f ms, min %.3f ms, %zu runs]",
+                    t[t.size() / 2], t.front(), t.size());
+      extra += timing;
+    }
     if (r.leaked_bytes != 0) extra += " [leaked " + std::to_string(r.leaked_bytes) + " B]";
     if (!r.cleanup_error.empty()) extra += " [cleanup: " + OneLine(r.cleanup_error, 200) + "]";
     if (opt.quiet) {
@@ -995,6 +1024,14 @@ int Main(int argc, char** argv) {
       for (const auto& out : r.outputs) {
         cj["outputs"].push_back(
             {{"name", out.name}, {"max_abs_err", out.max_abs}, {"max_rel_err", out.max_rel}});
+      }
+      if (!r.exec_ms.empty()) {
+        std::vector<double> t = r.exec_ms;
+        std::sort(t.begin(), t.end());
+        cj["exec_ms"] = {{"runs", t.size()},
+                         {"min", t.front()},
+                         {"median", t[t.size() / 2]},
+                         {"p90", t[std::min(t.size() - 1, t.size() * 9 / 10)]}};
       }
       if (r.leaked_bytes != 0) cj["leaked_bytes"] = r.leaked_bytes;
       if (!r.cleanup_error.empty()) cj["cleanup_error"] = r.cleanup_error;
