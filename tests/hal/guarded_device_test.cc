@@ -183,17 +183,22 @@ TEST_F(GuardedDeviceTest, RunsADynamicShapeWithTensorsBoundAtRunTimeInDeviceMemo
   }
 }
 
-TEST_F(GuardedDeviceTest, TheDataDumpReadsTensorsThroughTheDevice) {
-  KILN_REQUIRE_MNIST();
-  namespace fs = std::filesystem;
-  const fs::path dir = fs::path(model_test::ScratchDir()) / "guarded_dump";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  const fs::path cfg = dir / "dump.json";
+// Starts the data dump of every node's outputs of the models named "mnist" into `dir` (emptied).
+void StartMnistDump(const std::filesystem::path& dir) {
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path cfg = dir / "dump.json";
   std::ofstream(cfg) << R"({"dump": {"dump_path": ")" << dir.string()
                      << R"(", "dump_list": [{"model_name": "mnist"}], "dump_mode": "output"}})";
   ASSERT_EQ(aclmdlInitDump(), ACL_SUCCESS) << RecentErrMsg();
   ASSERT_EQ(aclmdlSetDump(cfg.c_str()), ACL_SUCCESS) << RecentErrMsg();
+}
+
+TEST_F(GuardedDeviceTest, TheDataDumpReadsTensorsThroughTheDevice) {
+  KILN_REQUIRE_MNIST();
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(model_test::ScratchDir()) / "guarded_dump";
+  ASSERT_NO_FATAL_FAILURE(StartMnistDump(dir));
   std::vector<float> out;
   {
     LoadedModel m(model_test::MnistOm());
@@ -303,15 +308,8 @@ TEST_F(GuardedDeviceTest, RunsWithDimsBoundAtRunTimeOrObservedAreNeverRecorded) 
     ExpectMnistCases(m.id(), io);
   }
   // The data dump observes every node: its runs are plain.
-  namespace fs = std::filesystem;
-  const fs::path dir = fs::path(model_test::ScratchDir()) / "guarded_replay_dump";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  const fs::path cfg = dir / "dump.json";
-  std::ofstream(cfg) << R"({"dump": {"dump_path": ")" << dir.string()
-                     << R"(", "dump_list": [{"model_name": "mnist"}], "dump_mode": "output"}})";
-  ASSERT_EQ(aclmdlInitDump(), ACL_SUCCESS) << RecentErrMsg();
-  ASSERT_EQ(aclmdlSetDump(cfg.c_str()), ACL_SUCCESS) << RecentErrMsg();
+  ASSERT_NO_FATAL_FAILURE(
+      StartMnistDump(std::filesystem::path(model_test::ScratchDir()) / "guarded_replay_dump"));
   {
     LoadedModel m(model_test::MnistOm());
     IoDatasets io({model_test::kMnistInputBytes}, {model_test::kMnistOutputBytes});

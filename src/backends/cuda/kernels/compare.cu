@@ -10,15 +10,10 @@
 
 #include "backends/cuda/kernels/compare_launch.h"
 #include "backends/cuda/kernels/grid.cuh"
+#include "backends/cuda/kernels/word.cuh"
 
 namespace kiln::cuda {
 namespace {
-
-// An element of `kBytes` as an unsigned integer: Where moves any type bit for bit.
-template <int kBytes>
-using Word = std::conditional_t<
-    kBytes == 1, uint8_t,
-    std::conditional_t<kBytes == 2, uint16_t, std::conditional_t<kBytes == 4, uint32_t, uint64_t>>>;
 
 template <CompareType kType>
 struct Operand;

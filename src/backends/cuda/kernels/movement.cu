@@ -9,28 +9,10 @@
 
 #include "backends/cuda/kernels/grid.cuh"
 #include "backends/cuda/kernels/movement_launch.h"
+#include "backends/cuda/kernels/word.cuh"
 
 namespace kiln::cuda {
 namespace {
-
-template <int kBytes>
-struct Word;
-template <>
-struct Word<1> {
-  using type = uint8_t;
-};
-template <>
-struct Word<2> {
-  using type = uint16_t;
-};
-template <>
-struct Word<4> {
-  using type = uint32_t;
-};
-template <>
-struct Word<8> {
-  using type = uint64_t;
-};
 
 template <typename T>
 __global__ void StridedCopyKernel(const T* src, T* dst, int64_t n, BroadcastShape s) {
@@ -79,14 +61,14 @@ __global__ void GatherKernel(const T* data, const Index* indices, T* out, int64_
 template <int kBytes>
 void StridedCopy(const void* src, void* dst, int64_t n, const BroadcastShape& s,
                  cudaStream_t stream) {
-  using T = typename Word<kBytes>::type;
+  using T = Word<kBytes>;
   StridedCopyKernel<T>
       <<<Blocks(n), kThreads, 0, stream>>>(static_cast<const T*>(src), static_cast<T*>(dst), n, s);
 }
 
 template <int kBytes>
 void Fill(void* dst, int64_t n, uint64_t pattern, cudaStream_t stream) {
-  using T = typename Word<kBytes>::type;
+  using T = Word<kBytes>;
   FillKernel<T>
       <<<Blocks(n), kThreads, 0, stream>>>(static_cast<T*>(dst), n, static_cast<T>(pattern));
 }
@@ -94,7 +76,7 @@ void Fill(void* dst, int64_t n, uint64_t pattern, cudaStream_t stream) {
 template <int kBytes>
 void Gather(const void* data, const void* indices, bool int64, void* out, int64_t outer,
             int64_t axis_dim, int64_t count, int64_t inner, cudaStream_t stream) {
-  using T = typename Word<kBytes>::type;
+  using T = Word<kBytes>;
   const int64_t n = outer * count * inner;
   if (int64) {
     GatherKernel<T, int64_t><<<Blocks(n), kThreads, 0, stream>>>(

@@ -11,14 +11,10 @@
 
 #include "backends/cuda/kernels/grid.cuh"
 #include "backends/cuda/kernels/pad_launch.h"
+#include "backends/cuda/kernels/word.cuh"
 
 namespace kiln::cuda {
 namespace {
-
-template <int kBytes>
-using Word = std::conditional_t<
-    kBytes == 1, uint8_t,
-    std::conditional_t<kBytes == 2, uint16_t, std::conditional_t<kBytes == 4, uint32_t, uint64_t>>>;
 
 template <typename T>
 __global__ void PadKernel(const T* x, T* y, int64_t n, T fill, PadShape s) {
