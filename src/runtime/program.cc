@@ -374,9 +374,10 @@ class Builder {
     for (const auto* node : *g.nodes()) {
       if (node->inputs()) {
         for (int32_t t : *node->inputs()) {
+          if (t < 0) continue;  // an omitted optional input
           // A body may read a value of an enclosing graph: one the body does not write.
           const bool captured = !is_main && !written[t];
-          if (t >= 0 && !ready[t] && !captured) {
+          if (!ready[t] && !captured) {
             return Error(code::kGeLoadModel, Str(node->op_type()), " '", Str(node->name()),
                          "' reads tensor '", out.tensors[t].name,
                          "' before any node writes it (or none does)");

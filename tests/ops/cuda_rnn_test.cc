@@ -41,7 +41,7 @@ struct Options {
 
 HostTensor Lens(const std::vector<int32_t>& v) {
   HostTensor t(DataType::kInt32, {static_cast<int64_t>(v.size())});
-  std::memcpy(t.bytes.data(), v.data(), v.size() * sizeof(int32_t));
+  if (!v.empty()) std::memcpy(t.bytes.data(), v.data(), v.size() * sizeof(int32_t));
   return t;
 }
 
