@@ -53,6 +53,10 @@ class Execution {
   virtual void Copy(void* dst, const void* src, size_t bytes) {
     if (bytes != 0) std::memmove(dst, src, bytes);
   }
+  // Returns once the work the run's kernels have enqueued so far is done (a GPU's stream), so
+  // that a host clock read next times it: the profiler's per-node times. A host device, whose
+  // kernels finish before they return, has nothing to wait for.
+  virtual void Synchronize() {}
 
   // Recording a run for replay (a CUDA graph): launching a recorded run costs one call where a
   // plain run calls every kernel. The executor records only a run that repeats the binding of

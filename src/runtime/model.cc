@@ -267,8 +267,9 @@ Status Model::Execute(const std::vector<IoBuffer>& inputs, const std::vector<IoB
   Profiler& profiler = Profiler::Get();
   std::unique_ptr<ProfileObserver> profile;
   if (profiler.ops_on() || profiler.subscribed(id())) {
-    profile = std::make_unique<ProfileObserver>(
-        serial_, info_.name, id(), static_cast<uint32_t>(device_), stream_id, infer_id);
+    profile =
+        std::make_unique<ProfileObserver>(serial_, info_.name, id(), static_cast<uint32_t>(device_),
+                                          stream_id, infer_id, ExecutionOf(*slot->state));
   }
   // The data dump: one relaxed load when off.
   std::unique_ptr<DumpObserver> dump;

@@ -13,6 +13,7 @@
 
 #include "base/clock.h"
 #include "base/log.h"
+#include "hal/execution.h"
 #include "kernels/cost.h"
 #include "runtime/objects.h"
 #include "runtime/profile_report.h"
@@ -383,24 +384,28 @@ void Profiler::Publish(uint32_t model_id, const std::vector<OpRecord>& ops,
 }
 
 ProfileObserver::ProfileObserver(uint64_t model_serial, std::string model_name, uint32_t model_id,
-                                 uint32_t device, uint32_t stream_id, uint64_t infer_id)
+                                 uint32_t device, uint32_t stream_id, uint64_t infer_id,
+                                 hal::Execution* exec)
     : model_serial_(model_serial),
       model_name_(std::move(model_name)),
       model_id_(model_id),
       device_(device),
       stream_id_(stream_id),
       infer_id_(infer_id),
+      exec_(exec),
       thread_(ProfileThreadId()),
       subscribed_(Profiler::Get().subscribed(model_id)) {}
 
 void ProfileObserver::BeforeNode(const GraphProgram&, const NodeInfo&,
                                  const std::vector<const kernels::TensorView*>&) {
+  if (exec_ != nullptr) exec_->Synchronize();  // the nodes before it are not its time
   starts_.push_back(SteadyNowNs());
 }
 
 void ProfileObserver::AfterNode(const GraphProgram& graph, const NodeInfo& node,
                                 const std::vector<const kernels::TensorView*>& inputs,
                                 const std::vector<const kernels::TensorView*>& outputs) {
+  if (exec_ != nullptr) exec_->Synchronize();
   const uint64_t end = SteadyNowNs();
   if (starts_.empty()) return;
   OpRecord r;

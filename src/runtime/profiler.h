@@ -19,6 +19,10 @@
 #include "base/status.h"
 #include "hal/queue.h"
 #include "kernels/tensor_view.h"
+
+namespace kiln::hal {
+class Execution;
+}  // namespace kiln::hal
 #include "runtime/executor.h"
 
 namespace kiln::runtime {
@@ -205,8 +209,11 @@ uint32_t ProfileThreadId();
 // Times every node of one execution (the ExecObserver of a profiled or subscribed model).
 class ProfileObserver final : public ExecObserver {
  public:
+  // `exec`: the run's device execution (may be null), waited for around each node so that a
+  // device whose kernels run asynchronously (a GPU) is timed by what it computed, not by the
+  // launch.
   ProfileObserver(uint64_t model_serial, std::string model_name, uint32_t model_id, uint32_t device,
-                  uint32_t stream_id, uint64_t infer_id);
+                  uint32_t stream_id, uint64_t infer_id, hal::Execution* exec = nullptr);
   void BeforeNode(const GraphProgram& graph, const NodeInfo& node,
                   const std::vector<const kernels::TensorView*>& inputs) override;
   void AfterNode(const GraphProgram& graph, const NodeInfo& node,
@@ -220,6 +227,7 @@ class ProfileObserver final : public ExecObserver {
   std::string model_name_;
   uint32_t model_id_, device_, stream_id_;
   uint64_t infer_id_;
+  hal::Execution* exec_;
   uint32_t thread_;
   bool subscribed_;
   std::vector<uint64_t> starts_;  // one per node running now (bodies nest)

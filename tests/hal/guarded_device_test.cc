@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "acl/acl_prof.h"
 #include "tests/capi/model_test_util.h"
 #include "tests/hal/guarded_memory.h"
 #include "tests/hal/null_driver.h"
@@ -319,6 +320,38 @@ TEST_F(GuardedDeviceTest, RunsWithDimsBoundAtRunTimeOrObservedAreNeverRecorded) 
   const RecordCounts n = RecordCounts::Now().Since(start);
   EXPECT_EQ(n.attempts, 0);
   EXPECT_EQ(n.replays, 0);
+}
+
+TEST_F(GuardedDeviceTest, TheProfilerWaitsForTheDeviceAroundEachNode) {
+  // A GPU's kernels run after their launch returns: a node's time is taken once the device's
+  // queue is drained before and after it (hal::Execution::Synchronize), not around the launch.
+  KILN_REQUIRE_MNIST();
+  LoadedModel m(model_test::MnistOm());
+  IoDatasets io({model_test::kMnistInputBytes}, {model_test::kMnistOutputBytes});
+  io.input(0).Write(model_test::LoadMnistCase(0).input);
+  int64_t before = Counters().synchronizes;
+  ASSERT_EQ(aclmdlExecute(m.id(), io.in(), io.out()), ACL_SUCCESS) << RecentErrMsg();
+  EXPECT_EQ(Counters().synchronizes, before) << "no waits without the profiler";
+
+  const std::string dir = model_test::ScratchDir() + "/guarded_prof";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  ASSERT_EQ(aclprofInit(dir.c_str(), dir.size()), ACL_SUCCESS) << RecentErrMsg();
+  uint32_t device = 0;
+  aclprofConfig* config =
+      aclprofCreateConfig(&device, 1, ACL_AICORE_NONE, nullptr, ACL_PROF_TASK_TIME);
+  ASSERT_NE(config, nullptr) << RecentErrMsg();
+  ASSERT_EQ(aclprofStart(config), ACL_SUCCESS) << RecentErrMsg();
+  before = Counters().synchronizes;
+  ASSERT_EQ(aclmdlExecute(m.id(), io.in(), io.out()), ACL_SUCCESS) << RecentErrMsg();
+  const int64_t waits = Counters().synchronizes - before;
+  EXPECT_EQ(aclprofStop(config), ACL_SUCCESS) << RecentErrMsg();
+  EXPECT_EQ(aclprofDestroyConfig(config), ACL_SUCCESS);
+  EXPECT_EQ(aclprofFinalize(), ACL_SUCCESS) << RecentErrMsg();
+  EXPECT_GE(waits, 2 * 3) << "two waits per node (mnist-8 compiles to more than 3 nodes)";
+  EXPECT_EQ(waits % 2, 0);
+  EXPECT_TRUE(model_test::MatchesOnnx(io.output(0).ReadFloats(model_test::kMnistOutputFloats),
+                                      model_test::LoadMnistCase(0).expected, {1, 10}));
 }
 
 TEST_F(GuardedDeviceTest, HostMemoryFromMallocHostIsHostMemory) {

@@ -143,6 +143,7 @@ class GuardedExecution final : public Execution, public GuardedRecorder {
     ++Counters().replays;
     return Launch();
   }
+  void Synchronize() override { ++Counters().synchronizes; }
   bool recording() const override { return recording_; }
   void Keep(std::function<Status()> call) override { pending_.push_back(std::move(call)); }
   void* AllocateTensor(size_t bytes) override {

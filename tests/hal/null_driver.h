@@ -30,6 +30,7 @@ struct NullCounters {
   std::atomic<int64_t> replays{0};
   std::atomic<bool> record{true};
   std::atomic<bool> keep{true};
+  std::atomic<int64_t> synchronizes{0};  // Execution::Synchronize calls (the profiler's waits)
 };
 NullCounters& Counters();
 

@@ -54,6 +54,12 @@ void CudaExecution::Copy(void* dst, const void* src, size_t bytes) {
   if (!status.ok()) KILN_LOG(kRuntime, kError, "GPU ", ordinal_, ": ", status.message());
 }
 
+void CudaExecution::Synchronize() {
+  if (capturing_) return;
+  Status status = CudaStatus(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+  if (!status.ok()) KILN_LOG(kRuntime, kError, "GPU ", ordinal_, ": ", status.message());
+}
+
 void* CudaExecution::AllocateTensor(size_t bytes) {
   void* ptr = nullptr;
   Status status = CudaStatus(cudaMallocAsync(&ptr, bytes, stream_), "cudaMallocAsync");

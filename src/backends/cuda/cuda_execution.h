@@ -34,6 +34,7 @@ class CudaExecution final : public hal::Execution {
   bool host_addressable() const override { return false; }
   // On the slot's stream, after its kernels; waits for it.
   void Copy(void* dst, const void* src, size_t bytes) override;
+  void Synchronize() override;  // cudaStreamSynchronize (nothing while capturing)
   // Stream-ordered (cudaMallocAsync / cudaFreeAsync from the device's default memory pool):
   // no device-wide synchronisation, memory reused within the stream without a round trip.
   void* AllocateTensor(size_t bytes) override;
