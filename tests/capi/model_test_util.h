@@ -50,7 +50,9 @@ inline ::testing::AssertionResult Contains(const std::string& text, const std::s
   return ::testing::AssertionFailure() << "\"" << text << "\" does not contain \"" << part << "\"";
 }
 
-inline std::string MnistDir() { return std::string(KILN_SOURCE_DIR) + "/tests/data/models/mnist-8"; }
+inline std::string MnistDir() {
+  return std::string(KILN_SOURCE_DIR) + "/tests/data/models/mnist-8";
+}
 inline std::string MnistOnnx() { return MnistDir() + "/model.onnx"; }
 inline bool HaveMnist() { return std::filesystem::exists(MnistOnnx()); }
 
@@ -136,15 +138,23 @@ inline ::testing::AssertionResult MatchesOnnx(const std::vector<float>& actual,
   return ::testing::AssertionFailure() << cmp.message;
 }
 
-// Compiles `onnx` into ScratchDir()/<name>.om. `input_shape` and `dynamic_batch` are as
-// `kiln atc --input_shape` and `--dynamic_batch_size` ("" = not given). Returns the .om path,
-// or "" after recording a test failure.
+// The target the suite's models are compiled for: KILN_TEST_TARGET (a suite's GPU variant sets
+// "cuda": device_under_test.cc), else "" (this host's CPU).
+inline std::string TestTarget() {
+  const char* t = std::getenv("KILN_TEST_TARGET");
+  return t != nullptr ? t : "";
+}
+
+// Compiles `onnx` into ScratchDir()/<name>.om for TestTarget(). `input_shape` and
+// `dynamic_batch` are as `kiln atc --input_shape` and `--dynamic_batch_size` ("" = not given).
+// Returns the .om path, or "" after recording a test failure.
 inline std::string CompileOm(const std::string& name, const std::string& onnx,
                              const std::string& input_shape = "",
                              const std::string& dynamic_batch = "") {
   compiler::CompileOptions options;
   options.model = onnx;
   options.output = ScratchDir() + "/" + name + ".om";
+  options.target = TestTarget();
   if (!input_shape.empty()) {
     auto shapes = compiler::ParseInputShape(input_shape);
     if (!shapes.ok()) {
