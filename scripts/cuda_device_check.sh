@@ -16,16 +16,31 @@
 #          (scripts/cuda_torch_bench.py): Kiln float32 and fp16 on the GPU against PyTorch's
 #          float32 CPU output, timed at batch 1 and 32 beside PyTorch fp16 eager and CUDA
 #          graphs; it leaves the logs, JUnit XML and JSON in $OUT
+# `bundle capi` / `run capi` do the same for the C API suites (core, async, model) in
+# build/cuda-check-capi, for a second call of the device tool: the suites linked with the static
+# C API (libascendcl.so's media libraries alone take 41 MiB compressed), each case in its own
+# process with KILN_TEST_TARGET=cuda (tests/capi/device_under_test.cc), the models read from
+# this tree (KILN_SOURCE_DIR).
 # The tests skip every GPU case where there is no GPU, and without one the conformance runner
 # runs on the CPU, so `run` also works here (a check of the script).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bundle=build/cuda-check
-tests=(tests/hal/cuda_device_test tests/ops/cuda_elementwise_test tests/ops/cuda_nn_test
-       tests/ops/cuda_matrix_test tests/ops/cuda_movement_test tests/ops/cuda_rnn_test
-       tests/ops/cuda_compare_test tests/ops/cuda_reduce_test tests/unit/cuda_backend_test)
-tools=(tests/onnx/onnx_conformance)
-subsets=(node simple light pytorch-converted pytorch-operator)
+suite="${2:-kernels}"
+if [ "$suite" = capi ]; then
+  bundle=build/cuda-check-capi
+  # Linked with the static C API (tests/capi/CMakeLists.txt): no media libraries to carry.
+  tests=(tests/capi/capi_core_test_static tests/capi/capi_async_test_static
+         tests/capi/capi_model_test_static)
+  tools=()
+  subsets=()
+else
+  bundle=build/cuda-check
+  tests=(tests/hal/cuda_device_test tests/ops/cuda_elementwise_test tests/ops/cuda_nn_test
+         tests/ops/cuda_matrix_test tests/ops/cuda_movement_test tests/ops/cuda_rnn_test
+         tests/ops/cuda_compare_test tests/ops/cuda_reduce_test tests/unit/cuda_backend_test)
+  tools=(tests/onnx/onnx_conformance)
+  subsets=(node simple light pytorch-converted pytorch-operator)
+fi
 # Opened at run time (src/backends/cuda/cuda_libraries.h), too large to carry (cuBLASLt and
 # cuDNN's engines are hundreds of MiB): `run` looks for the machine's own (a PyTorch install has
 # cuDNN 9; cuBLASLt must be of the CUDA major Kiln was built with).
@@ -74,6 +89,29 @@ case "${1:-}" in
       if [ -n "$found" ]; then LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$(dirname "$found")"; fi
     done
     status=0
+    if [ "$suite" = capi ]; then
+      # Each case in its own process, as ctest runs them: a case exits 77 where device 0 is
+      # not a GPU.
+      export KILN_TEST_TARGET=cuda KILN_SOURCE_DIR="$PWD"
+      for t in "${tests[@]}"; do
+        name="$(basename "$t")"
+        pass=0 fail=0 skip=0
+        for c in $("$work/bin/$name" --gtest_list_tests |
+                   awk '/^[^ ]/ {s=$1} /^  / {print s $1}'); do
+          rc=0
+          "$work/bin/$name" --gtest_filter="$c" >> "$out/$name.log" 2>&1 || rc=$?
+          case "$rc" in
+            0) pass=$((pass + 1)) ;;
+            77) skip=$((skip + 1)) ;;
+            *) fail=$((fail + 1)); echo "FAILED $c" >> "$out/$name.failed" ;;
+          esac
+        done
+        echo "$name: $pass passed, $fail failed, $skip skipped"
+        if [ "$fail" -ne 0 ]; then status=1; head -20 "$out/$name.failed"; fi
+      done
+      rm -rf "$work"
+      exit "$status"
+    fi
     for t in "${tests[@]}"; do
       name="$(basename "$t")"
       if "$work/bin/$name" --gtest_output="xml:$out/$name.xml" > "$out/$name.log" 2>&1; then

@@ -50,9 +50,13 @@ inline ::testing::AssertionResult Contains(const std::string& text, const std::s
   return ::testing::AssertionFailure() << "\"" << text << "\" does not contain \"" << part << "\"";
 }
 
-inline std::string MnistDir() {
-  return std::string(KILN_SOURCE_DIR) + "/tests/data/models/mnist-8";
+// The source tree: KILN_SOURCE_DIR from the environment (a suite carried to another machine:
+// scripts/cuda_device_check.sh), else the one it was built from.
+inline std::string SourceDir() {
+  const char* dir = std::getenv("KILN_SOURCE_DIR");
+  return dir != nullptr && *dir != '\0' ? dir : KILN_SOURCE_DIR;
 }
+inline std::string MnistDir() { return SourceDir() + "/tests/data/models/mnist-8"; }
 inline std::string MnistOnnx() { return MnistDir() + "/model.onnx"; }
 inline bool HaveMnist() { return std::filesystem::exists(MnistOnnx()); }
 
