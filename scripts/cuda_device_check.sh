@@ -52,7 +52,6 @@ case "${1:-}" in
     targets=()
     for t in "${tests[@]}" "${tools[@]}"; do targets+=("$(basename "$t")"); done
     cmake --build build/release --target "${targets[@]}"
-    site="$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
     stage="$(mktemp -d)"
     trap 'rm -rf "$stage"' EXIT
     mkdir -p "$stage/bin" "$stage/lib" "$stage/onnx-data"
@@ -66,7 +65,10 @@ case "${1:-}" in
           *) cp -L "$lib" "$stage/lib/" ;;
         esac
       done
-    for s in "${subsets[@]}"; do cp -r "$site/onnx/backend/test/data/$s" "$stage/onnx-data/"; done
+    if [ "${#subsets[@]}" -ne 0 ]; then
+      site="$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+      for s in "${subsets[@]}"; do cp -r "$site/onnx/backend/test/data/$s" "$stage/onnx-data/"; done
+    fi
     printf '%s\n' "${runtime_libs[@]}" > "$stage/runtime-libs.txt"
     cp scripts/cuda_torch_bench.py "$stage/bin/"
     rm -rf "$bundle"
@@ -81,9 +83,18 @@ case "${1:-}" in
     tar -C "$work" -xJf "$bundle/payload.tar.xz"
     nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || echo "no nvidia-smi" > "$out/nvidia-smi.txt"
     export KILN_ENABLE_CUDA=1 LD_LIBRARY_PATH="$work/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    # Where pip puts NVIDIA's libraries (PyTorch's cuDNN, nvidia-cublas-cu13, ...), then anywhere.
+    pydirs="$(python3 -c 'import glob, os, site
+for s in site.getsitepackages() + [site.getusersitepackages()]:
+    for d in glob.glob(os.path.join(s, "nvidia", "*", "lib")) + [os.path.join(s, "torch", "lib")]:
+        print(d) if os.path.isdir(d) else None' 2>/dev/null || true)"
     for lib in $(cat "$work/runtime-libs.txt"); do
+      found=""
+      for d in $pydirs; do
+        if [ -z "$found" ] && [ -e "$d/$lib" ]; then found="$d/$lib"; fi
+      done
       # (head closes the pipe early: find's SIGPIPE is not a failure here)
-      found="$(find / -xdev \( -path /proc -o -path /sys \) -prune -o -name "$lib" -print 2>/dev/null |
+      [ -n "$found" ] || found="$(find / \( -path /proc -o -path /sys \) -prune -o -name "$lib" -print 2>/dev/null |
         head -1 || true)"
       echo "$lib: ${found:-not found}" >> "$out/libraries.txt"
       if [ -n "$found" ]; then LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$(dirname "$found")"; fi
@@ -108,6 +119,8 @@ case "${1:-}" in
         done
         echo "$name: $pass passed, $fail failed, $skip skipped"
         if [ "$fail" -ne 0 ]; then status=1; head -20 "$out/$name.failed"; fi
+        # No case at all: the binary did not start (a missing library), which is a failure.
+        if [ $((pass + fail + skip)) -eq 0 ]; then status=1; echo "$name: no case ran"; fi
       done
       rm -rf "$work"
       exit "$status"
@@ -139,9 +152,11 @@ case "${1:-}" in
       > "$out/torch_bench.log" 2>&1 || bench=$?
     tail -4 "$out/torch_bench.log"
     if [ "$bench" -eq 0 ]; then
+      # Listed, so a case that does not pass makes the runner exit 1.
+      printf 'resnet50/test_resnet50_b1\nresnet50/test_resnet50_b32\n' > "$work/resnet50.txt"
       for mode in fp32 fp16; do
         flags=(--data-root="$work/torch-cases" --subsets=resnet50 "${target[@]}" --device=0
-               --time=50 --json="$out/resnet50_$mode.json")
+               --allowlist="$work/resnet50.txt" --time=50 --json="$out/resnet50_$mode.json")
         if [ "$mode" = fp16 ]; then
           flags+=(--precision_mode=force_fp16 --tolerances="$out/fp16_tolerances.json")
         fi

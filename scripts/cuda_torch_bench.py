@@ -20,6 +20,7 @@ max |output| of the reference (the fp16 tolerance is a fraction of it: OUT/fp16_
 Exit status 77 when PyTorch with CUDA is not there.
 """
 import argparse
+import inspect
 import json
 import os
 import statistics
@@ -132,11 +133,11 @@ def main():
         with torch.no_grad():
             ref = model(x)
             export = dict(opset_version=17, input_names=["input"], output_names=["output"])
-            try:  # the TorchScript exporter (no onnx package needed); older torch has no flag
-                torch.onnx.export(model, (x,), os.path.join(case, "model.onnx"), dynamo=False,
-                                  **export)
-            except TypeError:
-                torch.onnx.export(model, (x,), os.path.join(case, "model.onnx"), **export)
+            # The TorchScript exporter (it needs no onnx package); torch before 2.5 has no flag
+            # and no other exporter by default.
+            if "dynamo" in inspect.signature(torch.onnx.export).parameters:
+                export["dynamo"] = False
+            torch.onnx.export(model, (x,), os.path.join(case, "model.onnx"), **export)
         with open(os.path.join(case, "test_data_set_0", "input_0.pb"), "wb") as f:
             f.write(tensor_proto("input", x.numpy()))
         with open(os.path.join(case, "test_data_set_0", "output_0.pb"), "wb") as f:

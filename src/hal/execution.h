@@ -76,6 +76,10 @@ class Execution {
   // Launches the recording kept last; false when there is none or it failed to launch (the
   // executor then runs the kernels plainly).
   virtual bool Replay() { return false; }
+  // Whether a recording is in progress: a kernel that keeps per-slot state on the device
+  // (tables it plans at its first run of some dims) must not make it now — the memory and
+  // copies would belong to the recording — and fails instead, so the run is made plainly.
+  virtual bool recording() const { return false; }
 };
 
 }  // namespace kiln::hal

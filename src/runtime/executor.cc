@@ -664,16 +664,19 @@ class ExecState {
 namespace {
 
 // Runs the main graph's kernels: replays the execution's recording of this binding, records
-// the run when it repeats the binding of the run before, else calls the kernels (ReplayPolicy).
-// A recording or replay the device declines falls back to calling them.
+// the run when it repeats the binding of a plain run before it that succeeded, else calls the
+// kernels (ReplayPolicy). A recording or replay the device declines or fails falls back to
+// calling them, and the policy forgets what the device may no longer hold.
 Status RunMain(ExecState& state, int gear, uint8_t* workspace, const std::vector<IoBuffer>& inputs,
                const std::vector<IoBuffer>& outputs, ExecObserver* observer) {
   hal::Execution* exec = state.exec();
   const bool replayable = exec != nullptr && observer == nullptr && state.Replayable();
   ReplayPolicy& policy = state.replay();
+  bool recording_failed = false;
   switch (policy.Next(replayable, gear, workspace, inputs, outputs)) {
     case ReplayPolicy::Action::kReplay:
       if (exec->Replay()) return Status::Ok();
+      policy.Forget();
       break;
     case ReplayPolicy::Action::kRecord:
       if (exec->BeginRecording()) {
@@ -683,12 +686,19 @@ Status RunMain(ExecState& state, int gear, uint8_t* workspace, const std::vector
           return Status::Ok();
         }
       }
-      policy.RecordingFailed();
+      recording_failed = true;
+      policy.Forget();  // the device may have replaced its recording before it failed
       break;
     case ReplayPolicy::Action::kPlain:
       break;
   }
-  return RunFrame(state.main(), observer);
+  Status st = RunFrame(state.main(), observer);
+  if (!st.ok()) {
+    policy.RunFailed();  // a kernel failed for its own reasons: nothing to hold against the gear
+  } else if (recording_failed) {
+    policy.RecordingFailed();  // the run works, its recording does not: that gear stays plain
+  }
+  return st;
 }
 
 }  // namespace

@@ -37,6 +37,10 @@ void ReplayPolicy::RecordingFailed() {
   }
 }
 
+void ReplayPolicy::Forget() { have_recorded_ = false; }
+
+void ReplayPolicy::RunFailed() { have_last_ = false; }
+
 bool ReplayPolicy::Declined(int gear) const {
   return std::find(declined_gears_.begin(), declined_gears_.end(), gear) != declined_gears_.end();
 }

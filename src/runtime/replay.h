@@ -5,9 +5,11 @@
 // BeginRecording / EndRecording / Replay: a CUDA graph on a GPU). A run's kernels are baked
 // into a recording with the addresses they were bound to, so a recording serves only runs of
 // the same binding: the same gear, workspace and caller buffers. The first run of a binding
-// runs plainly (kernels make their libraries' plans, allocate their states); a second run in
-// a row with the same binding is recorded; later runs of a recorded binding replay it. A gear
-// whose recording the device discarded is not recorded again.
+// runs plainly (kernels make their libraries' plans, allocate their states); the next run, if
+// that plain run succeeded and has the same binding, is recorded; later runs of a recorded
+// binding replay it. A gear whose recording the device discarded while a plain run of it works
+// is not recorded again. After a failed recording or replay the device may hold a different
+// recording or none: the policy forgets its own.
 #pragma once
 
 #include <cstdint>
@@ -29,8 +31,14 @@ class ReplayPolicy {
               const std::vector<IoBuffer>& inputs, const std::vector<IoBuffer>& outputs);
   // The run Next said to record is recorded: the device keeps it (and dropped the one before).
   void Recorded();
-  // The device discarded the recording Next asked for: that gear runs plainly from now on.
+  // The device discarded the recording Next asked for, and a plain run of the binding then
+  // succeeded: that gear runs plainly from now on.
   void RecordingFailed();
+  // A recording or replay failed: the device may hold another recording than the policy's, or
+  // none, so nothing is replayed until a binding is recorded again.
+  void Forget();
+  // The plain run of the binding Next returned failed: it is not "the run before" a recording.
+  void RunFailed();
 
  private:
   bool Declined(int gear) const;

@@ -110,6 +110,10 @@ bool CudaExecution::Keep(cudaGraph_t graph) {
     cudaGraphExecUpdateResultInfo info{};
     if (cudaGraphExecUpdate(graph_exec_, graph, &info) == cudaSuccess) return true;
     (void)cudaGetLastError();
+    // Instantiated again: right, but slower than an update (graphs with memory nodes, the
+    // libraries' workspaces, may not update in place; the GPU check's logs say which).
+    KILN_LOG(kRuntime, kInfo, "GPU ", ordinal_, ": a CUDA graph could not be updated in place (",
+             static_cast<int>(info.result), "); instantiated again");
     (void)cudaGraphExecDestroy(graph_exec_);
     graph_exec_ = nullptr;
   }
@@ -126,8 +130,13 @@ bool CudaExecution::Replay() { return graph_exec_ != nullptr && Launch(); }
 
 bool CudaExecution::Launch() {
   Status status = CudaStatus(cudaGraphLaunch(graph_exec_, stream_), "cudaGraphLaunch");
-  if (!status.ok()) KILN_LOG(kRuntime, kError, "GPU ", ordinal_, ": ", status.message());
-  return status.ok();
+  if (status.ok()) return true;
+  // The plain run that follows must not inherit the error, nor a later run this graph.
+  (void)cudaGetLastError();
+  (void)cudaGraphExecDestroy(graph_exec_);
+  graph_exec_ = nullptr;
+  KILN_LOG(kRuntime, kError, "GPU ", ordinal_, ": ", status.message(), "; the graph is dropped");
+  return false;
 }
 
 }  // namespace kiln::cuda

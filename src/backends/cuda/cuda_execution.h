@@ -42,6 +42,7 @@ class CudaExecution final : public hal::Execution {
   bool BeginRecording() override;
   bool EndRecording(bool complete) override;
   bool Replay() override;
+  bool recording() const override { return capturing_; }
 
  private:
   // Makes `graph` the kept executable graph; false when CUDA refuses it.

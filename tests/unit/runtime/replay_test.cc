@@ -60,5 +60,22 @@ TEST(ReplayPolicyTest, UnreplayableRunsOutputsWithoutBuffersAndDeclinedGearsRunP
   EXPECT_EQ(p.Next(true, 2, work, in, out), Action::kRecord);
 }
 
+TEST(ReplayPolicyTest, AFailedPlainRunIsNotTheRunBeforeARecordingAndAFailureForgetsTheRecording) {
+  int a = 0, b = 0;
+  uint8_t work[4];
+  ReplayPolicy p;
+  const auto in = Buffers({&a}), out = Buffers({&b});
+  EXPECT_EQ(p.Next(true, -1, work, in, out), Action::kPlain);
+  p.RunFailed();  // e.g. out of memory before a kernel kept its per-slot state
+  EXPECT_EQ(p.Next(true, -1, work, in, out), Action::kPlain);
+  EXPECT_EQ(p.Next(true, -1, work, in, out), Action::kRecord);
+  p.Recorded();
+  EXPECT_EQ(p.Next(true, -1, work, in, out), Action::kReplay);
+  p.Forget();  // the launch failed: the device's recording is gone
+  EXPECT_EQ(p.Next(true, -1, work, in, out), Action::kRecord);
+  p.Recorded();
+  EXPECT_EQ(p.Next(true, -1, work, in, out), Action::kReplay);
+}
+
 }  // namespace
 }  // namespace kiln::runtime

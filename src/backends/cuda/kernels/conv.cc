@@ -17,6 +17,7 @@
 #include "backends/cuda/kernels/cudnn_graph.h"
 #include "backends/cuda/kernels/device_bytes.h"
 #include "backends/cuda/kernels/register.h"
+#include "hal/execution.h"
 #include "kernels/attrs.h"
 #include "kernels/util.h"
 
@@ -101,7 +102,7 @@ class ConvState final : public KernelState {
   // `type`: of X, W and Y as cuDNN sees them (float32, or the half type of an fp16/bf16 model).
   ConvState(const CudnnApi* api, cudnnDataType_t type) : api_(api), type_(type) {}
   ~ConvState() override {
-    plan_.reset();
+    plans_.clear();
     if (handle_ != nullptr) api_->Destroy(handle_);
   }
 
@@ -114,19 +115,32 @@ class ConvState final : public KernelState {
         CudnnStatus(api_->SetStream(handle_, static_cast<cudaStream_t>(StreamOf(ctx))),
                     "cudnnSetStream"),
         "");
-    if (plan_ == nullptr || !(p == problem_)) KILN_RETURN_IF_ERROR(Plan(p), "");
-    RunScratch workspace(ctx, static_cast<size_t>(plan_->workspace_bytes));
+    CudnnPlan* plan = Find(p);
+    if (plan == nullptr) {
+      if (ctx.exec() != nullptr && ctx.exec()->recording()) {
+        // Plans are made in plain runs (hal::Execution::recording).
+        return Error(code::kRtModelExecute, "no cuDNN plan for this convolution before recording");
+      }
+      KILN_ASSIGN_OR_RETURN(plan, Plan(p));
+    }
+    RunScratch workspace(ctx, static_cast<size_t>(plan->workspace_bytes));
     if (!workspace.ok()) {
-      return Error(code::kRtMemoryAllocation, "no ", plan_->workspace_bytes,
+      return Error(code::kRtMemoryAllocation, "no ", plan->workspace_bytes,
                    " bytes of cuDNN workspace on the device");
     }
-    return ExecutePlan(api_, handle_, *plan_, {kX, kW, kY},
+    return ExecutePlan(api_, handle_, *plan, {kX, kW, kY},
                        {const_cast<void*>(x), const_cast<void*>(w), y}, workspace.data());
   }
 
  private:
-  Status Plan(const ConvProblem& p) {
-    plan_.reset();
+  CudnnPlan* Find(const ConvProblem& p) {
+    for (auto& [problem, plan] : plans_) {
+      if (problem == p) return plan.get();
+    }
+    return nullptr;
+  }
+
+  Result<CudnnPlan*> Plan(const ConvProblem& p) {
     KILN_ASSIGN_OR_RETURN(CudnnDescriptor x, MakeTensor(api_, p.x, kX, p.alignment, type_));
     KILN_ASSIGN_OR_RETURN(CudnnDescriptor w, MakeTensor(api_, p.w, kW, p.alignment, type_));
     KILN_ASSIGN_OR_RETURN(CudnnDescriptor y, MakeTensor(api_, p.y, kY, p.alignment, type_));
@@ -147,9 +161,8 @@ class ConvState final : public KernelState {
     KILN_RETURN_IF_ERROR(conv.Finalize(), "a cuDNN convolution");
     KILN_ASSIGN_OR_RETURN(CudnnDescriptor op, Operation(p.transposed, x, w, y, conv));
     KILN_ASSIGN_OR_RETURN(CudnnPlan plan, MakePlan(api_, handle_, op, type_ == CUDNN_DATA_FLOAT));
-    plan_ = std::make_unique<CudnnPlan>(std::move(plan));
-    problem_ = p;
-    return Status::Ok();
+    plans_.emplace_back(p, std::make_unique<CudnnPlan>(std::move(plan)));
+    return plans_.back().second.get();
   }
 
   // The convolution's operation: y = conv(x, w), or for a transposed convolution the forward
@@ -194,8 +207,10 @@ class ConvState final : public KernelState {
   const CudnnApi* api_;
   cudnnDataType_t type_;
   cudnnHandle_t handle_ = nullptr;
-  ConvProblem problem_;
-  std::unique_ptr<CudnnPlan> plan_;
+  // Every problem this slot has run (one per gear and pointer alignment), never dropped while
+  // the slot lives: a recorded run (a CUDA graph) keeps using its plan's engine while other
+  // gears run — an engine cuDNN compiled at run time lives with its plan.
+  std::vector<std::pair<ConvProblem, std::unique_ptr<CudnnPlan>>> plans_;
 };
 
 class ConvKernel final : public Kernel {

@@ -146,6 +146,11 @@ class ResizeKernel final : public Kernel {
     auto* state = static_cast<ResizeState*>(ctx.state());
     const Launch* launch = state != nullptr ? state->Find(x->dims, y->dims) : nullptr;
     if (launch != nullptr) return Enqueue(ctx, *launch);
+    if (ctx.exec() != nullptr && ctx.exec()->recording()) {
+      // The tables are planned and copied in a plain run (hal::Execution::recording).
+      return def_.Fail(code::kRtModelExecute, "the resize tables of ", kernels::DimsString(x->dims),
+                       " were not planned before the recording");
+    }
     // Planned now: into the slot's tables when it keeps them, else into this run's scratch.
     HostSteeringContext host(ctx, def_);
     KILN_ASSIGN_OR_RETURN(kernels::ResolvedResize r,
