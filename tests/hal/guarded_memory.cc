@@ -171,7 +171,7 @@ class GuardedKernel final : public kernels::Kernel {
       KILN_RETURN_IF_ERROR(CheckGuarded(ctx.output(i), label_, "output", i), "");
     }
     if (auto* recorder = dynamic_cast<GuardedRecorder*>(ctx.exec());
-        recorder != nullptr && recorder->recording()) {
+        recorder != nullptr && ctx.exec()->recording()) {
       if (!replayable_) return Error(code::kInternalError, label_, ": recorded, not replayable");
       auto recorded = std::make_shared<RecordedContext>(ctx);
       recorder->Keep([this, recorded] { return RunOpen(*recorded); });

@@ -37,7 +37,7 @@ void RegisterGuardedKernels(kernels::KernelRegistry& registry);
 class GuardedRecorder {
  public:
   virtual ~GuardedRecorder() = default;
-  virtual bool recording() const = 0;
+  // Called while the execution records (hal::Execution::recording).
   virtual void Keep(std::function<Status()> call) = 0;
 };
 

@@ -144,7 +144,7 @@ class GuardedExecution final : public Execution, public GuardedRecorder {
     return Launch();
   }
   void Synchronize() override { ++Counters().synchronizes; }
-  bool recording() const override { return recording_; }  // Execution's and GuardedRecorder's
+  bool recording() const override { return recording_; }
   void Keep(std::function<Status()> call) override { pending_.push_back(std::move(call)); }
   void* AllocateTensor(size_t bytes) override {
     auto p = GuardedAllocator().Allocate(bytes, 64, false);
