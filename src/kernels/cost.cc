@@ -323,9 +323,17 @@ std::optional<uint64_t> Work(const NodeCost& cost, const std::vector<const Tenso
                              const std::vector<const TensorView*>& outputs) {
   const std::optional<uint64_t> flops = Flops(cost, inputs, outputs);
   if (!flops) return std::nullopt;
+  // Bytes written, and bytes read by an op that computes on all of its inputs (a matrix
+  // product's weights, an element-wise op's operands); an op that only moves data may read a
+  // small part of an input (Gather's table, Slice's source), so only its output counts.
   uint64_t bytes = 0;
   for (const TensorView* t : outputs) {
     if (t != nullptr) bytes += t->bytes();
+  }
+  if (cost.kind != Kind::kNone) {
+    for (const TensorView* t : inputs) {
+      if (t != nullptr) bytes += t->bytes();
+    }
   }
   double extra = 0;
   if (cost.transcendentals > 0) {

@@ -57,8 +57,9 @@ std::optional<uint64_t> Flops(const NodeCost& cost, const std::vector<const Tens
 
 // A run's work, by which a device decides how many threads a kernel gets
 // (hal::Execution::BeforeKernel): its Flops, plus kTranscendentalWork - 1 more per
-// transcendental, plus the bytes of the outputs given (null ones left out); nullopt when Flops
-// is.
+// transcendental, plus the bytes of the outputs given (null ones left out) and, for an op that
+// computes (not kNone), of its inputs given, so that a memory-bound kernel (a matrix-vector
+// product streaming its weights) counts what it reads; nullopt when Flops is.
 std::optional<uint64_t> Work(const NodeCost& cost, const std::vector<const TensorView*>& inputs,
                              const std::vector<const TensorView*>& outputs);
 

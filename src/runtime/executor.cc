@@ -178,7 +178,7 @@ class Frame {
     }
   }
 
-  // Node n's work for hal::Execution::BeforeKernel: its FLOPs plus the bytes it writes, from
+  // Node n's work for hal::Execution::BeforeKernel (kernels::Work: FLOPs and bytes moved), from
   // the views bound now; kUnknownWork when its cost is not modelled.
   uint64_t Work(size_t n) const {
     const NodeInfo& node = graph_.nodes[n];

@@ -22,11 +22,14 @@ namespace kiln::cpu {
 // this process may use), capped by OMP_NUM_THREADS when that is set.
 int ComputeThreads();
 
-// The least work (kernel FLOPs plus output bytes, hal::Execution::BeforeKernel) worth a
-// parallel region: KILN_CPU_PARALLEL_MIN_WORK, default kDefaultParallelMinWork. Waking a
-// sleeping team (spin_governor.h) costs tens of microseconds on a 2-core VM, about what
-// one core computes of 2-4 MFLOP; measured on mnist-8 with 2 threads on an idle machine: 86 us
-// per execute at 1 Mi (its second convolution, 1.25 MFLOP, went parallel), 28 us at 2-8 Mi.
+// The least work (kernel FLOPs plus bytes moved: kernels::Work, hal::Execution::BeforeKernel) worth
+// a parallel region: KILN_CPU_PARALLEL_MIN_WORK, default kDefaultParallelMinWork. Waking a sleeping
+// team (spin_governor.h) costs tens of microseconds on a 2-core VM, about what one core computes of
+// 2-4 MFLOP; measured on mnist-8 with 2 threads on an idle machine: 86 us per execute at 1 Mi (its
+// second convolution, 1.25 MFLOP, went parallel), 28 us at 2-8 Mi. Bytes count because memory-bound
+// work gains from a second core too: MobileNetV2's classifier (1x1280 by 1280x1000, 2.6 MFLOP over
+// 5 MB of weights) took 423 us on one thread, 227 on two (Zen 4 VM, 2026-12-06), once its weights
+// counted.
 inline constexpr uint64_t kDefaultParallelMinWork = 1 << 22;
 uint64_t ParallelMinWork();
 // The threshold now: ParallelMinWork() while idle workers spin, kSleepingParallelFactor times

@@ -25,13 +25,35 @@ TEST(CostTest, ATranscendentalIsOneOperationInFlopsAndSixteenInWork) {
   const NodeCost softmax = PrepareCost(Def("Softmax"));
   EXPECT_EQ(softmax.transcendentals, 1);
   EXPECT_EQ(*Flops(softmax, {&x}, {&y}), static_cast<uint64_t>(5 * n));
-  EXPECT_EQ(*Work(softmax, {&x}, {&y}), static_cast<uint64_t>(5 * n + 15 * n + bytes));
+  // Work also counts the bytes read and written: here X's and Y's.
+  EXPECT_EQ(*Work(softmax, {&x}, {&y}), static_cast<uint64_t>(5 * n + 15 * n + 2 * bytes));
   const NodeCost sigmoid = PrepareCost(Def("Sigmoid"));
-  EXPECT_EQ(*Work(sigmoid, {&x}, {&y}), static_cast<uint64_t>(n + 15 * n + bytes));
-  // An op without one: its Flops plus its output bytes.
+  EXPECT_EQ(*Work(sigmoid, {&x}, {&y}), static_cast<uint64_t>(n + 15 * n + 2 * bytes));
+  // An op without one: its Flops plus the bytes of its inputs and output.
   const NodeCost add = PrepareCost(Def("Add"));
   EXPECT_EQ(add.transcendentals, 0);
-  EXPECT_EQ(*Work(add, {&x, &x}, {&y}), *Flops(add, {&x, &x}, {&y}) + static_cast<uint64_t>(bytes));
+  EXPECT_EQ(*Work(add, {&x, &x}, {&y}),
+            *Flops(add, {&x, &x}, {&y}) + static_cast<uint64_t>(3 * bytes));
+}
+
+TEST(CostTest, WorkCountsTheWeightsAProductReadsButNotWhatAGatherLeavesUnread) {
+  // A classifier's last layer at batch 1: 2.56 MFLOP, but 5 MB of weights streamed from memory
+  // (which one thread reads at half the speed of two).
+  const TensorView a{DataType::kFloat32, {1, 1280}, nullptr};
+  const TensorView b{DataType::kFloat32, {1000, 1280}, nullptr};
+  const TensorView c{DataType::kFloat32, {1000}, nullptr};
+  const TensorView y{DataType::kFloat32, {1, 1000}, nullptr};
+  NodeDef gemm = Def("Gemm");
+  const NodeCost cost = PrepareCost(gemm);
+  const uint64_t flops = *Flops(cost, {&a, &b, &c}, {&y});
+  EXPECT_EQ(flops, 2u * 1280 * 1000);
+  EXPECT_EQ(*Work(cost, {&a, &b, &c}, {&y}),
+            flops + (1280 + 1000 * 1280 + 1000 + 1000) * sizeof(float));
+  // Gather reads a few rows of its table: only the rows it writes count.
+  const TensorView table{DataType::kFloat32, {30522, 384}, nullptr};
+  const TensorView ids{DataType::kInt64, {1, 128}, nullptr};
+  const TensorView rows{DataType::kFloat32, {1, 128, 384}, nullptr};
+  EXPECT_EQ(*Work(PrepareCost(Def("Gather")), {&table, &ids}, {&rows}), rows.bytes());
 }
 
 }  // namespace
