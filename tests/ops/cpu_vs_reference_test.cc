@@ -476,7 +476,7 @@ TEST(CpuFusedConvTest, ChannelsLastFlagsInEveryCombination) {
 
 // 3x3 stride-1 convolutions with 48 channels or more in and out and 8x8 outputs or more, which
 // the cpu kernel runs on oneDNN's Winograd algorithm where the CPU has it (AVX-512; nn_conv.cc
-// WinogradPays): bias, residual and activation post-ops, batch 2, channel counts off the
+// WinogradChoice): bias, residual and activation post-ops, batch 2, channel counts off the
 // 16-channel blocks, every channels_last combination (the algorithm's blocked layout reordered
 // to and from NHWC), and a stride-2, a grouped and a 7x7 one beside them that stay direct.
 // Winograd's transforms round more than the direct sums, but far below the tolerance's 1e-6 * K (K
@@ -501,6 +501,35 @@ TEST(CpuFusedConvTest, WinogradShapesMatchTheReference) {
   {
     SCOPED_TRACE("channels-last");
     CheckLayouts({1, 64, 10, 10}, {64, 64, 3, 3}, 1, "Relu", 65, 576);
+  }
+}
+
+// Winograd with every activation. oneDNN 2.6's Winograd kernels take Relu only; the cpu kernel
+// runs the others (one oneDNN eltwise step each) on Y after the convolution, and HardSigmoid (two
+// steps) or an activation with a post affine on the direct algorithm. Shapes: 48 channels at
+// 8x8 (any Winograd kernel), and 32 channels at 28x28 (784 output pixels: only F(4x4, 3x3)), with
+// bias and residual, NCHW and channels-last.
+TEST(CpuFusedConvTest, WinogradShapesWithEveryActivation) {
+  for (const char* act : {"", "Relu", "LeakyRelu", "Clip", "Sigmoid", "Tanh", "HardSigmoid",
+                          "HardSwish", "Gelu", "Swish"}) {
+    for (bool large : {false, true}) {
+      SCOPED_TRACE(std::string(act) + (large ? " 32 channels at 28x28" : " 48 channels at 8x8"));
+      Node node = large ? FusedConvNode({1, 32, 28, 28}, {32, 32, 3, 3}, true, true, act, 70)
+                        : FusedConvNode({1, 48, 8, 8}, {48, 48, 3, 3}, true, true, act, 71);
+      if (std::string(act) == "LeakyRelu") node.Float("activation_alpha", 0.2f);
+      if (std::string(act) == "Clip") {
+        node.Float("activation_alpha", -0.5f).Float("activation_beta", 0.7f);
+      }
+      if (std::string(act) == "HardSigmoid") {
+        node.Float("activation_alpha", 0.3f).Float("activation_beta", 0.4f);
+      }
+      if (std::string(act) == "Swish") node.Float("activation_alpha", 1.7f);
+      node.Check(large ? 288 : 432);
+    }
+  }
+  for (const char* act : {"Swish", "Sigmoid"}) {
+    SCOPED_TRACE(std::string("channels-last ") + act);
+    CheckLayouts({1, 32, 28, 28}, {32, 32, 3, 3}, 1, act, 72, 288);
   }
 }
 

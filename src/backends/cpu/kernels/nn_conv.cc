@@ -22,9 +22,11 @@
 // once per layout (PackedWeights), computed weights on every run, and the source into and the
 // destination out of the blocked layout on every run. On AVX-512 that (brgconv with two reorders)
 // measured 2-6x faster than the plain NCHW convolution oneDNN otherwise runs (gemm over im2col) for
-// ResNet-50 layer shapes. A float32 3x3 convolution with 48 channels or more in and out asks for
-// oneDNN's Winograd algorithm first (0.6-0.8x the direct time: WinogradPays), which takes the
-// blocked layout: its source and destination are then reordered even where stored NHWC. Float pools
+// ResNet-50 layer shapes. A float32 3x3 stride-1 convolution with 48 channels or more in and out
+// (32 with large outputs) asks for oneDNN's Winograd algorithm first (0.6-0.8x the direct time:
+// WinogradChoice), which takes the blocked layout: its source and destination are then reordered
+// even where stored NHWC; its kernels take Relu only, so another activation runs on Y after it
+// (ConvPlan::activate_after). Float pools
 // run on plain NCHW as it is (oneDNN's pools take it), and channels-last where channels_last keeps
 // X or Y NHWC (com.kiln MaxPool / AveragePool, the same flags as FusedConv's X and Y, bf16 storage
 // included).
@@ -88,10 +90,42 @@ std::optional<DnnlWindow> ResolveDnnlWindow(const WindowAttrs& a, const Dims& in
 }
 
 // KILN_CPU_WINOGRAD: unset or anything but "0" lets float32 convolutions that gain from it run
-// oneDNN's Winograd algorithm (ConvKernel::WinogradPays); "0" keeps them all direct.
+// oneDNN's Winograd algorithm (ConvKernel::WinogradChoice); "0" keeps them all direct, "2x3"
+// never takes F(4x4, 3x3) (WinogradPrimitive).
 bool WinogradAllowed() {
   static const bool allowed = env::Get("KILN_CPU_WINOGRAD") != "0";
   return allowed;
+}
+
+// Which Winograd kernels of oneDNN 2.6 a float32 convolution may take (WinogradChoice).
+// F(4x4, 3x3) does 2.25 products per output against F(2x2, 3x3)'s 4, but its transformed
+// weights are 36 values per channel pair against 16, read once per run: it pays where the
+// output is large. Measured in ResNet-50 on a Zen 4 VM (2 threads): 64 channels at 56x56
+// 632 -> 588 us, but 256 channels at 14x14 637 -> 749 us (9.4 MB of weights read from memory).
+constexpr int64_t kLargeTilePixels = 28 * 28;
+enum class Winograd : uint8_t {
+  kNone,        // direct
+  kAny,         // any: F(4x4, 3x3) preferred from kLargeTilePixels, else the first offered
+  kLargeTiles,  // F(4x4, 3x3) only, else direct
+};
+
+// The Winograd convolution for `d`, or nullopt for a direct one: with kLargeTiles F(4x4, 3x3)
+// (jit_wino_4x3) only; with kAny the first kernel oneDNN offers, which in 2.6 is F(2x2, 3x3)
+// (jit_fp32_wino_2x3) where both take the shape, except that F(4x4, 3x3) is taken when
+// `prefer_large` (KILN_CPU_WINOGRAD=2x3: never F(4x4, 3x3)). Throws dnnl::error when oneDNN has
+// no Winograd kernel for the shape.
+std::optional<dnnl::convolution_forward::primitive_desc> WinogradPrimitive(
+    const dnnl::convolution_forward::desc& d, const dnnl::primitive_attr& attr, Winograd choice,
+    bool prefer_large) {
+  const bool large_allowed = env::Get("KILN_CPU_WINOGRAD") != "2x3";
+  if (choice == Winograd::kLargeTiles && !large_allowed) return std::nullopt;
+  dnnl::convolution_forward::primitive_desc pd(d, attr, Engine());
+  if (choice == Winograd::kAny && !(prefer_large && large_allowed)) return pd;
+  do {
+    if (std::strstr(pd.impl_info_str(), "wino_4x3") != nullptr) return pd;
+  } while (pd.next_impl());
+  if (choice == Winograd::kLargeTiles) return std::nullopt;
+  return dnnl::convolution_forward::primitive_desc(d, attr, Engine());
 }
 
 dnnl::memory::dims Minus1(const Dims& d) {
@@ -111,6 +145,10 @@ struct ConvPlan final : ReorderedPlan {
   bool reorder_z = false;
   dnnl::reorder z_in;
   dnnl::memory::desc zp_md;  // ConvInteger's run-time zero point of X (one int32), or empty
+  // A Winograd convolution whose activation oneDNN 2.6's Winograd kernels do not take (they
+  // take Relu only): the activation runs on Y in place after the convolution.
+  bool activate_after = false;
+  dnnl::eltwise_forward activation;
 };
 
 // Where a convolution node's tensors are: Conv / FusedConv (X, W, B, Z), QLinearConv /
@@ -340,37 +378,85 @@ class ConvKernel final : public DnnlKernel {
     AppendActivation(act_, ops);
     attr.set_post_ops(ops);
     std::optional<dnnl::convolution_forward::primitive_desc> pd;
-    if (!quant_ && in == dt::f32 && WinogradPays(x, w_dims, win)) {
+    const Winograd winograd =
+        quant_ || in != dt::f32 ? Winograd::kNone : WinogradChoice(x, w_dims, win);
+    const bool large = x[0] * win.out[0] * win.out[1] >= kLargeTilePixels;
+    auto winograd_pd = [&](const dnnl::primitive_attr& a) {
       try {  // oneDNN has Winograd kernels for some ISAs, layouts and post-op chains only
-        pd.emplace(desc(dnnl::algorithm::convolution_winograd), attr, Engine());
+        return WinogradPrimitive(desc(dnnl::algorithm::convolution_winograd), a, winograd, large);
       } catch (const dnnl::error&) {
+        return std::optional<dnnl::convolution_forward::primitive_desc>();
+      }
+    };
+    std::optional<dnnl::eltwise_forward::desc> after;  // the activation, run after
+    if (winograd != Winograd::kNone) {
+      pd = winograd_pd(attr);
+      if (!pd) after = SeparateActivation(p.y_md);
+      if (after) {
+        dnnl::primitive_attr bare = UserScratchpadAttr();
+        dnnl::post_ops sum;
+        if (has_z) sum.append_sum(1.f);
+        bare.set_post_ops(sum);
+        pd = winograd_pd(bare);
       }
     }
-    if (!pd) pd.emplace(desc(dnnl::algorithm::convolution_direct), attr, Engine());
+    if (!pd) {
+      after.reset();
+      pd.emplace(desc(dnnl::algorithm::convolution_direct), attr, Engine());
+    }
     p.conv = dnnl::convolution_forward(*pd);
     p.PlanReorders(*pd, w_const_.data, packed_);
+    if (after) {
+      dnnl::eltwise_forward::primitive_desc epd(*after, UserScratchpadAttr(), Engine());
+      if (epd.scratchpad_desc().get_size() > p.scratch_md.get_size()) {
+        p.scratch_md = epd.scratchpad_desc();
+      }
+      p.activation = dnnl::eltwise_forward(epd);
+      p.activate_after = true;
+    }
     p.reorder_z = has_z && p.z_md != p.dst_md;
     if (p.reorder_z) p.z_in = MakeReorder(p.z_md, p.dst_md, p.scratch_md);
   }
 
-  // Whether a float32 convolution of X dims `x` by W dims `w` should ask oneDNN for its
-  // Winograd algorithm (F(2x2, 3x3): 2.25x fewer multiplications, blocked layouts reordered
-  // to and from): 2-D, 3x3, stride and dilation 1, one group, and at least 48 channels in and
-  // out, and an output of 8x8 or more per image. Measured on AVX-512 (2 threads, NHWC tensors,
-  // reorders included) it took 0.6-0.8x the direct convolution's time from 48 channels up
-  // (ResNet-50's 3x3 layers 0.63-0.81) and 1.1-7x with fewer, where the 16-channel blocks and
-  // the transforms outweigh the saved products; at 7x7 (ResNet-50's 512-channel layers) 0.98,
-  // for weights 16/9 the size of the direct ones (+22 MB resident). KILN_CPU_WINOGRAD=0 keeps
-  // every convolution direct.
-  bool WinogradPays(const Dims& x, const Dims& w, const kernels::Window& win) const {
-    constexpr int64_t kMinChannels = 48, kMinOutputPixels = 64;
-    if (!WinogradAllowed() || attrs_.group != 1 || x.size() != 4 || w.size() != 4) return false;
-    if (w[2] != 3 || w[3] != 3) return false;
-    for (size_t i = 0; i < win.rank; ++i) {
-      if (win.stride[i] != 1 || win.dilation[i] != 1) return false;
+  // Which Winograd kernel a float32 convolution of X dims `x` by W dims `w` asks oneDNN for:
+  // 2-D, 3x3, stride and dilation 1, one group (KILN_CPU_WINOGRAD=0: none ever).
+  // - kAny from 48 channels in and out and 8x8 outputs per image. F(2x2, 3x3) (2.25x fewer
+  //   products, blocked layouts reordered to and from) measured 0.6-0.8x the direct time there
+  //   (Sapphire Rapids, 2 threads, NHWC tensors, reorders included; ResNet-50's 3x3 layers
+  //   0.63-0.81), 1.1-7x with fewer channels; at 7x7 (ResNet-50's 512-channel layers) 0.98, for
+  //   weights 16/9 the size of the direct ones (+22 MB resident).
+  // - From kLargeTilePixels output pixels (N x H x W) F(4x4, 3x3) is preferred (WinogradPrimitive)
+  //   and, as kLargeTiles, taken from 32 channels: with reorders, on a Zen 4 VM, 32 channels at
+  //   40x40 / 80x80 / 160x160 0.72 / 0.62 / 0.61x the direct time, 24 at 160x160 0.94, 16 at
+  //   80x80 1.05 (bench: the shapes in docs/dependencies.md).
+  Winograd WinogradChoice(const Dims& x, const Dims& w, const kernels::Window& win) const {
+    constexpr int64_t kMinChannels = 48, kMinOutputPixels = 64, kMinLargeTileChannels = 32;
+    if (!WinogradAllowed() || attrs_.group != 1 || x.size() != 4 || w.size() != 4) {
+      return Winograd::kNone;
     }
-    return x[1] >= kMinChannels && w[0] >= kMinChannels &&
-           win.out[0] * win.out[1] >= kMinOutputPixels;
+    if (w[2] != 3 || w[3] != 3) return Winograd::kNone;
+    for (size_t i = 0; i < win.rank; ++i) {
+      if (win.stride[i] != 1 || win.dilation[i] != 1) return Winograd::kNone;
+    }
+    const int64_t channels = std::min(x[1], w[0]), pixels = win.out[0] * win.out[1];
+    if (channels >= kMinChannels && pixels >= kMinOutputPixels) return Winograd::kAny;
+    if (channels >= kMinLargeTileChannels && x[0] * pixels >= kLargeTilePixels) {
+      return Winograd::kLargeTiles;
+    }
+    return Winograd::kNone;
+  }
+
+  // The fused activation as one oneDNN eltwise over Y (`y_md`), when it is one step (not
+  // HardSigmoid's two, nor with a post affine); nullopt otherwise or without an activation.
+  std::optional<dnnl::eltwise_forward::desc> SeparateActivation(
+      const dnnl::memory::desc& y_md) const {
+    dnnl::post_ops ops;
+    AppendActivation(act_, ops);
+    if (ops.len() != 1 || ops.kind(0) != dnnl::primitive::kind::eltwise) return std::nullopt;
+    float scale = 1.f, alpha = 0.f, beta = 0.f;
+    dnnl::algorithm alg;
+    ops.get_params_eltwise(0, scale, alg, alpha, beta);
+    return dnnl::eltwise_forward::desc(dnnl::prop_kind::forward_inference, alg, y_md, alpha, beta);
   }
 
   // QLinearConv's arithmetic as attributes of the int8 convolution (see the file comment): the
@@ -424,6 +510,12 @@ class ConvKernel final : public DnnlKernel {
     }
     RunReordered(p, p.conv, run, *x, *ctx.input(in_.w), b, *y,
                  z_via_buffer ? p.dst_md.get_size() : 0, residual, zp);
+    if (p.activate_after) {
+      const dnnl::memory& y_mem = run.Memory(1, p.y_md, y->data);
+      run.Execute(p.activation, {{DNNL_ARG_SRC, &y_mem}, {DNNL_ARG_DST, &y_mem}}, p.scratch_md,
+                  run.buffer(3));
+      run.Wait();
+    }
     return Status::Ok();
   }
 
