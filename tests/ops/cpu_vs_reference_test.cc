@@ -531,6 +531,11 @@ TEST(CpuFusedConvTest, WinogradShapesWithEveryActivation) {
     SCOPED_TRACE(std::string("channels-last ") + act);
     CheckLayouts({1, 32, 28, 28}, {32, 32, 3, 3}, 1, act, 72, 288);
   }
+  {
+    SCOPED_TRACE("96 -> 24 channels at 28x28");  // PP-OCR's neck: F(4x4, 3x3) only
+    FusedConvNode({1, 96, 28, 28}, {24, 96, 3, 3}, true, true, "HardSwish", 73).Check(864);
+    CheckLayouts({1, 96, 28, 28}, {24, 96, 3, 3}, 1, "Relu", 74, 864);
+  }
 }
 
 // A float32 NCHW tensor as channels_last's bf16 storage (kiln_*_bf16): NHWC order, each element

@@ -426,11 +426,13 @@ class ConvKernel final : public DnnlKernel {
   //   0.63-0.81), 1.1-7x with fewer channels; at 7x7 (ResNet-50's 512-channel layers) 0.98, for
   //   weights 16/9 the size of the direct ones (+22 MB resident).
   // - From kLargeTilePixels output pixels (N x H x W) F(4x4, 3x3) is preferred (WinogradPrimitive)
-  //   and, as kLargeTiles, taken from 32 channels: with reorders, on a Zen 4 VM, 32 channels at
-  //   40x40 / 80x80 / 160x160 0.72 / 0.62 / 0.61x the direct time, 24 at 160x160 0.94, 16 at
-  //   80x80 1.05 (bench: the shapes in docs/dependencies.md).
+  //   and, as kLargeTiles, taken with fewer channels while the products per tile outweigh the
+  //   transforms: C_in x C_out / (C_in + C_out) >= 16 (32 -> 32, 96 -> 24, not 24 -> 24). With
+  //   reorders, on a Zen 4 VM, F(4x4) / direct: 32 -> 32 at 40x40 / 80x80 / 160x160 0.72 / 0.62 /
+  //   0.61, 96 -> 24 at 40x40 / 80x80 / 160x160 0.86 / 0.77 / 0.72 (20x20: 1.37), 24 -> 24 at
+  //   160x160 0.94, 16 -> 16 at 80x80 1.05 (docs/dependencies.md).
   Winograd WinogradChoice(const Dims& x, const Dims& w, const kernels::Window& win) const {
-    constexpr int64_t kMinChannels = 48, kMinOutputPixels = 64, kMinLargeTileChannels = 32;
+    constexpr int64_t kMinChannels = 48, kMinOutputPixels = 64, kMinProductsPerTransform = 16;
     if (!WinogradAllowed() || attrs_.group != 1 || x.size() != 4 || w.size() != 4) {
       return Winograd::kNone;
     }
@@ -440,7 +442,8 @@ class ConvKernel final : public DnnlKernel {
     }
     const int64_t channels = std::min(x[1], w[0]), pixels = win.out[0] * win.out[1];
     if (channels >= kMinChannels && pixels >= kMinOutputPixels) return Winograd::kAny;
-    if (channels >= kMinLargeTileChannels && x[0] * pixels >= kLargeTilePixels) {
+    if (x[1] * w[0] >= kMinProductsPerTransform * (x[1] + w[0]) &&
+        x[0] * pixels >= kLargeTilePixels) {
       return Winograd::kLargeTiles;
     }
     return Winograd::kNone;
