@@ -504,11 +504,12 @@ TEST(CpuFusedConvTest, WinogradShapesMatchTheReference) {
   }
 }
 
-// Winograd with every activation. oneDNN 2.6's Winograd kernels take Relu only; the cpu kernel
-// runs the others (one oneDNN eltwise step each) on Y after the convolution, and HardSigmoid (two
-// steps) or an activation with a post affine on the direct algorithm. Shapes: 48 channels at
-// 8x8 (any Winograd kernel), and 32 channels at 28x28 (784 output pixels: only F(4x4, 3x3)), with
-// bias and residual, NCHW and channels-last.
+// Winograd with every activation. oneDNN 2.6's Winograd kernels take Relu only; with F(4x4, 3x3)
+// (28x28 outputs and more) the cpu kernel runs the others (one oneDNN eltwise step each) on Y
+// after the convolution, and HardSigmoid (two steps), an activation with a post affine, or any
+// but Relu on a smaller output on the direct algorithm. Shapes: 48 channels at 8x8 (F(2x2) or
+// direct), and 32 channels at 28x28 (only F(4x4)), with bias and residual, NCHW and
+// channels-last.
 TEST(CpuFusedConvTest, WinogradShapesWithEveryActivation) {
   for (const char* act : {"", "Relu", "LeakyRelu", "Clip", "Sigmoid", "Tanh", "HardSigmoid",
                           "HardSwish", "Gelu", "Swish"}) {
