@@ -380,7 +380,9 @@ class ConvKernel final : public DnnlKernel {
     std::optional<dnnl::convolution_forward::primitive_desc> pd;
     const Winograd winograd =
         quant_ || in != dt::f32 ? Winograd::kNone : WinogradChoice(x, w_dims, win);
-    const bool large = x[0] * win.out[0] * win.out[1] >= kLargeTilePixels;
+    // (2-D here: WinogradChoice says kNone for any other rank)
+    const bool large =
+        winograd != Winograd::kNone && x[0] * win.out[0] * win.out[1] >= kLargeTilePixels;
     auto winograd_pd = [&](const dnnl::primitive_attr& a, Winograd choice) {
       try {  // oneDNN has Winograd kernels for some ISAs, layouts and post-op chains only
         return WinogradPrimitive(desc(dnnl::algorithm::convolution_winograd), a, choice, large);
