@@ -273,21 +273,27 @@ Node FusedConvNode(Dims x, Dims w, bool bias, bool residual, const std::string& 
   return node;
 }
 
+// Every activation a fused op takes ("" for none).
+constexpr const char* kActivations[] = {"",     "Relu",        "LeakyRelu", "Clip", "Sigmoid",
+                                        "Tanh", "HardSigmoid", "HardSwish", "Gelu", "Swish"};
+
+// Sets `act`'s parameters on `node` to values off their defaults (Swish's alpha only when
+// `swish_alpha`, so that its default is also tested).
+Node& WithActivationParams(Node& node, const std::string& act, bool swish_alpha = true) {
+  if (act == "LeakyRelu") node.Float("activation_alpha", 0.2f);
+  if (act == "Clip") node.Float("activation_alpha", -0.5f).Float("activation_beta", 0.7f);
+  if (act == "HardSigmoid") node.Float("activation_alpha", 0.3f).Float("activation_beta", 0.4f);
+  if (act == "Swish" && swish_alpha) node.Float("activation_alpha", 1.7f);
+  return node;
+}
+
 TEST(CpuFusedConvTest, EveryActivationWithBiasAndResidual) {
-  for (const char* act : {"", "Relu", "LeakyRelu", "Clip", "Sigmoid", "Tanh", "HardSigmoid",
-                          "HardSwish", "Gelu", "Swish"}) {
+  for (const char* act : kActivations) {
     for (bool blocked : {false, true}) {
       SCOPED_TRACE(std::string(act) + (blocked ? " blocked" : " small"));
       Node node = blocked ? FusedConvNode({2, 32, 7, 7}, {48, 32, 3, 3}, true, true, act, 20)
                           : FusedConvNode({1, 3, 6, 5}, {5, 3, 3, 3}, true, true, act, 21);
-      if (std::string(act) == "LeakyRelu") node.Float("activation_alpha", 0.2f);
-      if (std::string(act) == "Clip")
-        node.Float("activation_alpha", -0.5f).Float("activation_beta", 0.7f);
-      if (std::string(act) == "HardSigmoid") {
-        node.Float("activation_alpha", 0.3f).Float("activation_beta", 0.4f);
-      }
-      if (std::string(act) == "Swish" && blocked) node.Float("activation_alpha", 1.7f);
-      node.Check(blocked ? 288 : 27);
+      WithActivationParams(node, act, blocked).Check(blocked ? 288 : 27);
     }
   }
 }
@@ -295,8 +301,7 @@ TEST(CpuFusedConvTest, EveryActivationWithBiasAndResidual) {
 // post_scale / post_shift (post_affine_fusion) after every activation, HardSigmoid's own linear
 // step included, with and without a residual.
 TEST(CpuFusedConvTest, AffineAfterEveryActivation) {
-  for (const char* act : {"", "Relu", "LeakyRelu", "Clip", "Sigmoid", "Tanh", "HardSigmoid",
-                          "HardSwish", "Gelu", "Swish"}) {
+  for (const char* act : kActivations) {
     for (bool blocked : {false, true}) {
       SCOPED_TRACE(std::string(act) + (blocked ? " blocked" : " small"));
       Node node = blocked ? FusedConvNode({1, 32, 7, 7}, {48, 32, 3, 3}, true, true, act, 26)
@@ -511,21 +516,12 @@ TEST(CpuFusedConvTest, WinogradShapesMatchTheReference) {
 // direct), and 32 channels at 28x28 (only F(4x4)), with bias and residual, NCHW and
 // channels-last.
 TEST(CpuFusedConvTest, WinogradShapesWithEveryActivation) {
-  for (const char* act : {"", "Relu", "LeakyRelu", "Clip", "Sigmoid", "Tanh", "HardSigmoid",
-                          "HardSwish", "Gelu", "Swish"}) {
+  for (const char* act : kActivations) {
     for (bool large : {false, true}) {
       SCOPED_TRACE(std::string(act) + (large ? " 32 channels at 28x28" : " 48 channels at 8x8"));
       Node node = large ? FusedConvNode({1, 32, 28, 28}, {32, 32, 3, 3}, true, true, act, 70)
                         : FusedConvNode({1, 48, 8, 8}, {48, 48, 3, 3}, true, true, act, 71);
-      if (std::string(act) == "LeakyRelu") node.Float("activation_alpha", 0.2f);
-      if (std::string(act) == "Clip") {
-        node.Float("activation_alpha", -0.5f).Float("activation_beta", 0.7f);
-      }
-      if (std::string(act) == "HardSigmoid") {
-        node.Float("activation_alpha", 0.3f).Float("activation_beta", 0.4f);
-      }
-      if (std::string(act) == "Swish") node.Float("activation_alpha", 1.7f);
-      node.Check(large ? 288 : 432);
+      WithActivationParams(node, act).Check(large ? 288 : 432);
     }
   }
   for (const char* act : {"Swish", "Sigmoid"}) {
