@@ -287,15 +287,29 @@ Node& WithActivationParams(Node& node, const std::string& act, bool swish_alpha 
   return node;
 }
 
-TEST(CpuFusedConvTest, EveryActivationWithBiasAndResidual) {
+// One FusedConv shape (3x3, pads 1) for CheckEveryActivation.
+struct ActivationCase {
+  const char* name;
+  Dims x, w;
+  uint32_t seed;
+  int64_t k;                // the reduction length, for the tolerance
+  bool swish_alpha = true;  // WithActivationParams' swish_alpha
+};
+
+// Every activation on each case's FusedConv, with bias and residual, against the reference.
+void CheckEveryActivation(std::initializer_list<ActivationCase> cases) {
   for (const char* act : kActivations) {
-    for (bool blocked : {false, true}) {
-      SCOPED_TRACE(std::string(act) + (blocked ? " blocked" : " small"));
-      Node node = blocked ? FusedConvNode({2, 32, 7, 7}, {48, 32, 3, 3}, true, true, act, 20)
-                          : FusedConvNode({1, 3, 6, 5}, {5, 3, 3, 3}, true, true, act, 21);
-      WithActivationParams(node, act, blocked).Check(blocked ? 288 : 27);
+    for (const ActivationCase& c : cases) {
+      SCOPED_TRACE(std::string(act) + " " + c.name);
+      Node node = FusedConvNode(c.x, c.w, true, true, act, c.seed);
+      WithActivationParams(node, act, c.swish_alpha).Check(c.k);
     }
   }
+}
+
+TEST(CpuFusedConvTest, EveryActivationWithBiasAndResidual) {
+  CheckEveryActivation({{"small", {1, 3, 6, 5}, {5, 3, 3, 3}, 21, 27, false},
+                        {"blocked", {2, 32, 7, 7}, {48, 32, 3, 3}, 20, 288}});
 }
 
 // post_scale / post_shift (post_affine_fusion) after every activation, HardSigmoid's own linear
@@ -516,14 +530,8 @@ TEST(CpuFusedConvTest, WinogradShapesMatchTheReference) {
 // direct), and 32 channels at 28x28 (only F(4x4)), with bias and residual, NCHW and
 // channels-last.
 TEST(CpuFusedConvTest, WinogradShapesWithEveryActivation) {
-  for (const char* act : kActivations) {
-    for (bool large : {false, true}) {
-      SCOPED_TRACE(std::string(act) + (large ? " 32 channels at 28x28" : " 48 channels at 8x8"));
-      Node node = large ? FusedConvNode({1, 32, 28, 28}, {32, 32, 3, 3}, true, true, act, 70)
-                        : FusedConvNode({1, 48, 8, 8}, {48, 48, 3, 3}, true, true, act, 71);
-      WithActivationParams(node, act).Check(large ? 288 : 432);
-    }
-  }
+  CheckEveryActivation({{"48 channels at 8x8", {1, 48, 8, 8}, {48, 48, 3, 3}, 71, 432},
+                        {"32 channels at 28x28", {1, 32, 28, 28}, {32, 32, 3, 3}, 70, 288}});
   for (const char* act : {"Swish", "Sigmoid"}) {
     SCOPED_TRACE(std::string("channels-last ") + act);
     CheckLayouts({1, 32, 28, 28}, {32, 32, 3, 3}, 1, act, 72, 288);

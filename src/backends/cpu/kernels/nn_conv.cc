@@ -40,6 +40,7 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -89,12 +90,18 @@ std::optional<DnnlWindow> ResolveDnnlWindow(const WindowAttrs& a, const Dims& in
   return d;
 }
 
-// KILN_CPU_WINOGRAD: unset or anything but "0" lets float32 convolutions that gain from it run
-// oneDNN's Winograd algorithm (ConvKernel::WinogradChoice); "0" keeps them all direct, "2x3"
-// never takes F(4x4, 3x3) (WinogradPrimitive).
-bool WinogradAllowed() {
-  static const bool allowed = env::Get("KILN_CPU_WINOGRAD") != "0";
-  return allowed;
+// KILN_CPU_WINOGRAD, read once: "0" keeps every float32 convolution direct, "2x3" never takes
+// F(4x4, 3x3) (WinogradPrimitive); unset or anything else lets those that gain from it run
+// oneDNN's Winograd algorithm (ConvKernel::WinogradChoice).
+enum class WinogradSetting : uint8_t { kOff, kSmallTilesOnly, kOn };
+WinogradSetting WinogradSettingFromEnv() {
+  static const WinogradSetting setting = [] {
+    const std::string v = env::Get("KILN_CPU_WINOGRAD");
+    return v == "0"     ? WinogradSetting::kOff
+           : v == "2x3" ? WinogradSetting::kSmallTilesOnly
+                        : WinogradSetting::kOn;
+  }();
+  return setting;
 }
 
 // Which Winograd kernels of oneDNN 2.6 a float32 convolution may take (WinogradChoice).
@@ -117,7 +124,7 @@ enum class Winograd : uint8_t {
 std::optional<dnnl::convolution_forward::primitive_desc> WinogradPrimitive(
     const dnnl::convolution_forward::desc& d, const dnnl::primitive_attr& attr, Winograd choice,
     bool prefer_large) {
-  const bool large_allowed = env::Get("KILN_CPU_WINOGRAD") != "2x3";
+  const bool large_allowed = WinogradSettingFromEnv() != WinogradSetting::kSmallTilesOnly;
   if (choice == Winograd::kLargeTiles && !large_allowed) return std::nullopt;
   dnnl::convolution_forward::primitive_desc pd(d, attr, Engine());
   if (choice == Winograd::kAny && !(prefer_large && large_allowed)) return pd;
@@ -438,7 +445,8 @@ class ConvKernel final : public DnnlKernel {
   //   160x160 0.94, 16 -> 16 at 80x80 1.05 (docs/dependencies.md).
   Winograd WinogradChoice(const Dims& x, const Dims& w, const kernels::Window& win) const {
     constexpr int64_t kMinChannels = 48, kMinOutputPixels = 64, kMinProductsPerTransform = 16;
-    if (!WinogradAllowed() || attrs_.group != 1 || x.size() != 4 || w.size() != 4) {
+    if (WinogradSettingFromEnv() == WinogradSetting::kOff || attrs_.group != 1 || x.size() != 4 ||
+        w.size() != 4) {
       return Winograd::kNone;
     }
     if (w[2] != 3 || w[3] != 3) return Winograd::kNone;
