@@ -100,9 +100,10 @@ std::string Stats(const TensorView& v) {
 }
 
 // The tensor's bytes in N,C,H,W order and its own dtype: a copy transposed from N,H,W,C storage
-// when `nhwc`, each element widened from bfloat16 storage when `bf16` too (a float32 tensor
-// stored so; channels_last only ever stores NHWC tensors as bf16).
-std::string LogicalBytes(const TensorView& v, bool nhwc, bool bf16) {
+// when `nhwc` (N, C/b, H, W, b with a channel `block` b), each element widened from bfloat16
+// storage when `bf16` too (a float32 tensor stored so; channels_last only ever stores NHWC
+// tensors as bf16).
+std::string LogicalBytes(const TensorView& v, bool nhwc, bool bf16, int64_t block = 0) {
   const size_t bytes = v.bytes();
   std::string out(bytes, '\0');
   if (bytes == 0) return out;
@@ -112,12 +113,13 @@ std::string LogicalBytes(const TensorView& v, bool nhwc, bool bf16) {
     return out;
   }
   const int64_t N = v.dims[0], C = v.dims[1], H = v.dims[2], W = v.dims[3];
+  const int64_t b = block > 0 ? block : C;
   const size_t e = ir::SizeOf(v.dtype);
   for (int64_t n = 0; n < N; ++n)
     for (int64_t h = 0; h < H; ++h)
       for (int64_t w = 0; w < W; ++w)
         for (int64_t c = 0; c < C; ++c) {
-          const int64_t from = ((n * H + h) * W + w) * C + c;
+          const int64_t from = (n * C + c - c % b) * H * W + (h * W + w) * b + c % b;
           char* to = out.data() + (((n * C + c) * H + h) * W + w) * e;
           if (bf16) {
             uint16_t stored;
@@ -390,8 +392,12 @@ void DumpObserver::Write(const GraphProgram& graph, const NodeInfo& node, const 
       const std::string file = stem + "." + kind + "." + std::to_string(i) + ".npy";
       std::ofstream out(fs::path(dir_) / file, std::ios::binary);
       const std::string header = NpyHeader(v->dtype, v->dims);
-      const std::string data =
-          stored_bf16 ? logical : LogicalBytes(*v, i < 32 && ((nhwc >> i) & 1u), false);
+      const std::string data = stored_bf16
+                                   ? logical
+                                   : LogicalBytes(*v, i < 32 && ((nhwc >> i) & 1u), false,
+                                                  i != 0   ? (inputs && i == 3 ? node.z_block : 0)
+                                                  : inputs ? node.x_block
+                                                           : node.y_block);
       out.write(header.data(), static_cast<std::streamsize>(header.size()));
       out.write(data.data(), static_cast<std::streamsize>(data.size()));
       out.close();

@@ -308,6 +308,9 @@ class Builder {
             if (attr == "kiln_y_bf16") info.bf16_outputs |= 1u;
             if (attr == "kiln_x_bf16") info.bf16_inputs |= 1u;
             if (attr == "kiln_z_bf16") info.bf16_inputs |= 1u << 3;
+            if (attr == "kiln_x_cblock") info.x_block = a->i();
+            if (attr == "kiln_z_cblock") info.z_block = a->i();
+            if (attr == "kiln_y_cblock") info.y_block = a->i();
           }
         }
       }

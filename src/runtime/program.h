@@ -63,6 +63,9 @@ struct NodeInfo {
   // model); the dump widens it back to float32.
   uint32_t nhwc_inputs = 0, nhwc_outputs = 0;
   uint32_t bf16_inputs = 0, bf16_outputs = 0;
+  // The channel blocks (8 or 16) of such tensors stored N, C/b, H, W, b instead of NHWC: X's
+  // (input 0), Z's (input 3) and Y's (output 0); 0 is NHWC.
+  int64_t x_block = 0, z_block = 0, y_block = 0;
   // Some constant input's memory was given back (BuildProgram's release_weights): whatever
   // reads the node's inputs besides its kernel calls kernel->RestoreConstants() first.
   bool released_constants = false;

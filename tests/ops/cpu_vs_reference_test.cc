@@ -424,18 +424,6 @@ HostTensor Relayout(const HostTensor& t, bool to_nhwc) {
   return out;
 }
 
-// Runs `node` on its cpu kernel, which must take it (oneDNN or its own loops, never the reference
-// kernel); its outputs into *out.
-void RunOnCpu(const Node& node, std::vector<HostTensor>* out) {
-  auto cpu = node.PrepareCpu();
-  ASSERT_TRUE(cpu.ok()) << "cpu kernel declined: " << cpu.status().message();
-  const int64_t before = ReferenceRunCount();
-  auto got = node.Run(std::move(cpu));
-  ASSERT_TRUE(got.ok()) << "cpu: " << got.status().message();
-  EXPECT_EQ(ReferenceRunCount(), before) << "the run went to the reference kernel, not oneDNN";
-  *out = std::move(*got);
-}
-
 // FusedConv with the channels_last flags (kiln_x_nhwc, kiln_y_nhwc, kiln_z_nhwc) against the
 // reference kernel of the same node without them on NCHW data: the flagged node gets X and Z
 // transposed to NHWC (per flag) and its Y is transposed back before comparing. Both the cpu

@@ -68,6 +68,33 @@ inline HostTensor ToNhwc(const HostTensor& t) {
   return out;
 }
 
+// A rank-4 float32 tensor (dims N, C, H, W) moved between NCHW order and the channels-last
+// order channels_last stores with a channel `block` (N, C/b, H, W, b; 0: NHWC), into it when
+// `into`, else back. Written from the layout's definition, independently of the kernels.
+inline HostTensor ChannelBlocks(const HostTensor& t, int64_t block, bool into) {
+  HostTensor out(t.dtype, t.dims);
+  const int64_t n = t.dims[0], c = t.dims[1], h = t.dims[2], w = t.dims[3];
+  const int64_t b = block == 0 ? c : block;
+  const auto* s = reinterpret_cast<const float*>(t.bytes.data());
+  auto* d = reinterpret_cast<float*>(out.bytes.data());
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t ch = 0; ch < c; ++ch) {
+      for (int64_t y = 0; y < h; ++y) {
+        for (int64_t x = 0; x < w; ++x) {
+          const int64_t plain = ((i * c + ch) * h + y) * w + x;
+          const int64_t blocked = (((i * (c / b) + ch / b) * h + y) * w + x) * b + ch % b;
+          if (into) {
+            d[blocked] = s[plain];
+          } else {
+            d[plain] = s[blocked];
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
 // What the run of a case is expected to take.
 enum class Expect {
   kOneDnn,     // the cpu kernel runs it (oneDNN, or its own loops), not the reference kernel
@@ -216,6 +243,18 @@ class Node {
   std::deque<kernels::TensorView> views_;
   std::vector<const HostTensor*> inputs_;
 };
+
+// Runs `node` on its cpu kernel, which must take it (oneDNN or its own loops, never the reference
+// kernel); its outputs into *out.
+inline void RunOnCpu(const Node& node, std::vector<HostTensor>* out) {
+  auto cpu = node.PrepareCpu();
+  ASSERT_TRUE(cpu.ok()) << "cpu kernel declined: " << cpu.status().message();
+  const int64_t before = ReferenceRunCount();
+  auto got = node.Run(std::move(cpu));
+  ASSERT_TRUE(got.ok()) << "cpu: " << got.status().message();
+  EXPECT_EQ(ReferenceRunCount(), before) << "the run went to the reference kernel, not oneDNN";
+  *out = std::move(*got);
+}
 
 // Inputs that break the op's rules at run time: the op's definition refuses them (kInvalidParam)
 // before any kernel runs — the executor binds the outputs from it (kernels::InferOutputDims) —

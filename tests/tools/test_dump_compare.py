@@ -160,6 +160,48 @@ def test_dump_of_a_bf16_model_widens_its_bf16_storage(tmp_path):
     assert compared >= 90 and worst > 1e-4  # bf16 ran: not float32's accuracy
 
 
+def test_dump_of_a_batch_two_model_gives_its_channel_blocks_in_nchw(tmp_path):
+    """At batch 2 the values kept NHWC between convolutions are stored in blocks of 16 channels
+    (src/compiler/passes/README.md "channels_last"); the dump gives them N,C,H,W like every other
+    tensor, equal to onnxruntime's (read in their stored order they would be scrambled)."""
+    from onnx import TensorProto, helper
+
+    rng = np.random.default_rng(11)
+    weights = [numpy_helper.from_array(rng.standard_normal(shape).astype(np.float32) * 0.2, name)
+               for name, shape in [("w1", (32, 16, 3, 3)), ("w2", (32, 32, 1, 1)),
+                                   ("w3", (16, 32, 3, 3))]]
+    nodes = [helper.make_node("Conv", ["x", "w1"], ["c1"], pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c1"], ["r1"]),
+             helper.make_node("Conv", ["r1", "w2"], ["c2"]),
+             helper.make_node("MaxPool", ["c2"], ["p2"], kernel_shape=[2, 2], strides=[2, 2]),
+             helper.make_node("Conv", ["p2", "w3"], ["y"], pads=[1, 1, 1, 1])]
+    graph = helper.make_graph(nodes, "blocks",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 16, 8, 8])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 16, 4, 4])],
+                              weights)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    model_path = tmp_path / "blocks.onnx"
+    onnx.save(model, str(model_path))
+    om = compile_om(model_path, tmp_path, "blocks")
+    subprocess.run([KILN, "atc", "--mode=1", f"--om={om}", f"--json={tmp_path / 'om.json'}"],
+                   check=True, capture_output=True)
+    # Blocked: the outputs of the first two convolutions and of the pool.
+    assert (tmp_path / "om.json").read_text().count('"kiln_y_cblock": 16') == 3
+    feeds = {"x": rng.standard_normal((2, 16, 8, 8)).astype(np.float32)}
+    execs, _ = dump_with_acl(om, feeds, tmp_path / "dump")
+    index = json.loads((execs[0] / "index.json").read_text())
+    expected = onnxruntime_all_outputs(model_path, feeds)
+    compared = 0
+    for node in index["nodes"]:
+        for out in node["outputs"]:
+            got = np.load(execs[0] / out["file"])
+            np.testing.assert_allclose(got, expected[out["tensor"]], rtol=TOL["rtol"],
+                                       atol=TOL["atol"], err_msg=out["tensor"])
+            compared += 1
+    assert compared == 4  # conv+relu (fused), conv, pool, conv
+
+
 def kiln_compare(*args, cwd=None):
     env = dict(os.environ, KILN_PYTHON=sys.executable)
     return subprocess.run([KILN, "compare", *map(str, args)], capture_output=True, text=True,

@@ -43,10 +43,54 @@ Status InferAsBase(InferenceContext& ctx, const char* base) {
   return CheckActivation(ctx);
 }
 
+// The flag `name` (an int when present) or 0 when absent; `*bad` when present but not an int.
+int64_t IntFlag(const InferenceContext& ctx, const std::string& name, bool* bad) {
+  auto it = ctx.attrs().find(name);
+  if (it == ctx.attrs().end()) return 0;
+  const int64_t* v = std::get_if<int64_t>(&it->second);
+  if (v == nullptr) *bad = true;
+  return v == nullptr ? 0 : *v;
+}
+
+// channels_last's channel blocks (kiln_x_cblock, kiln_y_cblock, kiln_z_cblock): a tensor kept
+// NHWC stored instead as blocks of 8 or 16 channels (N, C/b, H, W, b: oneDNN's nChw8c / nChw16c).
+Status CheckChannelBlocks(InferenceContext& ctx, const Shape* x, const Shape* y, const Shape* z) {
+  const Shape* shapes[] = {x, y, z};
+  const char* names[] = {"x", "y", "z"};
+  for (size_t t = 0; t < 3; ++t) {
+    const std::string name = StrCat("kiln_", names[t], "_cblock");
+    bool bad = false;
+    const int64_t block = IntFlag(ctx, name, &bad);
+    if (bad || (block != 0 && block != 8 && block != 16)) {
+      return ctx.Fail("attribute '", name, "' must be the int 0, 8 or 16");
+    }
+    if (block == 0) continue;
+    if (IntFlag(ctx, StrCat("kiln_", names[t], "_nhwc"), &bad) != 1) {
+      return ctx.Fail("attribute '", name, "' is set on a tensor that is not kept NHWC ('kiln_",
+                      names[t], "_nhwc' is not 1)");
+    }
+    if (IntFlag(ctx, StrCat("kiln_", names[t], "_bf16"), &bad) != 0) {
+      return ctx.Fail("attribute '", name, "' is set on a tensor stored as bf16");
+    }
+    if (ctx.input_dtype(0) != DataType::kFloat32) {
+      return ctx.Fail("attribute '", name, "' needs a float32 X; X is ", Name(ctx.input_dtype(0)));
+    }
+    const Shape* s = shapes[t];
+    if (s != nullptr && s->rank_known() && s->dims()[1].known() &&
+        s->dims()[1].value % block != 0) {
+      return ctx.Fail("attribute '", name, "' is ", block, " but the tensor has ",
+                      s->dims()[1].value, " channels, not a multiple of it");
+    }
+  }
+  return Status::Ok();
+}
+
 // The channels_last layout flags (src/compiler/passes/README.md): optional ints, 0 or 1; a set
 // flag needs its tensor (X input 0, Y output 0, Z input `zi`) present and of rank 4 when known,
 // and the convolution 2-D (X of rank 4). FusedConv's bf16 storage flags (kiln_x_bf16 ...) likewise,
-// each only beside its NHWC flag.
+// each only beside its NHWC flag; its channel-block flags (kiln_x_cblock ...: 0, 8 or 16) each
+// only beside its NHWC flag, on float32 storage, with the tensor's channels (when known) a
+// multiple of the block.
 Status CheckLayoutFlags(InferenceContext& ctx, size_t zi) {
   struct Flag {
     const char* name;
@@ -95,7 +139,7 @@ Status CheckLayoutFlags(InferenceContext& ctx, size_t zi) {
       return ctx.Fail("attribute '", name, "' needs a float32 X; X is ", Name(ctx.input_dtype(0)));
     }
   }
-  return Status::Ok();
+  return CheckChannelBlocks(ctx, x, y, z);
 }
 
 // The residual input `zi`, when given, has the output's type and broadcasts to its shape.
@@ -360,6 +404,9 @@ void RegisterFusedOps(OpRegistry& r) {
                              OptionalAttr("kiln_x_bf16", AttrKind::kInt),
                              OptionalAttr("kiln_y_bf16", AttrKind::kInt),
                              OptionalAttr("kiln_z_bf16", AttrKind::kInt),
+                             OptionalAttr("kiln_x_cblock", AttrKind::kInt),
+                             OptionalAttr("kiln_y_cblock", AttrKind::kInt),
+                             OptionalAttr("kiln_z_cblock", AttrKind::kInt),
                              OptionalAttr("post_scale", AttrKind::kFloat),
                              OptionalAttr("post_shift", AttrKind::kFloat)}))
           .InPlace(3));
@@ -376,8 +423,9 @@ void RegisterFusedOps(OpRegistry& r) {
   // The pools channels_last keeps NHWC (src/compiler/passes/README.md): ONNX's attributes as the
   // newest opset has them, plus the layout flags of X and Y.
   const std::vector<AttrSpec> layout = {
-      OptionalAttr("kiln_x_nhwc", AttrKind::kInt), OptionalAttr("kiln_y_nhwc", AttrKind::kInt),
-      OptionalAttr("kiln_x_bf16", AttrKind::kInt), OptionalAttr("kiln_y_bf16", AttrKind::kInt)};
+      OptionalAttr("kiln_x_nhwc", AttrKind::kInt),   OptionalAttr("kiln_y_nhwc", AttrKind::kInt),
+      OptionalAttr("kiln_x_bf16", AttrKind::kInt),   OptionalAttr("kiln_y_bf16", AttrKind::kInt),
+      OptionalAttr("kiln_x_cblock", AttrKind::kInt), OptionalAttr("kiln_y_cblock", AttrKind::kInt)};
   const std::vector<AttrSpec> pool_window = {Attr("auto_pad", "NOTSET"),
                                              RequiredAttr("kernel_shape", AttrKind::kInts),
                                              OptionalAttr("pads", AttrKind::kInts),

@@ -470,25 +470,29 @@ KernelFactory GlobalPoolFactory(PoolKind kind) {
 ConvLayout ReadConvLayout(const NodeDef& def) {
   return {def.attr_int("kiln_x_nhwc") == 1, def.attr_int("kiln_y_nhwc") == 1,
           def.attr_int("kiln_z_nhwc") == 1, def.attr_int("kiln_x_bf16") == 1,
-          def.attr_int("kiln_y_bf16") == 1, def.attr_int("kiln_z_bf16") == 1};
+          def.attr_int("kiln_y_bf16") == 1, def.attr_int("kiln_z_bf16") == 1,
+          def.attr_int("kiln_x_cblock"),    def.attr_int("kiln_y_cblock"),
+          def.attr_int("kiln_z_cblock")};
 }
 
 namespace {
 
-// One (image, pixel) per step: its C elements gathered from NHWC or scattered into it, each
-// converted by `convert` (S to D).
+// One (image, pixel) per step: its C elements gathered from channels-last storage or scattered
+// into it, each converted by `convert` (S to D). Channels-last is N, C/b, H, W, b with a `block`
+// b; 0 is b = C, which is NHWC.
 template <typename S, typename D, typename Convert>
 void TransposeConverting(const void* src, void* dst, const Dims& nchw, bool to_nhwc,
-                         Convert convert, KernelContext& ctx) {
+                         Convert convert, KernelContext& ctx, int64_t block = 0) {
   const int64_t n = nchw[0], c = nchw[1], hw = nchw[2] * nchw[3];
+  const int64_t b = block > 0 ? block : c;
   const auto* s = static_cast<const S*>(src);
   auto* d = static_cast<D*>(dst);
   ctx.ParallelFor(n * hw, 1024, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) {
       const int64_t img = i / hw, p = i % hw;
       for (int64_t ch = 0; ch < c; ++ch) {
-        const int64_t planar = (img * c + ch) * hw + p;  // NCHW offset
-        const int64_t packed = i * c + ch;               // NHWC offset
+        const int64_t planar = (img * c + ch) * hw + p;                          // NCHW offset
+        const int64_t packed = ((img * c + ch - ch % b) * hw + p * b) + ch % b;  // blocked
         if (to_nhwc) {
           d[packed] = convert(s[planar]);
         } else {
@@ -502,11 +506,11 @@ void TransposeConverting(const void* src, void* dst, const Dims& nchw, bool to_n
 }  // namespace
 
 void TransposeChannels(const void* src, void* dst, const Dims& nchw, size_t elem_size, bool to_nhwc,
-                       KernelContext& ctx) {
+                       KernelContext& ctx, int64_t block) {
   auto run = [&](auto word) {  // elements moved as words of their size
     using W = decltype(word);
     TransposeConverting<W, W>(
-        src, dst, nchw, to_nhwc, [](W v) { return v; }, ctx);
+        src, dst, nchw, to_nhwc, [](W v) { return v; }, ctx, block);
   };
   switch (elem_size) {
     case 1:

@@ -18,10 +18,14 @@ namespace kiln::kernels {
 // src/compiler/passes/README.md): whether X (input 0), Y (output 0) and the residual Z (input
 // 3) are stored NHWC. Their dims stay N, C, H, W; only the order of the elements changes. In a
 // bf16 model such a float32 tensor may be stored as bfloat16 too (kiln_x_bf16, kiln_y_bf16,
-// kiln_z_bf16): its dtype stays float32, its elements are bf16 (half the bytes).
+// kiln_z_bf16): its dtype stays float32, its elements are bf16 (half the bytes). In a model of
+// batch 2 or more it may be stored in blocks of 8 or 16 channels instead (kiln_x_cblock,
+// kiln_y_cblock, kiln_z_cblock: N, C/b, H, W, b; oneDNN's nChw8c / nChw16c), float32 only; 0 is
+// plain NHWC (one block of all C channels).
 struct ConvLayout {
   bool x = false, y = false, z = false;
   bool x_bf16 = false, y_bf16 = false, z_bf16 = false;
+  int64_t x_block = 0, y_block = 0, z_block = 0;
   bool any() const { return x || y || z; }
 };
 
@@ -31,9 +35,10 @@ ConvLayout ReadConvLayout(const NodeDef& def);
 
 // Copies the rank-4 tensor `src` of logical dims `nchw` (N, C, H, W; elements of `elem_size`
 // bytes: 1, 2, 4 or 8) into `dst` (not overlapping `src`), from NCHW into NHWC order when
-// `to_nhwc`, else from NHWC into NCHW order.
+// `to_nhwc`, else from NHWC into NCHW order; with a `block` b (C a multiple of it), the
+// channels-last order is N, C/b, H, W, b instead (0: NHWC).
 void TransposeChannels(const void* src, void* dst, const Dims& nchw, size_t elem_size, bool to_nhwc,
-                       KernelContext& ctx);
+                       KernelContext& ctx, int64_t block = 0);
 
 // The same for a float32 tensor whose NHWC storage is bfloat16: from float32 NCHW into bf16
 // NHWC (rounded to nearest even) when `to_nhwc`, else from bf16 NHWC into float32 NCHW.
@@ -59,7 +64,7 @@ class NchwContext final : public ForwardingContext {
                               base);
       } else {
         TransposeChannels(in->data, temps_[slot].bytes.data(), in->dims, ir::SizeOf(in->dtype),
-                          /*to_nhwc=*/false, base);
+                          /*to_nhwc=*/false, base, slot == 0 ? layout.x_block : layout.z_block);
       }
       views_[slot] = temps_[slot].view();
       index_[slot] = i;
@@ -100,7 +105,7 @@ class NchwContext final : public ForwardingContext {
       TransposeChannelsBf16(y_view_.data, out_->data, out_->dims, /*to_nhwc=*/true, base_);
     } else {
       TransposeChannels(y_view_.data, out_->data, out_->dims, ir::SizeOf(out_->dtype),
-                        /*to_nhwc=*/true, base_);
+                        /*to_nhwc=*/true, base_, layout_.y_block);
     }
   }
 

@@ -64,6 +64,16 @@ dnnl::memory::desc PlainDesc(const Dims& dims, dnnl::memory::data_type dt) {
   return dnnl::memory::desc(ToDnnl(dims), dt, ToDnnl(kernels::Strides(dims)));
 }
 
+dnnl::memory::format_tag ChannelsLastTag(size_t rank, int64_t block) {
+  using tag = dnnl::memory::format_tag;
+  if (rank != 4) return tag::ndhwc;
+  return block == 16 ? tag::nChw16c : block == 8 ? tag::nChw8c : tag::nhwc;
+}
+
+bool IsReferenceImpl(const dnnl::primitive_desc_base& pd) {
+  return std::string(pd.impl_info_str()).rfind("ref", 0) == 0;
+}
+
 dnnl::memory::data_type DnnlType(DataType t) {
   using dt = dnnl::memory::data_type;
   switch (t) {

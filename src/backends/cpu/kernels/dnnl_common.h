@@ -58,6 +58,11 @@ dnnl::memory::dims ToDnnl(const Dims& dims);
 // A dense row-major descriptor of `dims` (rank 1 to DNNL_MAX_NDIMS), float32 unless `dt` says.
 dnnl::memory::desc PlainDesc(const Dims& dims,
                              dnnl::memory::data_type dt = dnnl::memory::data_type::f32);
+// The order of a tensor channels_last keeps channels-last (kernels::ConvLayout): NHWC (NDHWC at
+// rank 5), or with a channel `block` of 8 or 16 (rank 4 only) nChw8c / nChw16c.
+dnnl::memory::format_tag ChannelsLastTag(size_t rank, int64_t block);
+// Whether `pd` is oneDNN's reference implementation ("ref:any"), its slowest.
+bool IsReferenceImpl(const dnnl::primitive_desc_base& pd);
 // The oneDNN type of a Kiln element type oneDNN takes (float32, bfloat16, float16, int32, int8,
 // uint8); undef otherwise.
 dnnl::memory::data_type DnnlType(DataType t);

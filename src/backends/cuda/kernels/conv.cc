@@ -299,7 +299,8 @@ class ConvKernel final : public Kernel {
 Result<std::unique_ptr<Kernel>> Prepare(const NodeDef& def, bool fused) {
   KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
   for (const char* flag :
-       {"kiln_x_nhwc", "kiln_y_nhwc", "kiln_z_nhwc", "kiln_x_bf16", "kiln_y_bf16", "kiln_z_bf16"}) {
+       {"kiln_x_nhwc", "kiln_y_nhwc", "kiln_z_nhwc", "kiln_x_bf16", "kiln_y_bf16", "kiln_z_bf16",
+        "kiln_x_cblock", "kiln_y_cblock", "kiln_z_cblock"}) {
     if (def.attr_int(flag) != 0) {
       return def.Fail(code::kFeatureUnsupported, "the CUDA convolution takes NCHW float32 (", flag,
                       " is set: the .om was compiled for the CPU's layouts)");
