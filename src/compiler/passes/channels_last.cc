@@ -22,11 +22,12 @@
 // whose matrix ops compute in bf16 (PassContext::matrix_bf16) a float value kept NHWC is also
 // stored as bfloat16 (`kiln_x_bf16`, `kiln_y_bf16`, `kiln_z_bf16` beside the NHWC marks; its dtype
 // stays float32 in the graph, as its dims stay N, C, H, W): the producing convolution writes bf16
-// and its readers take bf16, with no conversion between them. In a float32 model of batch 2 or
-// more, a value kept NHWC only between convs and pools is stored in blocks of 16 (or 8) channels
-// instead (`kiln_x_cblock`, `kiln_y_cblock`, `kiln_z_cblock`; ChannelBlock). The pass owns these
+// and its readers take bf16, with no conversion between them. In a float32 model a value kept
+// NHWC only between convs and pools is stored in blocks of 16 (or 8) channels instead
+// (`kiln_x_cblock`, `kiln_y_cblock`, `kiln_z_cblock`; ChannelBlock, Plan). The pass owns these
 // attributes and kiln_nhwc: it sets each to what the graph calls for now and drops stale ones, so
 // running it twice changes nothing the second time.
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -56,8 +57,8 @@ const char* Bf16Mark(const std::string& nhwc) { return nhwc == kX ? kXb : nhwc =
 // The channel-block mark that goes with an NHWC mark.
 const char* BlockMark(const std::string& nhwc) { return nhwc == kX ? kXc : nhwc == kY ? kYc : kZc; }
 
-// The smallest batch whose channels-last tensors are stored in channel blocks (ChannelBlock).
-constexpr int64_t kBlockedBatch = 2;
+// The smallest batch at which a conv may read channel blocks and write NHWC or the reverse (Plan).
+constexpr int64_t kMixedBatch = 2;
 
 // Node -> the layout attributes it should have, with their values.
 using Marks = std::map<const ir::Node*, std::map<std::string, int64_t>>;
@@ -233,22 +234,23 @@ std::vector<const ir::Value*> TransparentTensors(const ir::Node* n) {
   return out;
 }
 
-// The known batch and channels of a rank-4 value whose batch is kBlockedBatch or more.
+// The batch (0 when not known) and the known channels of a rank-4 value.
 std::optional<std::pair<int64_t, int64_t>> BatchAndChannels(const ir::Value* v) {
   if (v == nullptr || !v->shape().rank_known() || v->shape().rank() != 4) return std::nullopt;
   const std::vector<ir::Dim>& d = v->shape().dims();
-  if (!d[0].known() || !d[1].known() || d[0].value < kBlockedBatch) return std::nullopt;
-  return std::make_pair(d[0].value, d[1].value);
+  if (!d[1].known()) return std::nullopt;
+  return std::make_pair(d[0].known() ? d[0].value : int64_t{0}, d[1].value);
 }
 
 // The channel block of a model's blockable values (`count` of them, `channels(i)` each): 16 when
 // every one's channels are a multiple of 16, else 8 (values of other channel counts stay NHWC).
 // One block for the model, so that no convolution reads one block size and writes another.
-// Measured at batch 8 on 2 cores (oneDNN 2.6, AVX-512, MobileNetV2's and ResNet-50's layers):
-// oneDNN's blocked kernels take 0.3-0.8x the time of its NHWC ones on large tensors (at batch
-// 1 0.9-1.3x, hence kBlockedBatch); nChw16c keeps ResNet-50's Winograd layers, nChw8c suits 24
-// or 144 channels (MobileNetV2 at batch 8: 0.82x with 8, 0.85x with 16 and its 24-channel
-// tensors NHWC).
+// Measured on 2 cores (oneDNN 2.6, AVX-512): left to choose, oneDNN computes NHWC convolutions
+// with brgemm kernels; its blocked kernels took 0.3-0.8x their time on MobileNetV2's layers at
+// batch 8 (0.8-1.3x at batch 1), and whole models in blocks (same library, interleaved) 0.83-0.86x
+// (MobileNetV2 batch 8), 0.88-0.94x (ResNet-50 batch 8), 0.96-0.98x (both at batch 1).
+// nChw16c keeps ResNet-50's Winograd layers free of reorders, nChw8c suits 24 or 144 channels
+// (MobileNetV2 at batch 8: 0.82x with 8, 0.85x with 16 and its 24-channel tensors NHWC).
 template <typename Channels>
 int64_t ChannelBlock(size_t count, Channels&& channels) {
   for (size_t i = 0; i < count; ++i) {
@@ -275,8 +277,8 @@ struct Groups {
 // exactly the conv's output shape, or a transparent node's tensor; the values a transparent node
 // joins go together. With `bf16`, float values kept NHWC are stored bf16 too, and transparent
 // nodes (whose kernels do not read bf16) are not used. Otherwise float values kept NHWC only
-// between convs and pools (no transparent node) in a batch of kBlockedBatch or more are stored in
-// channel blocks (ChannelBlock).
+// between convs and pools (no transparent node) are stored in channel blocks (ChannelBlock), at
+// batch 1 only where no conv or pool would then read or write both blocks and NHWC.
 Marks Plan(const ir::Graph& graph, bool bf16) {
   Marks want;
   Groups groups;
@@ -355,20 +357,44 @@ Marks Plan(const ir::Graph& graph, bool bf16) {
     g.transparent = true;
   }
   std::vector<const Group*> blockable;
+  std::map<const ir::Node*, std::vector<const Group*>> touching;  // the NHWC groups of each node
   for (const auto& [root, g] : plan) {
     if (!g.ok) continue;
     for (const auto& [node, attr] : g.marks) {
       want[node][attr] = 1;
       if (bf16 && !IsQuantized(node)) want[node][Bf16Mark(attr)] = 1;
+      touching[node].push_back(&g);
     }
     if (!bf16 && !g.transparent && !g.quantized && BatchAndChannels(g.value)) {
       blockable.push_back(&g);
     }
   }
-  const int64_t block = ChannelBlock(
-      blockable.size(), [&](size_t i) { return BatchAndChannels(blockable[i]->value)->second; });
+  auto channels = [](const Group* g) { return BatchAndChannels(g->value)->second; };
+  int64_t block = ChannelBlock(blockable.size(), [&](size_t i) { return channels(blockable[i]); });
+  std::set<const Group*> blocked;
   for (const Group* g : blockable) {
-    if (BatchAndChannels(g->value)->second % block != 0) continue;
+    if (channels(g) % block == 0) blocked.insert(g);
+  }
+  // At batch 1 no conv or pool reads or writes both blocks and NHWC (a reorder inside it): a node
+  // with values of both kinds leaves all of its values NHWC, until none has both. (YOLOv8n, whose
+  // C2f values stay NHWC, took 1.07x the time with its other values in blocks; at batch 4 0.98x.)
+  const bool batch_one = std::any_of(blockable.begin(), blockable.end(), [](const Group* g) {
+    return BatchAndChannels(g->value)->first < kMixedBatch;
+  });
+  for (bool changed = batch_one; changed;) {
+    changed = false;
+    for (const auto& [node, groups] : touching) {
+      const size_t in_blocks = static_cast<size_t>(std::count_if(
+          groups.begin(), groups.end(), [&](const Group* g) { return blocked.count(g) != 0; }));
+      if (in_blocks == 0 || in_blocks == groups.size()) continue;
+      for (const Group* g : groups) changed |= blocked.erase(g) != 0;
+    }
+  }
+  if (std::all_of(blocked.begin(), blocked.end(),
+                  [&](const Group* g) { return channels(g) % 16 == 0; })) {
+    block = 16;  // what is left may all take the larger block
+  }
+  for (const Group* g : blocked) {
     for (const auto& [node, attr] : g->marks) want[node][BlockMark(attr)] = block;
   }
   return want;

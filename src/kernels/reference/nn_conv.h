@@ -18,8 +18,8 @@ namespace kiln::kernels {
 // src/compiler/passes/README.md): whether X (input 0), Y (output 0) and the residual Z (input
 // 3) are stored NHWC. Their dims stay N, C, H, W; only the order of the elements changes. In a
 // bf16 model such a float32 tensor may be stored as bfloat16 too (kiln_x_bf16, kiln_y_bf16,
-// kiln_z_bf16): its dtype stays float32, its elements are bf16 (half the bytes). In a model of
-// batch 2 or more it may be stored in blocks of 8 or 16 channels instead (kiln_x_cblock,
+// kiln_z_bf16): its dtype stays float32, its elements are bf16 (half the bytes). In a float32
+// model it may be stored in blocks of 8 or 16 channels instead (kiln_x_cblock,
 // kiln_y_cblock, kiln_z_cblock: N, C/b, H, W, b; oneDNN's nChw8c / nChw16c), float32 only; 0 is
 // plain NHWC (one block of all C channels).
 struct ConvLayout {

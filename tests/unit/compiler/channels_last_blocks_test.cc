@@ -1,11 +1,11 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// channels_last's channel blocks: in a batch of 2 or more, float values kept NHWC only between
-// convs and pools are stored in blocks of 16 channels (8 when some such value's channels are not
-// a multiple of 16) — kiln_x_cblock / kiln_y_cblock / kiln_z_cblock beside the NHWC marks — and
-// never at batch 1, through a transparent node or in a bf16 model; FusedConv's definition refuses
-// marks that do not fit their tensor.
+// channels_last's channel blocks: float values kept NHWC only between convs and pools are stored
+// in blocks of 16 channels (8 when some such value's channels are not a multiple of 16) —
+// kiln_x_cblock / kiln_y_cblock / kiln_z_cblock beside the NHWC marks — never through a
+// transparent node or in a bf16 model, and at batch 1 not where a conv would then read or write
+// both blocks and NHWC; FusedConv's definition refuses marks that do not fit their tensor.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -110,30 +110,37 @@ TEST(ChannelsLastBlocksTest, ChannelsNotAMultipleOf16MakeTheModelsBlock8AndOddOn
   EXPECT_TRUE(ok.ok()) << ok.message();
 }
 
-TEST(ChannelsLastBlocksTest, BatchOneTransparentNodesAndBf16KeepPlainNhwc) {
-  {  // batch 1: NHWC as before
+// a -> (b, c) -> Add -> d -> e, at batch `n`: the Add's values stay NHWC unblocked.
+std::vector<std::string> AddBetweenConvs(int64_t n) {
+  Net m(n, 16);
+  ir::Value* a = m.Conv("a", m.x, 16, 16);
+  ir::Value* b = m.Conv("b", a, 16, 16);
+  ir::Value* c = m.Conv("c", a, 16, 16);
+  ir::Value* sum = m.g.Op("Add", "add", {b, c});
+  SetType(sum, DataType::kFloat32, {n, 16, 8, 8});
+  ir::Value* d = m.Conv("d", sum, 16, 16);
+  m.g.Out(m.Conv("e", d, 16, 16));
+  auto pass = CreateChannelsLastPass();
+  EXPECT_TRUE(RunPass(*pass, m.g));
+  Status ok = m.g.Infer();
+  EXPECT_TRUE(ok.ok()) << ok.message();
+  return AllBlocks(m.g);
+}
+
+TEST(ChannelsLastBlocksTest, TransparentNodesAndBf16KeepPlainNhwcAndBatchOneNeverMixes) {
+  {  // batch 1: a chain of convs is blocked
     Net m(1, 16);
     m.g.Out(m.Conv("b", m.Conv("a", m.x, 16, 16), 16, 16));
     auto pass = CreateChannelsLastPass();
     EXPECT_TRUE(RunPass(*pass, m.g));
-    EXPECT_EQ(AllBlocks(m.g), (std::vector<std::string>{"y0", "x0"}));
+    EXPECT_EQ(AllBlocks(m.g), (std::vector<std::string>{"y16", "x16"}));
   }
-  {  // a value an Add joins stays NHWC unblocked; one only between convs is blocked
-    Net m(4, 16);
-    ir::Value* a = m.Conv("a", m.x, 16, 16);
-    ir::Value* b = m.Conv("b", a, 16, 16);
-    ir::Value* c = m.Conv("c", a, 16, 16);
-    ir::Value* sum = m.g.Op("Add", "add", {b, c});
-    SetType(sum, DataType::kFloat32, {4, 16, 8, 8});
-    ir::Value* d = m.Conv("d", sum, 16, 16);
-    m.g.Out(m.Conv("e", d, 16, 16));
-    auto pass = CreateChannelsLastPass();
-    EXPECT_TRUE(RunPass(*pass, m.g));
-    EXPECT_EQ(AllBlocks(m.g),
-              (std::vector<std::string>{"y16", "x16 y0", "x16 y0", "", "x0 y16", "x16"}));
-    Status ok = m.g.Infer();
-    EXPECT_TRUE(ok.ok()) << ok.message();
-  }
+  // From batch 2 the values only between convs are blocked beside the Add's NHWC ones (b, c and d
+  // convert); at batch 1 b, c and d would, so a's and d's outputs stay NHWC too.
+  EXPECT_EQ(AddBetweenConvs(2),
+            (std::vector<std::string>{"y16", "x16 y0", "x16 y0", "", "x0 y16", "x16"}));
+  EXPECT_EQ(AddBetweenConvs(1),
+            (std::vector<std::string>{"y0", "x0 y0", "x0 y0", "", "x0 y0", "x0"}));
   {  // a bf16 model stores its NHWC values as bf16, never in blocks
     Net m(8, 16);
     m.g.Out(m.Conv("b", m.Conv("a", m.x, 16, 16), 16, 16));

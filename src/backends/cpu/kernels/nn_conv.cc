@@ -36,7 +36,7 @@
 // their memory descriptors say so, and when oneDNN picks NHWC for the convolution (it usually
 // does) no reorder runs for them. In a bf16 model the pass may store them as bf16 too
 // (kiln_x_bf16 / kiln_y_bf16 / kiln_z_bf16): the descriptors say bf16, and a bf16 convolution
-// then reads and writes them with no conversion. At batch 2 or more the pass may store them in
+// then reads and writes them with no conversion. In a float32 model the pass may store them in
 // blocks of 8 or 16 channels (kiln_*_cblock: nChw8c / nChw16c), which the convolution is then
 // made to compute in (oneDNN would choose NHWC, slower there).
 #include <algorithm>
@@ -672,12 +672,12 @@ class PoolKernel final : public DnnlKernel {
     using dt = dnnl::memory::data_type;
     // X and Y as stored: plain, or NHWC (bf16, or channel blocks) where channels_last marks them.
     const dt x_dt = layout_.x_bf16 ? dt::bf16 : type_, y_dt = layout_.y_bf16 ? dt::bf16 : type_;
-    plan->x_md = layout_.x
-                     ? dnnl::memory::desc(ToDnnl(x), x_dt, ChannelsLastTag(4, layout_.x_block))
-                     : PlainDesc(x, type_);
-    plan->y_md = layout_.y
-                     ? dnnl::memory::desc(ToDnnl(y), y_dt, ChannelsLastTag(4, layout_.y_block))
-                     : PlainDesc(y, type_);
+    plan->x_md =
+        layout_.x ? dnnl::memory::desc(ToDnnl(x), x_dt, ChannelsLastTag(x.size(), layout_.x_block))
+                  : PlainDesc(x, type_);
+    plan->y_md =
+        layout_.y ? dnnl::memory::desc(ToDnnl(y), y_dt, ChannelsLastTag(y.size(), layout_.y_block))
+                  : PlainDesc(y, type_);
     const Dims& kernel = window_.kernel_shape;
     dnnl::algorithm alg = dnnl::algorithm::pooling_max;
     if (kind_ == PoolKind::kAverage) {
