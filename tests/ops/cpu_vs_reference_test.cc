@@ -401,28 +401,7 @@ TEST(CpuFusedConvTest, ActivationParametersAreNotSharedBetweenKernels) {
 
 // The rank-4 tensor `t` (dims N, C, H, W) with its elements reordered NCHW -> NHWC (`to_nhwc`)
 // or NHWC -> NCHW; the dims stay N, C, H, W. Written independently of the kernels' transpose.
-HostTensor Relayout(const HostTensor& t, bool to_nhwc) {
-  HostTensor out(t.dtype, t.dims);
-  const int64_t n = t.dims[0], c = t.dims[1], h = t.dims[2], w = t.dims[3];
-  const auto* src = reinterpret_cast<const float*>(t.bytes.data());
-  auto* dst = reinterpret_cast<float*>(out.bytes.data());
-  for (int64_t in = 0; in < n; ++in) {
-    for (int64_t ic = 0; ic < c; ++ic) {
-      for (int64_t ih = 0; ih < h; ++ih) {
-        for (int64_t iw = 0; iw < w; ++iw) {
-          const int64_t nchw = ((in * c + ic) * h + ih) * w + iw;
-          const int64_t nhwc = ((in * h + ih) * w + iw) * c + ic;
-          if (to_nhwc) {
-            dst[nhwc] = src[nchw];
-          } else {
-            dst[nchw] = src[nhwc];
-          }
-        }
-      }
-    }
-  }
-  return out;
-}
+HostTensor Relayout(const HostTensor& t, bool to_nhwc) { return ChannelBlocks(t, 0, to_nhwc); }
 
 // FusedConv with the channels_last flags (kiln_x_nhwc, kiln_y_nhwc, kiln_z_nhwc) against the
 // reference kernel of the same node without them on NCHW data: the flagged node gets X and Z

@@ -53,21 +53,6 @@ inline HostTensor Random(Dims dims, uint32_t seed, float lo = -1.0f, float hi = 
   return t;
 }
 
-// The same float32 values of a rank-4 tensor stored N, H, W, C (dims still read N, C, H, W): what
-// channels_last's kiln_nhwc tensors hold.
-inline HostTensor ToNhwc(const HostTensor& t) {
-  HostTensor out(t.dtype, t.dims);
-  const int64_t n = t.dims[0], c = t.dims[1], hw = t.dims[2] * t.dims[3];
-  const auto* s = reinterpret_cast<const float*>(t.bytes.data());
-  auto* d = reinterpret_cast<float*>(out.bytes.data());
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t ch = 0; ch < c; ++ch) {
-      for (int64_t p = 0; p < hw; ++p) d[(i * hw + p) * c + ch] = s[(i * c + ch) * hw + p];
-    }
-  }
-  return out;
-}
-
 // A rank-4 float32 tensor (dims N, C, H, W) moved between NCHW order and the channels-last
 // order channels_last stores with a channel `block` (N, C/b, H, W, b; 0: NHWC), into it when
 // `into`, else back. Written from the layout's definition, independently of the kernels.
@@ -94,6 +79,10 @@ inline HostTensor ChannelBlocks(const HostTensor& t, int64_t block, bool into) {
   }
   return out;
 }
+
+// The same float32 values of a rank-4 tensor stored N, H, W, C (dims still read N, C, H, W): what
+// channels_last's kiln_nhwc tensors hold.
+inline HostTensor ToNhwc(const HostTensor& t) { return ChannelBlocks(t, 0, true); }
 
 // What the run of a case is expected to take.
 enum class Expect {
