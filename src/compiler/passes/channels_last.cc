@@ -248,7 +248,8 @@ std::optional<std::pair<int64_t, int64_t>> BatchAndChannels(const ir::Value* v) 
 // Measured on 2 cores (oneDNN 2.6, AVX-512): left to choose, oneDNN computes NHWC convolutions
 // with brgemm kernels; its blocked kernels took 0.3-0.8x their time on MobileNetV2's layers at
 // batch 8 (0.8-1.3x at batch 1), and whole models in blocks (same library, interleaved) 0.83-0.86x
-// (MobileNetV2 batch 8), 0.88-0.94x (ResNet-50 batch 8), 0.96-0.98x (both at batch 1).
+// (MobileNetV2 batch 8), 0.88-0.94x (ResNet-50 batch 8), 0.96-0.97x (ResNet-50 batch 1; Plan
+// keeps blocks of 8 from batch 1).
 // nChw16c keeps ResNet-50's Winograd layers free of reorders, nChw8c suits 24 or 144 channels
 // (MobileNetV2 at batch 8: 0.82x with 8, 0.85x with 16 and its 24-channel tensors NHWC).
 template <typename Channels>
@@ -278,7 +279,8 @@ struct Groups {
 // joins go together. With `bf16`, float values kept NHWC are stored bf16 too, and transparent
 // nodes (whose kernels do not read bf16) are not used. Otherwise float values kept NHWC only
 // between convs and pools (no transparent node) are stored in channel blocks (ChannelBlock), at
-// batch 1 only where no conv or pool would then read or write both blocks and NHWC.
+// batch 1 blocks of 16 only, and only where no conv or pool would then read or write both blocks
+// and NHWC.
 Marks Plan(const ir::Graph& graph, bool bf16) {
   Marks want;
   Groups groups;
@@ -394,6 +396,10 @@ Marks Plan(const ir::Graph& graph, bool bf16) {
                   [&](const Group* g) { return channels(g) % 16 == 0; })) {
     block = 16;  // what is left may all take the larger block
   }
+  // At batch 1 blocks of 16 only: oneDNN's nChw8c kernels are its AVX2 ones, and MobileNetV2 in
+  // blocks of 8 took 0.96-1.20x its NHWC time from one minute to the next on the AMD VM (blocks of
+  // 16 on ResNet-50: 0.96-0.97x each time).
+  if (batch_one && block != 16) blocked.clear();
   for (const Group* g : blocked) {
     for (const auto& [node, attr] : g->marks) want[node][BlockMark(attr)] = block;
   }

@@ -128,12 +128,16 @@ std::vector<std::string> AddBetweenConvs(int64_t n) {
 }
 
 TEST(ChannelsLastBlocksTest, TransparentNodesAndBf16KeepPlainNhwcAndBatchOneNeverMixes) {
-  {  // batch 1: a chain of convs is blocked
+  {  // batch 1: a chain of convs is blocked, in blocks of 16 only
     Net m(1, 16);
     m.g.Out(m.Conv("b", m.Conv("a", m.x, 16, 16), 16, 16));
     auto pass = CreateChannelsLastPass();
     EXPECT_TRUE(RunPass(*pass, m.g));
     EXPECT_EQ(AllBlocks(m.g), (std::vector<std::string>{"y16", "x16"}));
+    Net eights(1, 16);
+    eights.g.Out(eights.Conv("b", eights.Conv("a", eights.x, 16, 24), 24, 16));
+    EXPECT_TRUE(RunPass(*pass, eights.g));
+    EXPECT_EQ(AllBlocks(eights.g), (std::vector<std::string>{"y0", "x0"}));
   }
   // From batch 2 the values only between convs are blocked beside the Add's NHWC ones (b, c and d
   // convert); at batch 1 b, c and d would, so a's and d's outputs stay NHWC too.
