@@ -22,5 +22,7 @@ void RegisterCpuResizePadKernels(kernels::KernelRegistry& registry);
 void RegisterCpuQuantizeKernels(kernels::KernelRegistry& registry);
 // cast.cc: Cast from the integer types to float32.
 void RegisterCpuCastKernels(kernels::KernelRegistry& registry);
+// attention.cc: Attention (scaled dot-product attention per head, on oneDNN's sgemm).
+void RegisterCpuAttentionKernels(kernels::KernelRegistry& registry);
 
 }  // namespace kiln::cpu

@@ -20,6 +20,7 @@ void RegisterCpuKernels(kernels::KernelRegistry& registry) {
   RegisterCpuResizePadKernels(registry);
   RegisterCpuQuantizeKernels(registry);
   RegisterCpuCastKernels(registry);
+  RegisterCpuAttentionKernels(registry);
   kernels::RegisterNhwcViewKernels(registry, kCpuBackend);
 }
 

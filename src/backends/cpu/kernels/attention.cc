@@ -1,0 +1,274 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The CPU backend's Attention (ONNX opset 23, and what attention_fusion makes of a transformer's
+// MatMul / Softmax / MatMul): Y = softmax(scale * Q Kᵀ + mask) V per head, float32, with Q, K and
+// V in either of the op's layouts — 3-D [B, S, heads * size] (the heads read in place through
+// the row stride, so a transformer's head split and merge cost nothing) or 4-D
+// [B, heads, S, size] — grouped-query heads, a float or boolean attn_mask broadcast to
+// [B, q_heads, q_seq, total] (opset 24's shorter last dim padded with -inf) and is_causal.
+//
+// Work items are (batch, head, block of query rows), spread over the team; each computes
+// its block of scores with oneDNN's sgemm into a buffer of its own (it stays in cache: the
+// scores never go to memory), adds the mask, takes the softmax row by row and multiplies by V
+// with a second sgemm straight into Y. Inside the team's parallel region sgemm runs on the
+// calling thread.
+//
+// The reference kernel runs what this one declines at load: past_key / past_value,
+// nonpad_kv_seqlen, softcap, a softmax_precision other than float, and any use of the optional
+// outputs (present key / value, the QK matrix).
+#include <dnnl.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "backends/cpu/kernels/elementwise_internal.h"
+#include "backends/cpu/kernels/families.h"
+#include "backends/cpu/kernels/simd.h"
+#include "backends/cpu/kernels/vec_math.h"
+#include "kernels/util.h"
+
+namespace kiln::cpu {
+namespace {
+
+using internal::DataType;
+using internal::Dims;
+using internal::FallbackKernel;
+using internal::Kernel;
+using internal::KernelContext;
+using internal::KernelRegistry;
+using internal::NodeDef;
+using internal::TensorView;
+
+constexpr DataType kF32 = DataType::kFloat32;
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+// Query rows per work item: up to 128 (one item per head at BERT's sizes, K and V packed once
+// per head), fewer for long keys so that a block of scores stays within 128 KiB (L2).
+int64_t RowsPerItem(int64_t total) {
+  return std::clamp<int64_t>(32768 / std::max<int64_t>(total, 1), 16, 128);
+}
+
+// One input's heads: element (b, h, s, d) lies at data + b * batch + h * head + s * row + d.
+struct HeadView {
+  const float* data = nullptr;
+  int64_t batch = 0, head = 0, row = 0;
+  const float* at(int64_t b, int64_t h, int64_t s) const {
+    return data + b * batch + h * head + s * row;
+  }
+};
+
+// The heads of a 3-D [B, S, heads * size] or 4-D [B, heads, S, size] tensor.
+HeadView Heads(const float* data, bool three_d, int64_t seq, int64_t heads, int64_t size) {
+  if (three_d) return {data, seq * heads * size, size, heads * size};
+  return {data, heads * seq * size, seq * size, size};
+}
+
+// The additive mask broadcast to [B, Hq, Sq, T]: element strides (0 on a broadcast dim), the
+// mask's own last dim (opset 24 pads a shorter one with -inf) and whether it is boolean.
+struct MaskView {
+  const void* data = nullptr;
+  bool boolean = false;
+  int64_t stride[4] = {0, 0, 0, 0};
+  int64_t last = 0;
+};
+
+// softmax(row + mask) in place over n floats; `mask` (n floats or null) is added first, and
+// columns from `valid` on are -inf (causal or a short mask). A row left without a finite value
+// gives NaN, as the reference's softmax does. The maximum and the sum run in kLanes independent
+// accumulators, so the loops vectorise without reassociating a single float chain.
+constexpr int64_t kLanes = 16;
+KILN_CPU_CLONES void MaskedSoftmaxRow(float* KILN_RESTRICT row, const float* KILN_RESTRICT mask,
+                                      int64_t n, int64_t valid) {
+  if (mask != nullptr) {
+    for (int64_t j = 0; j < valid; ++j) row[j] += mask[j];
+  }
+  for (int64_t j = valid; j < n; ++j) row[j] = kNegInf;
+  float lanes[kLanes];
+  for (int64_t l = 0; l < kLanes; ++l) lanes[l] = kNegInf;
+  int64_t j = 0;
+  for (; j + kLanes <= n; j += kLanes) {
+    for (int64_t l = 0; l < kLanes; ++l) lanes[l] = std::max(lanes[l], row[j + l]);
+  }
+  float mx = kNegInf;
+  for (; j < n; ++j) mx = std::max(mx, row[j]);
+  for (int64_t l = 0; l < kLanes; ++l) mx = std::max(mx, lanes[l]);
+  for (j = 0; j < n; ++j) row[j] = vec::Exp(row[j] - mx);
+  for (int64_t l = 0; l < kLanes; ++l) lanes[l] = 0.0f;
+  for (j = 0; j + kLanes <= n; j += kLanes) {
+    for (int64_t l = 0; l < kLanes; ++l) lanes[l] += row[j + l];
+  }
+  float sum = 0.0f;
+  for (; j < n; ++j) sum += row[j];
+  for (int64_t l = 0; l < kLanes; ++l) sum += lanes[l];
+  const float inv = 1.0f / sum;
+  for (j = 0; j < n; ++j) row[j] *= inv;
+}
+
+class AttentionKernel final : public FallbackKernel {
+ public:
+  AttentionKernel(const NodeDef& def, std::unique_ptr<Kernel> reference)
+      : FallbackKernel(def, std::move(reference)),
+        causal_(def.attr_int("is_causal") == 1),
+        scale_attr_(def.has_attr("scale") ? def.attr_float("scale") : 0.0f),
+        has_scale_(def.has_attr("scale")) {}
+
+  Status Run(KernelContext& ctx) const override {
+    const TensorView* q = ctx.input(0);
+    const TensorView* k = ctx.input(1);
+    const TensorView* v = ctx.input(2);
+    const TensorView* m = ctx.num_inputs() > 3 ? ctx.input(3) : nullptr;
+    if (q == nullptr || k == nullptr || v == nullptr || q->rank() != k->rank() ||
+        q->rank() != v->rank() || (m != nullptr && m->rank() > 4)) {
+      return RunReference(ctx);  // it reports
+    }
+    const bool three_d = q->rank() == 3;
+    const int64_t batch = q->dims[0];
+    int64_t hq, hkv, sq, skv, d, dv;
+    if (three_d) {
+      hq = def_.attr_int("q_num_heads");
+      hkv = def_.attr_int("kv_num_heads");
+      if (hq < 1 || hkv < 1 || q->dims[2] % hq != 0 || k->dims[2] % hkv != 0 ||
+          v->dims[2] % hkv != 0) {
+        return RunReference(ctx);
+      }
+      sq = q->dims[1];
+      skv = k->dims[1];
+      d = q->dims[2] / hq;
+      dv = v->dims[2] / hkv;
+      if (k->dims[2] / hkv != d || v->dims[1] != skv) return RunReference(ctx);
+    } else {
+      hq = q->dims[1];
+      hkv = k->dims[1];
+      sq = q->dims[2];
+      skv = k->dims[2];
+      d = q->dims[3];
+      dv = v->dims[3];
+      if (k->dims[3] != d || v->dims[1] != hkv || v->dims[2] != skv) return RunReference(ctx);
+    }
+    if (k->dims[0] != batch || v->dims[0] != batch || hkv < 1 || hq % hkv != 0) {
+      return RunReference(ctx);
+    }
+    KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
+    const Dims want = three_d ? Dims{batch, sq, hq * dv} : Dims{batch, hq, sq, dv};
+    if (y->dims != want) return RunReference(ctx);
+    if (y->num_elements() == 0) return Status::Ok();
+
+    MaskView mask;
+    if (m != nullptr) {
+      Dims md(4 - m->rank(), 1);
+      md.insert(md.end(), m->dims.begin(), m->dims.end());
+      const int64_t target[4] = {batch, hq, sq, skv};
+      for (size_t i = 0; i < 4; ++i) {
+        if (md[i] != 1 && md[i] != target[i] && !(i == 3 && md[i] < skv)) {
+          return RunReference(ctx);
+        }
+      }
+      const Dims strides = kernels::Strides(md);
+      for (size_t i = 0; i < 4; ++i) mask.stride[i] = md[i] == 1 ? 0 : strides[i];
+      mask.last = md[3] == 1 ? skv : md[3];
+      mask.data = m->data;
+      mask.boolean = m->dtype == DataType::kBool;
+    }
+    const float scale = has_scale_ ? scale_attr_ : 1.0f / std::sqrt(static_cast<float>(d));
+    const HeadView qv = Heads(q->as<const float>(), three_d, sq, hq, d);
+    const HeadView kv = Heads(k->as<const float>(), three_d, skv, hkv, d);
+    const HeadView vv = Heads(v->as<const float>(), three_d, skv, hkv, dv);
+    const HeadView yv = Heads(y->as<float>(), three_d, sq, hq, dv);
+    float* y_data = y->as<float>();
+    const int64_t group = hq / hkv;
+    const int64_t rows_per_item = RowsPerItem(skv);
+    const int64_t blocks = (sq + rows_per_item - 1) / rows_per_item;
+    std::atomic<bool> failed{false};
+    ctx.ParallelFor(batch * hq * blocks, 1, [&](int64_t begin, int64_t end) {
+      std::vector<float> scores(static_cast<size_t>(std::min(rows_per_item, sq) * skv));
+      std::vector<float> mask_row(mask.data != nullptr ? skv : 0);
+      for (int64_t item = begin; item < end; ++item) {
+        const int64_t b = item / (hq * blocks), h = item / blocks % hq;
+        const int64_t i0 = item % blocks * rows_per_item, rows = std::min(rows_per_item, sq - i0);
+        const int64_t kvh = h / group;
+        float* s = scores.data();
+        // Scores: scale * Q[i0 : i0 + rows] Kᵀ, rows x skv.
+        if (skv > 0 && dnnl_sgemm('N', 'T', rows, skv, d, scale, qv.at(b, h, i0), qv.row,
+                                  kv.at(b, kvh, 0), kv.row, 0.0f, s, skv) != dnnl_success) {
+          failed = true;
+          return;
+        }
+        for (int64_t r = 0; r < rows; ++r) {
+          const int64_t i = i0 + r;
+          int64_t valid = causal_ ? std::min(skv, i + 1) : skv;
+          const float* add = nullptr;
+          if (mask.data != nullptr) {
+            const int64_t at = b * mask.stride[0] + h * mask.stride[1] + i * mask.stride[2];
+            valid = std::min(valid, mask.last);
+            if (mask.boolean) {
+              const bool* mb = static_cast<const bool*>(mask.data) + at;
+              for (int64_t j = 0; j < valid; ++j) {
+                mask_row[j] = mb[mask.stride[3] == 0 ? 0 : j] ? 0.0f : kNegInf;
+              }
+              add = mask_row.data();
+            } else if (mask.stride[3] != 0) {
+              add = static_cast<const float*>(mask.data) + at;
+            } else {  // one value for the whole row
+              std::fill(mask_row.begin(), mask_row.end(), static_cast<const float*>(mask.data)[at]);
+              add = mask_row.data();
+            }
+          }
+          MaskedSoftmaxRow(s + r * skv, add, skv, valid);
+        }
+        // Y[i0 : i0 + rows] = P V.
+        float* out = y_data + (yv.at(b, h, i0) - yv.data);
+        if (dnnl_sgemm('N', 'N', rows, dv, skv, 1.0f, s, skv, vv.at(b, kvh, 0), vv.row, 0.0f, out,
+                       yv.row) != dnnl_success) {
+          failed = true;
+          return;
+        }
+      }
+    });
+    if (failed) return def_.Fail(code::kInternalError, "onednn's sgemm failed");
+    return Status::Ok();
+  }
+
+ private:
+  bool causal_;
+  float scale_attr_;
+  bool has_scale_;
+};
+
+Result<std::unique_ptr<Kernel>> MakeAttention(const KernelRegistry& registry, const NodeDef& def) {
+  for (size_t i = 0; i < 3; ++i) KILN_RETURN_IF_ERROR(internal::RequireInput(def, i, kF32), "");
+  KILN_RETURN_IF_ERROR(internal::RequireOutput(def, 0, kF32), "");
+  auto decline = [&](const char* what) {
+    return def.Fail(code::kFeatureUnsupported, "the cpu attention kernel takes no ", what);
+  };
+  if (def.input_given(3) && def.input_types[3] != kF32 && def.input_types[3] != DataType::kBool) {
+    return decline("attn_mask other than float32 or bool");
+  }
+  for (size_t i = 4; i < def.num_inputs(); ++i) {
+    if (def.input_given(i)) return decline("past_key, past_value or nonpad_kv_seqlen");
+  }
+  for (size_t i = 1; i < def.output_types.size(); ++i) {
+    if (def.output_used(i)) return decline("present key / value or QK output");
+  }
+  if (def.attr_float("softcap") != 0.0f) return decline("softcap");
+  constexpr int64_t kOnnxFloat = 1;  // TensorProto.FLOAT
+  if (def.has_attr("softmax_precision") && def.attr_int("softmax_precision") != kOnnxFloat) {
+    return decline("softmax_precision other than float");
+  }
+  KILN_ASSIGN_OR_RETURN(auto reference, internal::PrepareReference(registry, def));
+  return std::unique_ptr<Kernel>(std::make_unique<AttentionKernel>(def, std::move(reference)));
+}
+
+}  // namespace
+
+void RegisterCpuAttentionKernels(KernelRegistry& registry) {
+  const KernelRegistry* r = &registry;
+  registry.Register(internal::kCpu, "", "Attention",
+                    [r](const NodeDef& def) { return MakeAttention(*r, def); });
+}
+
+}  // namespace kiln::cpu

@@ -1,0 +1,93 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The CPU backend's Attention (backends/cpu/kernels/attention.cc) against the reference kernel
+// (double precision, the oracle): 3-D inputs with the heads read in place (BERT's form after
+// attention_fusion), 4-D inputs, grouped-query heads, float masks broadcast over batch, heads or
+// rows, a boolean mask, is_causal, opset 24's short mask, more query rows than one work item
+// takes, and the inputs the kernel leaves to the reference (past caches, softcap).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "tests/ops/cpu_vs_reference_util.h"
+
+namespace kiln::cpu {
+namespace {
+
+using namespace vs_reference;  // NOLINT(build/namespaces): the test helpers
+using kernels::DataType;
+using kernels::HostTensor;
+
+// A boolean mask, true where (index % 5) != 0 and on the first column (no row fully masked).
+HostTensor BoolMask(Dims dims) {
+  HostTensor t(DataType::kBool, std::move(dims));
+  const int64_t cols = t.dims.back();
+  for (size_t i = 0; i < t.bytes.size(); ++i) {
+    t.bytes[i] = static_cast<uint8_t>(i % 5 != 0 || static_cast<int64_t>(i) % cols == 0);
+  }
+  return t;
+}
+
+TEST(CpuAttentionTest, ThreeDimensionalHeadsReadInPlaceWithAPaddingMask) {
+  // BERT: q, k, v [B, S, H * D], mask [B, 1, 1, S] of 0 and -10000.
+  HostTensor mask = Random({2, 1, 1, 9}, 4, -1.0f, 1.0f);
+  auto* m = reinterpret_cast<float*>(mask.bytes.data());
+  for (int i = 0; i < 18; ++i) m[i] = m[i] < -0.5f ? -10000.0f : 0.0f;
+  Node n("Attention", 23);
+  n.In(Random({2, 7, 32}, 1)).In(Random({2, 9, 32}, 2)).In(Random({2, 9, 32}, 3)).In(mask);
+  n.Int("q_num_heads", 4).Int("kv_num_heads", 4).Float("scale", 0.35f);
+  n.Check(9);
+}
+
+TEST(CpuAttentionTest, FourDimensionalGroupedQueryHeadsCausalOverSeveralRowBlocks) {
+  // 4 query heads over 2 key / value heads, Dv != D; 2100 keys make a work item 16 query rows
+  // (its scores within 128 KiB), so the 40 rows are three items per head.
+  Node n("Attention", 23);
+  n.In(Random({1, 4, 40, 16}, 5)).In(Random({1, 2, 2100, 16}, 6)).In(Random({1, 2, 2100, 6}, 7));
+  n.Int("is_causal", 1);
+  n.Check(2100);
+}
+
+TEST(CpuAttentionTest, MasksBroadcastOverRowsColumnsAndHeads) {
+  const std::vector<Dims> masks = {{5, 11}, {2, 3, 5, 1}, {3, 1, 11}, {1, 1, 1, 11}};
+  for (const Dims& md : masks) {
+    SCOPED_TRACE(::testing::PrintToString(md));
+    Node n("Attention", 23);
+    n.In(Random({2, 3, 5, 8}, 8)).In(Random({2, 3, 11, 8}, 9)).In(Random({2, 3, 11, 8}, 10));
+    n.In(Random(md, 11, -2.0f, 2.0f));
+    n.Check(11);
+  }
+}
+
+TEST(CpuAttentionTest, BooleanMaskAndCausalTogether) {
+  Node n("Attention", 23);
+  n.In(Random({1, 2, 6, 8}, 12)).In(Random({1, 2, 6, 8}, 13)).In(Random({1, 2, 6, 8}, 14));
+  n.In(BoolMask({6, 6})).Int("is_causal", 1);
+  n.Check(6);
+}
+
+TEST(CpuAttentionTest, AShortMaskIsPaddedFromOpset24) {
+  Node n("Attention", 24);
+  n.In(Random({1, 2, 4, 8}, 15)).In(Random({1, 2, 10, 8}, 16)).In(Random({1, 2, 10, 8}, 17));
+  n.In(Random({1, 1, 4, 7}, 18));
+  n.Check(10);
+}
+
+TEST(CpuAttentionTest, PastCachesAndSoftcapGoToTheReferenceKernel) {
+  {
+    Node n("Attention", 23);
+    n.In(Random({1, 2, 3, 4}, 19)).In(Random({1, 2, 3, 4}, 20)).In(Random({1, 2, 3, 4}, 21));
+    n.Float("softcap", 2.0f);
+    n.Check(4, Expect::kDeclined);
+  }
+  Node n("Attention", 23);
+  n.In(Random({1, 2, 3, 4}, 22)).In(Random({1, 2, 3, 4}, 23)).In(Random({1, 2, 3, 4}, 24));
+  n.None().In(Random({1, 2, 5, 4}, 25)).In(Random({1, 2, 5, 4}, 26));
+  n.Outputs({DataType::kFloat32, DataType::kFloat32, DataType::kFloat32});
+  n.Check(8, Expect::kDeclined);
+}
+
+}  // namespace
+}  // namespace kiln::cpu
