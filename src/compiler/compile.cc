@@ -70,6 +70,7 @@ void AddDefaultPasses(PassManager& pm, const CompileOptions& options) {
   // blocked layouts; one pass over memory for a chain of arithmetic); a CUDA target's kernels
   // take the ONNX layouts and ops (docs/cuda.md).
   if (format::TargetBackend(options.target) != "cuda") {
+    pm.Add(CreateAttentionFusionPass());  // after transpose_cancellation merged Kᵀ's transposes
     pm.Add(CreateChannelsLastPass());
     pm.Add(CreateArithmeticChainPass());  // after channels_last: it flags arithmetic kept NHWC
   }

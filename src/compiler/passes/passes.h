@@ -24,6 +24,9 @@ std::unique_ptr<Pass> CreateResidualAddFusionPass();
 std::unique_ptr<Pass> CreatePostAffineFusionPass();
 std::unique_ptr<Pass> CreateLayerNormFusionPass();
 std::unique_ptr<Pass> CreateGeluFusionPass();
+// attention_fusion.cc: MatMul / [Add mask] / Softmax / MatMul (and the heads' split and merge)
+// -> Attention.
+std::unique_ptr<Pass> CreateAttentionFusionPass();
 std::unique_ptr<Pass> CreateActivationFusionPass();
 std::unique_ptr<Pass> CreateTransposeCancellationPass();
 // Keeps float32 activations NHWC between consecutive 2-D convolutions (channels_last.cc).
