@@ -25,7 +25,6 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
-#include <vector>
 
 #include "backends/cpu/kernels/elementwise_internal.h"
 #include "backends/cpu/kernels/families.h"
@@ -185,13 +184,15 @@ class AttentionKernel final : public FallbackKernel {
     const int64_t blocks = (sq + rows_per_item - 1) / rows_per_item;
     std::atomic<bool> failed{false};
     ctx.ParallelFor(batch * hq * blocks, 1, [&](int64_t begin, int64_t end) {
-      std::vector<float> scores(static_cast<size_t>(std::min(rows_per_item, sq) * skv));
-      std::vector<float> mask_row(mask.data != nullptr ? skv : 0);
+      // Scratch of the chunk, left uninitialised (every element is written before it is read).
+      const int64_t mask_floats = mask.data != nullptr ? skv : 0;
+      std::unique_ptr<float[]> scratch(new float[std::min(rows_per_item, sq) * skv + mask_floats]);
+      float* const mask_row = scratch.get() + std::min(rows_per_item, sq) * skv;
       for (int64_t item = begin; item < end; ++item) {
         const int64_t b = item / (hq * blocks), h = item / blocks % hq;
         const int64_t i0 = item % blocks * rows_per_item, rows = std::min(rows_per_item, sq - i0);
         const int64_t kvh = h / group;
-        float* s = scores.data();
+        float* s = scratch.get();
         // Scores: scale * Q[i0 : i0 + rows] Kᵀ, rows x skv.
         if (skv > 0 && dnnl_sgemm('N', 'T', rows, skv, d, scale, qv.at(b, h, i0), qv.row,
                                   kv.at(b, kvh, 0), kv.row, 0.0f, s, skv) != dnnl_success) {
@@ -210,12 +211,12 @@ class AttentionKernel final : public FallbackKernel {
               for (int64_t j = 0; j < valid; ++j) {
                 mask_row[j] = mb[mask.stride[3] == 0 ? 0 : j] ? 0.0f : kNegInf;
               }
-              add = mask_row.data();
+              add = mask_row;
             } else if (mask.stride[3] != 0) {
               add = static_cast<const float*>(mask.data) + at;
             } else {  // one value for the whole row
-              std::fill(mask_row.begin(), mask_row.end(), static_cast<const float*>(mask.data)[at]);
-              add = mask_row.data();
+              std::fill(mask_row, mask_row + skv, static_cast<const float*>(mask.data)[at]);
+              add = mask_row;
             }
           }
           MaskedSoftmaxRow(s + r * skv, add, skv, valid);
