@@ -5,7 +5,7 @@
 // (double precision, the oracle): 3-D inputs with the heads read in place (BERT's form after
 // attention_fusion), 4-D inputs, grouped-query heads, float masks broadcast over batch, heads or
 // rows, a boolean mask, is_causal, opset 24's short mask, more query rows than one work item
-// takes, and the inputs the kernel leaves to the reference (past caches, softcap).
+// takes, no keys at all, and the inputs the kernel leaves to the reference (past caches, softcap).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -73,6 +73,12 @@ TEST(CpuAttentionTest, AShortMaskIsPaddedFromOpset24) {
   n.In(Random({1, 2, 4, 8}, 15)).In(Random({1, 2, 10, 8}, 16)).In(Random({1, 2, 10, 8}, 17));
   n.In(Random({1, 1, 4, 7}, 18));
   n.Check(10);
+}
+
+TEST(CpuAttentionTest, NoKeysGiveZeros) {
+  Node n("Attention", 23);
+  n.In(Random({1, 2, 3, 4}, 27)).In(Random({1, 2, 0, 4}, 28)).In(Random({1, 2, 0, 5}, 29));
+  n.Check(1);
 }
 
 TEST(CpuAttentionTest, PastCachesAndSoftcapGoToTheReferenceKernel) {

@@ -156,6 +156,11 @@ class AttentionKernel final : public FallbackKernel {
     const Dims want = three_d ? Dims{batch, sq, hq * dv} : Dims{batch, hq, sq, dv};
     if (y->dims != want) return RunReference(ctx);
     if (y->num_elements() == 0) return Status::Ok();
+    if (d == 0) return RunReference(ctx);  // sgemm takes no empty reduction with these strides
+    if (skv == 0) {                        // softmax over no keys: every output row is an empty sum
+      std::fill(y->as<float>(), y->as<float>() + y->num_elements(), 0.0f);
+      return Status::Ok();
+    }
 
     MaskView mask;
     if (m != nullptr) {
@@ -194,8 +199,8 @@ class AttentionKernel final : public FallbackKernel {
         const int64_t kvh = h / group;
         float* s = scratch.get();
         // Scores: scale * Q[i0 : i0 + rows] Kᵀ, rows x skv.
-        if (skv > 0 && dnnl_sgemm('N', 'T', rows, skv, d, scale, qv.at(b, h, i0), qv.row,
-                                  kv.at(b, kvh, 0), kv.row, 0.0f, s, skv) != dnnl_success) {
+        if (dnnl_sgemm('N', 'T', rows, skv, d, scale, qv.at(b, h, i0), qv.row, kv.at(b, kvh, 0),
+                       kv.row, 0.0f, s, skv) != dnnl_success) {
           failed = true;
           return;
         }
@@ -207,9 +212,10 @@ class AttentionKernel final : public FallbackKernel {
             const int64_t at = b * mask.stride[0] + h * mask.stride[1] + i * mask.stride[2];
             valid = std::min(valid, mask.last);
             if (mask.boolean) {
-              const bool* mb = static_cast<const bool*>(mask.data) + at;
+              // One byte per element, read as bytes: any non-zero byte is true.
+              const uint8_t* mb = static_cast<const uint8_t*>(mask.data) + at;
               for (int64_t j = 0; j < valid; ++j) {
-                mask_row[j] = mb[mask.stride[3] == 0 ? 0 : j] ? 0.0f : kNegInf;
+                mask_row[j] = mb[mask.stride[3] == 0 ? 0 : j] != 0 ? 0.0f : kNegInf;
               }
               add = mask_row;
             } else if (mask.stride[3] != 0) {
