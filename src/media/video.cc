@@ -2,20 +2,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "media/video.h"
 
-extern "C" {
-#include <libavcodec/avcodec.h>
-#include <libavutil/error.h>
-#include <libavutil/frame.h>
-#include <libavutil/imgutils.h>
-#include <libavutil/log.h>
-#include <libavutil/opt.h>
-}
-
 #include <cstring>
 #include <string>
 
+#include "media/av_library.h"
+
 namespace kiln::media {
 namespace {
+
+// The loaded table, once an Open has loaded it (every object below comes from an Open).
+const AvApi& A() { return **Av(); }
 
 // libavcodec logs at "info" by default: libx264's statistics when an encoder closes, and the
 // parsers' and decoders' complaints about what DVPP reports itself (a corrupt piece is its
@@ -24,7 +20,7 @@ namespace {
 // fatal messages stay. A level the application chose is kept.
 void QuietLogs() {
   static const bool once = [] {
-    if (av_log_get_level() == AV_LOG_INFO) av_log_set_level(AV_LOG_FATAL);
+    if (A().av_log_get_level() == AV_LOG_INFO) A().av_log_set_level(AV_LOG_FATAL);
     return true;
   }();
   (void)once;
@@ -32,28 +28,28 @@ void QuietLogs() {
 
 std::string AvError(int rc) {
   char text[AV_ERROR_MAX_STRING_SIZE] = {};
-  av_strerror(rc, text, sizeof text);
+  A().av_strerror(rc, text, sizeof text);
   return text;
 }
 
 struct CodecContextDeleter {
-  void operator()(AVCodecContext* c) const { avcodec_free_context(&c); }
+  void operator()(AVCodecContext* c) const { A().avcodec_free_context(&c); }
 };
 struct ParserDeleter {
-  void operator()(AVCodecParserContext* p) const { av_parser_close(p); }
+  void operator()(AVCodecParserContext* p) const { A().av_parser_close(p); }
 };
 struct PacketDeleter {
-  void operator()(AVPacket* p) const { av_packet_free(&p); }
+  void operator()(AVPacket* p) const { A().av_packet_free(&p); }
 };
 struct FrameDeleter {
-  void operator()(AVFrame* f) const { av_frame_free(&f); }
+  void operator()(AVFrame* f) const { A().av_frame_free(&f); }
 };
 
 // An 8-bit 4:2:0 AVFrame as planes.
 Result<Yuv> FromFrame(const AVFrame& f) {
   if (f.format != AV_PIX_FMT_YUV420P && f.format != AV_PIX_FMT_YUVJ420P) {
     return Error(code::kFeatureUnsupported, "the video decodes to ",
-                 av_get_pix_fmt_name(static_cast<AVPixelFormat>(f.format)),
+                 A().av_get_pix_fmt_name(static_cast<AVPixelFormat>(f.format)),
                  "; DVPP's decoder writes 8-bit 4:2:0 streams only");
   }
   Yuv img;
@@ -103,16 +99,16 @@ struct VideoDecoder::Impl {
 
   // Sends `pkt` (null: drain) and collects the frames that come out.
   Status Send(AVPacket* pkt, std::vector<Yuv>* frames) {
-    int rc = avcodec_send_packet(ctx.get(), pkt);
+    int rc = A().avcodec_send_packet(ctx.get(), pkt);
     if (rc < 0 && rc != AVERROR_EOF) {
       return Error(code::kFailure, "video decode: the stream is corrupt (", AvError(rc), ")");
     }
     while (true) {
-      rc = avcodec_receive_frame(ctx.get(), frame.get());
+      rc = A().avcodec_receive_frame(ctx.get(), frame.get());
       if (rc == AVERROR(EAGAIN) || rc == AVERROR_EOF) return Status::Ok();
       if (rc < 0) return Error(code::kFailure, "video decode failed: ", AvError(rc));
       Result<Yuv> img = FromFrame(*frame);
-      av_frame_unref(frame.get());
+      A().av_frame_unref(frame.get());
       if (!img.ok()) return img.status();
       frames->push_back(std::move(*img));
     }
@@ -121,8 +117,8 @@ struct VideoDecoder::Impl {
   // Runs the parser over `size` bytes (size 0: the end of the piece) and decodes its packets.
   Status Parse(const uint8_t* data, int size, std::vector<Yuv>* frames) {
     do {
-      int used = av_parser_parse2(parser.get(), ctx.get(), &packet->data, &packet->size, data, size,
-                                  AV_NOPTS_VALUE, AV_NOPTS_VALUE, 0);
+      int used = A().av_parser_parse2(parser.get(), ctx.get(), &packet->data, &packet->size, data,
+                                      size, AV_NOPTS_VALUE, AV_NOPTS_VALUE, 0);
       if (used < 0) return Error(code::kFailure, "video decode: cannot parse the stream");
       data += used;
       size -= used;
@@ -138,24 +134,25 @@ VideoDecoder::VideoDecoder(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) 
 VideoDecoder::~VideoDecoder() = default;
 
 Result<std::unique_ptr<VideoDecoder>> VideoDecoder::Open(VideoCodec codec) {
+  KILN_RETURN_IF_ERROR(Av().status(), "video decode");
   QuietLogs();
   const AVCodecID id = codec == VideoCodec::kH264 ? AV_CODEC_ID_H264 : AV_CODEC_ID_HEVC;
-  const AVCodec* dec = avcodec_find_decoder(id);
+  const AVCodec* dec = A().avcodec_find_decoder(id);
   if (dec == nullptr) {
     return Error(code::kFeatureUnsupported, "this libavcodec has no ",
                  codec == VideoCodec::kH264 ? "H.264" : "H.265", " decoder");
   }
   auto impl = std::make_unique<Impl>();
-  impl->ctx.reset(avcodec_alloc_context3(dec));
-  impl->parser.reset(av_parser_init(id));
-  impl->packet.reset(av_packet_alloc());
-  impl->frame.reset(av_frame_alloc());
+  impl->ctx.reset(A().avcodec_alloc_context3(dec));
+  impl->parser.reset(A().av_parser_init(id));
+  impl->packet.reset(A().av_packet_alloc());
+  impl->frame.reset(A().av_frame_alloc());
   if (!impl->ctx || !impl->parser || !impl->packet || !impl->frame) {
     return Error(code::kBadAlloc, "video decode: out of memory");
   }
   impl->ctx->thread_count = 1;  // frame threads would delay every output by a frame per thread
   impl->ctx->flags |= AV_CODEC_FLAG_LOW_DELAY;
-  int rc = avcodec_open2(impl->ctx.get(), dec, nullptr);
+  int rc = A().avcodec_open2(impl->ctx.get(), dec, nullptr);
   if (rc < 0) return Error(code::kFailure, "video decode: cannot open the decoder: ", AvError(rc));
   return std::unique_ptr<VideoDecoder>(new VideoDecoder(std::move(impl)));
 }
@@ -176,7 +173,7 @@ Status VideoDecoder::Decode(const uint8_t* data, size_t size, std::vector<Yuv>* 
 Status VideoDecoder::Flush(std::vector<Yuv>* frames) {
   KILN_RETURN_IF_ERROR(impl_->Parse(nullptr, 0, frames), "");
   KILN_RETURN_IF_ERROR(impl_->Send(nullptr, frames), "");
-  avcodec_flush_buffers(impl_->ctx.get());  // ready for a next stream
+  A().avcodec_flush_buffers(impl_->ctx.get());  // ready for a next stream
   return Status::Ok();
 }
 
@@ -189,15 +186,15 @@ struct VideoEncoder::Impl {
   int64_t next_pts = 0;
 
   Status Send(AVFrame* f, std::vector<std::vector<uint8_t>>* packets) {
-    int rc = avcodec_send_frame(ctx.get(), f);
+    int rc = A().avcodec_send_frame(ctx.get(), f);
     if (rc < 0 && rc != AVERROR_EOF)
       return Error(code::kFailure, "video encode failed: ", AvError(rc));
     while (true) {
-      rc = avcodec_receive_packet(ctx.get(), packet.get());
+      rc = A().avcodec_receive_packet(ctx.get(), packet.get());
       if (rc == AVERROR(EAGAIN) || rc == AVERROR_EOF) return Status::Ok();
       if (rc < 0) return Error(code::kFailure, "video encode failed: ", AvError(rc));
       packets->emplace_back(packet->data, packet->data + packet->size);
-      av_packet_unref(packet.get());
+      A().av_packet_unref(packet.get());
     }
   }
 };
@@ -206,9 +203,10 @@ VideoEncoder::VideoEncoder(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) 
 VideoEncoder::~VideoEncoder() = default;
 
 Result<std::unique_ptr<VideoEncoder>> VideoEncoder::Open(const EncoderConfig& c) {
+  KILN_RETURN_IF_ERROR(Av().status(), "video encode");
   QuietLogs();
   const bool h264 = c.format.codec == VideoCodec::kH264;
-  const AVCodec* enc = avcodec_find_encoder_by_name(h264 ? "libx264" : "libx265");
+  const AVCodec* enc = A().avcodec_find_encoder_by_name(h264 ? "libx264" : "libx265");
   if (enc == nullptr) {
     return Error(code::kFeatureUnsupported, "this libavcodec has no ", h264 ? "libx264" : "libx265",
                  " encoder");
@@ -219,9 +217,9 @@ Result<std::unique_ptr<VideoEncoder>> VideoEncoder::Open(const EncoderConfig& c)
                  " is not a picture size the encoder takes (even sides from 16 to ", kMaxSide, ")");
   }
   auto impl = std::make_unique<Impl>();
-  impl->ctx.reset(avcodec_alloc_context3(enc));
-  impl->packet.reset(av_packet_alloc());
-  impl->frame.reset(av_frame_alloc());
+  impl->ctx.reset(A().avcodec_alloc_context3(enc));
+  impl->packet.reset(A().av_packet_alloc());
+  impl->frame.reset(A().av_frame_alloc());
   if (!impl->ctx || !impl->packet || !impl->frame) {
     return Error(code::kBadAlloc, "video encode: out of memory");
   }
@@ -242,26 +240,26 @@ Result<std::unique_ptr<VideoEncoder>> VideoEncoder::Open(const EncoderConfig& c)
     if (c.rc_mode == 2) ctx->rc_min_rate = ctx->bit_rate;
   }
   // Every frame out as it goes in (no lookahead, no B-frames), quietly.
-  av_opt_set(ctx->priv_data, "preset", "veryfast", 0);
-  av_opt_set(ctx->priv_data, "tune", "zerolatency", 0);
+  A().av_opt_set(ctx->priv_data, "preset", "veryfast", 0);
+  A().av_opt_set(ctx->priv_data, "tune", "zerolatency", 0);
   // A forced key frame is an IDR picture (a random-access point), as DVPP's is.
-  av_opt_set(ctx->priv_data, "forced-idr", "1", 0);
+  A().av_opt_set(ctx->priv_data, "forced-idr", "1", 0);
   if (h264) {
-    av_opt_set(ctx->priv_data, "profile", c.format.h264_profile, 0);
+    A().av_opt_set(ctx->priv_data, "profile", c.format.h264_profile, 0);
   } else {
     // Closed GOPs: a key frame is an IDR picture, not an open-GOP CRA. One thread, as for
     // libx264 (thread_count): a channel's frames go one at a time, and x265's own pool would
     // add threads per channel.
-    av_opt_set(ctx->priv_data, "x265-params",
-               "log-level=error:open-gop=0:pools=none:frame-threads=1", 0);
+    A().av_opt_set(ctx->priv_data, "x265-params",
+                   "log-level=error:open-gop=0:pools=none:frame-threads=1", 0);
   }
-  int rc = avcodec_open2(ctx, enc, nullptr);
+  int rc = A().avcodec_open2(ctx, enc, nullptr);
   if (rc < 0) return Error(code::kFailure, "video encode: cannot open the encoder: ", AvError(rc));
   AVFrame* f = impl->frame.get();
   f->format = ctx->pix_fmt;
   f->width = ctx->width;
   f->height = ctx->height;
-  rc = av_frame_get_buffer(f, 0);
+  rc = A().av_frame_get_buffer(f, 0);
   if (rc < 0) return Error(code::kBadAlloc, "video encode: ", AvError(rc));
   return std::unique_ptr<VideoEncoder>(new VideoEncoder(std::move(impl)));
 }
@@ -276,7 +274,7 @@ Status VideoEncoder::Encode(const Yuv& img, bool force_key_frame,
     return Error(code::kInvalidParam, "video encode: the picture is ", img.y.w, "x", img.y.h,
                  ", the channel encodes ", f->width, "x", f->height);
   }
-  int rc = av_frame_make_writable(f);
+  int rc = A().av_frame_make_writable(f);
   if (rc < 0) return Error(code::kBadAlloc, "video encode: ", AvError(rc));
   const Plane* planes[3] = {&img.y, &img.u, &img.v};
   for (int c = 0; c < 3; ++c) {

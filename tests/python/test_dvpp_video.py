@@ -12,6 +12,7 @@ the codecs are lossy, and the bound is a PSNR (see MIN_PSNR)."""
 import gc
 import os
 import re
+import subprocess
 import sys
 import threading
 import time
@@ -406,6 +407,66 @@ def test_every_video_function_of_acl_dvpp_h_is_bound_under_its_pyacl_name():
     bound = {n for n in dir(m) if n.startswith(("vdec_", "venc_"))}
     assert {pyacl(n) for n in declared} == bound
     assert "vdec_set_channel_desc_entype" in bound and "venc_get_channel_desc_entype" in bound
+
+
+# ---- loading -------------------------------------------------------------------------------------
+
+# A fresh interpreter: libascendcl.so loads and runs a device without libavcodec (docs/dvpp.md,
+# "Video": a shared FFmpeg is opened at the first video channel); the first vdec channel maps it.
+# The wheel links a minimal static FFmpeg into libascendcl.so instead (its test runs this suite):
+# there nothing is opened, and its libascendcl.so holds no libavcodec soname to open.
+LAZY_AVCODEC = r"""
+import threading, time
+import acl
+
+def maps():
+    with open("/proc/self/maps") as f:
+        return f.read().splitlines()
+
+def avcodec_mapped():
+    return any("/libavcodec.so." in line for line in maps())
+
+ascendcl = {line.split()[-1] for line in maps() if line.endswith("/libascendcl.so")}
+assert len(ascendcl) == 1, ascendcl
+with open(ascendcl.pop(), "rb") as f:
+    shared_ffmpeg = b"libavcodec.so." in f.read()
+
+assert not avcodec_mapped(), "libavcodec is mapped by import acl"
+assert acl.init() == 0 and acl.rt.set_device(0) == 0
+ctx, ret = acl.rt.create_context(0)
+assert ret == 0
+assert not avcodec_mapped(), "libavcodec is mapped before any video channel"
+running, tid = True, []
+def loop():
+    tid.append(threading.get_ident())
+    while running:
+        acl.rt.process_report(10)
+        time.sleep(0.002)
+t = threading.Thread(target=loop, daemon=True)
+t.start()
+while not tid:
+    time.sleep(0.001)
+desc = acl.media.vdec_create_channel_desc()
+assert acl.media.vdec_set_channel_desc_channel_id(desc, 0) == 0
+assert acl.media.vdec_set_channel_desc_thread_id(desc, tid[0]) == 0
+assert acl.media.vdec_set_channel_desc_callback(desc, lambda *a: None) == 0
+assert acl.media.vdec_set_channel_desc_entype(desc, 2) == 0
+assert acl.media.vdec_set_channel_desc_out_pic_format(desc, 1) == 0
+assert acl.media.vdec_create_channel(desc) == 0, acl.get_recent_err_msg()
+assert avcodec_mapped() == shared_ffmpeg, "a vdec channel opened without libavcodec"
+assert acl.media.vdec_destroy_channel(desc) == 0
+assert acl.media.vdec_destroy_channel_desc(desc) == 0
+running = False
+t.join(5)
+assert acl.rt.destroy_context(ctx) == 0 and acl.rt.reset_device(0) == 0 and acl.finalize() == 0
+print("ok")
+"""
+
+
+def test_libavcodec_is_opened_by_the_first_video_channel_not_by_loading_acl():
+    out = subprocess.run([sys.executable, "-c", LAZY_AVCODEC], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
 
 
 # ---- venc ----------------------------------------------------------------------------------------

@@ -2,11 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "backends/cuda/cuda_libraries.h"
 
-#include <dlfcn.h>
-
-#include <string>
-
-#include "base/str_cat.h"
+#include "base/shared_library.h"
 
 namespace kiln::cuda {
 namespace {
@@ -18,35 +14,11 @@ constexpr const char* kCudnnSoname = "libcudnn.so." KILN_STR(CUDNN_MAJOR);
 #undef KILN_STR
 #undef KILN_STR2
 
-// Opens `soname` and fills each pointer `bind` names; the error names the library and the
-// first thing that failed.
-template <typename Api, typename Bind>
-Result<Api> Open(const char* soname, const char* library, Bind bind) {
-  void* handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    const char* why = dlerror();
-    return Error(code::kFeatureUnsupported, library, " (", soname,
-                 ") could not be loaded: ", why != nullptr ? why : "unknown reason");
-  }
-  Api api{};
-  std::string missing;
-  auto sym = [&](auto& fn, const char* name) {
-    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(handle, name));
-    if (fn == nullptr && missing.empty()) missing = name;
-  };
-  bind(api, sym);
-  if (!missing.empty()) {
-    dlclose(handle);
-    return Error(code::kFeatureUnsupported, library, " (", soname, ") has no ", missing);
-  }
-  return api;  // the library stays open for the process
-}
-
 }  // namespace
 
 Result<const CublasLtApi*> CublasLt() {
   static const Result<CublasLtApi> api =
-      Open<CublasLtApi>(kCublasLtSoname, "cuBLASLt", [](CublasLtApi& a, auto& sym) {
+      LoadSharedLibrary<CublasLtApi>(kCublasLtSoname, "cuBLASLt", [](CublasLtApi& a, auto& sym) {
         sym(a.Create, "cublasLtCreate");
         sym(a.Destroy, "cublasLtDestroy");
         sym(a.MatmulDescCreate, "cublasLtMatmulDescCreate");
@@ -67,7 +39,7 @@ Result<const CublasLtApi*> CublasLt() {
 
 Result<const CudnnApi*> Cudnn() {
   static const Result<CudnnApi> api =
-      Open<CudnnApi>(kCudnnSoname, "cuDNN", [](CudnnApi& a, auto& sym) {
+      LoadSharedLibrary<CudnnApi>(kCudnnSoname, "cuDNN", [](CudnnApi& a, auto& sym) {
         sym(a.Create, "cudnnCreate");
         sym(a.Destroy, "cudnnDestroy");
         sym(a.SetStream, "cudnnSetStream");
