@@ -58,6 +58,13 @@ class Device {
   // Runs a model's load-time work (its kernels prepared, weights packed) as the device wants it
   // run and returns its status; the default runs it on the calling thread.
   virtual Status RunPreparation(FunctionRef<Status()> prepare) { return prepare(); }
+  // Inside RunPreparation: calls task(i) once for every i in [0, n) — independent pieces of the
+  // load, such as one node's kernel each — on as many of the device's threads as it likes, in
+  // any order, and returns when all are done. `task` must not throw. The default runs them in
+  // order on the calling thread.
+  virtual void ForEachPreparation(size_t n, FunctionRef<void(size_t)> task) {
+    for (size_t i = 0; i < n; ++i) task(i);
+  }
 
   // Measures the device's float32 arithmetic peak in GFLOP/s on all its compute units (the
   // profiler's "% of peak" divides by it). Takes a fraction of a second and keeps the device

@@ -3,6 +3,8 @@
 #include "runtime/program.h"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <optional>
 #include <unordered_set>
 
@@ -314,9 +316,35 @@ class Builder {
           }
         }
       }
-      KILN_RETURN_IF_ERROR(Prepare(*node, out, info), "");
-      ReleaseWeights(out, releasable, info);
       out.nodes.push_back(std::move(info));
+    }
+    return PrepareKernels(g, out, releasable);
+  }
+
+  // Every node's kernel, each prepared on its own (they read only the graph's tensors and their
+  // own node), as the device spreads them (hal::Device::ForEachPreparation); the first node that
+  // fails, in graph order, is the error.
+  Status PrepareKernels(const om::Graph& g, GraphProgram& out,
+                        const std::vector<bool>& releasable) {
+    const size_t count = out.nodes.size();
+    std::vector<Status> prepared(count, Status::Ok());
+    std::vector<std::exception_ptr> thrown(count);
+    auto prepare = [&](size_t i) {
+      try {
+        prepared[i] = Prepare(*g.nodes()->Get(static_cast<uint32_t>(i)), out, out.nodes[i]);
+        if (prepared[i].ok()) ReleaseWeights(out, releasable, out.nodes[i]);
+      } catch (...) {  // out of memory: thrown again on this thread
+        thrown[i] = std::current_exception();
+      }
+    };
+    if (device_ != nullptr) {
+      device_->ForEachPreparation(count, prepare);
+    } else {
+      for (size_t i = 0; i < count; ++i) prepare(i);
+    }
+    for (size_t i = 0; i < count; ++i) {
+      if (thrown[i]) std::rethrow_exception(thrown[i]);
+      KILN_RETURN_IF_ERROR(std::move(prepared[i]), "");
     }
     return Status::Ok();
   }
@@ -441,13 +469,14 @@ class Builder {
   }
 
   // Gives back the memory of the node's constant inputs that `releasable` marks, where its
-  // kernel agrees (Kernel::ReleaseConstant).
+  // kernel agrees (Kernel::ReleaseConstant). Nodes may do so at once: each releasable constant
+  // has one reader and shares no page another constant reaches into.
   void ReleaseWeights(const GraphProgram& g, const std::vector<bool>& releasable, NodeInfo& info) {
     for (size_t i = 0; i < info.inputs.size(); ++i) {
       const int32_t t = info.inputs[i];
       if (t < 0 || !releasable[t] || !info.kernel->ReleaseConstant(i)) continue;
       const kernels::TensorView& c = g.tensors[t].constant;
-      released_bytes_ += DiscardWholePages(c.data, c.bytes());
+      released_bytes_.fetch_add(DiscardWholePages(c.data, c.bytes()), std::memory_order_relaxed);
       info.released_constants = true;
     }
   }
@@ -561,7 +590,7 @@ class Builder {
   hal::Device* device_;
   uint64_t max_tensor_bytes_;  // 0: no bound
   bool release_weights_;
-  uint64_t released_bytes_ = 0;
+  std::atomic<uint64_t> released_bytes_{0};
   static constexpr uint64_t kMinReleasedBytes = 64 * 1024;
 };
 

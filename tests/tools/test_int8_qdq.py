@@ -121,6 +121,23 @@ def test_a_qdq_model_runs_int8_and_matches_onnxruntime(f32_model, per_channel, a
     assert got.argmax() == expected.argmax()
 
 
+def test_every_load_of_a_qdq_model_gives_the_same_bits(f32_model):
+    """Kernels are prepared on several threads at load (hal::Device::ForEachPreparation): each
+    fresh process must still compute bit-identical results. Integer weights packed with their
+    compensation are the sensitive case (a race there moved logits by a quantization step)."""
+    d = f32_model
+    qdq = d / "qdq_repeat.onnx"
+    quantization.quantize_static(
+        str(d / "f32.onnx"), str(qdq), Calibration(), quant_format=quantization.QuantFormat.QDQ,
+        per_channel=False, activation_type=quantization.QuantType.QInt8,
+        weight_type=quantization.QuantType.QInt8)
+    kiln("atc", "--framework=5", f"--model={qdq}", f"--output={d / 'qdq_repeat'}")
+    x = np.random.default_rng(7).standard_normal(SHAPE).astype(np.float32)
+    first = run_once(d / "qdq_repeat.om", x, d, name="repeat")
+    for _ in range(5):
+        again = run_once(d / "qdq_repeat.om", x, d, name="repeat")
+        assert np.array_equal(first, again), np.abs(first - again).max()
+
 def mlp_model(path):
     """x [1, 16, 64] -> MatMul W1 [64, 128] + b1 -> Relu -> MatMul W2 [128, 64] + b2 -> + x ->
     MatMul by its own transpose (two activations) -> y [1, 16, 16]."""
