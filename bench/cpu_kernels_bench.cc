@@ -47,7 +47,13 @@ class BenchContext final : public kiln::kernels::KernelContext {
   size_t num_inputs() const override { return views_.size(); }
   const TensorView* input(size_t i) const override { return &views_[i]; }
   size_t num_outputs() const override { return 1; }
-  TensorView* output(size_t) override { return nullptr; }
+  // A kernel that writes a planned output (BoundOutput) gets one of `dims`; else none is bound.
+  void Bind(const Dims& dims) {
+    out_ = HostTensor(DataType::kFloat32, dims);
+    view_ = out_.view();
+    bound_ = true;
+  }
+  TensorView* output(size_t) override { return bound_ ? &view_ : nullptr; }
   kiln::Result<TensorView*> DynamicOutput(size_t, const Dims& dims) override {
     if (out_.dims != dims) out_ = HostTensor(DataType::kFloat32, dims);
     view_ = out_.view();
@@ -61,6 +67,7 @@ class BenchContext final : public kiln::kernels::KernelContext {
   std::vector<TensorView> views_;
   HostTensor out_;
   TensorView view_;
+  bool bound_ = false;
 };
 
 HostTensor Random(Dims dims, unsigned seed) {
@@ -159,13 +166,15 @@ BENCHMARK_CAPTURE(BM_Gemm, cpu, "cpu")->Unit(benchmark::kMicrosecond)->UseRealTi
 // the default single chunk), so the numbers compare the loops, not the thread counts.
 // Counters report input elements per second.
 void RunNode(benchmark::State& state, const char* backend, const NodeDef& def,
-             const std::vector<const HostTensor*>& inputs, int64_t elements) {
+             const std::vector<const HostTensor*>& inputs, int64_t elements,
+             const Dims& bound_output = {}) {
   auto kernel = Registry().Create(backend, def);
   if (!kernel.ok()) {
     state.SkipWithError(kernel.status().message().c_str());
     return;
   }
   BenchContext ctx(inputs);
+  if (!bound_output.empty()) ctx.Bind(bound_output);
   for (auto _ : state) {
     if (!(*kernel)->Run(ctx).ok()) {
       state.SkipWithError("run failed");
@@ -193,6 +202,15 @@ void BM_Unary(benchmark::State& state, const char* backend, const char* op) {
   HostTensor x = Random({1, 64, 160, 160}, 11);
   NodeDef def = MakeDef(op, 20, {&x}, nullptr);
   RunNode(state, backend, def, {&x}, 64 * 160 * 160);
+}
+// Concat of three [1, 80, 80, 16] tensors on the last axis: a channels-last Concat as YOLOv8n's
+// C2f blocks run it (6400 rows of 64 bytes from each input).
+void BM_ConcatRows(benchmark::State& state, const char* backend) {
+  HostTensor a = Random({1, 80, 80, 16}, 13), b = Random({1, 80, 80, 16}, 14),
+             c = Random({1, 80, 80, 16}, 15);
+  NodeDef def = MakeDef("Concat", 13, {&a, &b, &c}, nullptr);
+  def.attrs["axis"] = int64_t{3};
+  RunNode(state, backend, def, {&a, &b, &c}, 3 * 80 * 80 * 16, {1, 80, 80, 48});
 }
 // ReduceMean over H and W of [1, 256, 40, 40] (contiguous blocks) and over C of
 // [1, 64, 160, 160] (a strided axis).
@@ -229,6 +247,7 @@ BENCHMARK_CAPTURE(BM_Unary, exp_reference, "reference", "Exp")
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();
 BENCHMARK_CAPTURE(BM_Unary, exp_cpu, "cpu", "Exp")->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_ConcatRows, cpu, "cpu")->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_ReduceMean, hw_reference, "reference", 2)
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();
