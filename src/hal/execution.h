@@ -24,10 +24,11 @@ class Execution {
   // among the runs in progress). Not reentrant: one run at a time per Execution.
   virtual void Begin() {}
   virtual void End() {}
-  // The next kernel's estimated work (its arithmetic plus the bytes it writes; UINT64_MAX when
-  // unknown), so the device can size its parallelism to it: waking a team of threads costs
-  // more than a small kernel's whole run. Called before every kernel; must be cheap.
-  virtual void BeforeKernel(uint64_t work) {}
+  // The next kernel's estimated work — its operations and the bytes it reads and writes
+  // (kernels::EstimateWork; ops UINT64_MAX when unknown) — so the device can size its
+  // parallelism to it: waking a team of threads costs more than a small kernel's whole run.
+  // Called before every kernel; must be cheap.
+  virtual void BeforeKernel(uint64_t ops, uint64_t bytes) {}
   // Runs fn(begin, end) over [0, n) in chunks of at least `grain` on the threads this run may
   // use, the calling thread included, and returns when every chunk is done. The default, for
   // devices without host compute threads, runs it on the calling thread.

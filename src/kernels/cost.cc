@@ -319,13 +319,14 @@ std::optional<uint64_t> Flops(const NodeCost& cost, const std::vector<const Tens
   return static_cast<uint64_t>(flops);
 }
 
-std::optional<uint64_t> Work(const NodeCost& cost, const std::vector<const TensorView*>& inputs,
-                             const std::vector<const TensorView*>& outputs) {
+std::optional<WorkEstimate> EstimateWork(const NodeCost& cost,
+                                         const std::vector<const TensorView*>& inputs,
+                                         const std::vector<const TensorView*>& outputs) {
   const std::optional<uint64_t> flops = Flops(cost, inputs, outputs);
   if (!flops) return std::nullopt;
   // Bytes written, and bytes read by an op that computes on all of its inputs (a matrix
   // product's weights, an element-wise op's operands); an op that only moves data may read a
-  // small part of an input (Gather's table, Slice's source), so only its output counts.
+  // small part of an input (Gather's table, Slice's source): it reads what it writes.
   uint64_t bytes = 0;
   for (const TensorView* t : outputs) {
     if (t != nullptr) bytes += t->bytes();
@@ -334,13 +335,15 @@ std::optional<uint64_t> Work(const NodeCost& cost, const std::vector<const Tenso
     for (const TensorView* t : inputs) {
       if (t != nullptr) bytes += t->bytes();
     }
+  } else {
+    bytes *= 2;
   }
   double extra = 0;
   if (cost.transcendentals > 0) {
     const TensorView* basis = cost.kind == Kind::kPerInput ? At(inputs, 0) : At(outputs, 0);
     extra = cost.transcendentals * (kTranscendentalWork - 1) * static_cast<double>(Elements(basis));
   }
-  return *flops + bytes + static_cast<uint64_t>(extra);
+  return WorkEstimate{*flops + static_cast<uint64_t>(extra), bytes};
 }
 
 }  // namespace kiln::kernels

@@ -56,11 +56,21 @@ std::optional<uint64_t> Flops(const NodeCost& cost, const std::vector<const Tens
                               const std::vector<const TensorView*>& outputs);
 
 // A run's work, by which a device decides how many threads a kernel gets
-// (hal::Execution::BeforeKernel): its Flops, plus kTranscendentalWork - 1 more per
-// transcendental, plus the bytes of the outputs given (null ones left out) and, for an op that
-// computes (not kNone), of its inputs given, so that a memory-bound kernel (a matrix-vector
-// product streaming its weights) counts what it reads; nullopt when Flops is.
-std::optional<uint64_t> Work(const NodeCost& cost, const std::vector<const TensorView*>& inputs,
-                             const std::vector<const TensorView*>& outputs);
+// (hal::Execution::BeforeKernel): its arithmetic and the memory it moves, apart, since what a
+// byte weighs against an operation is the device's to say.
+struct WorkEstimate {
+  // Flops, plus kTranscendentalWork - 1 more per transcendental.
+  uint64_t ops = 0;
+  // The bytes of the outputs given (null ones left out) and, for an op that computes (not
+  // kNone), of its inputs given, so that a memory-bound kernel (a matrix-vector product
+  // streaming its weights) counts what it reads; an op that only moves data reads what it
+  // writes (a copy, a transpose, a gather's rows: twice its outputs), never a whole input (a
+  // Gather's table, a Slice's source).
+  uint64_t bytes = 0;
+};
+// nullopt when Flops is.
+std::optional<WorkEstimate> EstimateWork(const NodeCost& cost,
+                                         const std::vector<const TensorView*>& inputs,
+                                         const std::vector<const TensorView*>& outputs);
 
 }  // namespace kiln::kernels

@@ -78,7 +78,7 @@ std::string Where(const NodeInfo& node) {
   return s;
 }
 
-constexpr uint64_t kUnknownWork = UINT64_MAX;
+constexpr kernels::WorkEstimate kUnknownWork{UINT64_MAX, 0};
 
 // The dims of main-graph tensor `t` in `gear` (-1: none).
 const Dims& GearDims(const Program& program, const GraphProgram& g, int gear, int32_t t) {
@@ -178,16 +178,16 @@ class Frame {
     }
   }
 
-  // Node n's work for hal::Execution::BeforeKernel (kernels::Work: FLOPs and bytes moved), from
-  // the views bound now; kUnknownWork when its cost is not modelled.
-  uint64_t Work(size_t n) const {
+  // Node n's work for hal::Execution::BeforeKernel (kernels::EstimateWork: operations and bytes
+  // moved), from the views bound now; kUnknownWork when its cost is not modelled.
+  kernels::WorkEstimate Work(size_t n) const {
     const NodeInfo& node = graph_.nodes[n];
     std::vector<const TensorView*> ins, outs;
     for (int32_t t : node.inputs) ins.push_back(t < 0 ? nullptr : &views_[t]);
     for (int32_t t : node.outputs) outs.push_back(t < 0 ? nullptr : &views_[t]);
-    return kernels::Work(node.cost, ins, outs).value_or(kUnknownWork);
+    return kernels::EstimateWork(node.cost, ins, outs).value_or(kUnknownWork);
   }
-  uint64_t work(size_t n) const { return work_[n]; }
+  const kernels::WorkEstimate& work(size_t n) const { return work_[n]; }
 
   // Unbinds what the last run bound at run time (dynamic tensors, the caller's buffers).
   void Reset() {
@@ -440,9 +440,9 @@ class Frame {
   std::vector<uint8_t> bound_;    // per tensor: its view is valid in this run
   std::vector<uint8_t> planned_;  // per tensor: bound by the plan for the whole state
   std::vector<Block> blocks_;
-  std::vector<const IoBuffer*> external_;  // per tensor: the caller's output buffer
-  std::vector<uint8_t> bind_at_run_;       // per node: some output is bound at run time
-  std::vector<uint64_t> work_;             // per node: its work, when known at load
+  std::vector<const IoBuffer*> external_;    // per tensor: the caller's output buffer
+  std::vector<uint8_t> bind_at_run_;         // per node: some output is bound at run time
+  std::vector<kernels::WorkEstimate> work_;  // per node: its work, when known at load
   std::vector<size_t> in_begin_, out_begin_;
   std::vector<const TensorView*> in_;
   std::vector<TensorView*> out_;
@@ -589,7 +589,8 @@ Status RunFrame(Frame& frame, ExecObserver* observer) {
     if (!st.ok()) return NodeFailed(node, st);
     if (observer != nullptr) observer->BeforeNode(g, node, Observed(frame, n, false));
     if (hal::Execution* exec = frame.exec()) {
-      exec->BeforeKernel(at_run || body ? frame.Work(n) : frame.work(n));
+      const kernels::WorkEstimate work = at_run || body ? frame.Work(n) : frame.work(n);
+      exec->BeforeKernel(work.ops, work.bytes);
     }
     st = node.kernel->Run(ctx);
     if (!st.ok() && !ctx.io_error().ok()) {

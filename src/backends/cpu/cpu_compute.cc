@@ -82,6 +82,23 @@ uint64_t ParallelMinWorkNow() {
              : work;
 }
 
+namespace {
+// a + factor * b, saturating.
+uint64_t Weighed(uint64_t a, uint64_t factor, uint64_t b) {
+  if (b > (UINT64_MAX - a) / factor) return UINT64_MAX;
+  return a + factor * b;
+}
+}  // namespace
+
+bool WorthTeamWhenSpinning(uint64_t ops, uint64_t bytes) {
+  return Weighed(ops, kSpinningByteWork, bytes) >= ParallelMinWork();
+}
+
+bool WorthTeamNow(uint64_t ops, uint64_t bytes) {
+  if (!OpenMpSpinningThrottled()) return WorthTeamWhenSpinning(ops, bytes);
+  return Weighed(ops, 1, bytes) >= ParallelMinWorkNow();
+}
+
 int BeginTeamExecution() {
   const int previous = omp_get_max_threads();
   const int running = g_executions.fetch_add(1, std::memory_order_relaxed) + 1;

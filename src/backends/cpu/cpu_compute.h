@@ -22,8 +22,9 @@ namespace kiln::cpu {
 // this process may use), capped by OMP_NUM_THREADS when that is set.
 int ComputeThreads();
 
-// The least work (kernel FLOPs plus bytes moved: kernels::Work, hal::Execution::BeforeKernel) worth
-// a parallel region: KILN_CPU_PARALLEL_MIN_WORK, default kDefaultParallelMinWork. Waking a sleeping
+// The least work (a kernel's operations plus the bytes it moves, weighed as below:
+// kernels::EstimateWork, hal::Execution::BeforeKernel) worth a parallel region:
+// KILN_CPU_PARALLEL_MIN_WORK, default kDefaultParallelMinWork. Waking a sleeping
 // team (spin_governor.h) costs tens of microseconds on a 2-core VM, about what one core computes of
 // 2-4 MFLOP; measured on mnist-8 with 2 threads on an idle machine: 86 us per execute at 1 Mi (its
 // second convolution, 1.25 MFLOP, went parallel), 28 us at 2-8 Mi. Bytes count because memory-bound
@@ -39,6 +40,26 @@ uint64_t ParallelMinWork();
 // (idle and spinning, 32 Mi would cost MobileNetV2 5.1 -> 8.3 ms).
 inline constexpr uint64_t kSleepingParallelFactor = 8;
 uint64_t ParallelMinWorkNow();
+
+// What a byte moved weighs against an operation while idle workers spin: one core moves a byte
+// in about the time it computes 4-8 operations (a channels-last Concat: 27 GB/s against ~100
+// GFLOP/s), so a copy, a transpose or an element-wise op of a few hundred KiB is worth the
+// second core that a convolution needs MFLOPs for. Measured on the Zen 4 VM against bytes weighed
+// as 1 (interleaved A/B, 100 blocks of 4 runs, 2026-12-06), idle: YOLOv8n 0.973x (its 80x80
+// channels-last Split, Concat and Add 2-4x faster), MobileNetV2 0.948x (depthwise convolutions
+// at 14x14 on two threads), BERT encoder 0.988x, ResNet-50 0.992x, PP-OCRv4 det 0.993x, mnist-8
+// unchanged; a weight of 4 gained about half as much, 2 nothing. While workers sleep a byte
+// weighs 1, as before (weighing 8 there took MobileNetV2 with one core busy to 1.06x): with one
+// core busy YOLOv8n 0.995x, MobileNetV2 1.003x, ResNet-50 0.992x.
+inline constexpr uint64_t kSpinningByteWork = 8;
+
+// Whether a kernel of `ops` operations moving `bytes` bytes runs on the team now (while idle
+// workers spin: ops + kSpinningByteWork * bytes >= ParallelMinWork(); while they sleep: ops +
+// bytes >= ParallelMinWorkNow()), or on the calling thread alone.
+bool WorthTeamNow(uint64_t ops, uint64_t bytes);
+// The same while idle workers spin, as on an idle machine: for the threads a oneDNN kernel's
+// first plan is made for at load.
+bool WorthTeamWhenSpinning(uint64_t ops, uint64_t bytes);
 
 // Runs fn(begin, end) over [0, n) in chunks of at least `grain` on the calling thread's
 // OpenMP team (the calling thread takes chunks too; chunks are claimed dynamically, so a

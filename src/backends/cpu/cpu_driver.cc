@@ -54,11 +54,11 @@ class CpuExecution final : public hal::Execution {
     EndTeamExecution(previous_);
     probe_.End();
   }
-  // A kernel whose work is below ParallelMinWorkNow() runs on the calling thread alone (its
+  // A kernel whose work is too small (WorthTeamNow) runs on the calling thread alone (its
   // ParallelFor and oneDNN's regions too: DnnlKernel takes a plan made for one thread): a
   // parallel region's wake-up costs more than it saves there.
-  void BeforeKernel(uint64_t work) override {
-    const int want = work < ParallelMinWorkNow() ? 1 : team_;
+  void BeforeKernel(uint64_t ops, uint64_t bytes) override {
+    const int want = WorthTeamNow(ops, bytes) ? team_ : 1;
     if (want != current_) {
       omp_set_num_threads(want);
       current_ = want;

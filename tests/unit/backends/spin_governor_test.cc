@@ -216,6 +216,34 @@ TEST(SpinGovernorTest, ParkingStartsAndUnparkingEndsTheParkedTeam) {
   EXPECT_EQ(WaitForThreads(parked), parked);
 }
 
+// A byte moved weighs kSpinningByteWork operations while workers spin (a copy of half a MiB is
+// worth the team), one while they sleep (every region then pays for a wake-up); the first plan of
+// a oneDNN kernel is sized as if they spun.
+TEST(SpinGovernorTest, BytesWeighMoreWhileWorkersSpin) {
+  StartSpinGovernor();
+  if (ConfiguredSpinPolicy() != SpinPolicy::kAuto) GTEST_SKIP() << "no governor";
+  const uint64_t min = ParallelMinWork();
+  if (min < kSpinningByteWork * kSleepingParallelFactor) GTEST_SKIP() << "threshold set near 0";
+  const uint64_t at = min / kSpinningByteWork + (min % kSpinningByteWork != 0);
+  SpinGovernorObserveForTest(0.0);  // idle machine: workers spin
+  ASSERT_FALSE(OpenMpSpinningThrottled());
+  EXPECT_TRUE(WorthTeamNow(0, at));
+  EXPECT_FALSE(WorthTeamNow(0, at - 1));
+  EXPECT_TRUE(WorthTeamNow(min, 0));
+  EXPECT_FALSE(WorthTeamNow(min - 1, 0));
+  EXPECT_TRUE(WorthTeamNow(UINT64_MAX, UINT64_MAX));  // unknown work saturates
+  SpinGovernorObserveForTest(0.33);                   // executions wait for cores: workers sleep
+  ASSERT_TRUE(OpenMpSpinningThrottled());
+  EXPECT_FALSE(WorthTeamNow(0, at));
+  EXPECT_FALSE(WorthTeamNow(min, 0));
+  EXPECT_TRUE(WorthTeamNow(0, min * kSleepingParallelFactor));
+  EXPECT_TRUE(WorthTeamNow(min * kSleepingParallelFactor - 1, 1));
+  EXPECT_TRUE(WorthTeamWhenSpinning(0, at));  // a first plan: as on an idle machine
+  EXPECT_FALSE(WorthTeamWhenSpinning(0, at - 1));
+  SpinGovernorObserveForTest(0.0);
+  EXPECT_FALSE(OpenMpSpinningThrottled());
+}
+
 #if !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
 TEST(SpinGovernorTest, UnparkedWorkersSpinThroughGapsAndParkedOnesSleep) {
   StartSpinGovernor();

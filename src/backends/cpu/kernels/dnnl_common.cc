@@ -383,7 +383,8 @@ Status DnnlKernel::PrepareFirstPlan() {
   std::optional<Dims> key = Key(dims);
   if (!key) return Status::Ok();  // planned dims the kernel does not take: decided per run
   // Work every execution runs on one thread gets primitives that open no parallel region.
-  first_threads_ = PlannedWork() < ParallelMinWork() ? 1 : ComputeThreads();
+  const kernels::WorkEstimate work = PlannedWork();
+  first_threads_ = WorthTeamWhenSpinning(work.ops, work.bytes) ? ComputeThreads() : 1;
   TeamScope team(first_threads_);
   auto plan = Build(*key);
   if (!plan.ok()) {
@@ -395,7 +396,7 @@ Status DnnlKernel::PrepareFirstPlan() {
   return Status::Ok();
 }
 
-uint64_t DnnlKernel::PlannedWork() const {
+kernels::WorkEstimate DnnlKernel::PlannedWork() const {
   std::vector<TensorView> views(def_.num_inputs() + def_.num_outputs());
   std::vector<const TensorView*> ins, outs;
   for (size_t i = 0; i < def_.num_inputs(); ++i) {
@@ -406,13 +407,14 @@ uint64_t DnnlKernel::PlannedWork() const {
     const Dims& d = def_.output_dims[i];
     if (!def_.output_ranked(i) ||
         std::any_of(d.begin(), d.end(), [](int64_t v) { return v < 0; })) {
-      return UINT64_MAX;  // not known at load
+      return {UINT64_MAX, 0};  // not known at load
     }
     TensorView& v = views[def_.num_inputs() + i];
     v = TensorView{def_.output_types[i], d, nullptr};
     outs.push_back(def_.output_used(i) ? &v : nullptr);
   }
-  return kernels::Work(kernels::PrepareCost(def_), ins, outs).value_or(UINT64_MAX);
+  return kernels::EstimateWork(kernels::PrepareCost(def_), ins, outs)
+      .value_or(kernels::WorkEstimate{UINT64_MAX, 0});
 }
 
 const Plan* DnnlKernel::FindPlan(const Dims& key, int threads,

@@ -31,6 +31,7 @@
 #include "backends/cpu/kernels/register.h"
 #include "base/function_ref.h"
 #include "kernels/attrs.h"
+#include "kernels/cost.h"
 #include "kernels/kernel.h"
 #include "kernels/registry.h"
 #include "kernels/util.h"
@@ -297,8 +298,9 @@ class DnnlKernel : public Kernel {
   // Whether this run's inputs are the planned ones (given as planned, the planned dims): the
   // first plan then serves it without computing a key.
   bool RunsPlannedDims(const KernelContext& ctx) const;
-  // The node's work (kernels::Work) at the planned dims; UINT64_MAX when not known at load.
-  uint64_t PlannedWork() const;
+  // The node's work (kernels::EstimateWork) at the planned dims; ops UINT64_MAX when not known
+  // at load.
+  kernels::WorkEstimate PlannedWork() const;
   Status ExecuteGuarded(const Plan& plan, KernelContext& ctx) const;
 
   std::unique_ptr<Kernel> reference_;
