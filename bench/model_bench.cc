@@ -13,7 +13,8 @@
 // aclmdlExecute calls, and prints one JSON line:
 //
 //   {"init_us":..,"load_us":..,"first_run_us":..,"main_to_first_us":..,"cold_start_us":..,
-//    "runs_us":[..],"peak_rss_kb":..,"outputs":[{"name":..,"dtype":..,"dims":[..],"bytes":..,"file":..}]}
+//    "runs_us":[..],"peak_rss_kb":..,
+//    "outputs":[{"name":..,"dtype":..,"dims":[..],"bytes":..,"file":..}]}
 //
 // cold_start_us runs from the exec of this program to the first result when the driver put its
 // CLOCK_MONOTONIC reading (ns) taken just before it spawned the process in KILN_BENCH_SPAWN_NS:

@@ -15,6 +15,11 @@
 
 #include "base/status.h"
 
+// A macro's value as a string literal, for a soname built from a header's version macro:
+// "libcudnn.so." KILN_SONAME_VERSION(CUDNN_MAJOR).
+#define KILN_SONAME_VERSION_INNER_(x) #x
+#define KILN_SONAME_VERSION(x) KILN_SONAME_VERSION_INNER_(x)
+
 namespace kiln {
 
 // dlopen(soname, RTLD_NOW | RTLD_LOCAL): the handle, or the error above.

@@ -20,13 +20,10 @@ Result<AvApi> Load() {
   return api;
 }
 #else
-#define KILN_STR2(x) #x
-#define KILN_STR(x) KILN_STR2(x)
 // libavcodec's symbols and, through its dependency on it, libavutil's (dlsym searches a
 // handle's dependencies breadth first).
-constexpr const char* kAvcodecSoname = "libavcodec.so." KILN_STR(LIBAVCODEC_VERSION_MAJOR);
-#undef KILN_STR
-#undef KILN_STR2
+constexpr const char* kAvcodecSoname =
+    "libavcodec.so." KILN_SONAME_VERSION(LIBAVCODEC_VERSION_MAJOR);
 
 Result<AvApi> Load() {
   return LoadSharedLibrary<AvApi>(kAvcodecSoname, "FFmpeg's libavcodec", [](AvApi& a, auto& sym) {

@@ -7,12 +7,8 @@
 namespace kiln::cuda {
 namespace {
 
-#define KILN_STR2(x) #x
-#define KILN_STR(x) KILN_STR2(x)
-constexpr const char* kCublasLtSoname = "libcublasLt.so." KILN_STR(CUBLAS_VER_MAJOR);
-constexpr const char* kCudnnSoname = "libcudnn.so." KILN_STR(CUDNN_MAJOR);
-#undef KILN_STR
-#undef KILN_STR2
+constexpr const char* kCublasLtSoname = "libcublasLt.so." KILN_SONAME_VERSION(CUBLAS_VER_MAJOR);
+constexpr const char* kCudnnSoname = "libcudnn.so." KILN_SONAME_VERSION(CUDNN_MAJOR);
 
 }  // namespace
 

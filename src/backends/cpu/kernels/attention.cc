@@ -113,9 +113,9 @@ KILN_CPU_CLONES void MaskedSoftmaxRow(float* KILN_RESTRICT row, const float* KIL
 // process): 27-30 ms on the Zen 4 VM, which made a BERT encoder's first run 52 ms against 15
 // steady. A 64x64x64 product of each form the kernel uses, at load, moves that into the model's
 // preparation, where other nodes are prepared beside it (hal::Device::ForEachPreparation): the
-// first Attention node to be prepared runs it, the others do not wait for it (a run that comes
-// before it ends waits inside oneDNN). A smaller product (1 or 8) takes a path without the JIT
-// kernels and leaves the cost to the first run.
+// first Attention node to be prepared runs it and the others do not wait for it (the load ends
+// only when every node's preparation, this one included, has). A smaller product (1 or 8) takes
+// a path without the JIT kernels and leaves the cost to the first run.
 void WarmSgemm() {
   static std::atomic<bool> started{false};
   if (started.exchange(true, std::memory_order_relaxed)) return;
