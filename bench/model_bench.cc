@@ -13,7 +13,7 @@
 // aclmdlExecute calls, and prints one JSON line:
 //
 //   {"init_us":..,"load_us":..,"first_run_us":..,"main_to_first_us":..,"cold_start_us":..,
-//    "runs_us":[..],"peak_rss_kb":..,
+//    "load_faults":..,"first_run_faults":..,"runs_us":[..],"peak_rss_kb":..,
 //    "outputs":[{"name":..,"dtype":..,"dims":[..],"bytes":..,"file":..}]}
 //
 // cold_start_us runs from the exec of this program to the first result when the driver put its
@@ -24,7 +24,9 @@
 // --serve, after the warm-up it prints {"ready":true,...} and then reads lines from stdin: a line
 // "N" runs N timed executions and prints {"runs_us":[..]}, so a driver can interleave blocks with
 // another runtime while the model stays loaded; end of input finishes. --out-dir writes output i
-// to DIR/output_i.bin (raw bytes, the last execution's). Peak RSS is VmHWM (see PeakRssKb).
+// to DIR/output_i.bin (raw bytes, the last execution's). Peak RSS is VmHWM (see PeakRssKb);
+// load_faults and first_run_faults count the page faults (minor and major, every thread) the
+// load and the first execution took: first touches of memory are much of a cold start.
 // Exits 1 with a message on stderr on any failure.
 #include <sys/resource.h>
 #include <time.h>
@@ -175,6 +177,13 @@ std::string TimesJson(const std::vector<double>& times) {
   return s + "]";
 }
 
+// Page faults the process has taken so far (every thread).
+long PageFaults() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt + usage.ru_majflt;
+}
+
 // The process's peak resident set: VmHWM from /proc/self/status, which starts afresh at
 // execve. getrusage's ru_maxrss is the fallback only: Linux carries it over from the parent
 // across fork and execve, so a child of a big driver process would report the driver's peak.
@@ -201,24 +210,30 @@ class Bench {
     Check(aclrtCreateContext(&context_, flags_.device), "aclrtCreateContext");
     const double init_us = MicrosSince(t0);
     t0 = Clock::now();
+    const long faults0 = PageFaults();
     Check(aclmdlLoadFromFile(flags_.model.c_str(), &model_id_), "aclmdlLoadFromFile");
     loaded_ = true;
     desc_ = aclmdlCreateDesc();
     if (desc_ == nullptr) Die("aclmdlCreateDesc returned NULL");
     Check(aclmdlGetDesc(desc_, model_id_), "aclmdlGetDesc");
     const double load_us = MicrosSince(t0);
+    const long faults1 = PageFaults();
     MakeInputs();
     MakeOutputs();
     t0 = Clock::now();
+    const long faults2 = PageFaults();
     Execute();
     const double first_us = MicrosSince(t0);
+    const long faults3 = PageFaults();
     const double main_us = MicrosSince(process_start);
     const double spawn_us = MicrosSinceSpawn();
-    char text[256];
+    char text[320];
     std::snprintf(text, sizeof text,
                   "\"init_us\":%.1f,\"load_us\":%.1f,\"first_run_us\":%.1f,"
-                  "\"main_to_first_us\":%.1f,\"cold_start_us\":%.1f",
-                  init_us, load_us, first_us, main_us, spawn_us >= 0 ? spawn_us : main_us);
+                  "\"main_to_first_us\":%.1f,\"cold_start_us\":%.1f,"
+                  "\"load_faults\":%ld,\"first_run_faults\":%ld",
+                  init_us, load_us, first_us, main_us, spawn_us >= 0 ? spawn_us : main_us,
+                  faults1 - faults0, faults3 - faults2);
     return text;
   }
 
