@@ -4,6 +4,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -13,18 +14,24 @@ namespace {
 constexpr size_t kHugePage = size_t{2} << 20;
 }
 
-Result<void*> CpuAllocator::Allocate(size_t bytes, size_t alignment, bool huge_pages) {
+void* AllocateAligned(size_t bytes, size_t alignment, bool huge_pages) {
   bool huge = huge_pages && bytes >= kHugePage;
   if (huge && alignment < kHugePage) alignment = kHugePage;
-  if (bytes > SIZE_MAX - alignment) {
-    return Error(code::kRtMemoryAllocation, "size ", bytes, " is larger than any device");
-  }
+  if (bytes > SIZE_MAX - alignment) return nullptr;
   size_t rounded = (bytes + alignment - 1) / alignment * alignment;  // aligned_alloc's rule
   void* ptr = std::aligned_alloc(alignment, rounded);
+  if (ptr != nullptr && huge) madvise(ptr, rounded, MADV_HUGEPAGE);  // advice: may fail
+  return ptr;
+}
+
+Result<void*> CpuAllocator::Allocate(size_t bytes, size_t alignment, bool huge_pages) {
+  if (bytes > SIZE_MAX - std::max(alignment, kHugePage)) {
+    return Error(code::kRtMemoryAllocation, "size ", bytes, " is larger than any device");
+  }
+  void* ptr = AllocateAligned(bytes, alignment, huge_pages);
   if (ptr == nullptr) {
     return Error(code::kRtMemoryAllocation, "the host could not provide ", bytes, " bytes");
   }
-  if (huge) madvise(ptr, rounded, MADV_HUGEPAGE);  // advice only: failure is harmless
   return ptr;
 }
 

@@ -11,6 +11,7 @@
 #include <new>
 #include <utility>
 
+#include "backends/cpu/cpu_allocator.h"
 #include "backends/cpu/cpu_compute.h"
 #include "backends/cpu/kernels/elementwise_internal.h"
 #include "kernels/cost.h"
@@ -102,13 +103,12 @@ dnnl::memory Wrap(const dnnl::memory::desc& md, const void* data) {
   return dnnl::memory(md, Engine(), const_cast<void*>(data));
 }
 
-void AlignedBuffer::Free::operator()(void* p) const {
-  ::operator delete(p, std::align_val_t(kAlign));
-}
+void AlignedBuffer::Free::operator()(void* p) const { std::free(p); }
 
-AlignedBuffer::AlignedBuffer(size_t bytes)
-    : data_(::operator new(AlignUp(std::max<size_t>(bytes, 1)), std::align_val_t(kAlign))),
-      size_(bytes) {}
+AlignedBuffer::AlignedBuffer(size_t bytes, bool huge_pages)
+    : data_(AllocateAligned(std::max<size_t>(bytes, 1), kAlign, huge_pages)), size_(bytes) {
+  if (data_ == nullptr) throw std::bad_alloc();
+}
 
 void DnnlRun::Buffers(std::initializer_list<size_t> sizes) {
   thread_local Arena arena;
@@ -195,7 +195,7 @@ const void* PackedWeights::Get(const dnnl::memory::desc& user_md, const void* da
   for (const auto& [md, buffer] : packed_) {
     if (md == want) return buffer->data();
   }
-  auto buffer = std::make_shared<AlignedBuffer>(want.get_size());
+  auto buffer = std::make_shared<AlignedBuffer>(want.get_size(), /*huge_pages=*/true);
   if (released_) {
     const auto& [md, exact] = packed_[exact_];
     ReorderOnce(md, exact->data(), want, buffer->data());

@@ -1,0 +1,76 @@
+// Copyright 2026 The Kiln Authors
+// SPDX-License-Identifier: Apache-2.0
+#include "backends/cpu/cpu_allocator.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace kiln::cpu {
+namespace {
+
+constexpr size_t kHuge = size_t{2} << 20;
+
+// The VmFlags line of the mapping of /proc/self/smaps that holds `p` ("" when none does).
+std::string VmFlagsAt(const void* p) {
+  const auto at = reinterpret_cast<uintptr_t>(p);
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    uintptr_t begin = 0, end = 0;
+    char dash = 0;
+    std::istringstream head(line);
+    if (head >> std::hex >> begin >> dash >> end && dash == '-') {
+      inside = begin <= at && at < end;
+    } else if (inside && line.rfind("VmFlags:", 0) == 0) {
+      return line;
+    }
+  }
+  return "";
+}
+
+TEST(AllocateAlignedTest, SmallBlocksKeepTheAskedAlignment) {
+  void* p = AllocateAligned(1000, 64, /*huge_pages=*/true);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u);
+  std::memset(p, 1, 1000);
+  std::free(p);
+}
+
+// From 2 MiB on, a block asked with huge pages starts on a huge page and its mapping is advised
+// onto transparent huge pages (VmFlags "hg"), so a kernel that has them backs it with 2 MiB
+// pages: one page fault where 512 were.
+TEST(AllocateAlignedTest, LargeBlocksAreHugePageAlignedAndAdvised) {
+  const size_t bytes = 5 * kHuge + 123;
+  void* p = AllocateAligned(bytes, 64, /*huge_pages=*/true);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % kHuge, 0u);
+  std::memset(p, 1, bytes);
+  const std::string flags = VmFlagsAt(p);
+  if (!std::filesystem::exists("/sys/kernel/mm/transparent_hugepage")) {
+    std::free(p);
+    GTEST_SKIP() << "this kernel has no transparent huge pages";
+  }
+  EXPECT_NE(flags.find(" hg"), std::string::npos) << flags;
+  std::free(p);
+}
+
+TEST(AllocateAlignedTest, AnImpossibleSizeIsNullNotACrash) {
+  EXPECT_EQ(AllocateAligned(SIZE_MAX - 10, 64, true), nullptr);
+  EXPECT_EQ(AllocateAligned(SIZE_MAX - 10, 64, false), nullptr);
+  CpuAllocator allocator;
+  auto r = allocator.Allocate(SIZE_MAX - 10, 64, true);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("larger than any device"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kiln::cpu
