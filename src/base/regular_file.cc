@@ -53,11 +53,11 @@ RegularFile::~RegularFile() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-Result<size_t> RegularFile::ReadUpTo(void* into, size_t n) const {
+Result<size_t> RegularFile::ReadUpTo(void* into, size_t n, uint64_t offset) const {
   size_t got = 0;
   while (got < n) {
     const ssize_t r =
-        ::pread(fd_, static_cast<char*>(into) + got, n - got, static_cast<off_t>(got));
+        ::pread(fd_, static_cast<char*>(into) + got, n - got, static_cast<off_t>(offset + got));
     if (r < 0 && errno == EINTR) continue;
     if (r < 0) {
       return Error(code_, "cannot read ", what_, " '", path_, "': ", std::strerror(errno));
@@ -69,9 +69,17 @@ Result<size_t> RegularFile::ReadUpTo(void* into, size_t n) const {
 }
 
 Status RegularFile::ReadAll(void* into) const {
-  KILN_ASSIGN_OR_RETURN(const size_t got, ReadUpTo(into, static_cast<size_t>(size_)));
-  if (got != size_) {
-    return Error(code_, "cannot read ", what_, " '", path_, "' (", got, " of ", size_,
+  return ReadRange(into, 0, static_cast<size_t>(size_));
+}
+
+Status RegularFile::ReadRange(void* into, uint64_t offset, size_t n) const {
+  if (offset > size_ || n > size_ - offset) {
+    return Error(code_, "cannot read bytes ", offset, " to ", offset + n, " of ", what_, " '",
+                 path_, "': it has ", size_);
+  }
+  KILN_ASSIGN_OR_RETURN(const size_t got, ReadUpTo(into, n, offset));
+  if (got != n) {
+    return Error(code_, "cannot read ", what_, " '", path_, "' (", offset + got, " of ", size_,
                  " bytes read)");
   }
   return Status::Ok();

@@ -38,6 +38,9 @@ class RegularFile {
   // Reads the whole file (size() bytes, as fstat said at Open) into `into`; an error on a short
   // read (the file shrank meanwhile).
   Status ReadAll(void* into) const;
+  // Reads bytes [offset, offset + n) of the file into `into`; an error on a short read. Reads of
+  // disjoint ranges may run on several threads at once.
+  Status ReadRange(void* into, uint64_t offset, size_t n) const;
   // The whole file as text or bytes (what it holds now: a file that shrank gives what is left).
   Result<std::string> ReadText() const;
   Result<std::vector<uint8_t>> ReadBytes() const;
@@ -45,8 +48,8 @@ class RegularFile {
  private:
   RegularFile(int fd, uint64_t size, std::string path, std::string what, int code)
       : fd_(fd), size_(size), path_(std::move(path)), what_(std::move(what)), code_(code) {}
-  // Reads up to `n` bytes into `into`; the count read.
-  Result<size_t> ReadUpTo(void* into, size_t n) const;
+  // Reads up to `n` bytes from `offset` on into `into`; the count read.
+  Result<size_t> ReadUpTo(void* into, size_t n, uint64_t offset = 0) const;
 
   int fd_ = -1;
   uint64_t size_ = 0;

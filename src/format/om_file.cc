@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <libdeflate.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <cerrno>
 #include <cstring>
@@ -13,9 +14,6 @@
 
 namespace kiln::format {
 namespace {
-
-// CRC-32 (the gzip/zlib polynomial; the fuzz target reseals files with zlib's).
-uint32_t Crc32(const uint8_t* data, size_t size) { return libdeflate_crc32(0, data, size); }
 
 size_t AlignUp(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
@@ -118,6 +116,12 @@ Status CheckModel(const om::Model& m, uint64_t weights_size, const uint8_t* base
 
 }  // namespace
 
+uint32_t Crc32(const uint8_t* data, size_t size) { return libdeflate_crc32(0, data, size); }
+
+uint32_t Crc32Combine(uint32_t first, uint32_t second, uint64_t second_size) {
+  return static_cast<uint32_t>(crc32_combine64(first, second, static_cast<z_off64_t>(second_size)));
+}
+
 uint32_t HeaderChecksum(const OmHeader& h) {
   OmHeader copy = h;
   copy.header_crc32 = 0;
@@ -179,7 +183,7 @@ Status WriteFile(const std::string& path, const std::vector<uint8_t>& bytes) {
 }
 
 Result<OmView> VerifyOm(const uint8_t* data, size_t size, uint16_t runtime_major,
-                        uint16_t runtime_minor) {
+                        uint16_t runtime_minor, std::optional<uint32_t> payload_crc32) {
   const int bad = code::kGeModelDataSizeInvalid;
   if (data == nullptr || size < kHeaderSize) {
     return Error(bad, "the file has ", size, " bytes, less than the ", kHeaderSize,
@@ -208,7 +212,9 @@ Result<OmView> VerifyOm(const uint8_t* data, size_t size, uint16_t runtime_major
     return Error(bad, "the header says the file has ", h.file_size, " bytes, but it has ", size,
                  " (truncated or padded?)");
   }
-  if (Crc32(data + kHeaderSize, size - kHeaderSize) != h.payload_crc32) {
+  const uint32_t payload =
+      payload_crc32 ? *payload_crc32 : Crc32(data + kHeaderSize, size - kHeaderSize);
+  if (payload != h.payload_crc32) {
     return Error(bad, "the .om payload (bytes ", kHeaderSize, "-", size,
                  ") is corrupt: its checksum does not match");
   }

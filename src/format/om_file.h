@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,12 @@ struct OmWriteInfo {
   uint64_t flags = 0;
 };
 
+// The CRC-32 (the gzip/zlib polynomial) of `size` bytes.
+uint32_t Crc32(const uint8_t* data, size_t size);
+// The CRC-32 of two adjacent ranges from theirs (zlib's crc32_combine): pieces of a file can be
+// checked by several threads.
+uint32_t Crc32Combine(uint32_t first, uint32_t second, uint64_t second_size);
+
 // The CRC-32 of `header` with its header_crc32 field taken as zero.
 uint32_t HeaderChecksum(const OmHeader& header);
 
@@ -83,8 +90,11 @@ struct OmView {
 // before anything else reads the file. `data` must be 8-byte aligned (the FlatBuffer holds
 // 64-bit values; Model::Load copies a caller's unaligned bytes first). `runtime_major/minor` is the
 // reader's version. Errors say what is wrong and where (offsets) — the runtime maps them to
-// AscendCL load codes.
+// AscendCL load codes. `payload_crc32`, when given, is the CRC-32 of the bytes after the header
+// as the caller computed it while reading them (ModelFile::ReadAll), checked instead of a
+// second pass over them.
 Result<OmView> VerifyOm(const uint8_t* data, size_t size, uint16_t runtime_major,
-                        uint16_t runtime_minor);
+                        uint16_t runtime_minor,
+                        std::optional<uint32_t> payload_crc32 = std::nullopt);
 
 }  // namespace kiln::format

@@ -21,13 +21,14 @@ namespace kiln::runtime {
 namespace {
 
 // The verified view of an .om, or an error that names what the bytes are instead.
-Result<format::OmView> Open(const uint8_t* data, size_t size) {
+Result<format::OmView> Open(const uint8_t* data, size_t size,
+                            std::optional<uint32_t> payload_crc32 = std::nullopt) {
   format::FileKind kind = format::Sniff(data, size);
   if (kind != format::FileKind::kKilnOm) {
     return Error(code::kGeModelDataSizeInvalid, "not a Kiln .om file (it looks like ",
                  format::KindName(kind), "): ", format::AdviceFor(kind));
   }
-  return format::VerifyOm(data, size, format::kFormatMajor, format::kFormatMinor);
+  return format::VerifyOm(data, size, format::kFormatMajor, format::kFormatMinor, payload_crc32);
 }
 
 // The graph section holds 64-bit values read in place: bytes a caller gives at an address that
@@ -80,7 +81,8 @@ Result<std::shared_ptr<Model>> Model::LoadFile(const char* path, std::shared_ptr
   }
   KILN_ASSIGN_OR_RETURN(void* block, pool->Allocate(file.size(), true));
   auto* bytes = static_cast<uint8_t*>(block);
-  Status read = file.ReadAll(bytes);
+  std::optional<uint32_t> payload_crc32;  // computed while reading, when read in pieces
+  Status read = file.ReadAll(bytes, device.get(), &payload_crc32);
   if (!read.ok()) {
     (void)pool->Free(block);
     return read;
@@ -89,7 +91,7 @@ Result<std::shared_ptr<Model>> Model::LoadFile(const char* path, std::shared_ptr
            (SteadyNowNs() - start) / 1000, " us");
   // The block is the model's from here (freed with it, or by Load on failure).
   return LoadFrom(bytes, file.size(), std::move(pool), backend, LoadMemory{}, std::move(device),
-                  bytes);
+                  bytes, payload_crc32);
 }
 
 Result<std::shared_ptr<Model>> Model::Load(const uint8_t* data, size_t size,
@@ -103,13 +105,15 @@ Result<std::shared_ptr<Model>> Model::LoadFrom(const uint8_t* data, size_t size,
                                                std::shared_ptr<MemoryPool> pool,
                                                const std::string& backend, const LoadMemory& mem,
                                                std::shared_ptr<hal::Device> device,
-                                               uint8_t* file_block) {
+                                               uint8_t* file_block,
+                                               std::optional<uint32_t> payload_crc32) {
   std::shared_ptr<Model> model(new Model());
   model->pool_ = std::move(pool);
   model->weights_block_ = file_block;  // freed with the model, also when the load fails
   std::vector<uint64_t> aligned;
   const uint64_t start = SteadyNowNs();
-  KILN_ASSIGN_OR_RETURN(format::OmView view, Open(Aligned(data, size, &aligned), size));
+  KILN_ASSIGN_OR_RETURN(format::OmView view,
+                        Open(Aligned(data, size, &aligned), size, payload_crc32));
   const std::string_view target(view.header->target,
                                 strnlen(view.header->target, sizeof view.header->target));
   const std::string mismatch =

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -124,12 +125,12 @@ class Model {
   std::shared_ptr<hal::Device> hal_;
   int32_t device_ = 0;
   // Load, and LoadFile with `file_block`: the pool block `data` lies in, which the model
-  // takes (freeing it on failure) and whose weights it uses in place.
-  static Result<std::shared_ptr<Model>> LoadFrom(const uint8_t* data, size_t size,
-                                                 std::shared_ptr<MemoryPool> pool,
-                                                 const std::string& backend, const LoadMemory& mem,
-                                                 std::shared_ptr<hal::Device> device,
-                                                 uint8_t* file_block);
+  // takes (freeing it on failure) and whose weights it uses in place; and the payload's CRC-32
+  // when the file was checked as it was read.
+  static Result<std::shared_ptr<Model>> LoadFrom(
+      const uint8_t* data, size_t size, std::shared_ptr<MemoryPool> pool,
+      const std::string& backend, const LoadMemory& mem, std::shared_ptr<hal::Device> device,
+      uint8_t* file_block, std::optional<uint32_t> payload_crc32 = std::nullopt);
 
   void* weights_block_ = nullptr;  // the pool block the weights live in, when the model owns it
   // A device the host cannot address: the weights' host copy its kernels were prepared from

@@ -44,6 +44,23 @@ TEST_F(RegularFileTest, ReadsARegularFileWhole) {
   EXPECT_EQ(bytes->size(), 11u);
 }
 
+TEST_F(RegularFileTest, ReadsARangeAndSaysWhereAShortOneEnded) {
+  auto f = RegularFile::Open(Write("r.bin", "0123456789"), "model file", kCode);
+  ASSERT_TRUE(f.ok());
+  char got[4] = {};
+  ASSERT_TRUE(f->ReadRange(got, 3, 4).ok());
+  EXPECT_EQ(std::string(got, 4), "3456");
+  Status past = f->ReadRange(got, 8, 4);  // two of the four bytes exist
+  ASSERT_FALSE(past.ok());
+  EXPECT_EQ(past.code(), kCode);
+  EXPECT_NE(past.message().find("bytes 8 to 12 of model file '"), std::string::npos)
+      << past.message();
+  std::filesystem::resize_file(dir_ + "/r.bin", 6);  // shrank after the open
+  Status shrank = f->ReadRange(got, 4, 4);
+  ASSERT_FALSE(shrank.ok());
+  EXPECT_NE(shrank.message().find("(6 of 10 bytes read)"), std::string::npos) << shrank.message();
+}
+
 TEST_F(RegularFileTest, AMissingFileSaysSoWithTheCallersCode) {
   auto f = RegularFile::Open(dir_ + "/missing.json", "acl.json file", kCode);
   ASSERT_FALSE(f.ok());

@@ -91,6 +91,31 @@ TEST(OmFileTest, PayloadCorruptionNamesTheByteRange) {
   EXPECT_NE(view.status().message().find("payload (bytes 256-"), std::string::npos);
 }
 
+// A CRC the loader computed while reading (ModelFile::ReadAll) is checked in place of a second
+// pass over the payload: the right one passes, a wrong one names the payload as corrupt.
+TEST(OmFileTest, APayloadCrcFromTheReaderIsCheckedInsteadOfASecondPass) {
+  auto file = BuildFile();
+  const uint32_t crc = Crc32(file.data() + kHeaderSize, file.size() - kHeaderSize);
+  EXPECT_TRUE(VerifyOm(file.data(), file.size(), kFormatMajor, kFormatMinor, crc).ok());
+  auto wrong = VerifyOm(file.data(), file.size(), kFormatMajor, kFormatMinor, crc ^ 1);
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.status().code(), code::kGeModelDataSizeInvalid);
+  EXPECT_NE(wrong.status().message().find("payload (bytes 256-"), std::string::npos);
+}
+
+TEST(OmFileTest, CrcsOfPiecesCombineToTheCrcOfTheWhole) {
+  std::vector<uint8_t> bytes(100003);
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i * 2654435761u >> 13);
+  const uint32_t whole = Crc32(bytes.data(), bytes.size());
+  for (size_t cut : {size_t{0}, size_t{1}, size_t{4096}, size_t{65537}, bytes.size()}) {
+    const uint32_t a = Crc32(bytes.data(), cut);
+    const uint32_t b = Crc32(bytes.data() + cut, bytes.size() - cut);
+    EXPECT_EQ(Crc32Combine(a, b, bytes.size() - cut), whole) << "cut at " << cut;
+  }
+  EXPECT_EQ(Crc32(reinterpret_cast<const uint8_t*>("123456789"), 9),
+            0xCBF43926u);  // CRC-32/ISO-HDLC
+}
+
 TEST(OmFileTest, NewerMinimumRuntimeIsRefusedWithBothVersions) {
   auto file = BuildFile(kFormatMajor, 7);
   auto view = VerifyOm(file.data(), file.size(), kFormatMajor, 3);
