@@ -81,10 +81,11 @@ dnnl::memory::desc StridedDesc(const Dims& dims, const Dims& strides,
 dnnl::memory Wrap(const dnnl::memory::desc& md, const void* data);
 
 // A 64-byte aligned heap buffer (packed weights, a thread's scratch arena). With `huge_pages`
-// and from 2 MiB on, 2 MiB-aligned on transparent huge pages (AllocateAligned): right for packed
-// weights, written whole once and read on every run (ResNet-50's load took 23 K fewer page
-// faults, 18 ms less); wrong for a scratch arena, whose first touch of a huge page zeroes all of
-// it where a run may use a part (YOLOv8n's first run +6 ms).
+// and from 2 MiB on, 2 MiB-aligned with its whole 2 MiB pages on transparent huge pages
+// (AllocateAligned): right for packed weights, written whole once and read on every run
+// (ResNet-50's load took 23 K fewer page faults, 18 ms less); wrong for a scratch arena, whose
+// first touch of a huge page zeroes all of it where a run may use a part (YOLOv8n's first run
+// +6 ms).
 class AlignedBuffer {
  public:
   explicit AlignedBuffer(size_t bytes, bool huge_pages = false);
