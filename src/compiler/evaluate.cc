@@ -134,7 +134,16 @@ std::optional<std::vector<ir::Tensor>> EvaluateNode(const ir::Node& node, size_t
   std::vector<bool> known;
   if (!kernels::InferOutputDims(def, inputs, &dims, &known).ok()) return std::nullopt;
   for (size_t i = 0; i < known.size(); ++i) {
-    if (known[i] && def.output_used(i)) ctx.Bind(i, dims[i]);
+    if (!known[i] || !def.output_used(i)) continue;
+    // The dims the node computes now, which the graph's inference may not have had: a result
+    // over the budget is refused before it is allocated.
+    uint64_t n = 1;
+    for (int64_t d : dims[i]) {
+      if (d < 0 || (d != 0 && n > max_bytes / static_cast<uint64_t>(d))) return std::nullopt;
+      n *= static_cast<uint64_t>(d);
+    }
+    if (ir::StorageBytes(def.output_types[i], n) > max_bytes) return std::nullopt;
+    ctx.Bind(i, dims[i]);
   }
   if (!(*kernel)->Run(ctx).ok()) return std::nullopt;
   std::vector<ir::Tensor> results;
