@@ -1279,6 +1279,24 @@ TEST(CpuNormTest, LayerNormalizationAxesScaleAndBias) {
       .Check(6);
 }
 
+// AlexNet's and GoogLeNet's LRN (size 5) on oneDNN; a window wider than the channels, rank 3
+// and 5 (the spatial dims flattened). An even window (ONNX's has one more channel after than
+// before, oneDNN's does not) is left to the reference kernel.
+TEST(CpuNormTest, LrnAcrossChannels) {
+  Node("LRN", 13).In(Random({2, 16, 7, 9}, 190)).Int("size", 5).Check(5);
+  Node("LRN", 13)
+      .In(Random({1, 6, 5, 5}, 191))
+      .Int("size", 3)
+      .Float("alpha", 0.02f)
+      .Float("beta", 0.5f)
+      .Float("bias", 2.0f)
+      .Check(3);
+  Node("LRN", 13).In(Random({1, 6, 5, 5}, 191)).Int("size", 4).Check(4, Expect::kDeclined);
+  Node("LRN", 13).In(Random({1, 3, 4, 4}, 192)).Int("size", 7).Float("alpha", 0.5f).Check(7);
+  Node("LRN", 13).In(Random({2, 5, 11}, 193)).Int("size", 3).Check(3);
+  Node("LRN", 13).In(Random({1, 4, 3, 2, 3}, 194)).Int("size", 3).Float("beta", 1.5f).Check(3);
+}
+
 TEST(CpuNormTest, LayerNormalizationStatisticsOutputsRunOnTheReferenceKernel) {
   Node("LayerNormalization", 17)
       .In(Random({2, 3, 8}, 190))

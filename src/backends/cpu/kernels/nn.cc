@@ -4,11 +4,12 @@
 // Softmax and normalisations, float32. Softmax and LogSoftmax (every opset: the input is
 // viewed as [outer, n, inner] around the axis, or [outer, n] when flattened as before opset 13):
 // oneDNN when the axis is innermost, an own column-vectorised loop otherwise; BatchNormalization in
-// inference mode (the input viewed as [N, C, spatial, 1]) and LayerNormalization (viewed as [rows,
-// normalised]; scale and bias per normalised element). Own vectorised loops split with
-// KernelContext::ParallelFor: InstanceNormalization and GroupNormalization (oneDNN 2.6 has neither;
-// its batch normalisation would need the statistics and the per-channel scale in separate passes
-// anyway).
+// inference mode (the input viewed as [N, C, spatial, 1]), LayerNormalization (viewed as [rows,
+// normalised]; scale and bias per normalised element) and LRN (oneDNN's across-channel LRN, whose
+// window and alpha / size are ONNX's; viewed as [N, C, spatial, 1]). Own vectorised loops split
+// with KernelContext::ParallelFor: InstanceNormalization and GroupNormalization (oneDNN 2.6 has
+// neither; its batch normalisation would need the statistics and the per-channel scale in separate
+// passes anyway).
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -305,6 +306,76 @@ class NormKernel final : public DnnlKernel {
 };
 
 // ---------------------------------------------------------------------------------------------
+// LRN: oneDNN's across-channel local response normalisation, for an odd window: its alpha / size
+// scaling is ONNX's, and so is its window when the window is odd (oneDNN's even window has
+// (size - 1) / 2 channels on both sides; ONNX's one more after: the reference kernel runs it).
+// The spatial dims are flattened: the window runs over channels only.
+
+struct LrnPlan final : Plan {
+  dnnl::memory::desc data_md, scratch_md;
+  dnnl::primitive lrn;
+};
+
+class LrnKernel final : public DnnlKernel {
+ public:
+  static Result<std::unique_ptr<Kernel>> Make(const KernelRegistry& registry, const NodeDef& def) {
+    KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
+    if (def.attr_int("size") % 2 == 0) {
+      return def.Fail(code::kFeatureUnsupported,
+                      "onednn's lrn window differs from onnx's for an even size");
+    }
+    KILN_ASSIGN_OR_RETURN(auto reference, ReferenceKernel(registry, def));
+    auto k = std::unique_ptr<LrnKernel>(new LrnKernel(def, std::move(reference)));
+    KILN_RETURN_IF_ERROR(k->PrepareFirstPlan(), "");
+    return std::unique_ptr<Kernel>(std::move(k));
+  }
+
+ private:
+  LrnKernel(const NodeDef& def, std::unique_ptr<Kernel> reference)
+      : DnnlKernel(def, std::move(reference)) {}
+
+  // [N, C, spatial]; X of rank 3 or more (the definition's rule), a window of one or more.
+  std::optional<Dims> Key(const std::vector<const Dims*>& in) const override {
+    if (in.empty() || in[0] == nullptr || in[0]->size() < 3 || def_.attr_int("size") < 1) {
+      return std::nullopt;
+    }
+    const Dims& x = *in[0];
+    return Dims{x[0], x[1], kernels::Product(x, 2, x.size())};
+  }
+
+  Result<std::shared_ptr<const Plan>> Build(const Dims& key) const override {
+    auto plan = std::make_shared<LrnPlan>();
+    KILN_RETURN_IF_ERROR(
+        Guard(def_,
+              [&] {
+                plan->data_md = PlainDesc({key[0], key[1], key[2], 1});
+                dnnl::lrn_forward::primitive_desc pd(
+                    dnnl::lrn_forward::desc(dnnl::prop_kind::forward_inference,
+                                            dnnl::algorithm::lrn_across_channels, plan->data_md,
+                                            def_.attr_int("size"), def_.attr_float("alpha"),
+                                            def_.attr_float("beta"), def_.attr_float("bias")),
+                    UserScratchpadAttr(), Engine());
+                plan->lrn = dnnl::lrn_forward(pd);
+                plan->scratch_md = pd.scratchpad_desc();
+              }),
+        "");
+    return std::shared_ptr<const Plan>(std::move(plan));
+  }
+
+  Status Execute(const Plan& base, KernelContext& ctx, DnnlRun& run) const override {
+    const auto& p = static_cast<const LrnPlan&>(base);
+    KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
+    run.Buffers({p.scratch_md.get_size()});
+    run.Execute(p.lrn,
+                {{DNNL_ARG_SRC, &run.Memory(0, p.data_md, ctx.input(0)->data)},
+                 {DNNL_ARG_DST, &run.Memory(1, p.data_md, y->data)}},
+                p.scratch_md, run.buffer(0));
+    run.Wait();
+    return Status::Ok();
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
 // InstanceNormalization and GroupNormalization.
 //
 // Both normalise X [N, C, spatial...] over blocks of channels: InstanceNormalization one channel
@@ -476,6 +547,8 @@ void RegisterCpuNnKernels(KernelRegistry& r) {
              [reg](const NodeDef& def) { return NormKernel::Make(*reg, def, NormKind::kBatch); });
   r.Register(kCpuBackend, "", "LayerNormalization",
              [reg](const NodeDef& def) { return NormKernel::Make(*reg, def, NormKind::kLayer); });
+  r.Register(kCpuBackend, "", "LRN",
+             [reg](const NodeDef& def) { return LrnKernel::Make(*reg, def); });
   r.Register(kCpuBackend, "", "InstanceNormalization", [reg](const NodeDef& def) {
     return ChannelNormKernel::Make(*reg, def, ChannelNormKind::kInstance);
   });
