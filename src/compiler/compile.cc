@@ -57,6 +57,7 @@ void AddDefaultPasses(PassManager& pm, const CompileOptions& options) {
   pm.Add(CreateQdqFusionPass());
   pm.Add(CreateConstantFoldingPass());
   pm.Add(CreateDeadCodeEliminationPass());
+  pm.Add(CreateSumToAddPass());
   pm.Add(CreateConvBnFoldPass());
   pm.Add(CreateLayerNormFusionPass());
   pm.Add(CreateGeluFusionPass());

@@ -18,6 +18,7 @@ std::unique_ptr<Pass> CreateShapeBindingPass(std::map<std::string, std::vector<i
 std::unique_ptr<Pass> CreateConstantFoldingPass();
 std::unique_ptr<Pass> CreateQdqFusionPass();
 std::unique_ptr<Pass> CreateDeadCodeEliminationPass();
+std::unique_ptr<Pass> CreateSumToAddPass();
 std::unique_ptr<Pass> CreateConvBnFoldPass();
 std::unique_ptr<Pass> CreateBiasActivationFusionPass();
 std::unique_ptr<Pass> CreateResidualAddFusionPass();
