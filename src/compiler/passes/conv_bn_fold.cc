@@ -31,16 +31,7 @@ namespace {
 using pattern::NewNode;
 using pattern::Rewriter;
 
-// The float32 values of a constant `v` holding exactly `n` elements; nullopt otherwise.
-std::optional<std::vector<float>> FloatConstant(const ir::Value* v, int64_t n) {
-  if (v == nullptr || v->constant() == nullptr) return std::nullopt;
-  const ir::Tensor& t = *v->constant();
-  if (t.dtype() != ir::DataType::kFloat32 || t.num_elements() != n ||
-      t.bytes() < static_cast<size_t>(n) * sizeof(float)) {
-    return std::nullopt;
-  }
-  return std::vector<float>(t.data<float>(), t.data<float>() + n);
-}
+using pattern::FloatConstant;
 
 // The per-channel values of constant `v` added to a rank-`rank` output of `m` channels: a
 // scalar, or a tensor whose only dim other than 1 is the channel axis (axis 1, dims aligned
@@ -95,24 +86,6 @@ std::vector<int64_t> OutputChannelOfEachWeight(const ir::Node& conv, const ir::T
   return channel;
 }
 
-// Whether `bn` is an inference BatchNormalization whose training outputs nobody reads.
-bool IsInferenceBatchNorm(const ir::Graph& graph, const ir::Node* bn, const ir::Value* x) {
-  if (!pattern::IsOp(bn, "BatchNormalization") || bn->input(0) != x || bn->output(0) == nullptr) {
-    return false;
-  }
-  // spatial exists before opset 9 only.
-  if (bn->attr_int("training_mode") != 0 || (bn->opset() < 9 && bn->attr_int("spatial") != 1)) {
-    return false;
-  }
-  for (size_t i = 1; i < bn->outputs().size(); ++i) {
-    const ir::Value* extra = bn->output(i);
-    if (extra != nullptr && (!graph.Uses(extra).empty() || pattern::IsGraphOutput(graph, extra))) {
-      return false;
-    }
-  }
-  return true;
-}
-
 // Folds the chain of per-channel affine steps that follows `conv` (each the only reader of
 // what precedes it) into it.
 Result<bool> TryFold(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
@@ -143,20 +116,12 @@ Result<bool> TryFold(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
   while (!pattern::IsGraphOutput(graph, out)) {
     ir::Node* next = pattern::SoleUser(graph, out);
     if (next == nullptr || next->output(0) == nullptr) break;
-    if (IsInferenceBatchNorm(graph, next, out)) {
-      auto scale = FloatConstant(next->input(1), m);
-      auto bias = FloatConstant(next->input(2), m);
-      auto mean = FloatConstant(next->input(3), m);
-      auto var = FloatConstant(next->input(4), m);
-      if (!scale || !bias || !mean || !var) break;
-      const double eps = next->attr_float("epsilon");
-      bool finite = true;  // else the BN gives NaN or inf: leave it visible
-      for (int64_t c = 0; c < m; ++c) finite = finite && double{(*var)[c]} + eps > 0;
-      if (!finite) break;
+    if (pattern::IsOp(next, "BatchNormalization")) {
+      auto bn = pattern::InferenceBatchNormAffine(graph, next, out, m);
+      if (!bn) break;
       for (int64_t c = 0; c < m; ++c) {
-        const double k = (*scale)[c] / std::sqrt(double{(*var)[c]} + eps);
-        f[c] *= k;
-        g[c] = (g[c] - (*mean)[c]) * k + (*bias)[c];
+        f[c] *= bn->scale[c];
+        g[c] = g[c] * bn->scale[c] + bn->shift[c];
       }
     } else {
       const std::optional<pattern::AffineStep> step = pattern::MatchAffineStep(next, out);

@@ -155,4 +155,46 @@ Result<bool> RewriteEachNode(ir::Graph& graph,
   return changed;
 }
 
+std::optional<std::vector<float>> FloatConstant(const ir::Value* v, int64_t n) {
+  if (v == nullptr || v->constant() == nullptr) return std::nullopt;
+  const ir::Tensor& t = *v->constant();
+  if (t.dtype() != ir::DataType::kFloat32 || t.num_elements() != n ||
+      t.bytes() < static_cast<size_t>(n) * sizeof(float)) {
+    return std::nullopt;
+  }
+  return std::vector<float>(t.data<float>(), t.data<float>() + n);
+}
+
+std::optional<ChannelAffine> InferenceBatchNormAffine(const ir::Graph& graph, const ir::Node* bn,
+                                                      const ir::Value* x, int64_t channels) {
+  if (!IsOp(bn, "BatchNormalization") || bn->input(0) != x || bn->output(0) == nullptr) {
+    return std::nullopt;
+  }
+  // spatial exists before opset 9 only.
+  if (bn->attr_int("training_mode") != 0 || (bn->opset() < 9 && bn->attr_int("spatial") != 1)) {
+    return std::nullopt;
+  }
+  for (size_t i = 1; i < bn->outputs().size(); ++i) {
+    const ir::Value* extra = bn->output(i);
+    if (extra != nullptr && (!graph.Uses(extra).empty() || IsGraphOutput(graph, extra))) {
+      return std::nullopt;
+    }
+  }
+  auto scale = FloatConstant(bn->input(1), channels);
+  auto bias = FloatConstant(bn->input(2), channels);
+  auto mean = FloatConstant(bn->input(3), channels);
+  auto var = FloatConstant(bn->input(4), channels);
+  if (!scale || !bias || !mean || !var) return std::nullopt;
+  const double eps = bn->attr_float("epsilon");
+  ChannelAffine affine;
+  for (int64_t c = 0; c < channels; ++c) {
+    const double v = double{(*var)[c]} + eps;
+    if (!(v > 0)) return std::nullopt;
+    const double k = (*scale)[c] / std::sqrt(v);
+    affine.scale.push_back(k);
+    affine.shift.push_back((*bias)[c] - (*mean)[c] * k);
+  }
+  return affine;
+}
+
 }  // namespace kiln::compiler::pattern

@@ -69,6 +69,21 @@ void ComposeAffine(AffineStep::Kind kind, double c, double& scale, double& shift
 // True when `v` is computed (transitively) from an output of `node`.
 bool DependsOn(const ir::Value* v, const ir::Node* node);
 
+// The float32 values of a constant `v` holding exactly `n` elements; nullopt otherwise.
+std::optional<std::vector<float>> FloatConstant(const ir::Value* v, int64_t n);
+
+// y = x * scale[c] + shift[c] per channel c (in double).
+struct ChannelAffine {
+  std::vector<double> scale, shift;
+};
+// What `bn` computes on `x` of `channels` channels when it is an inference BatchNormalization
+// reading `x` (no training mode, `spatial` 1 before opset 9, its training outputs read by nobody)
+// with float32 constant parameters of `channels` values each: scale = s / sqrt(var + epsilon),
+// shift = B - mean * scale. nullopt for anything else, or where var + epsilon <= 0 (the
+// BatchNormalization then gives NaN or inf, which stays visible).
+std::optional<ChannelAffine> InferenceBatchNormAffine(const ir::Graph& graph, const ir::Node* bn,
+                                                      const ir::Value* x, int64_t channels);
+
 // A new node that replaces a matched chain.
 struct NewNode {
   std::string op_type;
