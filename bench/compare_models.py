@@ -7,7 +7,9 @@
                      [--block-runs 10] [--threads 2] [--busy] [--batch8 A,B] [--no-cold]
                      [--json OUT.json] [--markdown OUT.md] [--chart OUT.png]
 
-(`scripts/setup.sh --bench` installs OpenVINO and matplotlib into .venv; without OpenVINO its
+--only also takes the static models of the public set (tests/models/make_reference_data.py:
+light_bvlc_alexnet, light_densenet121, ... yunet_n_320_320; PUBLIC_SET below), which Kiln was
+not tuned on. (`scripts/setup.sh --bench` installs OpenVINO and matplotlib into .venv; without OpenVINO its
 columns are left out and said to be.) For each model it writes one fixed-shape ONNX file (every
 runtime runs that same file), compiles it with `<build>/tools/kiln/kiln atc --framework=5`, makes
 seeded inputs the way tests/models/make_reference_data.py does (the same arrays for every
@@ -104,6 +106,11 @@ MODELS = {
     "crnn_head": (os.path.join(GENERATED, "crnn_head.onnx"), crnn_features),
     "lstm_lm": (os.path.join(GENERATED, "lstm_lm.onnx"), lstm_lm_inputs),
 }
+# The public set's models of one input shape (tests/models/make_reference_data.py: the ONNX model
+# zoo's light models — its classifiers with weights made by ConstantOfShape — YuNet, PP-OCR's
+# recogniser and classifier...), selectable by name with --only: models Kiln was not tuned on.
+PUBLIC_SET = {name: case for name, case in ref.CASES.items()
+              if case[1] == "static" or name in ("ppocrv4_rec", "ppocr_mobile_v2_cls")}
 # Models whose outputs are class scores along the last axis: their bf16 accuracy includes the
 # agreement of the arg-max (top-1) with onnxruntime's.
 CLASS_SCORES = {"resnet50_v1.5", "resnet50_qdq", "mobilenetv2", "mnist-8", "crnn_head",
@@ -767,9 +774,13 @@ def parse_args(argv):
             p.error(f"--kiln-env: expected KEY=VALUE, got '{item}'")
     args.only = [n.strip() for n in args.only.split(",") if n.strip()]
     args.batch8 = [n.strip() for n in args.batch8.split(",") if n.strip()]
+    for name in args.only + args.batch8:
+        if name not in MODELS and name in PUBLIC_SET:
+            MODELS[name] = (PUBLIC_SET[name][0](), PUBLIC_SET[name][2])
     unknown = [n for n in args.only + args.batch8 if n not in MODELS]
     if unknown:
-        p.error(f"unknown model(s) {','.join(unknown)}; known: {','.join(MODELS)}")
+        p.error(f"unknown model(s) {','.join(unknown)}; known: {','.join(MODELS)} and the public "
+                f"set's static ones: {','.join(PUBLIC_SET)}")
     return args
 
 
