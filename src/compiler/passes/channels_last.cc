@@ -130,15 +130,6 @@ bool IsLayoutNode(const ir::Node* n) { return IsConv2d(n) || IsPool2d(n) || IsGl
 // Both of one kind (float or quantized): a value passes NHWC only between those.
 bool SameKind(const ir::Node* a, const ir::Node* b) { return IsQuantized(a) == IsQuantized(b); }
 
-// Provably the same shape: equal ranks and dims, none unknown (a named symbol counts as known).
-bool SameKnownShape(const ir::Shape& a, const ir::Shape& b) {
-  if (!a.rank_known() || !(a == b)) return false;
-  for (const ir::Dim& d : a.dims()) {
-    if (!d.known() && d.symbol.empty()) return false;
-  }
-  return true;
-}
-
 // Whether `v` (an input of an element-wise op whose output is `out`) has height and width 1,
 // the batch and channels of `out` or 1: its bytes are the same NCHW or NHWC, so it broadcasts
 // over an NHWC tensor as it does over the NCHW one (a squeeze-excitation scale).
@@ -164,7 +155,7 @@ std::vector<size_t> FullInputs(const ir::Node* n) {
   std::vector<size_t> out;
   for (size_t i = 0; i < n->inputs().size(); ++i) {
     if (n->input(i) != nullptr && IsRank4(n->input(i), false) &&
-        SameKnownShape(n->input(i)->shape(), n->output(0)->shape())) {
+        pattern::SameKnownShape(n->input(i)->shape(), n->output(0)->shape())) {
       out.push_back(i);
     }
   }
@@ -194,7 +185,7 @@ bool IsTransparent(const ir::Node* n) {
     if (n->inputs().size() != 2 || FullInputs(n).empty()) return false;
     for (const ir::Value* in : n->inputs()) {
       if (in == nullptr) return false;
-      if (!(IsRank4(in, false) && SameKnownShape(in->shape(), n->output(0)->shape())) &&
+      if (!(IsRank4(in, false) && pattern::SameKnownShape(in->shape(), n->output(0)->shape())) &&
           !IsLayoutNeutral(in, n->output(0)->shape())) {
         return false;
       }
@@ -328,7 +319,7 @@ Marks Plan(const ir::Graph& graph, bool bf16) {
           g.marks.emplace_back(user, kX);
         } else if (IsConv2d(user) && i == ResidualIndex(user) &&
                    user->domain() == pattern::kKilnDomain &&
-                   SameKnownShape(v->shape(), user->output(0)->shape())) {
+                   pattern::SameKnownShape(v->shape(), user->output(0)->shape())) {
           g.marks.emplace_back(user, kZ);
         } else {
           g.ok = false;

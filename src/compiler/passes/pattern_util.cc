@@ -93,6 +93,14 @@ void ComposeAffine(AffineStep::Kind kind, double c, double& scale, double& shift
   }
 }
 
+bool SameKnownShape(const ir::Shape& a, const ir::Shape& b) {
+  if (!a.rank_known() || !(a == b)) return false;
+  for (const ir::Dim& d : a.dims()) {
+    if (!d.known() && d.symbol.empty()) return false;
+  }
+  return true;
+}
+
 bool DependsOn(const ir::Value* v, const ir::Node* node) {
   std::vector<const ir::Node*> stack;
   std::unordered_set<const ir::Node*> seen;

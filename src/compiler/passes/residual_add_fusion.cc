@@ -16,16 +16,6 @@ namespace {
 using pattern::NewNode;
 using pattern::Rewriter;
 
-// True when `a` and `b` are provably the same shape: equal ranks and dims, none unknown (a
-// named symbol counts as known, being the same size wherever it appears).
-bool SameKnownShape(const ir::Shape& a, const ir::Shape& b) {
-  if (!a.rank_known() || !(a == b)) return false;
-  for (const ir::Dim& d : a.dims()) {
-    if (!d.known() && d.symbol.empty()) return false;
-  }
-  return true;
-}
-
 Result<bool> TryFuse(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
   bool is_conv = pattern::IsOp(&conv, "Conv");
   bool is_fused = pattern::IsOp(&conv, "FusedConv", pattern::kKilnDomain);
@@ -45,7 +35,7 @@ Result<bool> TryFuse(ir::Node& conv, Rewriter& rw, PassContext& ctx) {
   ir::Value* z = pattern::OtherInput(*add, y);
   if (z == nullptr || z == y) return false;
   if (y->dtype() == ir::DataType::kUndefined || y->dtype() != z->dtype() ||
-      !SameKnownShape(y->shape(), z->shape())) {
+      !pattern::SameKnownShape(y->shape(), z->shape())) {
     return false;
   }
   // The fused node reads Z, so Z must not be computed from the Conv's output.

@@ -18,15 +18,6 @@ namespace {
 using pattern::NewNode;
 using pattern::Rewriter;
 
-// Provably the same shape: equal ranks and dims, none unknown (a named symbol counts as known).
-bool SameKnownShape(const ir::Shape& a, const ir::Shape& b) {
-  if (!a.rank_known() || !(a == b)) return false;
-  for (const ir::Dim& d : a.dims()) {
-    if (!d.known() && d.symbol.empty()) return false;
-  }
-  return true;
-}
-
 Result<bool> TryRewrite(ir::Node& sum, Rewriter& rw, PassContext& ctx) {
   if (!pattern::IsOp(&sum, "Sum") || sum.inputs().size() != 2 || sum.outputs().size() != 1) {
     return false;
@@ -37,7 +28,7 @@ Result<bool> TryRewrite(ir::Node& sum, Rewriter& rw, PassContext& ctx) {
   // The Add of the same opset: from 7 on it broadcasts as Sum-8 does; before 7 it needs the
   // same shapes (or a broadcast attribute), as Sum-6 does.
   const int opset = sum.opset();
-  if (opset < 8 && !SameKnownShape(a->shape(), b->shape())) return false;
+  if (opset < 8 && !pattern::SameKnownShape(a->shape(), b->shape())) return false;
   NewNode spec{"Add", "", sum.name(), opset, {a, b}, {sum.output(0)}, {}};
   ctx.log.push_back(StrCat("sum_to_add: ", sum.Label(), " is an Add"));
   KILN_RETURN_IF_ERROR(rw.Replace({&sum}, std::move(spec)).status(), "in sum_to_add");
