@@ -72,6 +72,7 @@ void AddDefaultPasses(PassManager& pm, const CompileOptions& options) {
   // take the ONNX layouts and ops (docs/cuda.md).
   if (format::TargetBackend(options.target) != "cuda") {
     pm.Add(CreateAttentionFusionPass());  // after transpose_cancellation merged Kᵀ's transposes
+    pm.Add(CreateBatchNormAffinePass());  // before channels_last, which keeps its chains NHWC
     pm.Add(CreateChannelsLastPass());
     pm.Add(CreateArithmeticChainPass());  // after channels_last: it flags arithmetic kept NHWC
   }

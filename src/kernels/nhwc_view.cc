@@ -158,7 +158,7 @@ Result<std::unique_ptr<Kernel>> MakeNhwcViewKernel(const KernelRegistry& registr
 }
 
 void RegisterNhwcViewKernels(KernelRegistry& registry, const std::string& backend) {
-  for (const char* op : {"Concat", "Split", "Add", "Sub", "Mul", "Div", "Resize"}) {
+  for (const char* op : {"Concat", "Split", "Add", "Sub", "Mul", "Div", "Resize", "Relu"}) {
     registry.Register(backend, "com.kiln", op, [&registry, backend](const NodeDef& def) {
       return MakeNhwcViewKernel(registry, backend, def);
     });

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Kernels for the ops channels_last keeps NHWC besides convolutions and pools: com.kiln Concat,
-// Split, Add, Sub, Mul, Div and Resize with kiln_nhwc (ir/ops/fused.cc, LayoutTransparent). Each is
+// Split, Add, Sub, Mul, Div, Resize and Relu with kiln_nhwc (ir/ops/fused.cc, LayoutTransparent). Each is
 // the ONNX op's own kernel on the same backend, prepared for and run on the stored order: a rank-4
 // tensor's dims N, C, H, W are given to it as N, H, W, C (the order of its bytes), Concat's and
 // Split's axis 1 as 3, and a Resize's roi, scales and sizes (one value per axis, constant or
@@ -22,7 +22,7 @@ namespace kiln::kernels {
 Result<std::unique_ptr<Kernel>> MakeNhwcViewKernel(const KernelRegistry& registry,
                                                    const std::string& backend, const NodeDef& def);
 
-// Registers those seven ops for `backend` (the reference backend and each device backend, so
+// Registers those eight ops for `backend` (the reference backend and each device backend, so
 // that the ONNX op's kernel comes from the same backend).
 void RegisterNhwcViewKernels(KernelRegistry& registry, const std::string& backend);
 

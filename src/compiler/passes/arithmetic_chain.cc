@@ -6,11 +6,8 @@
 // instead of one per node (a squeeze-excitation's x * s + x + the upsampled branch of a feature
 // pyramid; (x - mean) / std). Runs after channels_last: ONNX nodes chain with ONNX nodes, com.kiln
 // ones with kiln_nhwc with those of the same flag (the chain keeps it). Each step computes what
-// its node computed (src/compiler/passes/README.md). An inference BatchNormalization that
-// conv_bn_fold left (one not after a convolution: DenseNet's and pre-activation ResNets' BN before
-// each Relu and convolution) becomes a chain of two steps, x * scale + shift per channel, which
-// then joins its neighbours: oneDNN's batch normalisation on NCHW took 136 us per DenseNet-121
-// layer against 35 for the chain of the Mul and Add after it (Zen 4 VM, 2 threads).
+// its node computed (src/compiler/passes/README.md). A chain that batch_norm_affine made from a
+// BatchNormalization continues here like any other.
 #include <string>
 #include <vector>
 
@@ -113,52 +110,12 @@ Result<bool> TryExtend(ir::Node& head, Rewriter& rw, PassContext& ctx) {
   return true;
 }
 
-// An inference BatchNormalization of float32 X (rank 2 or more, known channels) with constant
-// parameters -> ArithmeticChain(X, scale, shift) of steps Mul and Add, the constants [C, 1, ...].
-Result<bool> TryBatchNorm(ir::Node& bn, Rewriter& rw, PassContext& ctx) {
-  if (!pattern::IsOp(&bn, "BatchNormalization")) return false;
-  ir::Value* x = bn.input(0);
-  if (x == nullptr || x->dtype() != ir::DataType::kFloat32 || !x->shape().rank_known() ||
-      x->shape().rank() < 2 || !x->shape().dims()[1].known() ||
-      bn.output(0)->dtype() != ir::DataType::kFloat32) {
-    return false;
-  }
-  const int64_t channels = x->shape().dims()[1].value;
-  auto affine = pattern::InferenceBatchNormAffine(rw.graph(), &bn, x, channels);
-  if (!affine) return false;
-  std::vector<int64_t> dims(x->shape().rank() - 1, 1);
-  dims[0] = channels;
-  auto constant = [&](const char* suffix, const std::vector<double>& values) {
-    ir::Value* v = rw.graph().AddUniqueValue(bn.name() + suffix, {});
-    v->set_constant(ir::Tensor::FromVector(ir::DataType::kFloat32, dims,
-                                           std::vector<float>(values.begin(), values.end())));
-    return v;
-  };
-  ir::Value* scale = constant("_scale", affine->scale);
-  ir::Value* shift = constant("_shift", affine->shift);
-  NewNode spec{kChain,
-               pattern::kKilnDomain,
-               bn.name(),
-               pattern::kKilnOpset,
-               {x, scale, shift},
-               {bn.output(0)},
-               {}};
-  spec.attrs["ops"] = std::vector<std::string>{"Mul", "Add"};
-  spec.attrs["swapped"] = std::vector<int64_t>{0, 0};
-  ctx.log.push_back(StrCat("arithmetic_chain: ", bn.Label(), " as ", kChain, " Mul, Add"));
-  KILN_RETURN_IF_ERROR(rw.Replace({&bn}, std::move(spec)).status(), "in arithmetic_chain");
-  return true;
-}
-
 class ArithmeticChainPass : public Pass {
  public:
   const char* name() const override { return "arithmetic_chain"; }
   Result<bool> Run(ir::Graph& graph, PassContext& ctx) override {
-    return pattern::RewriteEachNode(graph, [&](ir::Node& n, Rewriter& rw) -> Result<bool> {
-      KILN_ASSIGN_OR_RETURN(bool rewritten, TryBatchNorm(n, rw, ctx));
-      if (rewritten) return true;
-      return TryExtend(n, rw, ctx);
-    });
+    return pattern::RewriteEachNode(
+        graph, [&](ir::Node& n, Rewriter& rw) { return TryExtend(n, rw, ctx); });
   }
 };
 

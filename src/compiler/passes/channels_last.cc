@@ -12,8 +12,10 @@
 // com.kiln FusedConv / FusedQLinearConv (activation ""), an ONNX MaxPool or AveragePool the
 // com.kiln op of the same name (the pool of the newest opset with the layout flags), so ONNX
 // nodes never carry Kiln attributes. The NHWC values may also pass through transparent nodes
-// (Concat and Split over the channels, Add / Sub / Mul / Div whose other input is of the same
-// shape or of height and width 1, a nearest Resize): the values such a node joins are kept NHWC
+// (Concat and Split over the channels, Add / Sub / Mul / Div and ArithmeticChain whose other
+// inputs are of the same shape or of height and width 1, Relu, a nearest Resize; DenseNet's and
+// pre-activation ResNets' BatchNormalization -> Relu before each convolution among them, the BN
+// an ArithmeticChain by then): the values such a node joins are kept NHWC
 // together when all their producers are convs, pools or transparent nodes and all their readers
 // take NHWC; the node becomes com.kiln's op of the same name with `kiln_nhwc = 1` and computes
 // on the stored order (kernels/nhwc_view.h). A GlobalAveragePool / GlobalMaxPool of known
@@ -150,6 +152,18 @@ bool IsElementwise(const ir::Node* n) {
   return false;
 }
 
+// A com.kiln ArithmeticChain (batch_norm_affine's BatchNormalizations, before this pass):
+// element-wise over any number of inputs, as the arithmetic.
+bool IsChain(const ir::Node* n) {
+  return pattern::IsOp(n, "ArithmeticChain", pattern::kKilnDomain);
+}
+
+// A Relu (ONNX's from opset 6, without the old consumed_inputs, or com.kiln's): element by element.
+bool IsUnary(const ir::Node* n) {
+  return (pattern::IsOp(n, "Relu") && n->opset() >= 6) ||
+         pattern::IsOp(n, "Relu", pattern::kKilnDomain);
+}
+
 // The inputs of an element-wise op that are of its output's shape (the others are neutral).
 std::vector<size_t> FullInputs(const ir::Node* n) {
   std::vector<size_t> out;
@@ -163,8 +177,9 @@ std::vector<size_t> FullInputs(const ir::Node* n) {
 }
 
 // A node that keeps every rank-4 tensor NHWC when marked kiln_nhwc (ir/ops/fused.cc,
-// LayoutTransparent): a Concat or Split over the channels, an Add, Sub, Mul or Div whose inputs
-// are of its output's known shape or layout-neutral (at least one of the output's shape), or a
+// LayoutTransparent): a Concat or Split over the channels, an Add, Sub, Mul, Div or
+// ArithmeticChain whose inputs are of its output's known shape or layout-neutral (at least one of
+// the output's shape), a Relu, or a
 // nearest-neighbour Resize of the height and width (opset 11 on, no `axes`), every tensor float32
 // of rank 4. A Split before opset 13 (sizes as an attribute) is left as it is, and so is a linear
 // Resize (the cpu kernel's fast path interpolates the last two axes only).
@@ -173,16 +188,21 @@ bool IsTransparent(const ir::Node* n) {
       pattern::IsOp(n, "Concat") || pattern::IsOp(n, "Concat", pattern::kKilnDomain);
   const bool split = (pattern::IsOp(n, "Split") && n->opset() >= 13) ||
                      pattern::IsOp(n, "Split", pattern::kKilnDomain);
-  const bool elementwise = IsElementwise(n);
+  const bool elementwise = IsElementwise(n) || IsChain(n);
   const bool resize = (pattern::IsOp(n, "Resize") && n->opset() >= 11) ||
                       pattern::IsOp(n, "Resize", pattern::kKilnDomain);
-  if (!concat && !split && !elementwise && !resize) return false;
+  const bool unary = IsUnary(n);
+  if (!concat && !split && !elementwise && !resize && !unary) return false;
   if (n->inputs().empty() || n->outputs().empty()) return false;
   for (const ir::Value* out : n->outputs()) {
     if (!IsRank4(out, false)) return false;
   }
+  if (unary) {
+    return n->inputs().size() == 1 && n->outputs().size() == 1 && IsRank4(n->input(0), false) &&
+           pattern::SameKnownShape(n->input(0)->shape(), n->output(0)->shape());
+  }
   if (elementwise) {
-    if (n->inputs().size() != 2 || FullInputs(n).empty()) return false;
+    if ((!IsChain(n) && n->inputs().size() != 2) || FullInputs(n).empty()) return false;
     for (const ir::Value* in : n->inputs()) {
       if (in == nullptr) return false;
       if (!(IsRank4(in, false) && pattern::SameKnownShape(in->shape(), n->output(0)->shape())) &&
@@ -215,10 +235,11 @@ bool IsTransparent(const ir::Node* n) {
 // output's shape; its neutral ones are NHWC and NCHW at once), then its outputs.
 std::vector<const ir::Value*> TransparentTensors(const ir::Node* n) {
   std::vector<const ir::Value*> out;
-  if (IsElementwise(n)) {
+  if (IsElementwise(n) || IsChain(n)) {
     for (size_t i : FullInputs(n)) out.push_back(n->input(i));
   } else {
-    const bool one_input = n->op_type() == "Split" || n->op_type() == "Resize";
+    const bool one_input =
+        n->op_type() == "Split" || n->op_type() == "Resize" || n->op_type() == "Relu";
     for (size_t i = 0; i < (one_input ? 1 : n->inputs().size()); ++i) out.push_back(n->input(i));
   }
   for (const ir::Value* v : n->outputs()) out.push_back(v);
@@ -475,13 +496,14 @@ class ChannelsLastPass : public Pass {
   }
 
  private:
-  // A com.kiln Concat / Split / Add / Sub / Mul / Div / Resize (which may have lost its reason to
-  // be NHWC).
+  // A com.kiln Concat / Split / Add / Sub / Mul / Div / Resize / Relu or an ArithmeticChain (which
+  // may have lost its reason to be NHWC).
   static bool IsTransparentKiln(const ir::Node* n) {
     return pattern::IsOp(n, "Concat", pattern::kKilnDomain) ||
            pattern::IsOp(n, "Split", pattern::kKilnDomain) ||
            (IsElementwise(n) && n->domain() == pattern::kKilnDomain) ||
-           pattern::IsOp(n, "Resize", pattern::kKilnDomain);
+           pattern::IsOp(n, "Resize", pattern::kKilnDomain) ||
+           pattern::IsOp(n, "Relu", pattern::kKilnDomain) || IsChain(n);
   }
 
   // Gives a transparent node the flag the plan calls for: an ONNX node that needs it becomes the

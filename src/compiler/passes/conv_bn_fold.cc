@@ -33,25 +33,7 @@ using pattern::Rewriter;
 
 using pattern::FloatConstant;
 
-// The per-channel values of constant `v` added to a rank-`rank` output of `m` channels: a
-// scalar, or a tensor whose only dim other than 1 is the channel axis (axis 1, dims aligned
-// from the right as broadcasting aligns them); nullopt for anything else.
-std::optional<std::vector<float>> PerChannelConstant(const ir::Value* v, size_t rank, int64_t m) {
-  if (v == nullptr || v->constant() == nullptr) return std::nullopt;
-  const ir::Tensor& t = *v->constant();
-  const std::vector<int64_t>& dims = t.dims();
-  if (t.dtype() != ir::DataType::kFloat32 || dims.size() > rank) return std::nullopt;
-  for (size_t i = 0; i < dims.size(); ++i) {
-    const size_t axis = rank - dims.size() + i;
-    if (dims[i] != 1 && !(axis == 1 && dims[i] == m)) return std::nullopt;
-  }
-  const int64_t n = t.num_elements();
-  if (n != 1 && n != m) return std::nullopt;
-  auto values = FloatConstant(v, n);
-  if (!values) return std::nullopt;
-  if (n == 1) values->assign(static_cast<size_t>(m), (*values)[0]);
-  return values;
-}
+using pattern::PerChannelConstant;
 
 // For every element of a weight tensor, the output channel it contributes to; empty when the
 // weight layout is not one this pass understands.

@@ -30,6 +30,9 @@ std::unique_ptr<Pass> CreateGeluFusionPass();
 std::unique_ptr<Pass> CreateAttentionFusionPass();
 std::unique_ptr<Pass> CreateActivationFusionPass();
 std::unique_ptr<Pass> CreateTransposeCancellationPass();
+// A BatchNormalization not after a convolution (and the affine steps after it) -> one
+// ArithmeticChain (batch_norm_affine.cc; CPU target, before channels_last).
+std::unique_ptr<Pass> CreateBatchNormAffinePass();
 // Keeps float32 activations NHWC between consecutive 2-D convolutions (channels_last.cc).
 std::unique_ptr<Pass> CreateChannelsLastPass();
 // Fuses chains of float32 Add / Sub / Mul / Div into one ArithmeticChain (arithmetic_chain.cc).

@@ -173,6 +173,23 @@ std::optional<std::vector<float>> FloatConstant(const ir::Value* v, int64_t n) {
   return std::vector<float>(t.data<float>(), t.data<float>() + n);
 }
 
+std::optional<std::vector<float>> PerChannelConstant(const ir::Value* v, size_t rank, int64_t m) {
+  if (v == nullptr || v->constant() == nullptr) return std::nullopt;
+  const ir::Tensor& t = *v->constant();
+  const std::vector<int64_t>& dims = t.dims();
+  if (t.dtype() != ir::DataType::kFloat32 || dims.size() > rank) return std::nullopt;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    const size_t axis = rank - dims.size() + i;
+    if (dims[i] != 1 && !(axis == 1 && dims[i] == m)) return std::nullopt;
+  }
+  const int64_t n = t.num_elements();
+  if (n != 1 && n != m) return std::nullopt;
+  auto values = FloatConstant(v, n);
+  if (!values) return std::nullopt;
+  if (n == 1) values->assign(static_cast<size_t>(m), (*values)[0]);
+  return values;
+}
+
 std::optional<ChannelAffine> InferenceBatchNormAffine(const ir::Graph& graph, const ir::Node* bn,
                                                       const ir::Value* x, int64_t channels) {
   if (!IsOp(bn, "BatchNormalization") || bn->input(0) != x || bn->output(0) == nullptr) {

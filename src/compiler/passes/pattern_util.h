@@ -76,6 +76,11 @@ bool DependsOn(const ir::Value* v, const ir::Node* node);
 // The float32 values of a constant `v` holding exactly `n` elements; nullopt otherwise.
 std::optional<std::vector<float>> FloatConstant(const ir::Value* v, int64_t n);
 
+// The per-channel values of constant `v` applied to a rank-`rank` tensor of `m` channels (axis 1):
+// a scalar, or a tensor whose only dim other than 1 is the channel axis (dims aligned from the
+// right as broadcasting aligns them); nullopt for anything else.
+std::optional<std::vector<float>> PerChannelConstant(const ir::Value* v, size_t rank, int64_t m);
+
 // y = x * scale[c] + shift[c] per channel c (in double).
 struct ChannelAffine {
   std::vector<double> scale, shift;

@@ -208,14 +208,14 @@ Status CheckNhwcOperands(InferenceContext& ctx) {
   return Status::Ok();
 }
 
-// com.kiln Concat / Split / Add / Sub / Mul / Div / Resize: the ONNX op of the newest opset on
-// tensors channels_last keeps NHWC between convolutions. kiln_nhwc = 1: every input and output of
-// rank 4 is stored NHWC (dims stay N, C, H, W; a Split's sizes and a Resize's roi, scales and
-// sizes, of rank 1, are not), and the op computes on the stored order, which gives the same
-// values only when it works along the channels (Concat and Split over axis 1), element by element
-// (the arithmetic, each input of the output's known shape or of height and width 1, whose bytes
-// are the same in either order), or axis by axis (Resize over all four axes, its roi, scales and
-// sizes given in the stored order too: kernels/nhwc_view.h; not with `axes`).
+// com.kiln Concat / Split / Add / Sub / Mul / Div / Resize / Relu: the ONNX op of the newest
+// opset on tensors channels_last keeps NHWC between convolutions. kiln_nhwc = 1: every input and
+// output of rank 4 is stored NHWC (dims stay N, C, H, W; a Split's sizes and a Resize's roi,
+// scales and sizes, of rank 1, are not), and the op computes on the stored order, which gives the
+// same values only when it works along the channels (Concat and Split over axis 1), element by
+// element (Relu; the arithmetic, each input of the output's known shape or of height and width 1,
+// whose bytes are the same in either order), or axis by axis (Resize over all four axes, its roi,
+// scales and sizes given in the stored order too: kernels/nhwc_view.h; not with `axes`).
 Status LayoutTransparent(InferenceContext& ctx, const char* base) {
   KILN_RETURN_IF_ERROR(InferAsBase(ctx, base), "");
   const std::string op = base;
@@ -224,6 +224,8 @@ Status LayoutTransparent(InferenceContext& ctx, const char* base) {
   if (!nhwc) return Status::Ok();
   if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
     return CheckNhwcOperands(ctx);
+  } else if (op == "Relu") {
+    return Status::Ok();  // element by element: any storage order
   } else if (op == "Resize") {
     if (ctx.attrs().count("axes")) return ctx.Fail("kiln_nhwc is not taken with 'axes'");
   } else if (NormalizeAxis(ctx.attr_int("axis"), 4) != 1) {
@@ -238,6 +240,7 @@ Status LayoutSub(InferenceContext& ctx) { return LayoutTransparent(ctx, "Sub"); 
 Status LayoutMul(InferenceContext& ctx) { return LayoutTransparent(ctx, "Mul"); }
 Status LayoutDiv(InferenceContext& ctx) { return LayoutTransparent(ctx, "Div"); }
 Status LayoutResize(InferenceContext& ctx) { return LayoutTransparent(ctx, "Resize"); }
+Status LayoutRelu(InferenceContext& ctx) { return LayoutTransparent(ctx, "Relu"); }
 
 // com.kiln ArithmeticChain (arithmetic_chain pass): float32 Add / Sub / Mul / Div applied in turn,
 // in one pass over memory. v = X0; step i (ops[i]) makes v = v op X(i+1), or X(i+1) op v where
@@ -451,7 +454,7 @@ void RegisterFusedOps(OpRegistry& r) {
        {Transparent{"Concat", 1, -1, 1, LayoutConcat}, Transparent{"Split", 1, 2, -1, LayoutSplit},
         Transparent{"Add", 2, 2, 1, LayoutAdd}, Transparent{"Sub", 2, 2, 1, LayoutSub},
         Transparent{"Mul", 2, 2, 1, LayoutMul}, Transparent{"Div", 2, 2, 1, LayoutDiv},
-        Transparent{"Resize", 1, 4, 1, LayoutResize}}) {
+        Transparent{"Resize", 1, 4, 1, LayoutResize}, Transparent{"Relu", 1, 1, 1, LayoutRelu}}) {
     OpSchema schema =
         MakeSchema(t.op, 1, t.min_in, t.max_in, 1, t.max_out, kFamily, t.infer, kDomain)
             .Attrs(NewestAttrs(r, t.op))

@@ -125,51 +125,5 @@ TEST(ArithmeticChainPassTest, ALongChainIsCutAtTheOpsInputLimit) {
   EXPECT_EQ(NodeAt(m.g, 1)->output(0), v);
 }
 
-// DenseNet's pre-activation: a BatchNormalization (not after a convolution) then the Mul and Add
-// of a per-channel affine: one chain, the BatchNormalization as x * k + t with k = scale /
-// sqrt(var + epsilon) and t = B - mean * k (worked by hand below, epsilon 0.25).
-TEST(ArithmeticChainPassTest, AStandaloneBatchNormalizationBecomesTwoStepsOfTheChain) {
-  Model m;
-  ir::Value* bn = m.g.Op(
-      "BatchNormalization", "bn",
-      {m.x, m.g.ConstF("scale", {4}, {1, 2, -3, 0.5f}), m.g.ConstF("b", {4}, {0, 1, 2, 3}),
-       m.g.ConstF("mean", {4}, {1, -1, 0.5f, 0}), m.g.ConstF("var", {4}, {0.75f, 3.75f, 8.75f, 0})},
-      {{"epsilon", 0.25f}}, 15);
-  ir::Value* scaled = m.g.Op("Mul", "mul", {bn, m.s});
-  m.g.Out(scaled);
-  ASSERT_TRUE(m.Fuse());
-  ASSERT_EQ(m.g.OpTypes(), "ArithmeticChain");
-  const ir::Node* chain = NodeAt(m.g, 0);
-  EXPECT_EQ(chain->attr_strings("ops"), (Strings{"Mul", "Add", "Mul"}));
-  EXPECT_EQ(chain->attr_ints("swapped"), (Ints{0, 0, 0}));
-  ASSERT_EQ(chain->inputs().size(), 4u);
-  EXPECT_EQ(chain->input(0), m.x);
-  EXPECT_EQ(chain->input(3), m.s);
-  // sqrt(var + 0.25) = 1, 2, 3, 0.5: k = 1, 1, -1, 1; t = 0 - 1, 1 + 1, 2 + 0.5, 3 - 0.
-  for (size_t i : {1, 2}) {
-    const ir::Tensor* c = chain->input(i)->constant();
-    ASSERT_NE(c, nullptr);
-    EXPECT_EQ(c->dims(), (std::vector<int64_t>{4, 1, 1}));
-  }
-  const float* k = chain->input(1)->constant()->data<float>();
-  const float* t = chain->input(2)->constant()->data<float>();
-  EXPECT_EQ(std::vector<float>(k, k + 4), (std::vector<float>{1, 1, -1, 1}));
-  EXPECT_EQ(std::vector<float>(t, t + 4), (std::vector<float>{-1, 2, 2.5f, 3}));
-  EXPECT_EQ(scaled->shape(), ir::Shape::Of({1, 4, 6, 6}));
-}
-
-TEST(ArithmeticChainPassTest, ABatchNormalizationWithComputedParametersOrReadStatisticsStays) {
-  Model m;
-  ir::Value* ones = m.g.ConstF("ones", {4}, {1, 1, 1, 1});
-  ir::Value* v = m.g.In("v", DataType::kFloat32, {4});  // a variance only known at run time
-  m.g.Out(m.g.Op("BatchNormalization", "computed", {m.x, ones, ones, ones, v}, {}, 15));
-  auto outs = m.g.OpN("BatchNormalization", "training", {m.r, ones, ones, ones, ones}, 3,
-                      {{"training_mode", int64_t{1}}}, 15);
-  m.g.Out(outs[0]);
-  m.g.Out(outs[1]);
-  EXPECT_FALSE(m.Fuse());
-  EXPECT_EQ(m.g.OpTypes(), "BatchNormalization,BatchNormalization");
-}
-
 }  // namespace
 }  // namespace kiln::compiler

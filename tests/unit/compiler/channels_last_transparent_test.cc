@@ -241,5 +241,52 @@ TEST(ChannelsLastTransparentTest, SqueezeExcitationBlockStaysNhwc) {
   EXPECT_FALSE(RunPass(*pass, m.g));
 }
 
+// DenseNet's layer after batch_norm_affine: Concat(conv outputs) -> the BN's
+// ArithmeticChain (constants [1, C, 1, 1]) -> Relu -> conv. Every value stays NHWC: the Relu
+// becomes com.kiln's with kiln_nhwc, the chain gets kiln_nhwc.
+TEST(ChannelsLastTransparentTest, APreActivationChainAndReluBeforeAConvStayNhwc) {
+  C2f m;
+  ir::Value* a = m.Conv("a", m.x, m.w4, 4);
+  ir::Value* b = m.Conv("b", a, m.w4, 4);
+  ir::Value* cat = m.g.Op("Concat", "cat", {a, b}, {{"axis", int64_t{1}}});
+  SetType(cat, DataType::kFloat32, {1, 8, 8, 8});
+  ir::Value* k = m.g.ConstF("k", {1, 8, 1, 1}, std::vector<float>(8, 2.0f));
+  ir::Value* t = m.g.ConstF("t", {1, 8, 1, 1}, std::vector<float>(8, -1.0f));
+  m.g.graph.opsets().emplace("com.kiln", 1);
+  ir::Value* chain = m.g.graph.AddUniqueValue("bn_out", {});
+  SetType(chain, DataType::kFloat32, {1, 8, 8, 8});
+  ir::Node* bn = *m.g.graph.AddNode("ArithmeticChain", "com.kiln", "bn", 1, {cat, k, t}, {chain});
+  bn->set_attr("ops", std::vector<std::string>{"Mul", "Add"});
+  bn->set_attr("swapped", std::vector<int64_t>{0, 0});
+  ir::Value* relu = m.g.Op("Relu", "relu", {chain});
+  SetType(relu, DataType::kFloat32, {1, 8, 8, 8});
+  ir::Value* w8 = m.g.ConstF("w8", {4, 8, 1, 1}, std::vector<float>(32, 0.5f));
+  m.g.Out(m.Conv("c", relu, w8, 4));
+  auto pass = CreateChannelsLastPass();
+  EXPECT_TRUE(RunPass(*pass, m.g));
+  EXPECT_EQ(m.Marks("a"), "com.kiln:y");
+  EXPECT_EQ(m.Marks("b"), "com.kiln:xy");
+  EXPECT_EQ(m.Marks("cat"), "com.kiln:n");
+  EXPECT_EQ(m.Marks("bn"), "com.kiln:n");
+  EXPECT_EQ(m.Marks("relu"), "com.kiln:n");
+  EXPECT_EQ(m.Marks("c"), "com.kiln:x");  // its output is the graph's
+  // The com.kiln schemas accept what the pass made, and a second run changes nothing.
+  Status ok = m.g.Infer();
+  EXPECT_TRUE(ok.ok()) << ok.message();
+  EXPECT_FALSE(RunPass(*pass, m.g));
+}
+
+TEST(ChannelsLastTransparentTest, AReluWhoseValueIsAGraphOutputStaysPlain) {
+  C2f m;
+  ir::Value* a = m.Conv("a", m.x, m.w4, 4);
+  ir::Value* relu = m.g.Op("Relu", "relu", {a});
+  SetType(relu, DataType::kFloat32, {1, 4, 8, 8});
+  m.g.Out(relu);
+  m.g.Out(m.Conv("c", relu, m.w4, 4));
+  RunPass(*CreateChannelsLastPass(), m.g);
+  EXPECT_EQ(m.Marks("relu"), ":");
+  EXPECT_EQ(m.Node("a")->has_attr("kiln_y_nhwc"), false);
+}
+
 }  // namespace
 }  // namespace kiln::compiler
