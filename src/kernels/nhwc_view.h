@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Kernels for the ops channels_last keeps NHWC besides convolutions and pools: com.kiln Concat,
-// Split, Add, Sub, Mul, Div, Resize and Relu with kiln_nhwc (ir/ops/fused.cc, LayoutTransparent). Each is
-// the ONNX op's own kernel on the same backend, prepared for and run on the stored order: a rank-4
-// tensor's dims N, C, H, W are given to it as N, H, W, C (the order of its bytes), Concat's and
-// Split's axis 1 as 3, and a Resize's roi, scales and sizes (one value per axis, constant or
+// Split, Add, Sub, Mul, Div, Resize and Relu with kiln_nhwc (ir/ops/fused.cc, LayoutTransparent).
+// Each is the ONNX op's own kernel on the same backend, prepared for and run on the stored order: a
+// rank-4 tensor's dims N, C, H, W are given to it as N, H, W, C (the order of its bytes), Concat's
+// and Split's axis 1 as 3, and a Resize's roi, scales and sizes (one value per axis, constant or
 // not) reordered the same way. Without the flag (or with 0) it is the ONNX op unchanged.
 #pragma once
 
