@@ -75,6 +75,10 @@ bool IsReferenceImpl(const dnnl::primitive_desc_base& pd) {
   return std::string(pd.impl_info_str()).rfind("ref", 0) == 0;
 }
 
+bool IsGemmImpl(const dnnl::primitive_desc_base& pd) {
+  return std::string(pd.impl_info_str()).find("gemm:") != std::string::npos;
+}
+
 dnnl::memory::data_type DnnlType(DataType t) {
   using dt = dnnl::memory::data_type;
   switch (t) {

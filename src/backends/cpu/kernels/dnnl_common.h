@@ -64,6 +64,8 @@ dnnl::memory::desc PlainDesc(const Dims& dims,
 dnnl::memory::format_tag ChannelsLastTag(size_t rank, int64_t block);
 // Whether `pd` is oneDNN's reference implementation ("ref:any"), its slowest.
 bool IsReferenceImpl(const dnnl::primitive_desc_base& pd);
+// Whether `pd` is one of oneDNN's convolutions as gemm over im2col ("gemm:jit", "x64:gemm:jit").
+bool IsGemmImpl(const dnnl::primitive_desc_base& pd);
 // The oneDNN type of a Kiln element type oneDNN takes (float32, bfloat16, float16, int32, int8,
 // uint8); undef otherwise.
 dnnl::memory::data_type DnnlType(DataType t);
@@ -346,11 +348,13 @@ Status RequireFloat32(const NodeDef& def);
 // The reference kernel of `def` (the fallback every cpu kernel holds).
 Result<std::unique_ptr<Kernel>> ReferenceKernel(const KernelRegistry& registry, const NodeDef& def);
 
-// Per-family registration (nn_conv.cc, nn_deconv.cc, nn_matmul.cc, nn.cc, nn_recurrent.cc).
+// Per-family registration (nn_conv.cc, nn_deconv.cc, nn_matmul.cc, nn.cc, nn_recurrent.cc,
+// channel_shuffle.cc).
 void RegisterCpuConvKernels(KernelRegistry& registry);
 void RegisterCpuDeconvKernels(KernelRegistry& registry);
 void RegisterCpuMatMulKernels(KernelRegistry& registry);
 void RegisterCpuNnKernels(KernelRegistry& registry);
 void RegisterCpuRecurrentKernels(KernelRegistry& registry);
+void RegisterCpuShuffleKernels(KernelRegistry& registry);
 
 }  // namespace kiln::cpu

@@ -34,7 +34,9 @@
 // A FusedConv marked by the channels_last pass (kiln_x_nhwc / kiln_y_nhwc / kiln_z_nhwc, see
 // src/compiler/passes/README.md) has those tensors stored NHWC (`acdb`; dims still N, C, H, W):
 // their memory descriptors say so, and when oneDNN picks NHWC for the convolution (it usually
-// does) no reorder runs for them. In a bf16 model the pass may store them as bf16 too
+// does) no reorder runs for them; where it picks gemm over im2col on NCHW instead (some grouped
+// convolutions) the convolution is asked for the stored order, and computed in it unless oneDNN
+// has only its reference kernel there. In a bf16 model the pass may store them as bf16 too
 // (kiln_x_bf16 / kiln_y_bf16 / kiln_z_bf16): the descriptors say bf16, and a bf16 convolution
 // then reads and writes them with no conversion. In a float32 model the pass may store them in
 // blocks of 8 or 16 channels (kiln_*_cblock: nChw8c / nChw16c), which the convolution is then
@@ -435,6 +437,21 @@ class ConvKernel final : public DnnlKernel {
         src_any = memory::desc(ToDnnl(x), in, tag::any);
         dst_any = memory::desc(ToDnnl(y), dst_dt, tag::any);
         pd.emplace(desc(dnnl::algorithm::convolution_direct), attr, Engine());
+      } else if ((layout_.x || layout_.y) && IsGemmImpl(*pd)) {
+        // Left to choose, oneDNN 2.6 takes gemm over im2col on plain NCHW for some grouped
+        // convolutions (ShuffleNet's 1x1 of 24 -> 112 channels in 4 groups, 6 in per group:
+        // 154 us plus a reorder of X and Y), where its jit kernel on the NHWC that channels_last
+        // stores X and Y in takes 48 us: asked for the stored order, it keeps what is not ref.
+        src_any = layout_.x ? memory::desc(ToDnnl(x), in, ChannelsLastTag(x.size(), 0)) : src_any;
+        dst_any =
+            layout_.y ? memory::desc(ToDnnl(y), dst_dt, ChannelsLastTag(y.size(), 0)) : dst_any;
+        try {
+          dnnl::convolution_forward::primitive_desc stored_pd(
+              desc(dnnl::algorithm::convolution_direct), attr, Engine());
+          if (!IsReferenceImpl(stored_pd)) pd = stored_pd;
+        } catch (const dnnl::error&) {
+          // no implementation for the stored order: gemm stays
+        }
       }
     }
     p.conv = dnnl::convolution_forward(*pd);
