@@ -73,6 +73,7 @@ void AddDefaultPasses(PassManager& pm, const CompileOptions& options) {
   if (format::TargetBackend(options.target) != "cuda") {
     pm.Add(CreateAttentionFusionPass());  // after transpose_cancellation merged Kᵀ's transposes
     pm.Add(CreateBatchNormAffinePass());  // before channels_last, which keeps its chains NHWC
+    pm.Add(CreateChannelShuffleFusionPass());  // before channels_last, which keeps it NHWC
     pm.Add(CreateChannelsLastPass());
     pm.Add(CreateArithmeticChainPass());  // after channels_last: it flags arithmetic kept NHWC
   }

@@ -13,7 +13,8 @@
 // com.kiln op of the same name (the pool of the newest opset with the layout flags), so ONNX
 // nodes never carry Kiln attributes. The NHWC values may also pass through transparent nodes
 // (Concat and Split over the channels, Add / Sub / Mul / Div and ArithmeticChain whose other
-// inputs are of the same shape or of height and width 1, Relu, a nearest Resize; DenseNet's and
+// inputs are of the same shape or of height and width 1, Relu, ChannelShuffle (ShuffleNet's,
+// between its grouped and depthwise convolutions), a nearest Resize; DenseNet's and
 // pre-activation ResNets' BatchNormalization -> Relu before each convolution among them, the BN
 // an ArithmeticChain by then): the values such a node joins are kept NHWC
 // together when all their producers are convs, pools or transparent nodes and all their readers
@@ -164,6 +165,12 @@ bool IsUnary(const ir::Node* n) {
          pattern::IsOp(n, "Relu", pattern::kKilnDomain);
 }
 
+// A com.kiln ChannelShuffle (channel_shuffle_fusion): a permutation of the channels, which its
+// kernel applies to each pixel's channels when they are stored NHWC.
+bool IsShuffle(const ir::Node* n) {
+  return pattern::IsOp(n, "ChannelShuffle", pattern::kKilnDomain);
+}
+
 // The inputs of an element-wise op that are of its output's shape (the others are neutral).
 std::vector<size_t> FullInputs(const ir::Node* n) {
   std::vector<size_t> out;
@@ -179,7 +186,7 @@ std::vector<size_t> FullInputs(const ir::Node* n) {
 // A node that keeps every rank-4 tensor NHWC when marked kiln_nhwc (ir/ops/fused.cc,
 // LayoutTransparent): a Concat or Split over the channels, an Add, Sub, Mul, Div or
 // ArithmeticChain whose inputs are of its output's known shape or layout-neutral (at least one of
-// the output's shape), a Relu, or a
+// the output's shape), a Relu, a ChannelShuffle, or a
 // nearest-neighbour Resize of the height and width (opset 11 on, no `axes`), every tensor float32
 // of rank 4. A Split before opset 13 (sizes as an attribute) is left as it is, and so is a linear
 // Resize (the cpu kernel's fast path interpolates the last two axes only).
@@ -191,7 +198,7 @@ bool IsTransparent(const ir::Node* n) {
   const bool elementwise = IsElementwise(n) || IsChain(n);
   const bool resize = (pattern::IsOp(n, "Resize") && n->opset() >= 11) ||
                       pattern::IsOp(n, "Resize", pattern::kKilnDomain);
-  const bool unary = IsUnary(n);
+  const bool unary = IsUnary(n) || IsShuffle(n);
   if (!concat && !split && !elementwise && !resize && !unary) return false;
   if (n->inputs().empty() || n->outputs().empty()) return false;
   for (const ir::Value* out : n->outputs()) {
@@ -238,8 +245,8 @@ std::vector<const ir::Value*> TransparentTensors(const ir::Node* n) {
   if (IsElementwise(n) || IsChain(n)) {
     for (size_t i : FullInputs(n)) out.push_back(n->input(i));
   } else {
-    const bool one_input =
-        n->op_type() == "Split" || n->op_type() == "Resize" || n->op_type() == "Relu";
+    const bool one_input = n->op_type() == "Split" || n->op_type() == "Resize" ||
+                           n->op_type() == "Relu" || IsShuffle(n);
     for (size_t i = 0; i < (one_input ? 1 : n->inputs().size()); ++i) out.push_back(n->input(i));
   }
   for (const ir::Value* v : n->outputs()) out.push_back(v);
@@ -496,14 +503,14 @@ class ChannelsLastPass : public Pass {
   }
 
  private:
-  // A com.kiln Concat / Split / Add / Sub / Mul / Div / Resize / Relu or an ArithmeticChain (which
-  // may have lost its reason to be NHWC).
+  // A com.kiln Concat / Split / Add / Sub / Mul / Div / Resize / Relu, an ArithmeticChain or a
+  // ChannelShuffle (which may have lost its reason to be NHWC).
   static bool IsTransparentKiln(const ir::Node* n) {
     return pattern::IsOp(n, "Concat", pattern::kKilnDomain) ||
            pattern::IsOp(n, "Split", pattern::kKilnDomain) ||
            (IsElementwise(n) && n->domain() == pattern::kKilnDomain) ||
            pattern::IsOp(n, "Resize", pattern::kKilnDomain) ||
-           pattern::IsOp(n, "Relu", pattern::kKilnDomain) || IsChain(n);
+           pattern::IsOp(n, "Relu", pattern::kKilnDomain) || IsChain(n) || IsShuffle(n);
   }
 
   // Gives a transparent node the flag the plan calls for: an ONNX node that needs it becomes the

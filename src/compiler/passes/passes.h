@@ -33,6 +33,9 @@ std::unique_ptr<Pass> CreateTransposeCancellationPass();
 // A BatchNormalization not after a convolution (and the affine steps after it) -> one
 // ArithmeticChain (batch_norm_affine.cc; CPU target, before channels_last).
 std::unique_ptr<Pass> CreateBatchNormAffinePass();
+// Reshape -> Transpose of axes 1 and 2 -> Reshape back (a channel shuffle) -> one com.kiln
+// ChannelShuffle (channel_shuffle_fusion.cc; CPU target, before channels_last).
+std::unique_ptr<Pass> CreateChannelShuffleFusionPass();
 // Keeps float32 activations NHWC between consecutive 2-D convolutions (channels_last.cc).
 std::unique_ptr<Pass> CreateChannelsLastPass();
 // Fuses chains of float32 Add / Sub / Mul / Div into one ArithmeticChain (arithmetic_chain.cc).

@@ -5,7 +5,8 @@
 // FusedConv, FusedConvTranspose, FusedGemm, FusedMatMul — the base op plus an optional residual /
 // bias and an activation — and FusedQLinearConv, a QLinearConv with an optional quantized residual
 // and Relu, FusedQLinearMatMul, a QLinearMatMul with an int32 bias (qdq_fusion), the
-// layout-transparent ops of channels_last and ArithmeticChain (see src/compiler/passes/README.md).
+// layout-transparent ops of channels_last, ArithmeticChain and ChannelShuffle (see
+// src/compiler/passes/README.md).
 #include <optional>
 #include <set>
 #include <string>
@@ -278,6 +279,27 @@ Status ArithmeticChain(InferenceContext& ctx) {
   return nhwc ? CheckNhwcOperands(ctx) : Status::Ok();
 }
 
+// com.kiln ChannelShuffle (channel_shuffle_fusion): the channels of X (axis 1, C of them, a
+// multiple of `group`) taken as `group` rows of C / group and read column by column, as the
+// Reshape to [N, group, C / group, ...] -> Transpose of axes 1 and 2 -> Reshape back that it
+// replaces (ShuffleNet's channel shuffle; OpenVINO's ShuffleChannels): Y's channel c is X's
+// channel (c % group) * (C / group) + c / group. Any element type, rank 2 or more; with
+// kiln_nhwc = 1 (rank 4) X and Y are stored NHWC, as channels_last keeps the transparent ops'.
+Status ChannelShuffle(InferenceContext& ctx) {
+  const int64_t group = ctx.attr_int("group");
+  if (group < 1) return ctx.Fail("'group' must be 1 or more, got ", group);
+  const Shape& x = ctx.input_shape(0);
+  if (x.rank_known()) {
+    if (x.rank() < 2) return ctx.Fail("X needs rank 2 or more (N, C, ...), got ", x.ToString());
+    const Dim& c = x.dims()[1];
+    if (c.known() && c.value % group != 0) {
+      return ctx.Fail("X's ", c.value, " channels are not a multiple of 'group' ", group);
+    }
+  }
+  ctx.set_output(0, ctx.input_dtype(0), x);
+  return NhwcOnRank4(ctx, 1).status();
+}
+
 // The attributes ONNX's `op` declares at the newest opset (registered before the fused ops).
 std::vector<AttrSpec> NewestAttrs(const OpRegistry& r, const char* op) {
   std::vector<AttrSpec> out;
@@ -468,6 +490,9 @@ void RegisterFusedOps(OpRegistry& r) {
       MakeSchema("ArithmeticChain", 1, 3, 9, 1, 1, kFamily, ArithmeticChain, kDomain)
           .Attrs({RequiredAttr("ops", AttrKind::kStrings), OptionalAttr("swapped", AttrKind::kInts),
                   OptionalAttr("kiln_nhwc", AttrKind::kInt)}));
+  r.Register(MakeSchema("ChannelShuffle", 1, 1, 1, 1, 1, kFamily, ChannelShuffle, kDomain)
+                 .Attrs({RequiredAttr("group", AttrKind::kInt),
+                         OptionalAttr("kiln_nhwc", AttrKind::kInt)}));
   r.Register(MakeSchema("FusedQLinearMatMul", 1, 8, 9, 1, 1, kFamily, FusedQLinearMatMul, kDomain)
                  .Attrs(activation({})));
   // ConvTranspose's attributes as the newest opset has them, and the activation.

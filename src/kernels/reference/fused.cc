@@ -4,9 +4,10 @@
 // Reference kernels of Kiln's fused ops (domain "com.kiln", see src/compiler/passes/README.md):
 // FusedConv = act(Conv(X, W, B) + Z), FusedGemm = act(Gemm(A, B, C)), FusedMatMul =
 // act(MatMul(A, B) + Bias), FusedConvTranspose = act(ConvTranspose(X, W, B)), ArithmeticChain (Add
-// / Sub / Mul / Div in turn). FusedConv honours the channels_last layout flags (X, Y, Z stored
-// NHWC) by transposing through NCHW temporaries. Each intermediate the unfused graph would store is
-// rounded to the element type, so a fused node computes what the ops it replaces compute.
+// / Sub / Mul / Div in turn), ChannelShuffle (a permutation of the channels). FusedConv honours the
+// channels_last layout flags (X, Y, Z stored NHWC) by transposing through NCHW temporaries. Each
+// intermediate the unfused graph would store is rounded to the element type, so a fused node
+// computes what the ops it replaces compute.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -472,6 +473,35 @@ Result<std::unique_ptr<Kernel>> MakeArithmeticChain(const NodeDef& def) {
   return MakeFunctionKernel(def, RunArithmeticChain);
 }
 
+// ChannelShuffle: each of Y's channels copied from X's channel (c % group) * (C / group) + c /
+// group (its definition), a row of the spatial elements at a time; with kiln_nhwc, on the stored
+// order: each pixel's C channels, one element at a time.
+Status RunChannelShuffle(const NodeDef& def, KernelContext& ctx) {
+  KILN_ASSIGN_OR_RETURN(const TensorView* x, RequiredInput(def, ctx, 0));
+  KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
+  const int64_t group = def.attr_int("group");
+  const Dims& d = x->dims;
+  if (d.size() < 2 || group < 1 || d[1] % group != 0) {
+    return def.Fail(code::kInvalidParam, "X of ", DimsString(d), " has no channels in ", group,
+                    " groups");
+  }
+  const bool nhwc = def.attr_int("kiln_nhwc") == 1;
+  const int64_t c = d[1], per_group = c / group;
+  int64_t outer = d[0], inner = 1;
+  for (size_t i = 2; i < d.size(); ++i) (nhwc ? outer : inner) *= d[i];
+  const size_t es = ElemSize(*x), row = static_cast<size_t>(inner) * es;
+  const auto* src = static_cast<const uint8_t*>(x->data);
+  auto* dst = static_cast<uint8_t*>(y->data);
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t ch = 0; ch < c; ++ch) {
+      const int64_t from = (ch % group) * per_group + ch / group;
+      std::memcpy(dst + static_cast<size_t>(o * c + ch) * row,
+                  src + static_cast<size_t>(o * c + from) * row, row);
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 void RegisterFusedKernels(KernelRegistry& r) {
@@ -480,6 +510,8 @@ void RegisterFusedKernels(KernelRegistry& r) {
   r.Register(kReferenceBackend, kKilnDomain, "FusedGemm", MakeFusedGemm);
   r.Register(kReferenceBackend, kKilnDomain, "FusedMatMul", MakeFusedMatMul);
   r.Register(kReferenceBackend, kKilnDomain, "ArithmeticChain", MakeArithmeticChain);
+  r.Register(kReferenceBackend, kKilnDomain, "ChannelShuffle",
+             [](const NodeDef& def) { return MakeFunctionKernel(def, RunChannelShuffle); });
 }
 
 }  // namespace kiln::kernels

@@ -276,6 +276,26 @@ TEST(ChannelsLastTransparentTest, APreActivationChainAndReluBeforeAConvStayNhwc)
   EXPECT_FALSE(RunPass(*pass, m.g));
 }
 
+TEST(ChannelsLastTransparentTest, AChannelShuffleBetweenConvsStaysNhwc) {
+  C2f m;
+  ir::Value* a = m.Conv("a", m.x, m.w4, 4);
+  m.g.graph.opsets().emplace("com.kiln", 1);
+  ir::Value* shuffled = m.g.graph.AddUniqueValue("shuffled", {});
+  SetType(shuffled, DataType::kFloat32, {1, 4, 8, 8});
+  ir::Node* shuffle =
+      *m.g.graph.AddNode("ChannelShuffle", "com.kiln", "shuffle", 1, {a}, {shuffled});
+  shuffle->set_attr("group", int64_t{2});
+  m.g.Out(m.Conv("c", shuffled, m.w4, 4));
+  auto pass = CreateChannelsLastPass();
+  EXPECT_TRUE(RunPass(*pass, m.g));
+  EXPECT_EQ(m.Marks("a"), "com.kiln:y");
+  EXPECT_EQ(m.Marks("shuffle"), "com.kiln:n");
+  EXPECT_EQ(m.Marks("c"), "com.kiln:x");
+  Status ok = m.g.Infer();
+  EXPECT_TRUE(ok.ok()) << ok.message();
+  EXPECT_FALSE(RunPass(*pass, m.g));
+}
+
 TEST(ChannelsLastTransparentTest, AReluWhoseValueIsAGraphOutputStaysPlain) {
   C2f m;
   ir::Value* a = m.Conv("a", m.x, m.w4, 4);

@@ -14,6 +14,7 @@ void RegisterCpuKernels(kernels::KernelRegistry& registry) {
   RegisterCpuMatMulKernels(registry);
   RegisterCpuNnKernels(registry);
   RegisterCpuRecurrentKernels(registry);
+  RegisterCpuShuffleKernels(registry);
   RegisterCpuElementwiseKernels(registry);
   RegisterCpuReduceKernels(registry);
   RegisterCpuTensorKernels(registry);
