@@ -29,11 +29,17 @@ std::optional<uint64_t> BytesOf(const ir::Value& v) {
   return bytes;
 }
 
-// The input whose memory output 0 may take (kTraitInPlace), or null.
+// The input whose memory output 0 may take (kTraitInPlace), or null. Not one the node also reads
+// at another input: a kernel of several steps (ArithmeticChain) would read there what it has
+// already overwritten.
 const ir::Value* InPlaceInput(const ir::Node& node) {
   const ir::OpSchema* schema = ir::OpRegistry::Global().Find(node.domain(), node.op_type());
   if (schema == nullptr || !schema->has(ir::kTraitInPlace)) return nullptr;
-  return node.input(schema->in_place_input);
+  const ir::Value* in = node.input(schema->in_place_input);
+  for (size_t i = 0; i < node.inputs().size(); ++i) {
+    if (i != schema->in_place_input && node.input(i) == in) return nullptr;
+  }
+  return in;
 }
 
 Result<MemoryPlan> PlanMemory(const ir::Graph& graph) {

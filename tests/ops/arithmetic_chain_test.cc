@@ -122,9 +122,12 @@ TEST(ArithmeticChainTest, EightStepsOverALargeTensor) {
 TEST(ArithmeticChainTest, ChannelsLastStorage) {
   // kiln_nhwc: the full-shape tensors are stored NHWC, a [N, C, 1, 1] operand is the same bytes
   // either way; the chain writes the NHWC storage of the unfused NCHW result. The per-channel
-  // operand repeats every C elements (short runs, gathered): a small tensor, and one of several
-  // blocks and ParallelFor chunks.
-  for (const Dims& dims : {Dims{2, 6, 5, 7}, Dims{1, 32, 40, 41}}) {
+  // operand repeats every C elements: a small tensor of batch 2 (short runs, gathered), and
+  // tensors of several blocks and ParallelFor chunks.
+  // Batch 1: each per-channel operand repeats with the period C (read from tiles of itself),
+  // with 24 and 300 channels also chunks that start mid-period.
+  for (const Dims& dims :
+       {Dims{2, 6, 5, 7}, Dims{1, 32, 40, 41}, Dims{1, 24, 41, 43}, Dims{1, 300, 11, 13}}) {
     const HostTensor x = Random(dims, 30), r = Random(dims, 32),
                      s = Random({dims[0], dims[1], 1, 1}, 31, 0.5f, 2.0f);
     const std::vector<Step> steps = {{"Mul"}, {"Add", true}, {"Div", true}};

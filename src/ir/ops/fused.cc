@@ -486,10 +486,13 @@ void RegisterFusedOps(OpRegistry& r) {
     r.Register(std::move(schema));
   }
   // A chain of float32 arithmetic (at most 8 steps), with kiln_nhwc as the transparent ops have it.
+  // In place on X0 (each element of X0 is read before the same element of Y is written; the
+  // planner takes no input read at another slot of the node too).
   r.Register(
       MakeSchema("ArithmeticChain", 1, 3, 9, 1, 1, kFamily, ArithmeticChain, kDomain)
           .Attrs({RequiredAttr("ops", AttrKind::kStrings), OptionalAttr("swapped", AttrKind::kInts),
-                  OptionalAttr("kiln_nhwc", AttrKind::kInt)}));
+                  OptionalAttr("kiln_nhwc", AttrKind::kInt)})
+          .InPlace(0));
   r.Register(MakeSchema("ChannelShuffle", 1, 1, 1, 1, 1, kFamily, ChannelShuffle, kDomain)
                  .Attrs({RequiredAttr("group", AttrKind::kInt),
                          OptionalAttr("kiln_nhwc", AttrKind::kInt)}));

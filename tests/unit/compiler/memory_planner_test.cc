@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "tests/unit/compiler/pass_test_util.h"
 
 namespace kiln::compiler {
@@ -112,6 +115,33 @@ TEST(MemoryPlannerTest, InputStillReadLaterIsNotOverwrittenInPlace) {
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(plan->activations[b].alias_of, nullptr);
   EXPECT_NE(plan->activations[b].offset, plan->activations[a].offset);
+}
+
+// An ArithmeticChain writes over X0 when X0 dies there, but not when it also reads X0 as a later
+// step's operand (it would read what its first step overwrote).
+TEST(MemoryPlannerTest, AnArithmeticChainRunsInPlaceOnX0UnlessItReadsX0Again) {
+  GraphBuilder g;
+  ir::Value* x = g.In("x", DataType::kFloat32, {1, 8, 4, 4});
+  ir::Value* s = g.ConstF("s", {1, 8, 1, 1}, std::vector<float>(8, 2.0f));
+  ir::Value* a = g.Op("Exp", "e", {x});
+  ir::Value* b = g.Op("Exp", "f", {x});
+  g.graph.opsets().emplace("com.kiln", 1);
+  auto chain = [&](const char* name, std::vector<ir::Value*> in) {
+    ir::Value* out = g.graph.AddUniqueValue(std::string(name) + "_out", {});
+    ir::Node* n = *g.graph.AddNode("ArithmeticChain", "com.kiln", name, 1, std::move(in), {out});
+    n->set_attr("ops", std::vector<std::string>{"Mul", "Add"});
+    return out;
+  };
+  ir::Value* once = chain("once", {a, s, s});    // a dies here
+  ir::Value* twice = chain("twice", {b, s, b});  // b read again by the Add step
+  g.Out(g.Op("Add", "sum", {once, twice}));
+  Status ok = g.Infer();
+  ASSERT_TRUE(ok.ok()) << ok.message();
+  auto plan = PlanMemory(g.graph);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->activations[once].alias_of, a);
+  EXPECT_EQ(plan->activations[twice].alias_of, nullptr);
+  EXPECT_NE(plan->activations[twice].offset, plan->activations[b].offset);
 }
 
 TEST(MemoryPlannerTest, ValuesReadByAnIfBodyLiveUntilTheIf) {
