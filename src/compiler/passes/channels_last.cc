@@ -188,12 +188,13 @@ std::vector<size_t> FullInputs(const ir::Node* n) {
 // ArithmeticChain whose inputs are of its output's known shape or layout-neutral (at least one of
 // the output's shape), a Relu, a ChannelShuffle, or a
 // nearest-neighbour Resize of the height and width (opset 11 on, no `axes`), every tensor float32
-// of rank 4. A Split before opset 13 (sizes as an attribute) is left as it is, and so is a linear
+// of rank 4. A Split before opset 13 gives its sizes as an attribute, which becomes com.kiln's
+// input (MarkTransparent); opset 1's Split (sizes as either) is left as it is, and so is a linear
 // Resize (the cpu kernel's fast path interpolates the last two axes only).
 bool IsTransparent(const ir::Node* n) {
   const bool concat =
       pattern::IsOp(n, "Concat") || pattern::IsOp(n, "Concat", pattern::kKilnDomain);
-  const bool split = (pattern::IsOp(n, "Split") && n->opset() >= 13) ||
+  const bool split = (pattern::IsOp(n, "Split") && n->opset() >= 2) ||
                      pattern::IsOp(n, "Split", pattern::kKilnDomain);
   const bool elementwise = IsElementwise(n) || IsChain(n);
   const bool resize = (pattern::IsOp(n, "Resize") && n->opset() >= 11) ||
@@ -514,7 +515,8 @@ class ChannelsLastPass : public Pass {
   }
 
   // Gives a transparent node the flag the plan calls for: an ONNX node that needs it becomes the
-  // com.kiln op of the same name (a Split of even parts names their count, as opset 18 does);
+  // com.kiln op of the same name (a Split of even parts names their count, as opset 18 does, and
+  // one whose sizes are an attribute, before opset 13, gives them as an input, as opset 13 does);
   // a com.kiln node gets or loses kiln_nhwc. Whether it changed the graph.
   static Result<bool> MarkTransparent(ir::Graph& graph, pattern::Rewriter& rw, ir::Node* n,
                                       const Marks& want, PassContext& ctx) {
@@ -537,7 +539,16 @@ class ChannelsLastPass : public Pass {
     pattern::NewNode spec{n->op_type(), pattern::kKilnDomain, n->name(), pattern::kKilnOpset,
                           n->inputs(),  n->outputs(),         n->attrs()};
     spec.attrs[kNhwc] = int64_t{1};
-    const bool sizes_given = n->inputs().size() > 1 && n->input(1) != nullptr;
+    if (n->op_type() == "Split" && n->has_attr("split")) {  // before opset 13: an attribute
+      const std::vector<int64_t> sizes = n->attr_ints("split");
+      ir::Value* c = graph.AddUniqueValue(n->name() + "_sizes", {});
+      c->set_constant(ir::Tensor::FromVector(ir::DataType::kInt64,
+                                             {static_cast<int64_t>(sizes.size())}, sizes));
+      spec.inputs.resize(1);
+      spec.inputs.push_back(c);
+      spec.attrs.erase("split");
+    }
+    const bool sizes_given = spec.inputs.size() > 1 && spec.inputs[1] != nullptr;
     if (n->op_type() == "Split" && !sizes_given && !n->has_attr("num_outputs")) {
       spec.attrs["num_outputs"] = static_cast<int64_t>(n->outputs().size());
     }

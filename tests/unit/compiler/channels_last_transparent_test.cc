@@ -41,8 +41,14 @@ struct C2f {
   std::map<std::string, ir::Value*> Build(int64_t split_axis = 1, int split_opset = 17) {
     std::map<std::string, ir::Value*> v;
     v["cv1"] = Conv("cv1", x, w4, 4);
-    ir::Value* sizes = g.ConstI("sizes", {2, 2});
-    auto parts = g.OpN("Split", "split", {v["cv1"], sizes}, 2, {{"axis", split_axis}}, split_opset);
+    std::vector<ir::Value*> parts;
+    if (split_opset >= 13) {
+      ir::Value* sizes = g.ConstI("sizes", {2, 2});
+      parts = g.OpN("Split", "split", {v["cv1"], sizes}, 2, {{"axis", split_axis}}, split_opset);
+    } else {  // the sizes an attribute
+      parts = g.OpN("Split", "split", {v["cv1"]}, 2,
+                    {{"axis", split_axis}, {"split", std::vector<int64_t>{2, 2}}}, split_opset);
+    }
     v["a"] = parts[0];
     v["b"] = parts[1];
     SetType(v["a"], DataType::kFloat32, {1, 2, 8, 8});
@@ -120,7 +126,27 @@ TEST(ChannelsLastTransparentTest, AReaderThatNeedsNchwKeepsTheGroupPlain) {
   for (const char* n : {"split", "add", "cat"}) EXPECT_EQ(m.Marks(n), ":") << n;
 }
 
-TEST(ChannelsLastTransparentTest, OtherAxesOldSplitsAndBroadcastAddsAreNotTransparent) {
+// A Split of opset 11 gives its sizes as an attribute: the com.kiln Split (the newest opset's)
+// takes them as a constant input instead, and the C2f block stays NHWC as with opset 13.
+TEST(ChannelsLastTransparentTest, ASplitWhoseSizesAreAnAttributeBecomesTransparent) {
+  C2f m;
+  m.Build(1, /*split_opset=*/11);
+  auto pass = CreateChannelsLastPass();
+  EXPECT_TRUE(RunPass(*pass, m.g));
+  EXPECT_EQ(m.Marks("split"), "com.kiln:n");
+  EXPECT_EQ(m.Marks("cat"), "com.kiln:n");
+  const ir::Node* split = m.Node("split");
+  ASSERT_NE(split, nullptr);
+  EXPECT_FALSE(split->has_attr("split"));
+  ASSERT_EQ(split->inputs().size(), 2u);
+  ASSERT_NE(split->input(1)->constant(), nullptr);
+  EXPECT_EQ(split->input(1)->constant()->AsInt64s(), (std::vector<int64_t>{2, 2}));
+  Status ok = m.g.Infer();
+  EXPECT_TRUE(ok.ok()) << ok.message();
+  EXPECT_FALSE(RunPass(*pass, m.g));
+}
+
+TEST(ChannelsLastTransparentTest, OtherAxesAndBroadcastAddsAreNotTransparent) {
   {  // Split over the height
     C2f m;
     m.Build(/*split_axis=*/2);
@@ -128,13 +154,6 @@ TEST(ChannelsLastTransparentTest, OtherAxesOldSplitsAndBroadcastAddsAreNotTransp
     RunPass(*pass, m.g);
     EXPECT_EQ(m.Marks("split"), ":");
     EXPECT_EQ(m.Marks("cat"), ":");
-  }
-  {  // Split of opset 11, its sizes an attribute
-    C2f m;
-    m.Build(1, /*split_opset=*/11);
-    auto pass = CreateChannelsLastPass();
-    RunPass(*pass, m.g);
-    EXPECT_EQ(m.Marks("split"), ":");
   }
   {  // An Add broadcasting one channel over the other
     C2f m;
