@@ -26,12 +26,6 @@ struct Step {
   bool swapped = false;
 };
 
-std::vector<HostTensor> RunOn(const std::string& backend, const Node& node) {
-  auto out = node.Run(Registry().Create(backend, node.def()));
-  EXPECT_TRUE(out.ok()) << backend << ": " << out.status().message();
-  return out.ok() ? *out : std::vector<HostTensor>{};
-}
-
 // The unfused nodes: v = x[0]; v = op(v, x[i]) (or op(x[i], v)) through ONNX's reference kernels.
 HostTensor Unfused(const std::vector<HostTensor>& x, const std::vector<Step>& steps) {
   HostTensor v = x[0];

@@ -25,12 +25,6 @@ using kernels::HostTensor;
 
 constexpr const char* kBackends[] = {kernels::kReferenceBackend, "cpu"};
 
-std::vector<HostTensor> RunOn(const std::string& backend, const Node& node) {
-  auto out = node.Run(Registry().Create(backend, node.def()));
-  EXPECT_TRUE(out.ok()) << backend << ": " << out.status().message();
-  return out.ok() ? *out : std::vector<HostTensor>{};
-}
-
 HostTensor Shuffle(const std::string& backend, const HostTensor& x, int64_t group, bool nhwc) {
   Node node = Node::Fused("ChannelShuffle");
   node.In(x).Int("group", group);

@@ -233,6 +233,14 @@ class Node {
   std::vector<const HostTensor*> inputs_;
 };
 
+// Runs `node` on `backend` through the registry (a cpu kernel that declines hands it to the
+// reference kernel); its outputs, or none after a test failure naming the backend.
+inline std::vector<HostTensor> RunOn(const std::string& backend, const Node& node) {
+  auto out = node.Run(Registry().Create(backend, node.def()));
+  EXPECT_TRUE(out.ok()) << backend << ": " << out.status().message();
+  return out.ok() ? *out : std::vector<HostTensor>{};
+}
+
 // Runs `node` on its cpu kernel, which must take it (oneDNN or its own loops, never the reference
 // kernel); its outputs into *out.
 inline void RunOnCpu(const Node& node, std::vector<HostTensor>* out) {

@@ -28,12 +28,6 @@ HostTensor Sizes(std::vector<int64_t> v) {
   return t;
 }
 
-std::vector<HostTensor> RunOn(const std::string& backend, const Node& node) {
-  auto out = node.Run(Registry().Create(backend, node.def()));
-  EXPECT_TRUE(out.ok()) << backend << ": " << out.status().message();
-  return out.ok() ? *out : std::vector<HostTensor>{};
-}
-
 // What a case gives the op besides its rank-4 data inputs: the inputs after them (a Split's
 // sizes, a Resize's roi / scales / sizes; null: omitted; in N, C, H, W order), its attributes
 // and output count.
