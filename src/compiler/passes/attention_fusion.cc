@@ -34,11 +34,6 @@ bool IsFloat32Rank(const ir::Value* v, size_t rank) {
          v->shape().rank() == rank;
 }
 
-// Two dims known to be equal: both known and equal, or the same named dynamic dim.
-bool SameDim(const ir::Dim& a, const ir::Dim& b) {
-  return a.known() ? b.known() && a.value == b.value : !a.symbol.empty() && a == b;
-}
-
 // The producer of `v` when it is a `op_type` node whose output `v` is read by `user` only.
 ir::Node* SoleProducer(const ir::Graph& graph, const ir::Value* v, const char* op_type,
                        const ir::Node* user) {
@@ -66,8 +61,8 @@ ir::Value* MatchHeadSplit(const ir::Graph& graph, const ir::Value* v, const ir::
   const ir::Shape& xs = x->shape();
   const ir::Shape& ss = split->shape();
   if (!ss[2].known() || !ss[3].known() || !xs[2].known() ||
-      xs[2].value != ss[2].value * ss[3].value || !SameDim(xs[0], ss[0]) ||
-      !SameDim(xs[1], ss[1])) {
+      xs[2].value != ss[2].value * ss[3].value || !pattern::SameKnownDim(xs[0], ss[0]) ||
+      !pattern::SameKnownDim(xs[1], ss[1])) {
     return nullptr;
   }
   heads = ss[2].value;
@@ -89,8 +84,8 @@ ir::Value* MatchHeadMerge(const ir::Graph& graph, const ir::Value* out,
   if (!IsFloat32Rank(y, 3)) return nullptr;
   const ir::Shape& ys = y->shape();
   if (!os[1].known() || !os[3].known() || !ys[2].known() ||
-      ys[2].value != os[1].value * os[3].value || !SameDim(ys[0], os[0]) ||
-      !SameDim(ys[1], os[2])) {
+      ys[2].value != os[1].value * os[3].value || !pattern::SameKnownDim(ys[0], os[0]) ||
+      !pattern::SameKnownDim(ys[1], os[2])) {
     return nullptr;
   }
   nodes.push_back(t);
@@ -120,7 +115,8 @@ bool FitsScores(const ir::Value* mask, const ir::Value* scores) {
   const ir::Shape& ss = scores->shape();
   const size_t offset = 4 - ms.rank();
   for (size_t i = 0; i < ms.rank(); ++i) {
-    if (!(ms[i].known() && ms[i].value == 1) && !SameDim(ms[i], ss[offset + i])) return false;
+    if (!(ms[i].known() && ms[i].value == 1) && !pattern::SameKnownDim(ms[i], ss[offset + i]))
+      return false;
   }
   return true;
 }
@@ -130,8 +126,8 @@ bool FitsScores(const ir::Value* mask, const ir::Value* scores) {
 bool SameHeads(const ir::Value* q4, const ir::Value* kt4, const ir::Value* v4) {
   const ir::Shape &q = q4->shape(), &k = kt4->shape(), &v = v4->shape();
   const bool one = k[1].known() && k[1].value == 1;
-  return SameDim(q[0], k[0]) && SameDim(q[0], v[0]) && SameDim(k[1], v[1]) &&
-         (one || SameDim(q[1], k[1]));
+  return pattern::SameKnownDim(q[0], k[0]) && pattern::SameKnownDim(q[0], v[0]) &&
+         pattern::SameKnownDim(k[1], v[1]) && (one || pattern::SameKnownDim(q[1], k[1]));
 }
 
 Result<bool> TryFuse(ir::Node& softmax, Rewriter& rw, PassContext& ctx) {

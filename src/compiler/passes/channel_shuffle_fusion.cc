@@ -23,8 +23,6 @@ namespace {
 using pattern::NewNode;
 using pattern::Rewriter;
 
-bool KnownOrNamed(const ir::Dim& d) { return d.known() || !d.symbol.empty(); }
-
 // The group g when `split` ([N, g, C / g, S...]) splits the channels of `x` ([N, C, S...]) in g
 // rows; 0 otherwise.
 int64_t SplitGroups(const ir::Shape& x, const ir::Shape& split) {
@@ -40,7 +38,7 @@ int64_t SplitGroups(const ir::Shape& x, const ir::Shape& split) {
   for (size_t i = 0; i < a.size(); ++i) {
     if (i == 1) continue;
     const ir::Dim& other = b[i == 0 ? 0 : i + 1];
-    if (!KnownOrNamed(a[i]) || !(a[i] == other)) return 0;
+    if (!pattern::SameKnownDim(a[i], other)) return 0;
   }
   return b[1].value;
 }
@@ -72,7 +70,7 @@ Result<bool> TryRewrite(ir::Node& transpose, Rewriter& rw, PassContext& ctx) {
   ir::Node* second = pattern::SoleUser(graph, transpose.output(0));
   if (!pattern::IsOp(second, "Reshape") || second->output(0) == nullptr ||
       !pattern::SameKnownShape(second->output(0)->shape(), x->shape()) ||
-      !(second->output(0)->dtype() == x->dtype())) {
+      second->output(0)->dtype() != x->dtype()) {
     return false;
   }
   graph.opsets().emplace(pattern::kKilnDomain, pattern::kKilnOpset);

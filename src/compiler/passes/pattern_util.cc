@@ -93,6 +93,10 @@ void ComposeAffine(AffineStep::Kind kind, double c, double& scale, double& shift
   }
 }
 
+bool SameKnownDim(const ir::Dim& a, const ir::Dim& b) {
+  return a.known() ? b.known() && a.value == b.value : !a.symbol.empty() && a == b;
+}
+
 bool SameKnownShape(const ir::Shape& a, const ir::Shape& b) {
   if (!a.rank_known() || !(a == b)) return false;
   for (const ir::Dim& d : a.dims()) {

@@ -66,6 +66,10 @@ std::optional<AffineStep> MatchAffineStep(const ir::Node* n, const ir::Value* v)
 // when dividing; the caller checks).
 void ComposeAffine(AffineStep::Kind kind, double c, double& scale, double& shift);
 
+// True when `a` and `b` are provably the same dim: both known and equal, or the same named
+// dynamic dim.
+bool SameKnownDim(const ir::Dim& a, const ir::Dim& b);
+
 // True when `a` and `b` are provably the same shape: equal ranks and dims, none unknown (a named
 // symbol counts as known, being the same size wherever it appears).
 bool SameKnownShape(const ir::Shape& a, const ir::Shape& b);
