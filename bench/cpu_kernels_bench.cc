@@ -221,6 +221,20 @@ void BM_ReduceMean(benchmark::State& state, const char* backend, int64_t axis) {
   RunNode(state, backend, def, {&x}, kiln::kernels::NumElements(x.dims));
 }
 
+// Attention as attention_fusion makes it of the BERT encoder's layers: Q, K, V [1, 128, 384] (12
+// heads of 32, read in place), an additive [1, 1, 1, 128] mask; its counter (elem/s) is the two
+// products' FLOPs per second. On one thread (OMP_NUM_THREADS=1) it is what each of the team's
+// threads runs in a model; with more, oneDNN's sgemm forks inside each product.
+void BM_Attention(benchmark::State& state, const char* backend) {
+  HostTensor q = Random({1, 128, 384}, 16), k = Random({1, 128, 384}, 17),
+             v = Random({1, 128, 384}, 18), m = Random({1, 1, 1, 128}, 19);
+  NodeDef def = MakeDef("Attention", 23, {&q, &k, &v, &m}, nullptr);
+  def.attrs["q_num_heads"] = int64_t{12};
+  def.attrs["kv_num_heads"] = int64_t{12};
+  RunNode(state, backend, def, {&q, &k, &v, &m}, 4 * 128 * 128 * 384, {1, 128, 384});
+}
+
+BENCHMARK_CAPTURE(BM_Attention, cpu, "cpu")->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_AddPerChannel, reference, "reference")
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();
