@@ -75,7 +75,8 @@ void AddDefaultPasses(PassManager& pm, const CompileOptions& options) {
     pm.Add(CreateBatchNormAffinePass());  // before channels_last, which keeps its chains NHWC
     pm.Add(CreateChannelShuffleFusionPass());  // before channels_last, which keeps it NHWC
     pm.Add(CreateChannelsLastPass());
-    pm.Add(CreateArithmeticChainPass());  // after channels_last: it flags arithmetic kept NHWC
+    pm.Add(CreateArithmeticChainPass());    // after channels_last: it flags arithmetic kept NHWC
+    pm.Add(CreateMatMulBf16StoragePass());  // after the fusions that make FusedMatMul
   }
   pm.Add(CreateConstantFoldingPass());
   pm.Add(CreateDeadCodeEliminationPass());

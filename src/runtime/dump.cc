@@ -101,15 +101,24 @@ std::string Stats(const TensorView& v) {
 
 // The tensor's bytes in N,C,H,W order and its own dtype: a copy transposed from N,H,W,C storage
 // when `nhwc` (N, C/b, H, W, b with a channel `block` b), each element widened from bfloat16
-// storage when `bf16` too (a float32 tensor stored so; channels_last only ever stores NHWC
-// tensors as bf16).
+// storage when `bf16` too (a float32 tensor stored so: channels_last's NHWC ones, or
+// matmul_bf16_storage's plain ones).
 std::string LogicalBytes(const TensorView& v, bool nhwc, bool bf16, int64_t block = 0) {
   const size_t bytes = v.bytes();
   std::string out(bytes, '\0');
   if (bytes == 0) return out;
   const auto* src = static_cast<const char*>(v.data);
   if (!nhwc || v.dims.size() != 4) {
-    std::memcpy(out.data(), src, bytes);
+    if (!bf16) {
+      std::memcpy(out.data(), src, bytes);
+      return out;
+    }
+    for (size_t i = 0; i < bytes / sizeof(float); ++i) {  // a float32 tensor stored bf16
+      uint16_t stored;
+      std::memcpy(&stored, src + i * 2, 2);
+      const float value = kernels::BFloat16ToFloat(stored);
+      std::memcpy(out.data() + i * sizeof(float), &value, sizeof value);
+    }
     return out;
   }
   const int64_t N = v.dims[0], C = v.dims[1], H = v.dims[2], W = v.dims[3];
@@ -375,12 +384,13 @@ void DumpObserver::Write(const GraphProgram& graph, const NodeInfo& node, const 
     list.Key("dtype").Value(std::string(ir::Name(v->dtype)));
     list.Key("shape").Dims(v->dims);
     if (info.place == TensorPlace::kWeight) list.Key("constant").Value(true);
-    // A bf16-stored tensor is read through its float32 copy in logical order.
-    const bool stored_bf16 = i < 32 && ((bf16 >> i) & 1u) && v->dims.size() == 4;
+    // A bf16-stored tensor is read through its float32 copy in logical order (NHWC ones:
+    // channels_last; plain ones: matmul_bf16_storage).
+    const bool stored_bf16 = i < 32 && ((bf16 >> i) & 1u) && v->dtype == DataType::kFloat32;
     std::string logical;
     TensorView widened;
     if (stored_bf16) {
-      logical = LogicalBytes(*v, true, true);
+      logical = LogicalBytes(*v, ((nhwc >> i) & 1u) != 0, true);
       widened = *v;
       widened.data = logical.data();
     }

@@ -298,7 +298,8 @@ class Builder {
               a->graph() < static_cast<int32_t>(model_.graphs()->size())) {
             info.bodies.push_back(a->graph());
           }
-          // channels_last's storage marks (compiler/passes/channels_last.cc), for the dump.
+          // channels_last's and matmul_bf16_storage's storage marks (compiler/passes/), for the
+          // dump.
           if (a->type() == om::AttrType::Int && a->i() != 0 && a->name()) {
             const std::string attr = a->name()->str();
             if (attr == "kiln_y_nhwc") info.nhwc_outputs |= 1u;
@@ -308,7 +309,7 @@ class Builder {
               info.nhwc_inputs = info.nhwc_outputs = ~0u;
             }
             if (attr == "kiln_y_bf16") info.bf16_outputs |= 1u;
-            if (attr == "kiln_x_bf16") info.bf16_inputs |= 1u;
+            if (attr == "kiln_x_bf16" || attr == "kiln_a_bf16") info.bf16_inputs |= 1u;
             if (attr == "kiln_z_bf16") info.bf16_inputs |= 1u << 3;
             if (attr == "kiln_x_cblock") info.x_block = a->i();
             if (attr == "kiln_z_cblock") info.z_block = a->i();

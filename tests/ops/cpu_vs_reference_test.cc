@@ -511,25 +511,28 @@ TEST(CpuFusedConvTest, WinogradShapesWithEveryActivation) {
   }
 }
 
-// A float32 NCHW tensor as channels_last's bf16 storage (kiln_*_bf16): NHWC order, each element
-// rounded to bf16, in the first half of a float32-sized buffer (dtype and dims unchanged).
-HostTensor ToBf16Storage(const HostTensor& t) {
-  const HostTensor nhwc = Relayout(t, true);
+// A float32 tensor as bf16 storage (kiln_*_bf16): each element rounded to bf16, in order, in the
+// first half of a float32-sized buffer (dtype and dims unchanged); and back.
+HostTensor ToPlainBf16(const HostTensor& t) {
   HostTensor out(t.dtype, t.dims);
-  const auto* src = reinterpret_cast<const float*>(nhwc.bytes.data());
+  const auto* src = reinterpret_cast<const float*>(t.bytes.data());
   auto* dst = reinterpret_cast<uint16_t*>(out.bytes.data());
   for (int64_t i = 0; i < t.view().num_elements(); ++i) dst[i] = kernels::FloatToBFloat16(src[i]);
   return out;
 }
+HostTensor FromPlainBf16(const HostTensor& t) {
+  HostTensor out(t.dtype, t.dims);
+  const auto* src = reinterpret_cast<const uint16_t*>(t.bytes.data());
+  auto* dst = reinterpret_cast<float*>(out.bytes.data());
+  for (int64_t i = 0; i < t.view().num_elements(); ++i) dst[i] = kernels::BFloat16ToFloat(src[i]);
+  return out;
+}
+
+// A float32 NCHW tensor as channels_last's bf16 storage: NHWC order, then as ToPlainBf16.
+HostTensor ToBf16Storage(const HostTensor& t) { return ToPlainBf16(Relayout(t, true)); }
 
 // The float32 NCHW values of a tensor in bf16 storage.
-HostTensor FromBf16Storage(const HostTensor& t) {
-  HostTensor nhwc(t.dtype, t.dims);
-  const auto* src = reinterpret_cast<const uint16_t*>(t.bytes.data());
-  auto* dst = reinterpret_cast<float*>(nhwc.bytes.data());
-  for (int64_t i = 0; i < t.view().num_elements(); ++i) dst[i] = kernels::BFloat16ToFloat(src[i]);
-  return Relayout(nhwc, false);
-}
+HostTensor FromBf16Storage(const HostTensor& t) { return Relayout(FromPlainBf16(t), false); }
 
 // Every element rounded to bf16 (what a tensor stored as bf16 holds), NCHW float32.
 HostTensor RoundedToBf16(const HostTensor& t) { return FromBf16Storage(ToBf16Storage(t)); }
@@ -587,6 +590,43 @@ TEST(CpuFusedConvTest, Bf16StorageOfChannelsLastTensors) {
         ASSERT_TRUE(ref.ok()) << "reference: " << ref.status().message();
         ExpectClose(back(std::move(*ref)), want->at(0), y_rounding, 1e-5);
       }
+      std::vector<HostTensor> got;
+      ASSERT_NO_FATAL_FAILURE(RunOnCpu(node, &got));
+      const bool bf16_products = precision == kernels::MatrixPrecision::kBf16 && CpuHasBf16();
+      ExpectClose(back(std::move(got)), want->at(0), y_rounding, bf16_products ? 1e-2 : 1e-5);
+    }
+  }
+}
+
+// FusedMatMul with A and / or Y stored as bf16 (kiln_a_bf16 / kiln_y_bf16: matmul_bf16_storage,
+// a transformer's feed-forward value), a 3-D A as a transformer's, GELU fused, against the
+// reference kernel of the plain node on the bf16-rounded A: the reference kernel and the cpu kernel
+// in f32 differ from it only by Y's rounding to bf16; the cpu kernel computing in bf16 (on a CPU
+// with bf16 arithmetic; f32 elsewhere) within 1 % of the output's range.
+TEST(CpuMatMulTest, Bf16StorageOfAAndY) {
+  const HostTensor a = Random({2, 7, 64}, 75), w = Random({64, 48}, 76), b = Random({48}, 77);
+  const HostTensor a_rounded = FromPlainBf16(ToPlainBf16(a));
+  Node plain = Node::Fused("FusedMatMul");
+  plain.In(a_rounded).Const(w).In(b).Str("activation", "Gelu");
+  auto want = plain.Run(Registry().Create(kernels::kReferenceBackend, plain.def()));
+  ASSERT_TRUE(want.ok()) << want.status().message();
+  for (int flags = 1; flags < 4; ++flags) {
+    const bool ba = flags & 1, by = flags & 2;
+    for (auto precision : {kernels::MatrixPrecision::kFp32, kernels::MatrixPrecision::kBf16}) {
+      SCOPED_TRACE(std::string("a_bf16 ") + (ba ? "1" : "0") + " y_bf16 " + (by ? "1" : "0") + " " +
+                   kernels::Name(precision));
+      Node node = Node::Fused("FusedMatMul");
+      node.In(ba ? ToPlainBf16(a) : a_rounded).Const(w).In(b).Str("activation", "Gelu");
+      node.Precision(precision);
+      if (ba) node.Int("kiln_a_bf16", 1);
+      if (by) node.Int("kiln_y_bf16", 1);
+      auto back = [&](std::vector<HostTensor> out) {
+        return by ? FromPlainBf16(out.at(0)) : out.at(0);
+      };
+      const double y_rounding = by ? 1.0 / 256 : 1e-5;  // bf16 keeps 8 significant bits
+      auto ref = node.Run(Registry().Create(kernels::kReferenceBackend, node.def()));
+      ASSERT_TRUE(ref.ok()) << "reference: " << ref.status().message();
+      ExpectClose(back(std::move(*ref)), want->at(0), y_rounding, 1e-5);
       std::vector<HostTensor> got;
       ASSERT_NO_FATAL_FAILURE(RunOnCpu(node, &got));
       const bool bf16_products = precision == kernels::MatrixPrecision::kBf16 && CpuHasBf16();

@@ -160,6 +160,57 @@ def test_dump_of_a_bf16_model_widens_its_bf16_storage(tmp_path):
     assert compared >= 90 and worst > 1e-4  # bf16 ran: not float32's accuracy
 
 
+def test_dump_of_a_bf16_feed_forward_block_widens_its_bf16_hidden_value(tmp_path):
+    """In a bf16 model the value between a transformer's two feed-forward products is stored as
+    bf16 (src/compiler/passes/README.md "matmul_bf16_storage"); the dump gives it as float32 like
+    every other tensor, within bf16's accuracy of onnxruntime's f32 value, and the block's output
+    (the graph's, stored float32) too."""
+    from onnx import TensorProto, helper
+
+    rng = np.random.default_rng(5)
+    weights = [numpy_helper.from_array((rng.standard_normal(shape) / np.sqrt(shape[0]))
+                                       .astype(np.float32), name)
+               for name, shape in [("w1", (32, 96)), ("b1", (96,)), ("w2", (96, 32)),
+                                   ("b2", (32,))]]
+    nodes = [helper.make_node("MatMul", ["x", "w1"], ["m1"]),
+             helper.make_node("Add", ["m1", "b1"], ["a1"]),
+             helper.make_node("Relu", ["a1"], ["hidden"]),
+             helper.make_node("MatMul", ["hidden", "w2"], ["m2"]),
+             helper.make_node("Add", ["m2", "b2"], ["y"])]
+    graph = helper.make_graph(nodes, "ffn",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16, 32])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 16, 32])],
+                              weights)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    model_path = tmp_path / "ffn.onnx"
+    onnx.save(model, str(model_path))
+    subprocess.run([KILN, "atc", "--framework=5", f"--model={model_path}",
+                    f"--output={tmp_path / 'ffn'}", "--precision_mode=allow_mix_precision_bf16"],
+                   check=True, capture_output=True)
+    om = tmp_path / "ffn.om"
+    subprocess.run([KILN, "atc", "--mode=1", f"--om={om}", f"--json={tmp_path / 'om.json'}"],
+                   check=True, capture_output=True)
+    text = (tmp_path / "om.json").read_text()
+    assert text.count('"kiln_y_bf16"') == 1 and text.count('"kiln_a_bf16"') == 1, text[:2000]
+    feeds = {"x": rng.standard_normal((1, 16, 32)).astype(np.float32)}
+    execs, _ = dump_with_acl(om, feeds, tmp_path / "dump")
+    index = json.loads((execs[0] / "index.json").read_text())
+    expected = onnxruntime_all_outputs(model_path, feeds)
+    seen = set()
+    for node in index["nodes"]:
+        for out in node["outputs"]:
+            got = np.load(execs[0] / out["file"])
+            want = expected[out["tensor"]]
+            assert got.dtype == np.float32 and got.shape == want.shape, out["tensor"]
+            err = float(np.abs(got - want).max()) / float(np.abs(want).max())
+            # bf16 keeps 8 significant bits (2^-9 relative rounding) of x, the weights and the
+            # hidden value; read as float32 bytes the hidden value would be far off.
+            assert 1e-5 < err <= 2e-2, (out["tensor"], err)
+            seen.add(out["tensor"])
+    assert seen == {"hidden", "y"}, seen
+
+
 def test_dump_of_a_batch_two_model_gives_its_channel_blocks_in_nchw(tmp_path):
     """At batch 2 the values kept NHWC between convolutions are stored in blocks of 16 channels
     (src/compiler/passes/README.md "channels_last"); the dump gives them N,C,H,W like every other

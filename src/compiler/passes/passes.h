@@ -38,6 +38,9 @@ std::unique_ptr<Pass> CreateBatchNormAffinePass();
 std::unique_ptr<Pass> CreateChannelShuffleFusionPass();
 // Keeps float32 activations NHWC between consecutive 2-D convolutions (channels_last.cc).
 std::unique_ptr<Pass> CreateChannelsLastPass();
+// In a bf16 model, stores the float32 values passed between constant-weights FusedMatMuls as
+// bf16 (matmul_bf16_storage.cc; CPU target).
+std::unique_ptr<Pass> CreateMatMulBf16StoragePass();
 // Fuses chains of float32 Add / Sub / Mul / Div into one ArithmeticChain (arithmetic_chain.cc).
 std::unique_ptr<Pass> CreateArithmeticChainPass();
 

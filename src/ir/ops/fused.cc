@@ -376,8 +376,28 @@ Status FusedQLinearMatMul(InferenceContext& ctx) {
 Status FusedGemm(InferenceContext& ctx) { return InferAsBase(ctx, "Gemm"); }
 Status FusedConvTranspose(InferenceContext& ctx) { return InferAsBase(ctx, "ConvTranspose"); }
 
+// FusedMatMul's bf16 storage flags (matmul_bf16_storage, src/compiler/passes/README.md): ints 0
+// or 1; a set flag needs a float32 A (kiln_a_bf16) or Y (kiln_y_bf16), whose bytes are then
+// bfloat16.
+Status CheckMatMulStorageFlags(InferenceContext& ctx) {
+  for (const char* name : {"kiln_a_bf16", "kiln_y_bf16"}) {
+    auto it = ctx.attrs().find(name);
+    if (it == ctx.attrs().end()) continue;
+    const int64_t* v = std::get_if<int64_t>(&it->second);
+    if (v == nullptr || (*v != 0 && *v != 1)) {
+      return ctx.Fail("attribute '", name, "' must be the int 0 or 1");
+    }
+    if (*v == 1 && ctx.input_dtype(0) != DataType::kFloat32) {
+      return ctx.Fail("attribute '", name, "' needs float32 A and Y, got ",
+                      Name(ctx.input_dtype(0)));
+    }
+  }
+  return Status::Ok();
+}
+
 Status FusedMatMul(InferenceContext& ctx) {
   KILN_RETURN_IF_ERROR(InferAsBase(ctx, "MatMul"), "");
+  KILN_RETURN_IF_ERROR(CheckMatMulStorageFlags(ctx), "");
   if (ctx.has_input(2)) {
     if (ctx.input_dtype(2) != ctx.input_dtype(0)) {
       return ctx.Fail("bias is ", Name(ctx.input_dtype(2)), ", A ", Name(ctx.input_dtype(0)),
@@ -505,10 +525,13 @@ void RegisterFusedOps(OpRegistry& r) {
                  .Attrs(activation({Attr("alpha", 1.0), Attr("beta", 1.0), Attr("transA", 0),
                                     Attr("transB", 0)})));
   // FusedMatMul's post_scale / post_shift as FusedConv's (post_affine_fusion: attention's
-  // scores divided by sqrt(d)).
+  // scores divided by sqrt(d)); kiln_a_bf16 / kiln_y_bf16: A or Y stored as bfloat16
+  // (matmul_bf16_storage, in a bf16 model).
   r.Register(MakeSchema("FusedMatMul", 1, 2, 3, 1, 1, kFamily, FusedMatMul, kDomain)
                  .Attrs(activation({OptionalAttr("post_scale", AttrKind::kFloat),
-                                    OptionalAttr("post_shift", AttrKind::kFloat)})));
+                                    OptionalAttr("post_shift", AttrKind::kFloat),
+                                    OptionalAttr("kiln_a_bf16", AttrKind::kInt),
+                                    OptionalAttr("kiln_y_bf16", AttrKind::kInt)})));
 }
 
 }  // namespace kiln::ir

@@ -373,15 +373,43 @@ void MatMulCompute(const Activation& act_attr, const TensorView& a, const Tensor
   });
 }
 
+// A float32 tensor stored as bfloat16 (its bytes), widened.
+HostTensor WidenBf16(const TensorView& stored) {
+  HostTensor wide(DataType::kFloat32, stored.dims);
+  const auto* s = static_cast<const uint16_t*>(stored.data);
+  auto* d = reinterpret_cast<float*>(wide.bytes.data());
+  for (int64_t i = 0; i < NumElements(stored.dims); ++i) d[i] = BFloat16ToFloat(s[i]);
+  return wide;
+}
+
 class FusedMatMulKernel final : public Kernel {
  public:
-  FusedMatMulKernel(const NodeDef& def, Activation act) : def_(def), act_(act) {}
+  FusedMatMulKernel(const NodeDef& def, Activation act)
+      : def_(def),
+        act_(act),
+        a_bf16_(def.attr_int("kiln_a_bf16") == 1),
+        y_bf16_(def.attr_int("kiln_y_bf16") == 1) {}
 
   Status Run(KernelContext& ctx) const override {
     const TensorView* a = ctx.input(0);
     const TensorView* b = ctx.input(1);
     const TensorView* bias = ctx.num_inputs() > 2 ? ctx.input(2) : nullptr;
     KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def_, ctx, 0));
+    // matmul_bf16_storage's flags: float32 A or Y whose bytes are bfloat16, computed here in
+    // float32 (A widened first; Y rounded to nearest even at the end).
+    HostTensor a_wide, y_wide;
+    TensorView a_view, y_view;
+    if (a_bf16_) {
+      a_wide = WidenBf16(*a);
+      a_view = a_wide.view();
+      a = &a_view;
+    }
+    TensorView* y_stored = y;
+    if (y_bf16_) {
+      y_wide = HostTensor(DataType::kFloat32, y->dims);
+      y_view = y_wide.view();
+      y = &y_view;
+    }
     // numpy matmul: a 1-D A is a row [1, K], a 1-D B a column [K, 1]; both extra dims drop, and
     // Y's leading dims are the broadcast batch dims.
     const bool a_vec = a->rank() == 1, b_vec = b->rank() == 1;
@@ -396,12 +424,18 @@ class FusedMatMulKernel final : public Kernel {
       MatMulCompute<typename decltype(tag)::type>(act_, *a, *b, bias, batch, a_batch, b_batch, rows,
                                                   cols, depth, *y, ctx);
     });
+    if (y_bf16_) {
+      const float* wide = y->as<const float>();
+      auto* stored = static_cast<uint16_t*>(y_stored->data);
+      for (int64_t i = 0; i < y->num_elements(); ++i) stored[i] = FloatToBFloat16(wide[i]);
+    }
     return Status::Ok();
   }
 
  private:
   NodeDef def_;
   Activation act_;
+  bool a_bf16_, y_bf16_;
 };
 
 Result<std::unique_ptr<Kernel>> MakeFusedMatMul(const NodeDef& def) {

@@ -104,6 +104,11 @@ struct ProductPlan final : Plan {
   bool convert_a = false;
   dnnl::memory::desc src_md;
   dnnl::reorder a_in;
+  // Y stored bf16 (kiln_y_bf16) by a product computing in f32, whose oneDNN matmul takes no
+  // bf16 destination: it writes dst_md (f32, scratch) and y_out converts into y_md.
+  bool convert_y = false;
+  dnnl::memory::desc y_md;
+  dnnl::reorder y_out;
 };
 
 class ProductKernel final : public DnnlKernel {
@@ -142,7 +147,9 @@ class ProductKernel final : public DnnlKernel {
         gemm_(kind == ProductKind::kGemm || kind == ProductKind::kFusedGemm),
         b_input_(b_input),
         bias_input_(bias_input),
-        quant_(std::move(quant)) {
+        quant_(std::move(quant)),
+        a_bf16_(def.attr_int("kiln_a_bf16") == 1),
+        y_bf16_(def.attr_int("kiln_y_bf16") == 1) {
     if (gemm_) {
       trans_a_ = def.attr_int("transA") != 0;
       trans_b_ = def.attr_int("transB") != 0;
@@ -253,9 +260,11 @@ class ProductKernel final : public DnnlKernel {
   void Create(const Geometry& g, bool bias_arg, ProductPlan& p) const {
     using dnnl::algorithm;
     using dt = dnnl::memory::data_type;
-    p.a_md = StridedDesc(g.a, g.a_strides, quant_ ? quant_->a_dt : dt::f32);
+    // FusedMatMul's kiln_a_bf16 / kiln_y_bf16 (matmul_bf16_storage): A or Y stored as bf16.
+    p.a_md = StridedDesc(g.a, g.a_strides, quant_ ? quant_->a_dt : a_bf16_ ? dt::bf16 : dt::f32);
     const dnnl::memory::desc b_user = StridedDesc(g.b, g.b_strides, quant_ ? dt::s8 : dt::f32);
-    p.dst_md = PlainDesc(g.dst, quant_ ? quant_->y_dt : dt::f32);
+    p.dst_md = PlainDesc(g.dst, quant_ ? quant_->y_dt : y_bf16_ ? dt::bf16 : dt::f32);
+    p.y_md = p.dst_md;
     const bool has_addend = !g.addend.empty();
     dnnl::primitive_attr attr = UserScratchpadAttr();
     dnnl::post_ops ops;
@@ -291,13 +300,15 @@ class ProductKernel final : public DnnlKernel {
     AppendActivation(act_, ops, scale);
     attr.set_post_ops(ops);
     // bf16 takes both factors in bf16: only a product with constant weights (B packed once)
-    // does, its A converted per run; one with two computed factors (attention) stays f32. An
-    // int8 product takes its own types.
+    // does, its A converted per run unless it is stored bf16; one with two computed factors
+    // (attention) stays f32. An int8 product takes its own types.
     const auto in = quant_                     ? quant_->a_dt
                     : b_const_.data != nullptr ? MatrixInputType(def_)
                                                : dnnl::memory::data_type::f32;
     const auto w_in = quant_ ? dt::s8 : in;
-    p.convert_a = !quant_ && in != dnnl::memory::data_type::f32;
+    p.convert_a = !quant_ && in != p.a_md.data_type();
+    p.convert_y = y_bf16_ && in == dt::f32;
+    if (p.convert_y) p.dst_md = PlainDesc(g.dst, dt::f32);
     if (p.convert_a) {
       Dims row_major(g.a.size(), 1);
       for (size_t i = g.a.size(); i-- > 1;) row_major[i - 1] = row_major[i] * g.a[i];
@@ -319,7 +330,7 @@ class ProductKernel final : public DnnlKernel {
       try {
         pd = create(dnnl::memory::desc(ToDnnl(g.b), w_in, dnnl::memory::format_tag::any));
       } catch (const dnnl::error&) {
-        if (p.convert_a) throw;  // bf16 declined: these dims run on the reference kernel
+        if (!quant_ && in != dt::f32) throw;  // bf16 declined: the reference kernel runs them
         pd = create(b_user);
       }
       p.b_md = pd.weights_desc();
@@ -331,12 +342,16 @@ class ProductKernel final : public DnnlKernel {
     p.matmul = dnnl::matmul(pd);
     p.scratch_md = pd.scratchpad_desc();
     if (p.convert_a) p.a_in = MakeReorder(p.a_md, p.src_md, p.scratch_md);
+    if (p.convert_y) p.y_out = MakeReorder(p.dst_md, p.y_md, p.scratch_md);
   }
 
   Status Execute(const Plan& base, KernelContext& ctx, DnnlRun& run) const override {
     const auto& p = static_cast<const ProductPlan&>(base);
     KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
-    run.Buffers({p.scratch_md.get_size(), p.convert_a ? p.src_md.get_size() : 0});
+    run.Buffers({p.scratch_md.get_size(), p.convert_a ? p.src_md.get_size() : 0,
+                 p.convert_y ? p.dst_md.get_size() : 0});
+    const dnnl::memory& y_mem = run.Memory(2, p.y_md, y->data);
+    const dnnl::memory* dst = p.convert_y ? &run.Memory(7, p.dst_md, run.buffer(2)) : &y_mem;
     const void* b = p.weights != nullptr ? p.weights : ctx.input(b_input_)->data;
     const dnnl::memory* addend =
         p.addend_arg != 0 ? &run.Memory(3, p.addend_md, ctx.input(2)->data) : nullptr;
@@ -355,13 +370,17 @@ class ProductKernel final : public DnnlKernel {
     run.Execute(p.matmul,
                 {{DNNL_ARG_SRC, src},
                  {DNNL_ARG_WEIGHTS, &run.Memory(1, p.b_md, b)},
-                 {DNNL_ARG_DST, &run.Memory(2, p.dst_md, y->data)},
+                 {DNNL_ARG_DST, dst},
                  {p.addend_arg, addend},
                  {DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, zp},
                  {DNNL_ARG_BIAS, p.bias_md.is_zero()
                                      ? nullptr
                                      : &run.Memory(6, p.bias_md, ctx.input(p.bias_input)->data)}},
                 p.scratch_md, run.buffer(0));
+    if (p.convert_y) {
+      run.Execute(p.y_out, {{DNNL_ARG_FROM, dst}, {DNNL_ARG_TO, &y_mem}}, p.scratch_md,
+                  run.buffer(0));
+    }
     run.Wait();
     return Status::Ok();
   }
@@ -374,6 +393,7 @@ class ProductKernel final : public DnnlKernel {
   size_t b_input_;                     // B's input: 1, or 3 for QLinearMatMul
   size_t bias_input_;                  // FusedQLinearMatMul's bias input (8), else SIZE_MAX
   std::optional<QuantProduct> quant_;  // set for QLinearMatMul
+  bool a_bf16_, y_bf16_;               // FusedMatMul's A or Y stored as bf16
   PackedWeights* PackedInput(size_t i) const override {
     return i == b_input_ && b_const_.data != nullptr ? &packed_ : nullptr;
   }
