@@ -4,8 +4,8 @@
 // com.kiln ArithmeticChain (the arithmetic_chain pass's op) on the reference and the cpu
 // backend: it must write exactly what the ONNX Add / Sub / Mul / Div nodes it replaces write
 // when run one after the other (the oracle: ONNX's reference kernels, step by step), for
-// broadcast operands, swapped steps, tensors the cpu kernel cuts into chunks and blocks, and
-// channels-last storage (kiln_nhwc).
+// broadcast operands, swapped steps, tensors the cpu kernel cuts into chunks and blocks,
+// channels-last storage (kiln_nhwc), and a Relu at the end (activation).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -44,6 +44,15 @@ HostTensor Unfused(const std::vector<HostTensor>& x, const std::vector<Step>& st
   return v;
 }
 
+// Then a Relu node (ONNX's reference kernel), as the chain's activation "Relu" ends it.
+HostTensor Relu(const HostTensor& v) {
+  Node n("Relu", 14);
+  n.In(v);
+  std::vector<HostTensor> out = RunOn(kernels::kReferenceBackend, n);
+  EXPECT_EQ(out.size(), 1u);
+  return out.empty() ? v : out[0];
+}
+
 Node Chain(const std::vector<HostTensor>& x, const std::vector<Step>& steps, bool nhwc = false) {
   Node n("ArithmeticChain", 1, "com.kiln");
   for (const HostTensor& t : x) n.In(t);
@@ -60,9 +69,11 @@ Node Chain(const std::vector<HostTensor>& x, const std::vector<Step>& steps, boo
 
 // The chain on both backends equals the unfused nodes bit for bit; the cpu kernel ran its own
 // loop (no hand-off to the reference kernel).
-void ExpectMatches(const std::vector<HostTensor>& x, const std::vector<Step>& steps) {
-  const HostTensor want = Unfused(x, steps);
-  const Node chain = Chain(x, steps);
+void ExpectMatches(const std::vector<HostTensor>& x, const std::vector<Step>& steps,
+                   bool relu = false) {
+  const HostTensor want = relu ? Relu(Unfused(x, steps)) : Unfused(x, steps);
+  Node chain = Chain(x, steps);
+  if (relu) chain.Str("activation", "Relu");
   for (const std::string backend : {kernels::kReferenceBackend, "cpu"}) {
     const int64_t before = ReferenceRunCount();
     const std::vector<HostTensor> got = RunOn(backend, chain);
@@ -135,6 +146,25 @@ TEST(ArithmeticChainTest, ChannelsLastStorage) {
   }
 }
 
+TEST(ArithmeticChainTest, AReluEndsTheChain) {
+  // A pre-activation network's BatchNormalization (x * scale + shift) and Relu, the values around
+  // zero, and a larger tensor of several blocks and chunks; stored NHWC too.
+  ExpectMatches({Random({1, 6, 5, 7}, 50), Random({1, 6, 1, 1}, 51), Random({1, 6, 1, 1}, 52)},
+                {{"Mul"}, {"Add"}}, true);
+  ExpectMatches({Random({1, 64, 30, 31}, 53), Random({1, 64, 30, 31}, 54)}, {{"Sub"}}, true);
+  const Dims dims = {1, 48, 20, 21};
+  const HostTensor x = Random(dims, 55), s = Random({1, 48, 1, 1}, 56),
+                   b = Random({1, 48, 1, 1}, 57);
+  const HostTensor want = ToNhwc(Relu(Unfused({x, s, b}, {{"Mul"}, {"Add"}})));
+  Node chain = Chain({ToNhwc(x), s, b}, {{"Mul"}, {"Add"}}, true);
+  chain.Str("activation", "Relu");
+  for (const std::string backend : {kernels::kReferenceBackend, "cpu"}) {
+    const std::vector<HostTensor> got = RunOn(backend, chain);
+    ASSERT_EQ(got.size(), 1u) << backend;
+    EXPECT_EQ(got[0].bytes, want.bytes) << backend;
+  }
+}
+
 TEST(ArithmeticChainTest, TheDefinitionRefusesBadChains) {
   auto refused = [](Node n, const char* what) {
     auto k = Registry().Create("cpu", n.def());
@@ -148,6 +178,9 @@ TEST(ArithmeticChainTest, TheDefinitionRefusesBadChains) {
   bad_swap.Ints("swapped", {0, 2});
   refused(std::move(bad_swap), "0 or 1");
   refused(Chain({a, Random({3, 2}, 42), a}, {{"Add"}, {"Mul"}}), "cannot be broadcast");
+  Node sigmoid = Chain({a, b}, {{"Add"}});
+  sigmoid.Str("activation", "Sigmoid");
+  refused(std::move(sigmoid), "is not \"\" or Relu");
   refused(Chain({Random({1, 2, 3, 3}, 43), Random({1, 1, 3, 3}, 44), Random({1, 2, 3, 3}, 45)},
                 {{"Add"}, {"Mul"}}, true),
           "height and width 1");

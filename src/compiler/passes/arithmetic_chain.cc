@@ -5,8 +5,9 @@
 // only by the next — become one com.kiln ArithmeticChain, which makes one pass over memory
 // instead of one per node (a squeeze-excitation's x * s + x + the upsampled branch of a feature
 // pyramid; (x - mean) / std). Runs after channels_last: ONNX nodes chain with ONNX nodes, com.kiln
-// ones with kiln_nhwc with those of the same flag (the chain keeps it). Each step computes what
-// its node computed (src/compiler/passes/README.md). A chain that batch_norm_affine made from a
+// ones with kiln_nhwc with those of the same flag (the chain keeps it), and a Relu that alone reads
+// a chain's output ends it. Each step computes what its node computed
+// (src/compiler/passes/README.md). A chain that batch_norm_affine made from a
 // BatchNormalization continues here like any other.
 #include <string>
 #include <vector>
@@ -27,11 +28,13 @@ bool IsStep(const std::string& op) {
   return op == "Add" || op == "Sub" || op == "Mul" || op == "Div";
 }
 
-// What a node contributes to a chain: its inputs in order, its steps, and its layout flag.
+// What a node contributes to a chain: its inputs in order, its steps, its final activation and
+// its layout flag.
 struct Links {
   std::vector<ir::Value*> inputs;
   std::vector<std::string> ops;
   std::vector<int64_t> swapped;
+  std::string activation;
   int64_t nhwc = 0;
 };
 
@@ -46,6 +49,7 @@ bool AsChain(const ir::Node& n, Links* out) {
     out->inputs = n.inputs();
     out->ops = n.attr_strings("ops");
     out->swapped = n.attr_ints("swapped");
+    out->activation = n.attr_string("activation");
     out->nhwc = n.attr_int("kiln_nhwc");
     return out->swapped.size() == out->ops.size();
   }
@@ -72,14 +76,43 @@ size_t MaxInputs() {
   return schema == nullptr ? 0 : static_cast<size_t>(schema->max_inputs);
 }
 
+// A float32 Relu (ONNX's, or channels_last's com.kiln one) with layout flag `nhwc`.
+bool IsRelu(const ir::Node* n, int64_t nhwc) {
+  if (n == nullptr || n->inputs().size() != 1 || n->outputs().size() != 1 ||
+      n->output(0)->dtype() != ir::DataType::kFloat32) {
+    return false;
+  }
+  if (pattern::IsOp(n, "Relu")) return nhwc == 0;
+  return pattern::IsOp(n, "Relu", pattern::kKilnDomain) && n->attr_int("kiln_nhwc") == nhwc;
+}
+
 // `head` (a chain or an arithmetic node) and the arithmetic node or chain that alone reads its
 // output: that node's step follows head's (a chain continues head's when it starts from head's
-// output).
+// output). A Relu that alone reads it ends the chain (a pre-activation network's normalisation
+// and Relu: one pass over memory instead of two).
 Result<bool> TryExtend(ir::Node& head, Rewriter& rw, PassContext& ctx) {
   Links chain;
-  if (!AsChain(head, &chain)) return false;
+  if (!AsChain(head, &chain) || !chain.activation.empty()) return false;
   ir::Value* v = head.output(0);
   ir::Node* next = pattern::SoleUser(rw.graph(), v);
+  if (IsRelu(next, chain.nhwc)) {
+    NewNode spec{kChain,
+                 pattern::kKilnDomain,
+                 next->name(),
+                 pattern::kKilnOpset,
+                 chain.inputs,
+                 {next->output(0)},
+                 {}};
+    spec.attrs["ops"] = chain.ops;
+    spec.attrs["swapped"] = chain.swapped;
+    spec.attrs["activation"] = std::string("Relu");
+    if (chain.nhwc != 0) spec.attrs["kiln_nhwc"] = chain.nhwc;
+    ctx.log.push_back(StrCat("arithmetic_chain: ", head.Label(), " and ", next->Label(), " into ",
+                             kChain, " of ", chain.ops.size(), " steps and a Relu"));
+    KILN_RETURN_IF_ERROR(rw.Replace({&head, next}, std::move(spec)).status(),
+                         "in arithmetic_chain");
+    return true;
+  }
   Links tail;
   if (next == nullptr || !AsChain(*next, &tail) || tail.nhwc != chain.nhwc) return false;
   if (pattern::IsOp(next, kChain, pattern::kKilnDomain)) {
@@ -103,6 +136,7 @@ Result<bool> TryExtend(ir::Node& head, Rewriter& rw, PassContext& ctx) {
                {}};
   spec.attrs["ops"] = chain.ops;
   spec.attrs["swapped"] = chain.swapped;
+  if (!tail.activation.empty()) spec.attrs["activation"] = tail.activation;
   if (chain.nhwc != 0) spec.attrs["kiln_nhwc"] = chain.nhwc;
   ctx.log.push_back(StrCat("arithmetic_chain: ", head.Label(), " and ", next->Label(), " into ",
                            kChain, " of ", chain.ops.size(), " steps"));

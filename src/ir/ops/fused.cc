@@ -246,9 +246,15 @@ Status LayoutRelu(InferenceContext& ctx) { return LayoutTransparent(ctx, "Relu")
 // com.kiln ArithmeticChain (arithmetic_chain pass): float32 Add / Sub / Mul / Div applied in turn,
 // in one pass over memory. v = X0; step i (ops[i]) makes v = v op X(i+1), or X(i+1) op v where
 // swapped[i] is 1; Y = v, of the broadcast shape of all inputs (each element is computed as the
-// unfused ops compute it). kiln_nhwc as on the transparent arithmetic (LayoutTransparent).
+// unfused ops compute it). activation "Relu" (arithmetic_chain: a Relu that alone read the
+// chain's output) then makes Y = v < 0 ? 0 : v, as the cpu's Relu computes it; "" (the default)
+// none. kiln_nhwc as on the transparent arithmetic (LayoutTransparent).
 Status ArithmeticChain(InferenceContext& ctx) {
   static const std::set<std::string> kSteps = {"Add", "Sub", "Mul", "Div"};
+  const std::string act = ctx.attr_string("activation");
+  if (!act.empty() && act != "Relu") {
+    return ctx.Unsupported("activation '", act, "' of a chain is not \"\" or Relu");
+  }
   const std::vector<std::string> ops = ctx.attr_strings("ops");
   if (ops.size() + 1 != ctx.num_inputs()) {
     return ctx.Fail("'ops' has ", ops.size(), " steps for ", ctx.num_inputs(),
@@ -505,13 +511,14 @@ void RegisterFusedOps(OpRegistry& r) {
     if (onnx != nullptr && onnx->has(kTraitInPlace)) schema.Traits(kTraitInPlace);
     r.Register(std::move(schema));
   }
-  // A chain of float32 arithmetic (at most 8 steps), with kiln_nhwc as the transparent ops have it.
+  // A chain of float32 arithmetic (1 to 8 steps), maybe ending in a Relu, with kiln_nhwc as the
+  // transparent ops have it.
   // In place on X0 (each element of X0 is read before the same element of Y is written; the
   // planner takes no input read at another slot of the node too).
   r.Register(
-      MakeSchema("ArithmeticChain", 1, 3, 9, 1, 1, kFamily, ArithmeticChain, kDomain)
+      MakeSchema("ArithmeticChain", 1, 2, 9, 1, 1, kFamily, ArithmeticChain, kDomain)
           .Attrs({RequiredAttr("ops", AttrKind::kStrings), OptionalAttr("swapped", AttrKind::kInts),
-                  OptionalAttr("kiln_nhwc", AttrKind::kInt)})
+                  Attr("activation", ""), OptionalAttr("kiln_nhwc", AttrKind::kInt)})
           .InPlace(0));
   r.Register(MakeSchema("ChannelShuffle", 1, 1, 1, 1, 1, kFamily, ChannelShuffle, kDomain)
                  .Attrs({RequiredAttr("group", AttrKind::kInt),

@@ -444,12 +444,14 @@ Result<std::unique_ptr<Kernel>> MakeFusedMatMul(const NodeDef& def) {
 }
 
 // ArithmeticChain: each output element computed step by step in float32, as the Add / Sub / Mul /
-// Div nodes it replaces compute it; with kiln_nhwc on the stored order (a rank-4 tensor's dims
-// read N, H, W, C; its definition admits only inputs whose bytes are the same in either order).
+// Div nodes it replaces compute it (then the Relu its activation names); with kiln_nhwc on the
+// stored order (a rank-4 tensor's dims read N, H, W, C; its definition admits only inputs whose
+// bytes are the same in either order).
 Status RunArithmeticChain(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const std::vector<ChainStep> steps, ReadChainSteps(def));
   KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
   const bool nhwc = def.attr_int("kiln_nhwc") == 1;
+  const bool relu = def.attr_string("activation") == "Relu";
   auto stored = [nhwc](const Dims& d) {
     Dims s = d;
     if (nhwc) NhwcStoredDims(d, &s);
@@ -497,7 +499,7 @@ Status RunArithmeticChain(const NodeDef& def, KernelContext& ctx) {
           break;
       }
     }
-    py[e] = v;
+    py[e] = relu && v < 0.0f ? 0.0f : v;  // a Relu at the end: NaN and -0 pass, as the cpu's
   }
   return Status::Ok();
 }

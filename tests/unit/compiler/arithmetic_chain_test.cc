@@ -111,6 +111,48 @@ TEST(ArithmeticChainPassTest, OnlyFloatArithmeticOfOneLayoutChains) {
   EXPECT_EQ(chain->inputs(), (std::vector<ir::Value*>{plain, m.s, m.x}));
 }
 
+TEST(ArithmeticChainPassTest, AReluThatAloneReadsTheChainEndsIt) {
+  Model m;
+  ir::Value* scaled = m.g.Op("Mul", "bn_mul", {m.x, m.s});
+  ir::Value* shifted = m.g.Op("Add", "bn_add", {scaled, m.s});
+  ir::Value* act = m.g.Op("Relu", "relu", {shifted});
+  m.g.Out(m.g.Op("Add", "after", {act, m.r}));  // after the Relu: not a step of the chain
+  ASSERT_TRUE(m.Fuse());
+  EXPECT_EQ(m.g.OpTypes(), "ArithmeticChain,Add");
+  const ir::Node* chain = NodeAt(m.g, 0);
+  EXPECT_EQ(chain->attr_strings("ops"), (Strings{"Mul", "Add"}));
+  EXPECT_EQ(chain->attr_string("activation"), "Relu");
+  EXPECT_EQ(chain->outputs(), (std::vector<ir::Value*>{act}));
+  EXPECT_EQ(chain->inputs(), (std::vector<ir::Value*>{m.x, m.s, m.s}));
+}
+
+TEST(ArithmeticChainPassTest, AReluOfAnotherLayoutOrReadingAValueReadElsewhereStays) {
+  // An NHWC chain (com.kiln Adds) and an ONNX Relu (NCHW); and an NHWC Relu after it, which
+  // fuses.
+  Model m;
+  auto nhwc = [&](const char* op, const std::string& name, std::vector<ir::Value*> in) {
+    ir::Value* y = m.g.graph.AddUniqueValue(name + "_out", {});
+    ir::Node* n = *m.g.graph.AddNode(op, "com.kiln", name, 1, std::move(in), {y});
+    n->set_attr("kiln_nhwc", int64_t{1});
+    return y;
+  };
+  ir::Value* a = nhwc("Add", "a", {m.x, m.r});
+  m.g.Out(m.g.Op("Relu", "onnx_relu", {nhwc("Mul", "b", {a, m.s})}));
+  ir::Value* c = m.g.Op("Mul", "c", {m.r, m.s});
+  m.g.Out(m.g.Op("Relu", "relu_c", {c}));
+  m.g.Out(c);  // c is read by its Relu and is a graph output
+  ir::Value* d = nhwc("Sub", "d", {m.x, m.s});
+  m.g.Out(nhwc("Relu", "nhwc_relu", {d}));
+  ASSERT_TRUE(m.Fuse());
+  EXPECT_EQ(m.g.OpTypes(), "ArithmeticChain,Relu,Mul,Relu,ArithmeticChain");
+  const ir::Node* first = NodeAt(m.g, 0);
+  EXPECT_EQ(first->attr_string("activation"), "");
+  const ir::Node* last = NodeAt(m.g, 4);
+  EXPECT_EQ(last->attr_strings("ops"), (Strings{"Sub"}));
+  EXPECT_EQ(last->attr_string("activation"), "Relu");
+  EXPECT_EQ(last->attr_int("kiln_nhwc"), 1);
+}
+
 TEST(ArithmeticChainPassTest, ALongChainIsCutAtTheOpsInputLimit) {
   // The first walk pairs the nodes, later walks join the pairs while they fit in 8 steps.
   Model m;

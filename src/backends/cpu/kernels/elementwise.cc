@@ -609,6 +609,7 @@ class ArithmeticChainKernel final : public FallbackKernel {
                         std::vector<kernels::ChainStep> steps)
       : FallbackKernel(def, std::move(reference)),
         steps_(std::move(steps)),
+        relu_(def.attr_string("activation") == "Relu"),
         nhwc_(def.attr_int("kiln_nhwc") == 1) {}
 
   // With kiln_nhwc, the reordered dims of the inputs and the output, per execution slot (they
@@ -769,6 +770,7 @@ class ArithmeticChainKernel final : public FallbackKernel {
         BinaryLeaf(Op(steps_[i]), 1u | varies(k) << 1, v, src[k], v, n);
       }
     }
+    if (relu_) UnaryLeaf(UnaryArgs{UnOp::kRelu}, v, v, n);
   }
 
   static BinOp Op(const kernels::ChainStep& s) {
@@ -792,6 +794,7 @@ class ArithmeticChainKernel final : public FallbackKernel {
   }
 
   std::vector<kernels::ChainStep> steps_;
+  bool relu_;  // activation "Relu": the block's value through Relu after the steps, in L1
   bool nhwc_;
 };
 
