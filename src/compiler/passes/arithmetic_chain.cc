@@ -86,6 +86,22 @@ bool IsRelu(const ir::Node* n, int64_t nhwc) {
   return pattern::IsOp(n, "Relu", pattern::kKilnDomain) && n->attr_int("kiln_nhwc") == nhwc;
 }
 
+// Replaces `head` and `next` by one chain of `chain`'s steps and activation, writing next's output.
+Result<bool> Replace(ir::Node& head, ir::Node& next, const Links& chain, Rewriter& rw,
+                     PassContext& ctx) {
+  NewNode spec{kChain,       pattern::kKilnDomain, next.name(), pattern::kKilnOpset,
+               chain.inputs, {next.output(0)},     {}};
+  spec.attrs["ops"] = chain.ops;
+  spec.attrs["swapped"] = chain.swapped;
+  if (!chain.activation.empty()) spec.attrs["activation"] = chain.activation;
+  if (chain.nhwc != 0) spec.attrs["kiln_nhwc"] = chain.nhwc;
+  ctx.log.push_back(StrCat("arithmetic_chain: ", head.Label(), " and ", next.Label(), " into ",
+                           kChain, " of ", chain.ops.size(), " steps",
+                           chain.activation.empty() ? "" : " and a ", chain.activation));
+  KILN_RETURN_IF_ERROR(rw.Replace({&head, &next}, std::move(spec)).status(), "in arithmetic_chain");
+  return true;
+}
+
 // `head` (a chain or an arithmetic node) and the arithmetic node or chain that alone reads its
 // output: that node's step follows head's (a chain continues head's when it starts from head's
 // output). A Relu that alone reads it ends the chain (a pre-activation network's normalisation
@@ -96,22 +112,8 @@ Result<bool> TryExtend(ir::Node& head, Rewriter& rw, PassContext& ctx) {
   ir::Value* v = head.output(0);
   ir::Node* next = pattern::SoleUser(rw.graph(), v);
   if (IsRelu(next, chain.nhwc)) {
-    NewNode spec{kChain,
-                 pattern::kKilnDomain,
-                 next->name(),
-                 pattern::kKilnOpset,
-                 chain.inputs,
-                 {next->output(0)},
-                 {}};
-    spec.attrs["ops"] = chain.ops;
-    spec.attrs["swapped"] = chain.swapped;
-    spec.attrs["activation"] = std::string("Relu");
-    if (chain.nhwc != 0) spec.attrs["kiln_nhwc"] = chain.nhwc;
-    ctx.log.push_back(StrCat("arithmetic_chain: ", head.Label(), " and ", next->Label(), " into ",
-                             kChain, " of ", chain.ops.size(), " steps and a Relu"));
-    KILN_RETURN_IF_ERROR(rw.Replace({&head, next}, std::move(spec)).status(),
-                         "in arithmetic_chain");
-    return true;
+    chain.activation = "Relu";
+    return Replace(head, *next, chain, rw, ctx);
   }
   Links tail;
   if (next == nullptr || !AsChain(*next, &tail) || tail.nhwc != chain.nhwc) return false;
@@ -127,21 +129,8 @@ Result<bool> TryExtend(ir::Node& head, Rewriter& rw, PassContext& ctx) {
   chain.inputs.insert(chain.inputs.end(), tail.inputs.begin() + 1, tail.inputs.end());
   chain.ops.insert(chain.ops.end(), tail.ops.begin(), tail.ops.end());
   chain.swapped.insert(chain.swapped.end(), tail.swapped.begin(), tail.swapped.end());
-  NewNode spec{kChain,
-               pattern::kKilnDomain,
-               next->name(),
-               pattern::kKilnOpset,
-               chain.inputs,
-               {next->output(0)},
-               {}};
-  spec.attrs["ops"] = chain.ops;
-  spec.attrs["swapped"] = chain.swapped;
-  if (!tail.activation.empty()) spec.attrs["activation"] = tail.activation;
-  if (chain.nhwc != 0) spec.attrs["kiln_nhwc"] = chain.nhwc;
-  ctx.log.push_back(StrCat("arithmetic_chain: ", head.Label(), " and ", next->Label(), " into ",
-                           kChain, " of ", chain.ops.size(), " steps"));
-  KILN_RETURN_IF_ERROR(rw.Replace({&head, next}, std::move(spec)).status(), "in arithmetic_chain");
-  return true;
+  chain.activation = tail.activation;
+  return Replace(head, *next, chain, rw, ctx);
 }
 
 class ArithmeticChainPass : public Pass {
