@@ -137,6 +137,18 @@ TEST_F(CudaKernelChoiceTest, MatrixKernelsPrepareAndDeclineWhatTheyCannotRun) {
   ExpectDeclined(nhwc, code::kFeatureUnsupported, "kiln_x_nhwc");
 }
 
+// A FusedMatMul whose A or Y a CPU bf16 model stores as bf16 (matmul_bf16_storage) is declined
+// before any library is needed: its bytes are not the float32 cuBLASLt would read.
+TEST_F(CudaKernelChoiceTest, MatrixProductsDeclineTheCpusBf16Storage) {
+  HostTensor a = F32({2, 4}, std::vector<float>(8, 1)), b = F32({4, 5}, std::vector<float>(20, 1));
+  for (const char* flag : {"kiln_a_bf16", "kiln_y_bf16"}) {
+    NodeDef def = Def("FusedMatMul", {&a, &b}, {DataType::kFloat32}, 1);
+    def.domain = "com.kiln";
+    def.attrs[flag] = int64_t{1};
+    ExpectDeclined(def, code::kFeatureUnsupported, flag);
+  }
+}
+
 // An execution whose memory is the host's, counting the copies the kernels ask of it.
 class CountingExecution final : public hal::Execution {
  public:

@@ -294,6 +294,12 @@ class MatmulKernel final : public Kernel {
 
 Result<std::unique_ptr<Kernel>> Prepare(const NodeDef& def, Form form) {
   KILN_RETURN_IF_ERROR(RequireFloat32(def), "");
+  for (const char* flag : {"kiln_a_bf16", "kiln_y_bf16"}) {  // matmul_bf16_storage's, CPU only
+    if (def.attr_int(flag) != 0) {
+      return def.Fail(code::kFeatureUnsupported, "the CUDA matrix product takes float32 (", flag,
+                      " is set: the .om was compiled for the CPU's bf16 storage)");
+    }
+  }
   KILN_ASSIGN_OR_RETURN(const CublasLtApi* lt, CublasLt());
   const bool fused = form == Form::kFusedMatMul || form == Form::kFusedGemm;
   const bool gemm = form == Form::kGemm || form == Form::kFusedGemm;
