@@ -28,6 +28,13 @@ struct Model {
   ir::Value* x = g.In("x", DataType::kFloat32, {1, 4, 6, 6});
   ir::Value* s = g.In("s", DataType::kFloat32, {1, 4, 1, 1});
   ir::Value* r = g.In("r", DataType::kFloat32, {1, 4, 6, 6});
+  // A com.kiln arithmetic node (or Relu) stored NHWC, as channels_last leaves it.
+  ir::Value* Nhwc(const char* op, const std::string& name, std::vector<ir::Value*> in) {
+    ir::Value* y = g.graph.AddUniqueValue(name + "_out", {});
+    ir::Node* n = *g.graph.AddNode(op, "com.kiln", name, 1, std::move(in), {y});
+    n->set_attr("kiln_nhwc", int64_t{1});
+    return y;
+  }
   // Runs the pass, then the definitions of every node (the chain's included).
   bool Fuse() {
     EXPECT_TRUE(g.Infer().ok());
@@ -93,16 +100,10 @@ TEST(ArithmeticChainPassTest, OnlyFloatArithmeticOfOneLayoutChains) {
   ir::Value* sq = m.g.Op("Mul", "sq", {m.x, m.x});
   m.g.Out(m.g.Op("Mul", "self", {sq, sq}));  // reads the running value twice: not a step
   // A com.kiln Add stored NHWC and an ONNX one (NCHW) do not chain; two NHWC ones do.
-  auto nhwc = [&](const char* op, const std::string& name, std::vector<ir::Value*> in) {
-    ir::Value* y = m.g.graph.AddUniqueValue(name + "_out", {});
-    ir::Node* n = *m.g.graph.AddNode(op, "com.kiln", name, 1, std::move(in), {y});
-    n->set_attr("kiln_nhwc", int64_t{1});
-    return y;
-  };
-  ir::Value* n1 = nhwc("Add", "n1", {m.x, m.r});
+  ir::Value* n1 = m.Nhwc("Add", "n1", {m.x, m.r});
   ir::Value* plain = m.g.Op("Add", "plain", {n1, m.s});
-  ir::Value* n2 = nhwc("Mul", "n2", {plain, m.s});
-  m.g.Out(nhwc("Sub", "n3", {n2, m.x}));
+  ir::Value* n2 = m.Nhwc("Mul", "n2", {plain, m.s});
+  m.g.Out(m.Nhwc("Sub", "n3", {n2, m.x}));
   ASSERT_TRUE(m.Fuse());
   EXPECT_EQ(m.g.OpTypes(), "Add,Mul,Mul,Mul,Add,Add,ArithmeticChain");
   const ir::Node* chain = m.g.FindNode("ArithmeticChain");
@@ -130,19 +131,13 @@ TEST(ArithmeticChainPassTest, AReluOfAnotherLayoutOrReadingAValueReadElsewhereSt
   // An NHWC chain (com.kiln Adds) and an ONNX Relu (NCHW); and an NHWC Relu after it, which
   // fuses.
   Model m;
-  auto nhwc = [&](const char* op, const std::string& name, std::vector<ir::Value*> in) {
-    ir::Value* y = m.g.graph.AddUniqueValue(name + "_out", {});
-    ir::Node* n = *m.g.graph.AddNode(op, "com.kiln", name, 1, std::move(in), {y});
-    n->set_attr("kiln_nhwc", int64_t{1});
-    return y;
-  };
-  ir::Value* a = nhwc("Add", "a", {m.x, m.r});
-  m.g.Out(m.g.Op("Relu", "onnx_relu", {nhwc("Mul", "b", {a, m.s})}));
+  ir::Value* a = m.Nhwc("Add", "a", {m.x, m.r});
+  m.g.Out(m.g.Op("Relu", "onnx_relu", {m.Nhwc("Mul", "b", {a, m.s})}));
   ir::Value* c = m.g.Op("Mul", "c", {m.r, m.s});
   m.g.Out(m.g.Op("Relu", "relu_c", {c}));
   m.g.Out(c);  // c is read by its Relu and is a graph output
-  ir::Value* d = nhwc("Sub", "d", {m.x, m.s});
-  m.g.Out(nhwc("Relu", "nhwc_relu", {d}));
+  ir::Value* d = m.Nhwc("Sub", "d", {m.x, m.s});
+  m.g.Out(m.Nhwc("Relu", "nhwc_relu", {d}));
   ASSERT_TRUE(m.Fuse());
   EXPECT_EQ(m.g.OpTypes(), "ArithmeticChain,Relu,Mul,Relu,ArithmeticChain");
   const ir::Node* first = NodeAt(m.g, 0);
