@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <omp.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include "backends/cpu/cpu_driver.h"
 #include "base/clock.h"
 #include "base/env.h"
+#include "base/log.h"
 
 namespace kiln::cpu {
 namespace {
@@ -38,12 +40,11 @@ struct Governor {
   ProcStat start_stat;
   double start_own_cpu_s = 0;
 
-  // Probes (LoadProbe), under probe_mu.
+  // Probe decisions (LoadProbe::End), under probe_mu.
   std::mutex probe_mu;
   std::atomic<uint64_t> next_probe_ns{0};
-  uint64_t run_ns = 0, wait_ns = 0;
-  int runs = 0;
   bool park_awaiting_confirmation = false;
+  std::atomic<uint64_t> probe_reads{0};
 };
 
 Governor& G() {
@@ -125,11 +126,64 @@ size_t ReadProcFile(const char* path, char* buf, size_t cap) {
   return n;
 }
 
-// The calling thread's run and wait times; false when the kernel does not expose them.
-bool ReadSchedstat(uint64_t* run_ns, uint64_t* wait_ns) {
+// A thread's CPU time and its time waiting for a CPU (ns), and its context switches: the times
+// it slept (voluntary) and was preempted (involuntary; these two only for the debug log).
+struct ThreadTimes {
+  uint64_t cpu_ns = 0, wait_ns = 0;
+  long sleeps = 0, preemptions = 0;
+};
+
+// The calling thread's times; false when the kernel does not expose them. The CPU clock is
+// exact; schedstat's run time lags by up to a scheduler tick for a running thread (a window of
+// short executions read 0 there), its wait time does not (it grows only while the thread is off
+// a CPU).
+bool ReadThreadTimes(ThreadTimes* t) {
+  G().probe_reads.fetch_add(1, std::memory_order_relaxed);
   char text[96];
   const size_t n = ReadProcFile("/proc/thread-self/schedstat", text, sizeof text);
-  return n > 0 && ParseSchedstat(std::string_view(text, n), run_ns, wait_ns);
+  uint64_t schedstat_run = 0;
+  timespec ts{};
+  rusage ru{};
+  if (n == 0 || !ParseSchedstat(std::string_view(text, n), &schedstat_run, &t->wait_ns) ||
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0 || getrusage(RUSAGE_THREAD, &ru) != 0) {
+    return false;
+  }
+  t->cpu_ns = static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<uint64_t>(ts.tv_nsec);
+  t->sleeps = ru.ru_nvcsw;
+  t->preemptions = ru.ru_nivcsw;
+  return true;
+}
+
+// A probe window on one thread: its times at the window's first Begin, and the executions since.
+struct ProbeWindow {
+  bool open = false;
+  ThreadTimes start;
+  uint64_t exec_ns = 0;
+  int runs = 0;
+};
+thread_local ProbeWindow t_window;
+
+// The governor's decision after `window` ended with the thread's times `end`.
+void DecideAfterWindow(const ProbeWindow& window, const ThreadTimes& end) {
+  if (end.cpu_ns < window.start.cpu_ns || end.wait_ns < window.start.wait_ns) return;
+  const uint64_t run = end.cpu_ns - window.start.cpu_ns;
+  const uint64_t wait = end.wait_ns - window.start.wait_ns;
+  Governor& g = G();
+  std::unique_lock<std::mutex> lock(g.probe_mu, std::try_to_lock);
+  if (!lock.owns_lock()) return;  // another thread's window is deciding: this one is spare
+  const double share =
+      static_cast<double>(wait) / static_cast<double>(std::max<uint64_t>(run + wait, 1));
+  const bool throttled = OpenMpSpinningThrottled();
+  const ProbeDecision d = DecideAfterProbe(throttled, g.park_awaiting_confirmation, share);
+  g.park_awaiting_confirmation = d.confirm_park;
+  g.next_probe_ns.store(SteadyNowNs() + d.next_probe_in_ns, std::memory_order_relaxed);
+  KILN_LOG(kRuntime, kDebug, "spin governor probe: waited ", share * 100, " % of ",
+           (run + wait) / 1000, " us (", window.runs, " executions of ", window.exec_ns / 1000,
+           " us in all; slept ", end.sleeps - window.start.sleeps, " times, preempted ",
+           end.preemptions - window.start.preemptions, " times); ",
+           throttled ? "parked" : "spinning", " -> ",
+           d.confirm_park ? "confirming a park" : (d.park ? "parked" : "spinning"));
+  if (d.park != throttled) Request(d.park);
 }
 
 // /proc/stat now, and this process's CPU time (s); false when unreadable. Called twice per
@@ -153,10 +207,13 @@ void DecideBeforeFirstExecution() {
   if (!g.start_valid || !ReadCpuTimes(&now, &own)) return;
   const double foreign =
       ForeignCores(g.start_stat, now, own - g.start_own_cpu_s, sysconf(_SC_CLK_TCK));
-  if (foreign < 0 || !IdleEnoughToSpin(foreign, std::min(static_cast<int>(UsableCores()), now.cpus),
-                                       ComputeThreads())) {
-    return;
-  }
+  const bool spin =
+      foreign >= 0 && IdleEnoughToSpin(foreign, std::min(static_cast<int>(UsableCores()), now.cpus),
+                                       ComputeThreads());
+  KILN_LOG(kRuntime, kDebug, "spin governor, first execution: other processes used ", foreign,
+           " cores since the device opened (negative: too short to tell); ",
+           spin ? "unparks" : "stays parked");
+  if (!spin) return;
   Request(false);
   WaitSettled();
 }
@@ -271,34 +328,38 @@ bool ParseSchedstat(std::string_view text, uint64_t* run_ns, uint64_t* wait_ns) 
   return r.ec == std::errc();
 }
 
+bool ProbeWindowComplete(int runs, uint64_t exec_ns) {
+  return exec_ns >= kProbeMinNs && (runs >= kProbeRuns || exec_ns >= kProbeNs);
+}
+
+uint64_t ProbeReadsForTest() { return G().probe_reads.load(std::memory_order_relaxed); }
+
 void LoadProbe::Begin() {
   active_ = false;
   if (ConfiguredSpinPolicy() != SpinPolicy::kAuto) return;
   if (!G().first_execution_seen.load(std::memory_order_relaxed)) DecideBeforeFirstExecution();
-  if (SteadyNowNs() < G().next_probe_ns.load(std::memory_order_relaxed)) return;
-  active_ = ReadSchedstat(&run_ns_, &wait_ns_);
+  ProbeWindow& w = t_window;
+  if (!w.open) {
+    if (SteadyNowNs() < G().next_probe_ns.load(std::memory_order_relaxed)) return;
+    if (!ReadThreadTimes(&w.start)) return;
+    w.open = true;
+    w.exec_ns = 0;
+    w.runs = 0;
+  }
+  active_ = true;
+  begin_ns_ = SteadyNowNs();
 }
 
 void LoadProbe::End() {
   if (!active_) return;
   active_ = false;
-  uint64_t run = 0, wait = 0;
-  if (!ReadSchedstat(&run, &wait) || run < run_ns_ || wait < wait_ns_) return;
-  Governor& g = G();
-  std::unique_lock<std::mutex> lock(g.probe_mu, std::try_to_lock);
-  if (!lock.owns_lock()) return;  // another execution is adding its probe: this one is spare
-  g.run_ns += run - run_ns_;
-  g.wait_ns += wait - wait_ns_;
-  if (++g.runs < kProbeRuns && g.run_ns + g.wait_ns < kProbeNs) return;
-  const double share = static_cast<double>(g.wait_ns) /
-                       static_cast<double>(std::max<uint64_t>(g.run_ns + g.wait_ns, 1));
-  g.run_ns = g.wait_ns = 0;
-  g.runs = 0;
-  const bool throttled = OpenMpSpinningThrottled();
-  const ProbeDecision d = DecideAfterProbe(throttled, g.park_awaiting_confirmation, share);
-  g.park_awaiting_confirmation = d.confirm_park;
-  g.next_probe_ns.store(SteadyNowNs() + d.next_probe_in_ns, std::memory_order_relaxed);
-  if (d.park != throttled) Request(d.park);
+  ProbeWindow& w = t_window;
+  w.exec_ns += SteadyNowNs() - begin_ns_;
+  ++w.runs;
+  if (!ProbeWindowComplete(w.runs, w.exec_ns)) return;
+  w.open = false;
+  ThreadTimes end;
+  if (ReadThreadTimes(&end)) DecideAfterWindow(w, end);
 }
 
 void SpinGovernorObserveForTest(double wait_share) {

@@ -14,20 +14,21 @@
 // thread (its pool goes with it) takes it out again.
 //
 // The governor does that by measurement. Every kSampleNs it probes a few executions: the
-// executing thread's time on a CPU and its time runnable but waiting for one
-// (/proc/thread-self/schedstat, in ns). Waiting means other threads — another process's, or
-// this process's own idle workers spinning — had the cores it needed. When the waiting share
-// goes above 10 % in two windows in a row it parks (idle workers sleep); when it falls below 3 %
-// it unparks (idle workers spin); between the two the state holds (DecideAfterProbe). Only time
-// inside executions counts, so a process that computes in bursts is judged by the bursts, not by
-// what the machine does between them. The team starts parked (loading a model with idle workers
-// spinning measured 2-3x slower on a 2-CPU VM: YOLOv8n 41 -> 120 ms), and the process's first
-// execution decides before it runs, since the probes have nothing to go on yet: from /proc/stat,
-// the CPU time other processes used since the governor started (the load, typically; all CPU time
-// less this process's own), as cores; when the cores its team needs were free (foreign + team <=
-// CPUs + 0.5) it unparks, so the first result comes at spinning speed (YOLOv8n's first run 35 -> 14
-// ms on an idle 2-CPU VM). Otherwise, or over a window too short to tell (under 20 ms), the team
-// stays parked until a probe says the machine has room.
+// executing thread's time on a CPU (its CPU clock) and its time runnable but waiting for one
+// (/proc/thread-self/schedstat, in ns), from the window's first execution to its last. Waiting
+// means other threads — another process's, or this process's own idle workers spinning — had the
+// cores it needed. When the waiting share goes above 10 % in two windows in a row it parks (idle
+// workers sleep); when it falls below 3 % it unparks (idle workers spin); between the two the state
+// holds (DecideAfterProbe). Only the executing thread's own time counts — what it runs and waits to
+// run, not the time it sleeps between executions — so a process that computes in bursts is judged
+// by the bursts, not by what the machine does between them. The team starts parked (loading a model
+// with idle workers spinning measured 2-3x slower on a 2-CPU VM: YOLOv8n 41 -> 120 ms), and the
+// process's first execution decides before it runs, since the probes have nothing to go on yet:
+// from /proc/stat, the CPU time other processes used since the governor started (the load,
+// typically; all CPU time less this process's own), as cores; when the cores its team needs were
+// free (foreign + team <= CPUs + 0.5) it unparks, so the first result comes at spinning speed
+// (YOLOv8n's first run 35 -> 14 ms on an idle 2-CPU VM). Otherwise, or over a window too short to
+// tell (under 20 ms), the team stays parked until a probe says the machine has room.
 // KILN_CPU_SPIN=1 always spins, =0 always sleeps; OMP_WAIT_POLICY or GOMP_SPINCOUNT set by the
 // user leave libgomp alone.
 #pragma once
@@ -54,11 +55,15 @@ void StartSpinGovernor();
 bool OpenMpSpinningThrottled();
 
 // One execution's part in the measurement (the CPU device's execution slot holds one): Begin
-// and End bracket the execution on its thread. Under kAuto, when a probe is due, they read the
-// thread's schedstat (a few microseconds each) and add its run and wait times to the governor's;
-// once the probes cover kProbeNs of execution or kProbeRuns executions, the governor decides and
-// the next probe waits kSampleNs. Allocation-free; the park and unpark themselves happen on the
-// governor's own thread.
+// and End bracket the execution on its thread. Under kAuto, once a probe is due, the thread's
+// next Begin opens a probe window: it reads the thread's CPU time (CLOCK_THREAD_CPUTIME_ID) and
+// its time runnable but waiting for a CPU (schedstat); the window's executions add their
+// durations (the steady clock, a few tens of ns each); the End that completes it
+// (ProbeWindowComplete) reads both again and the governor decides from the wait share between
+// the two readings, and the next probe waits kSampleNs. Two reads per window, none in the other
+// executions: reading schedstat per execution (5 us each on a 2-vCPU VM) cost a 24 us model 40 %
+// of its time in every probed run. Each thread keeps its own window (the readings are per
+// thread). Allocation-free; the park and unpark themselves happen on the governor's own thread.
 class LoadProbe {
  public:
   void Begin();
@@ -66,11 +71,20 @@ class LoadProbe {
 
  private:
   bool active_ = false;
-  uint64_t run_ns_ = 0, wait_ns_ = 0;
+  uint64_t begin_ns_ = 0;
 };
 inline constexpr uint64_t kSampleNs = 200'000'000;
 inline constexpr uint64_t kProbeNs = 20'000'000;
+inline constexpr uint64_t kProbeMinNs = 2'000'000;
 inline constexpr int kProbeRuns = 16;
+
+// Whether a probe window of `runs` executions that took `exec_ns` in all is complete: kProbeRuns
+// executions, or kProbeNs of them, but never under kProbeMinNs — one scheduling hiccup of tens of
+// microseconds would decide a shorter window (16 runs of a 24 us model are 0.4 ms).
+bool ProbeWindowComplete(int runs, uint64_t exec_ns);
+
+// How many times this process read a thread's times for a probe window (for tests).
+uint64_t ProbeReadsForTest();
 
 // The decision from the share of its time an executing thread waited for a CPU: park above
 // 0.10, unpark below 0.03, keep the state between.

@@ -114,23 +114,58 @@ TEST(SpinGovernorTest, FirstExecutionSpinsOnlyWhereItsTeamFindsFreeCores) {
   EXPECT_FALSE(IdleEnoughToSpin(-1.0, 2, 2));  // the window could not tell
 }
 
+TEST(SpinGovernorTest, AProbeWindowIsSixteenRunsOrTwentyMsButNeverUnderTwoMs) {
+  EXPECT_FALSE(ProbeWindowComplete(15, 5'000'000));
+  EXPECT_TRUE(ProbeWindowComplete(16, 5'000'000));
+  EXPECT_FALSE(ProbeWindowComplete(16, 400'000));  // 16 runs of a 25 us model: too short
+  EXPECT_FALSE(ProbeWindowComplete(79, 1'975'000));
+  EXPECT_TRUE(ProbeWindowComplete(80, 2'000'000));
+  EXPECT_FALSE(ProbeWindowComplete(3, 19'999'999));
+  EXPECT_TRUE(ProbeWindowComplete(3, 20'000'000));  // a slow model: 20 ms of it
+  EXPECT_TRUE(ProbeWindowComplete(1, 90'000'000));
+}
+
+// The first CPU the process may use, alone in a set.
+cpu_set_t FirstCpu() {
+  cpu_set_t mine, one;
+  CPU_ZERO(&one);
+  sched_getaffinity(0, sizeof mine, &mine);
+  int cpu = 0;
+  while (cpu < CPU_SETSIZE - 1 && !CPU_ISSET(cpu, &mine)) ++cpu;
+  CPU_SET(cpu, &one);
+  return one;
+}
+
+// A thread spinning on `cpu` while it lives: another thread pinned there waits for it.
+class PinnedSpinner {
+ public:
+  explicit PinnedSpinner(cpu_set_t cpu)
+      : thread_([this, cpu] {
+          sched_setaffinity(0, sizeof cpu, &cpu);
+          while (!stop_.load(std::memory_order_relaxed)) {
+          }
+        }) {}
+  ~PinnedSpinner() {
+    stop_ = true;
+    thread_.join();
+  }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+void BusyFor(std::chrono::microseconds d) {
+  const auto until = std::chrono::steady_clock::now() + d;
+  while (std::chrono::steady_clock::now() < until) {
+  }
+}
+
 // Run and wait times of an execution that waits for a core: a probe over a thread that shares
 // one CPU with a spinning thread sees the wait (the premise of the measurement).
 TEST(SpinGovernorTest, SchedstatShowsTheWaitOfAThreadSharingItsCore) {
-  cpu_set_t one;
-  CPU_ZERO(&one);
-  cpu_set_t mine;
-  ASSERT_EQ(sched_getaffinity(0, sizeof mine, &mine), 0);
-  int cpu = 0;
-  while (!CPU_ISSET(cpu, &mine)) ++cpu;
-  CPU_SET(cpu, &one);
-  std::atomic<bool> stop{false};
-  auto spin = [&] {
-    sched_setaffinity(0, sizeof one, &one);
-    while (!stop.load(std::memory_order_relaxed)) {
-    }
-  };
-  std::thread other(spin);
+  const cpu_set_t one = FirstCpu();
+  PinnedSpinner other(one);
   uint64_t share_ppm = 0;
   std::thread([&] {
     sched_setaffinity(0, sizeof one, &one);
@@ -144,14 +179,10 @@ TEST(SpinGovernorTest, SchedstatShowsTheWaitOfAThreadSharingItsCore) {
       ASSERT_TRUE(ParseSchedstat(std::string_view(text, n), r, w));
     };
     read(&run0, &wait0);
-    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
-    while (std::chrono::steady_clock::now() < until) {
-    }
+    BusyFor(std::chrono::milliseconds(200));
     read(&run1, &wait1);
     share_ppm = 1000000 * (wait1 - wait0) / std::max<uint64_t>(run1 - run0 + wait1 - wait0, 1);
   }).join();
-  stop = true;
-  other.join();
   // Two busy threads on one CPU: each waits about half the time.
   EXPECT_GT(share_ppm, 200000u);
 }
@@ -214,6 +245,57 @@ TEST(SpinGovernorTest, ParkingStartsAndUnparkingEndsTheParkedTeam) {
   SpinGovernorObserveForTest(0.33);
   EXPECT_TRUE(OpenMpSpinningThrottled());
   EXPECT_EQ(WaitForThreads(parked), parked);
+}
+
+// Executions through LoadProbe, on this thread, until `done` or `most` has passed; whether done.
+template <typename Done>
+bool ExecuteUntil(Done done, std::chrono::microseconds each, std::chrono::milliseconds most) {
+  LoadProbe probe;
+  const auto until = std::chrono::steady_clock::now() + most;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > until) return false;
+    probe.Begin();
+    BusyFor(each);
+    probe.End();
+  }
+  return true;
+}
+
+// A probe window reads the thread's times at its first execution and its last, not around
+// every execution: 20 us executions for half a second (several probe windows due) read them a
+// few times, where reading around each probed execution read them 64 times or more.
+TEST(SpinGovernorTest, AProbeWindowReadsTheThreadsTimesTwice) {
+  StartSpinGovernor();
+  if (ConfiguredSpinPolicy() != SpinPolicy::kAuto) GTEST_SKIP() << "no governor";
+  const uint64_t before = ProbeReadsForTest();
+  ExecuteUntil([] { return false; }, std::chrono::microseconds(20), std::chrono::milliseconds(500));
+  const uint64_t reads = ProbeReadsForTest() - before;
+  EXPECT_GE(reads, 2u);  // 500 ms > kSampleNs: at least one window
+  EXPECT_LE(reads, 2 * (500'000'000 / kSampleNs + 2));
+  EXPECT_EQ(reads % 2, 0u);  // every window opened was completed
+}
+
+// The whole loop: executions whose thread shares its CPU with a spinning thread park the team
+// (two loaded windows in a row); executions on a free CPU unpark it at the next probe.
+TEST(SpinGovernorTest, ExecutionsThatWaitForTheirCpuParkTheTeamAndFreeOnesUnparkIt) {
+  StartSpinGovernor();
+  if (ConfiguredSpinPolicy() != SpinPolicy::kAuto) GTEST_SKIP() << "no governor";
+  SpinGovernorObserveForTest(0.0);
+  ASSERT_FALSE(OpenMpSpinningThrottled());
+  const cpu_set_t one = FirstCpu();
+  bool parked = false, unparked = false;
+  std::thread([&] {
+    sched_setaffinity(0, sizeof one, &one);
+    {
+      PinnedSpinner other(one);
+      parked = ExecuteUntil([] { return OpenMpSpinningThrottled(); },
+                            std::chrono::microseconds(1000), std::chrono::milliseconds(3000));
+    }
+    unparked = ExecuteUntil([] { return !OpenMpSpinningThrottled(); },
+                            std::chrono::microseconds(1000), std::chrono::milliseconds(3000));
+  }).join();
+  EXPECT_TRUE(parked);
+  EXPECT_TRUE(unparked);
 }
 
 // A byte moved weighs kSpinningByteWork operations while workers spin (a copy of half a MiB is
