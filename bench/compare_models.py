@@ -39,7 +39,10 @@ Honesty: the load average is printed before and after; over each timed section t
 that processes other than the benchmark's own used is measured from /proc (`foreign_cpu`, in
 cores); a section with foreign_cpu above --max-foreign, or a run that starts with a load average
 above --max-load, is marked NOT COMPARABLE (a loaded machine flatters whichever runtime spins
-less). Threads: Kiln KILN_CPU_THREADS=N and OMP_NUM_THREADS=N; onnxruntime intra_op=N, inter_op=1,
+less). Kiln's servers log their spin governor's decisions (the runtime log at debug level, in a
+temporary folder, unless ASCEND_* log settings are given): a section whose Kiln parked its idle
+workers in some probe windows says so (`kiln_spin_governor`; Kiln then ran at its loaded-machine
+speed). Threads: Kiln KILN_CPU_THREADS=N and OMP_NUM_THREADS=N; onnxruntime intra_op=N, inter_op=1,
 sequential, ORT_ENABLE_ALL; OpenVINO INFERENCE_NUM_THREADS=N, PERFORMANCE_HINT=LATENCY (batch 8
 too: each call is one synchronous request). Writes the JSON (default
 bench/results/models-<date>.json), a markdown report and a PNG chart beside it.
@@ -51,6 +54,8 @@ import glob
 import json
 import os
 import platform
+import re
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -317,14 +322,57 @@ class Server:
             self.proc.kill()
 
 
-def start_servers(case, build, threads, warmup, runtimes):
+def governor_log_env(env, log_dir):
+    """Kiln's runtime log at debug level into `log_dir`, where the spin governor writes each
+    decision (docs/configuration.md, KILN_CPU_SPIN); left alone when the user set the log's
+    place or level."""
+    if any(k in env for k in ("ASCEND_PROCESS_LOG_PATH", "ASCEND_GLOBAL_LOG_LEVEL",
+                                     "ASCEND_MODULE_LOG_LEVEL", "ASCEND_LOG_PRINT_TO_STDOUT",
+                                     "ASCEND_SLOG_PRINT_TO_STDOUT")):
+        return env
+    return dict(env, ASCEND_PROCESS_LOG_PATH=log_dir, ASCEND_MODULE_LOG_LEVEL="RUNTIME=0")
+
+
+GOVERNOR_PROBE = re.compile(r"spin governor probe: waited ([0-9.e+-]+) % .*; "
+                            r"(parked|spinning) -> (parked|spinning|confirming a park)")
+
+
+GOVERNOR_FIRST = re.compile(r"spin governor, first execution: .*; (unparks|stays parked)")
+
+
+def governor_summary(log_dir):
+    """What Kiln's spin governor decided in a server's log: the state its first execution ran in,
+    its probe windows, how many of them ended parked (idle workers asleep: Kiln at its
+    loaded-machine speed), and the parks."""
+    windows = parked = parks = 0
+    first = None
+    for path in glob.glob(os.path.join(log_dir, "**", "*.log"), recursive=True):
+        with open(path, errors="replace") as f:
+            for line in f:
+                m = GOVERNOR_FIRST.search(line)
+                if m:
+                    first = "spinning" if m.group(1) == "unparks" else "parked"
+                m = GOVERNOR_PROBE.search(line)
+                if not m:
+                    continue
+                windows += 1
+                parked += m.group(3) == "parked"
+                parks += m.group(2) == "spinning" and m.group(3) == "parked"
+    return {"first_execution": first, "probe_windows": windows, "parked_windows": parked,
+            "parks": parks}
+
+
+def start_servers(case, build, threads, warmup, runtimes, log_root=None):
     servers = []
     try:
         for r in runtimes:
             if r in ("kiln", "kiln-bf16"):
+                env = kiln_env(threads)
+                if log_root:
+                    env = governor_log_env(env, os.path.join(log_root, r))
                 servers.append(Server(r, kiln_args(build, case, [f"--warmup={warmup}", "--serve"],
                                                    bf16=r == "kiln-bf16"),
-                                      env=kiln_env(threads)))
+                                      env=env))
             else:
                 servers.append(Server(r, [sys.executable, PEER_SERVE, "--runtime", r, "--model",
                                           case["onnx"], "--threads", str(threads), "--warmup",
@@ -346,7 +394,8 @@ def summary(times):
 def time_rotation(case, build, threads, runtimes, blocks, block_runs, warmup, max_foreign,
                   extra_pids=()):
     """Blocks rotating over the runtimes; per-runtime summaries and Kiln's per-block ratios."""
-    servers = start_servers(case, build, threads, warmup, runtimes)
+    log_root = tempfile.mkdtemp(prefix="kiln-governor-")
+    servers = start_servers(case, build, threads, warmup, runtimes, log_root)
     try:
         meter = LoadMeter([s.pid for s in servers] + list(extra_pids))
         runs = {s.name: [] for s in servers}
@@ -366,7 +415,11 @@ def time_rotation(case, build, threads, runtimes, blocks, block_runs, warmup, ma
     finally:
         for s in servers:
             s.close()
+    governor = {r: governor_summary(os.path.join(log_root, r)) for r in runs
+                if r.startswith("kiln")}
+    shutil.rmtree(log_root, ignore_errors=True)
     out = {"runtimes": {n: summary(t) for n, t in runs.items()}, "versions": versions,
+           "kiln_spin_governor": governor,
            "block_medians_us": per_block, "foreign_cpu": foreign,
            "idle_wait_s": {"median": float(np.median(waits)), "max": float(np.max(waits))},
            "comparable": foreign <= max_foreign}
@@ -608,6 +661,9 @@ def latency_table(report, key, title):
                          if s else "–")
         comparable = ("yes" if sec["comparable"] else "**NO**") + \
             f" ({sec['foreign_cpu']:.2f} foreign cores)"
+        for r, g in sec.get("kiln_spin_governor", {}).items():
+            if g["parked_windows"]:
+                comparable += f"; {r} parked {g['parked_windows']}/{g['probe_windows']}"
         lines.append(f"| {m['name']} | " + " | ".join(cells) +
                      f" | **{ratio_cell(sec, 'kiln_over_best_f32')}** | "
                      f"{ratio_cell(sec, 'kiln_over_openvino')} | "
@@ -840,6 +896,10 @@ def describe(sec):
     r = sec.get("kiln_bf16_over_openvino")
     if r:
         text += f"; Kiln bf16 ÷ OpenVINO default {r['median']:.2f}"
+    for r, g in sec.get("kiln_spin_governor", {}).items():
+        if g["parked_windows"]:
+            text += (f"; {r}'s spin governor parked the workers in {g['parked_windows']} of "
+                     f"{g['probe_windows']} probe windows")
     return text + ("" if sec["comparable"] else
                    f"; NOT COMPARABLE: {sec['foreign_cpu']:.2f} cores used by other processes")
 
