@@ -40,9 +40,9 @@ that processes other than the benchmark's own used is measured from /proc (`fore
 cores); a section with foreign_cpu above --max-foreign, or a run that starts with a load average
 above --max-load, is marked NOT COMPARABLE (a loaded machine flatters whichever runtime spins
 less). Kiln's servers log their spin governor's decisions (the runtime log at debug level, in a
-temporary folder, unless ASCEND_* log settings are given): a section whose Kiln parked its idle
-workers in some probe windows says so (`kiln_spin_governor`; Kiln then ran at its loaded-machine
-speed). Threads: Kiln KILN_CPU_THREADS=N and OMP_NUM_THREADS=N; onnxruntime intra_op=N, inter_op=1,
+governor-log-* folder beside the section's .om, kept with --work, unless ASCEND_* log settings
+are given): a section whose Kiln parked its idle workers in some probe windows says so
+(`kiln_spin_governor`, with the log's folder; Kiln then ran at its loaded-machine speed). Threads: Kiln KILN_CPU_THREADS=N and OMP_NUM_THREADS=N; onnxruntime intra_op=N, inter_op=1,
 sequential, ORT_ENABLE_ALL; OpenVINO INFERENCE_NUM_THREADS=N, PERFORMANCE_HINT=LATENCY (batch 8
 too: each call is one synchronous request). Writes the JSON (default
 bench/results/models-<date>.json), a markdown report and a PNG chart beside it.
@@ -55,7 +55,6 @@ import json
 import os
 import platform
 import re
-import shutil
 import subprocess
 import sys
 import sysconfig
@@ -394,7 +393,8 @@ def summary(times):
 def time_rotation(case, build, threads, runtimes, blocks, block_runs, warmup, max_foreign,
                   extra_pids=()):
     """Blocks rotating over the runtimes; per-runtime summaries and Kiln's per-block ratios."""
-    log_root = tempfile.mkdtemp(prefix="kiln-governor-")
+    # Beside the section's .om: kept with --work, for a section that ran parked to be read.
+    log_root = tempfile.mkdtemp(prefix="governor-log-", dir=os.path.dirname(case["om"]))
     servers = start_servers(case, build, threads, warmup, runtimes, log_root)
     try:
         meter = LoadMeter([s.pid for s in servers] + list(extra_pids))
@@ -415,9 +415,8 @@ def time_rotation(case, build, threads, runtimes, blocks, block_runs, warmup, ma
     finally:
         for s in servers:
             s.close()
-    governor = {r: governor_summary(os.path.join(log_root, r)) for r in runs
-                if r.startswith("kiln")}
-    shutil.rmtree(log_root, ignore_errors=True)
+    governor = {r: dict(governor_summary(os.path.join(log_root, r)),
+                        log=os.path.join(log_root, r)) for r in runs if r.startswith("kiln")}
     out = {"runtimes": {n: summary(t) for n, t in runs.items()}, "versions": versions,
            "kiln_spin_governor": governor,
            "block_medians_us": per_block, "foreign_cpu": foreign,
