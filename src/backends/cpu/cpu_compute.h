@@ -27,18 +27,23 @@ int ComputeThreads();
 // KILN_CPU_PARALLEL_MIN_WORK, default kDefaultParallelMinWork. Waking a sleeping
 // team (spin_governor.h) costs tens of microseconds on a 2-core VM, about what one core computes of
 // 2-4 MFLOP; measured on mnist-8 with 2 threads on an idle machine: 86 us per execute at 1 Mi (its
-// second convolution, 1.25 MFLOP, went parallel), 28 us at 2-8 Mi. Bytes count because memory-bound
-// work gains from a second core too: MobileNetV2's classifier (1x1280 by 1280x1000, 2.6 MFLOP over
-// 5 MB of weights) took 423 us on one thread, 227 on two (Zen 4 VM, 2026-12-06), once its weights
-// counted.
-inline constexpr uint64_t kDefaultParallelMinWork = 1 << 22;
+// second convolution, 1.25 MFLOP, went parallel), 28 us at 2-8 Mi. 2 Mi rather than 4: on the
+// Zen 4 VM (2026-12-07, the same library with KILN_CPU_PARALLEL_MIN_WORK 4 Mi against 2 Mi,
+// interleaved blocks) PP-OCR's text classifier took 0.89x the time, YuNet 0.95x, YOLOv8n 0.97x,
+// SqueezeNet and ShuffleNet 0.98x, mnist-8, MobileNetV2 and PP-OCRv4 rec 1.00x: convolutions
+// whose work the estimate puts under 4 Mi (few output channels, which oneDNN pads to a vector:
+// YuNet's 64 -> 1 at 40x40 took 33 us alone, 16 on two threads) gain from the second core.
+// Bytes count because memory-bound work gains from a second core too: MobileNetV2's classifier
+// (1x1280 by 1280x1000, 2.6 MFLOP over 5 MB of weights) took 423 us on one thread, 227 on two
+// (Zen 4 VM, 2026-12-06), once its weights counted.
+inline constexpr uint64_t kDefaultParallelMinWork = 1 << 21;
 uint64_t ParallelMinWork();
 // The threshold now: ParallelMinWork() while idle workers spin, kSleepingParallelFactor times
 // it while they sleep (spin_governor.h: the machine is loaded, or KILN_CPU_SPIN=0), when every
 // region pays for waking a worker that may also wait for a core. Measured with one core kept
 // busy on a 2-core VM: MobileNetV2 9.8 -> 8.3 ms, YOLOv8n 24.7 -> 22.5 ms at 32 Mi instead of 4 Mi
-// (idle and spinning, 32 Mi would cost MobileNetV2 5.1 -> 8.3 ms).
-inline constexpr uint64_t kSleepingParallelFactor = 8;
+// (idle and spinning, 32 Mi would cost MobileNetV2 5.1 -> 8.3 ms): 16 times the 2 Mi default.
+inline constexpr uint64_t kSleepingParallelFactor = 16;
 uint64_t ParallelMinWorkNow();
 
 // What a byte moved weighs against an operation while idle workers spin: one core moves a byte
