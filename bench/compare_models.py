@@ -42,7 +42,8 @@ above --max-load, is marked NOT COMPARABLE (a loaded machine flatters whichever 
 less). Kiln's servers log their spin governor's decisions (the runtime log at debug level, in a
 governor-log-* folder beside the section's .om, kept with --work, unless ASCEND_* log settings
 are given): a section whose Kiln parked its idle workers in some probe windows says so
-(`kiln_spin_governor`, with the log's folder; Kiln then ran at its loaded-machine speed). Threads: Kiln KILN_CPU_THREADS=N and OMP_NUM_THREADS=N; onnxruntime intra_op=N, inter_op=1,
+(`kiln_spin_governor`, with the log's folder; Kiln then ran at its loaded-machine speed).
+Threads: Kiln KILN_CPU_THREADS=N and OMP_NUM_THREADS=N; onnxruntime intra_op=N, inter_op=1,
 sequential, ORT_ENABLE_ALL; OpenVINO INFERENCE_NUM_THREADS=N, PERFORMANCE_HINT=LATENCY (batch 8
 too: each call is one synchronous request). Writes the JSON (default
 bench/results/models-<date>.json), a markdown report and a PNG chart beside it.
@@ -332,10 +333,8 @@ def governor_log_env(env, log_dir):
     return dict(env, ASCEND_PROCESS_LOG_PATH=log_dir, ASCEND_MODULE_LOG_LEVEL="RUNTIME=0")
 
 
-GOVERNOR_PROBE = re.compile(r"spin governor probe: waited ([0-9.e+-]+) % .*; "
+GOVERNOR_PROBE = re.compile(r"spin governor probe: waited .*; "
                             r"(parked|spinning) -> (parked|spinning|confirming a park)")
-
-
 GOVERNOR_FIRST = re.compile(r"spin governor, first execution: .*; (unparks|stays parked)")
 
 
@@ -355,10 +354,16 @@ def governor_summary(log_dir):
                 if not m:
                     continue
                 windows += 1
-                parked += m.group(3) == "parked"
-                parks += m.group(2) == "spinning" and m.group(3) == "parked"
+                parked += m.group(2) == "parked"
+                parks += m.group(1) == "spinning" and m.group(2) == "parked"
     return {"first_execution": first, "probe_windows": windows, "parked_windows": parked,
             "parks": parks}
+
+
+def parked_sections(sec):
+    """(runtime, parked windows, probe windows) of each Kiln in a section that ran parked."""
+    return [(r, g["parked_windows"], g["probe_windows"])
+            for r, g in sec.get("kiln_spin_governor", {}).items() if g["parked_windows"]]
 
 
 def start_servers(case, build, threads, warmup, runtimes, log_root=None):
@@ -660,9 +665,8 @@ def latency_table(report, key, title):
                          if s else "–")
         comparable = ("yes" if sec["comparable"] else "**NO**") + \
             f" ({sec['foreign_cpu']:.2f} foreign cores)"
-        for r, g in sec.get("kiln_spin_governor", {}).items():
-            if g["parked_windows"]:
-                comparable += f"; {r} parked {g['parked_windows']}/{g['probe_windows']}"
+        for r, parked, windows in parked_sections(sec):
+            comparable += f"; {r} parked {parked}/{windows}"
         lines.append(f"| {m['name']} | " + " | ".join(cells) +
                      f" | **{ratio_cell(sec, 'kiln_over_best_f32')}** | "
                      f"{ratio_cell(sec, 'kiln_over_openvino')} | "
@@ -895,10 +899,8 @@ def describe(sec):
     r = sec.get("kiln_bf16_over_openvino")
     if r:
         text += f"; Kiln bf16 ÷ OpenVINO default {r['median']:.2f}"
-    for r, g in sec.get("kiln_spin_governor", {}).items():
-        if g["parked_windows"]:
-            text += (f"; {r}'s spin governor parked the workers in {g['parked_windows']} of "
-                     f"{g['probe_windows']} probe windows")
+    for r, parked, windows in parked_sections(sec):
+        text += f"; {r}'s spin governor parked the workers in {parked} of {windows} probe windows"
     return text + ("" if sec["comparable"] else
                    f"; NOT COMPARABLE: {sec['foreign_cpu']:.2f} cores used by other processes")
 
