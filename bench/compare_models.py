@@ -37,7 +37,9 @@ no speed figures), then measures:
 
 Honesty: the load average is printed before and after; over each timed section the CPU time
 that processes other than the benchmark's own used is measured from /proc (`foreign_cpu`, in
-cores); a section with foreign_cpu above --max-foreign, or a run that starts with a load average
+cores), and so is the CPU time each server used during the other servers' blocks
+(`bystander_cpu`: a peer still spinning takes a CPU from the runtime being timed); a section
+with foreign_cpu or a bystander above --max-foreign, or a run that starts with a load average
 above --max-load, is marked NOT COMPARABLE (a loaded machine flatters whichever runtime spins
 less). Kiln's servers log their spin governor's decisions (the runtime log at debug level, in a
 governor-log-* folder beside the section's .om, kept with --work, unless ASCEND_* log settings
@@ -271,6 +273,39 @@ class LoadMeter:
         return max(foreign, 0.0) / wall if wall > 0 else 0.0
 
 
+class BystanderMeter:
+    """CPU time the other servers used while one server ran its blocks, in cores. A peer whose
+    workers run on after its own block, or wake on their own, takes a CPU from the runtime being
+    timed; foreign_cpu cannot see it (the servers are the benchmark's own processes), and
+    wait_until_idle only checks them before a block starts."""
+
+    def __init__(self, servers):
+        self.cpu_ns = {s.name: {x.name: 0 for x in servers if x is not s} for s in servers}
+        self.wall_s = {s.name: 0.0 for s in servers}
+
+    def block(self, timed, servers, run):
+        """run() (the timed server's block), measuring the others meanwhile; run()'s result."""
+        others = [x for x in servers if x is not timed]
+        before = {x.name: process_cpu_ns(x.pid) for x in others}
+        start = time.perf_counter()
+        result = run()
+        self.wall_s[timed.name] += time.perf_counter() - start
+        for x in others:
+            self.cpu_ns[timed.name][x.name] += process_cpu_ns(x.pid) - before[x.name]
+        return result
+
+    def cores(self):
+        """{timed: {other: cores the other used during timed's blocks}}."""
+        return {t: {o: ns / 1e9 / self.wall_s[t] for o, ns in others.items()}
+                for t, others in self.cpu_ns.items() if self.wall_s[t] > 0}
+
+
+def busiest_bystander(cores):
+    """(cores, other, timed) of the server that used the most CPU during another's blocks."""
+    return max(((c, o, t) for t, others in cores.items() for o, c in others.items()),
+               default=(0.0, None, None))
+
+
 # ---- the runtimes, each in a process of its own --------------------------------------------
 
 KILN_EXTRA_ENV = {}  # --kiln-env KEY=VALUE
@@ -403,6 +438,7 @@ def time_rotation(case, build, threads, runtimes, blocks, block_runs, warmup, ma
     servers = start_servers(case, build, threads, warmup, runtimes, log_root)
     try:
         meter = LoadMeter([s.pid for s in servers] + list(extra_pids))
+        bystanders = BystanderMeter(servers)
         runs = {s.name: [] for s in servers}
         per_block = []
         waits = []  # how long each pause after a block took to find the servers idle
@@ -410,12 +446,13 @@ def time_rotation(case, build, threads, runtimes, blocks, block_runs, warmup, ma
             order = servers[b % len(servers):] + servers[:b % len(servers)]
             medians = {}
             for s in order:
-                times = s.block(block_runs)
+                times = bystanders.block(s, servers, lambda: s.block(block_runs))
                 runs[s.name] += times
                 medians[s.name] = float(np.median(times))
                 waits.append(wait_until_idle([x.pid for x in servers]))
             per_block.append(medians)
         foreign = meter.foreign_cores()
+        bystander = bystanders.cores()
         versions = {s.name: s.version for s in servers}
     finally:
         for s in servers:
@@ -424,9 +461,10 @@ def time_rotation(case, build, threads, runtimes, blocks, block_runs, warmup, ma
                         log=os.path.join(log_root, r)) for r in runs if r.startswith("kiln")}
     out = {"runtimes": {n: summary(t) for n, t in runs.items()}, "versions": versions,
            "kiln_spin_governor": governor,
-           "block_medians_us": per_block, "foreign_cpu": foreign,
+           "block_medians_us": per_block, "foreign_cpu": foreign, "bystander_cpu": bystander,
            "idle_wait_s": {"median": float(np.median(waits)), "max": float(np.max(waits))},
-           "comparable": foreign <= max_foreign}
+           "comparable": foreign <= max_foreign and
+           busiest_bystander(bystander)[0] <= max_foreign}
     f32 = [p for p in F32_PEERS if p in runs]
     if "kiln" in runs and f32:
         best = [m["kiln"] / min(m[p] for p in f32) for m in per_block]
@@ -664,7 +702,7 @@ def latency_table(report, key, title):
             cells.append(f"{ms(s['median_us'])} / {ms(s['p90_us'])} / {ms(s['p99_us'])}"
                          if s else "–")
         comparable = ("yes" if sec["comparable"] else "**NO**") + \
-            f" ({sec['foreign_cpu']:.2f} foreign cores)"
+            f" ({not_comparable_why(sec).replace('used by other processes', 'foreign')})"
         for r, parked, windows in parked_sections(sec):
             comparable += f"; {r} parked {parked}/{windows}"
         lines.append(f"| {m['name']} | " + " | ".join(cells) +
@@ -901,8 +939,16 @@ def describe(sec):
         text += f"; Kiln bf16 ÷ OpenVINO default {r['median']:.2f}"
     for r, parked, windows in parked_sections(sec):
         text += f"; {r}'s spin governor parked the workers in {parked} of {windows} probe windows"
-    return text + ("" if sec["comparable"] else
-                   f"; NOT COMPARABLE: {sec['foreign_cpu']:.2f} cores used by other processes")
+    return text + ("" if sec["comparable"] else "; NOT COMPARABLE: " + not_comparable_why(sec))
+
+
+def not_comparable_why(sec):
+    """The section's foreign cores and its busiest bystander, in words."""
+    why = f"{sec['foreign_cpu']:.2f} cores used by other processes"
+    cores, other, timed = busiest_bystander(sec.get("bystander_cpu", {}))
+    if other:
+        why += f", {other}'s server {cores:.2f} during {timed}'s blocks"
+    return why
 
 
 def main(argv=None):

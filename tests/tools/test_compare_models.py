@@ -7,6 +7,7 @@ report of the sections Kiln ran parked (docs/benchmarks.md)."""
 import importlib.util
 import os
 import subprocess
+import time
 
 import pytest
 from kiln_cli import KILN, kiln
@@ -72,3 +73,28 @@ def test_the_summary_counts_parked_windows_and_parks(compare_models, tmp_path):
                 f"End: {t}\n" for t in lines))
     assert compare_models.governor_summary(str(tmp_path)) == {
         "first_execution": "parked", "probe_windows": 4, "parked_windows": 2, "parks": 1}
+
+
+def test_a_server_busy_during_anothers_block_is_measured(compare_models):
+    class Proc:  # a server as BystanderMeter sees it: a name and a pid
+        def __init__(self, name, pid):
+            self.name, self.pid = name, pid
+
+    busy = subprocess.Popen(["python3", "-c", "while True: pass"])
+    idle = subprocess.Popen(["sleep", "30"])
+    try:
+        servers = [Proc("timed", os.getpid()), Proc("busy", busy.pid), Proc("idle", idle.pid)]
+        meter = compare_models.BystanderMeter(servers)
+        assert meter.block(servers[0], servers, lambda: time.sleep(0.5) or 7) == 7
+        cores = meter.cores()
+    finally:
+        busy.kill()
+        idle.kill()
+        busy.wait()
+        idle.wait()
+    assert set(cores) == {"timed"}, cores  # only the timed server ran a block
+    assert cores["timed"]["busy"] > 0.5, cores  # one core busy beside, shared on 2 CPUs at worst
+    assert cores["timed"]["idle"] < 0.05, cores
+    assert compare_models.busiest_bystander(cores)[1:] == ("busy", "timed")
+    sec = {"foreign_cpu": 0.01, "bystander_cpu": cores}
+    assert "busy's server" in compare_models.not_comparable_why(sec)
