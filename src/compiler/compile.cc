@@ -72,6 +72,7 @@ void AddDefaultPasses(PassManager& pm, const CompileOptions& options) {
   // take the ONNX layouts and ops (docs/cuda.md).
   if (format::TargetBackend(options.target) != "cuda") {
     pm.Add(CreateAttentionFusionPass());  // after transpose_cancellation merged Kᵀ's transposes
+    pm.Add(CreateQkvPackingPass());       // on attention_fusion's Attention
     pm.Add(CreateBatchNormAffinePass());  // before channels_last, which keeps its chains NHWC
     pm.Add(CreateChannelShuffleFusionPass());  // before channels_last, which keeps it NHWC
     pm.Add(CreateChannelsLastPass());

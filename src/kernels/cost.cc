@@ -183,6 +183,7 @@ const std::unordered_map<std::string, Rule>& Rules() {
       {"GRU", {Kind::kRecurrent, 0}},
       {"RNN", {Kind::kRecurrent, 0}},
       {"Attention", {Kind::kAttention, 0}},
+      {"PackedQkvAttention", {Kind::kAttention, 0}},
   };
   return *rules;
 }
@@ -241,6 +242,7 @@ NodeCost PrepareCost(const NodeDef& def) {
       break;
     case Kind::kAttention:
       cost.heads = def.attr_int("q_num_heads");
+      cost.packed_qkv = def.op_type == "PackedQkvAttention";
       break;
     default:
       break;
@@ -301,6 +303,16 @@ std::optional<uint64_t> Flops(const NodeCost& cost, const std::vector<const Tens
       break;
     }
     case Kind::kAttention: {
+      if (cost.packed_qkv) {  // Q [B, S, Hq * D] and K [B, S, Hkv * D] are slices of input 0
+        if (x == nullptr || y == nullptr || x->rank() != 3 || cost.heads <= 0 || y->rank() != 3 ||
+            y->dims[2] < cost.heads) {
+          return std::nullopt;
+        }
+        const double kv_len = static_cast<double>(x->dims[1]);
+        const double rows = out / static_cast<double>(y->dims[2] / cost.heads);
+        flops = 4 * out * kv_len + 5 * rows * kv_len;  // Q has Y's elements (D = Dv)
+        break;
+      }
       const TensorView* k = w;
       if (x == nullptr || k == nullptr || y == nullptr || x->rank() != k->rank() ||
           (x->rank() != 3 && x->rank() != 4)) {

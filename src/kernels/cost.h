@@ -37,6 +37,7 @@ struct NodeCost {
   int64_t window = 1;       // kWindow
   size_t weight_input = 1;  // kConv: W's input (3 for QLinearConv and FusedQLinearConv)
   int64_t heads = 0;        // kAttention: q_num_heads for 3-D inputs (0: 4-D inputs)
+  bool packed_qkv = false;  // kAttention: Q, K and V side by side in input 0 (PackedQkvAttention)
   // kPerOutput / kPerInput: e^x, log x, tanh x ... computed per element (Exp, Sigmoid, Softmax
   // ...). They count as one operation each in Flops, as profiles count them, and as
   // kTranscendentalWork each in Work, which stands for a kernel's time.

@@ -5,7 +5,8 @@
 // (double precision, the oracle): 3-D inputs with the heads read in place (BERT's form after
 // attention_fusion), 4-D inputs, grouped-query heads, float masks broadcast over batch, heads or
 // rows, a boolean mask, is_causal, opset 24's short mask, more query rows than one work item
-// takes, no keys at all, and the inputs the kernel leaves to the reference (past caches, softcap).
+// takes, no keys at all, the inputs the kernel leaves to the reference (past caches, softcap),
+// and com.kiln PackedQkvAttention (Q, K and V side by side in one tensor).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -93,6 +94,41 @@ TEST(CpuAttentionTest, PastCachesAndSoftcapGoToTheReferenceKernel) {
   n.None().In(Random({1, 2, 5, 4}, 25)).In(Random({1, 2, 5, 4}, 26));
   n.Outputs({DataType::kFloat32, DataType::kFloat32, DataType::kFloat32});
   n.Check(8, Expect::kDeclined);
+}
+
+// Columns [begin, begin + width) of a [B, S, W] tensor: one of Q, K and V cut from a packed row.
+HostTensor LastAxisSlice(const HostTensor& t, int64_t begin, int64_t width) {
+  HostTensor out(t.dtype, {t.dims[0], t.dims[1], width});
+  const auto* src = reinterpret_cast<const float*>(t.bytes.data());
+  auto* dst = reinterpret_cast<float*>(out.bytes.data());
+  for (int64_t r = 0; r < t.dims[0] * t.dims[1]; ++r) {
+    for (int64_t c = 0; c < width; ++c) dst[r * width + c] = src[r * t.dims[2] + begin + c];
+  }
+  return out;
+}
+
+TEST(CpuAttentionTest, PackedQkvReadsEachHeadFromItsSliceOfARow) {
+  // 4 query heads and 2 key / value heads of 8 side by side: [2, 9, (4 + 2 + 2) * 8]; against
+  // ONNX Attention's reference on the three slices (cut here) and the packed op's reference.
+  HostTensor mask = Random({2, 1, 1, 9}, 31, -1.0f, 1.0f);
+  for (const bool masked : {true, false}) {
+    SCOPED_TRACE(masked ? "padding mask" : "causal");
+    const HostTensor qkv = Random({2, 9, 64}, 30);
+    Node packed = Node::Fused("PackedQkvAttention");
+    Node split("Attention", 23);
+    packed.In(qkv);
+    split.In(LastAxisSlice(qkv, 0, 32)).In(LastAxisSlice(qkv, 32, 16));
+    split.In(LastAxisSlice(qkv, 48, 16));
+    for (Node* n : {&packed, &split}) {
+      if (masked) n->In(mask);
+      n->Int("q_num_heads", 4).Int("kv_num_heads", 2).Int("is_causal", masked ? 0 : 1);
+      if (masked) n->Float("scale", 0.3f);
+    }
+    packed.Check(9);
+    std::vector<HostTensor> got;
+    RunOnCpu(packed, &got);
+    Node::Compare(got, RunOn(kernels::kReferenceBackend, split), 9);
+  }
 }
 
 }  // namespace

@@ -28,6 +28,9 @@ std::unique_ptr<Pass> CreateGeluFusionPass();
 // attention_fusion.cc: MatMul / [Add mask] / Softmax / MatMul (and the heads' split and merge)
 // -> Attention.
 std::unique_ptr<Pass> CreateAttentionFusionPass();
+// An Attention whose Q, K and V are projections of one input -> one product into a packed value
+// and a com.kiln PackedQkvAttention (qkv_packing.cc; CPU target, after attention_fusion).
+std::unique_ptr<Pass> CreateQkvPackingPass();
 std::unique_ptr<Pass> CreateActivationFusionPass();
 std::unique_ptr<Pass> CreateTransposeCancellationPass();
 // A BatchNormalization not after a convolution (and the affine steps after it) -> one

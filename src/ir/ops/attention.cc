@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Attention ops: Attention (scaled dot-product attention with grouped-query heads, masks,
-// softcap and a KV cache), RotaryEmbedding.
+// softcap and a KV cache), Kiln's PackedQkvAttention (Attention on one tensor holding Q, K and
+// V), RotaryEmbedding.
 #include <optional>
 #include <string>
 #include <vector>
@@ -173,15 +174,15 @@ Status ReadPast(InferenceContext& ctx, AttentionDims& d) {
   return Status::Ok();
 }
 
-// attn_mask broadcasts to [B, q_heads, q_seq, total]; from opset 24 its last dim may be shorter
-// than total (padded with -inf).
-Status CheckMask(InferenceContext& ctx, const AttentionDims& d, const Dim& total) {
-  if (!ctx.has_input(3)) return Status::Ok();
-  DataType t = ctx.input_dtype(3);
+// attn_mask (input `at`) broadcasts to [B, q_heads, q_seq, total]; from opset 24 its last dim
+// may be shorter than total (padded with -inf).
+Status CheckMask(InferenceContext& ctx, const AttentionDims& d, const Dim& total, size_t at = 3) {
+  if (!ctx.has_input(at)) return Status::Ok();
+  DataType t = ctx.input_dtype(at);
   if (t == DataType::kString || t == DataType::kUndefined) {
     return ctx.Fail("attn_mask is ", Name(t), "; a boolean or numeric mask is required");
   }
-  const Shape& s = ctx.input_shape(3);
+  const Shape& s = ctx.input_shape(at);
   if (!s.rank_known()) return Status::Ok();
   if (s.rank() > 4)
     return ctx.Fail("attn_mask has shape ", s.ToString(), "; rank <= 4 is required");
@@ -280,6 +281,50 @@ Status Attention(InferenceContext& ctx) {
   return Status::Ok();
 }
 
+// PackedQkvAttention (com.kiln; qkv_packing, from an Attention whose Q, K and V are three
+// projections of one input): QKV [B, S, (Hq + 2 Hkv) * D] holds Q, K and V side by side on its
+// last axis, as one product writes them; Y [B, S, Hq * D] is Attention's of the three slices
+// (3-D, q_num_heads / kv_num_heads heads), with attn_mask (input 1, opset 23's: it broadcasts to
+// [B, Hq, S, S]), scale and is_causal.
+Status PackedQkvAttention(InferenceContext& ctx) {
+  KILN_RETURN_IF_ERROR(CheckFloat(ctx, 0, "QKV"), "");
+  KILN_RETURN_IF_ERROR(FlagAttr(ctx, "is_causal").status(), "");
+  const InferenceContext& n = ctx;
+  if (n.has_attr("scale") && !(n.attr_float("scale") >= 0.f)) {
+    return ctx.Fail("attribute 'scale' = ", n.attr_float("scale"), " must be >= 0");
+  }
+  KILN_ASSIGN_OR_RETURN(int64_t q_heads, HeadsAttr(ctx, "q_num_heads"));
+  KILN_ASSIGN_OR_RETURN(int64_t kv_heads, HeadsAttr(ctx, "kv_num_heads"));
+  if (q_heads == 0 || kv_heads == 0) {
+    return ctx.Fail("the attributes 'q_num_heads' and 'kv_num_heads' are required");
+  }
+  if (q_heads % kv_heads != 0) {
+    return ctx.Fail("'q_num_heads' = ", q_heads,
+                    " is not a multiple of 'kv_num_heads' = ", kv_heads);
+  }
+  const DataType t = ctx.input_dtype(0);
+  const Shape& s = ctx.input_shape(0);
+  if (!s.rank_known()) {
+    ctx.set_output(0, t, Shape());
+    return Status::Ok();
+  }
+  if (s.rank() != 3) return ctx.Fail("QKV has shape ", s.ToString(), "; rank 3 is required");
+  AttentionDims d;
+  d.batch = s[0];
+  d.q_heads = Dim::Known(q_heads);
+  d.kv_heads = Dim::Known(kv_heads);
+  d.q_seq = d.kv_seq = s[1];
+  d.past = Dim::Known(0);
+  KILN_ASSIGN_OR_RETURN(
+      d.head, HeadSize(ctx, s[2], q_heads + 2 * kv_heads, "QKV", "q_num_heads + 2 * kv_num_heads"));
+  d.v_head = d.head;
+  KILN_RETURN_IF_ERROR(CheckMask(ctx, d, d.kv_seq, 1), "");
+  ctx.set_output(
+      0, t,
+      Shape({d.batch, d.q_seq, d.head.known() ? Dim::Known(d.head.value * q_heads) : d.head}));
+  return Status::Ok();
+}
+
 // RotaryEmbedding (opset 23): X [B, H, S, Dh] or [B, S, H * Dh] (num_heads given);
 // cos/sin [max_pos, rot / 2] with position_ids [B, S], else [B, S, rot / 2]; Y like X.
 Status RotaryEmbedding(InferenceContext& ctx) {
@@ -363,6 +408,11 @@ void RegisterAttentionOps(OpRegistry& r) {
                          OptionalAttr("q_num_heads", AttrKind::kInt),
                          Attr("qk_matmul_output_mode", 0), OptionalAttr("scale", AttrKind::kFloat),
                          Attr("softcap", 0.0), OptionalAttr("softmax_precision", AttrKind::kInt)}));
+  r.Register(
+      MakeSchema("PackedQkvAttention", 1, 1, 2, 1, 1, kFamily, PackedQkvAttention, "com.kiln")
+          .Attrs({Attr("is_causal", 0), OptionalAttr("kv_num_heads", AttrKind::kInt),
+                  OptionalAttr("q_num_heads", AttrKind::kInt),
+                  OptionalAttr("scale", AttrKind::kFloat)}));
   r.Register(MakeSchema("RotaryEmbedding", 23, 3, 4, 1, 1, kFamily, RotaryEmbedding)
                  .Attrs({Attr("interleaved", 0), OptionalAttr("num_heads", AttrKind::kInt),
                          Attr("rotary_embedding_dim", 0)}));

@@ -1,12 +1,14 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// Reference kernels of the attention family: Attention and RotaryEmbedding. Attention reads
-// its inputs as doubles, computes in double and rounds once when it stores each output (the
-// softmax is rounded to softmax_precision when that attribute asks for a narrower type).
-// RotaryEmbedding computes in float (double for float64) per element.
+// Reference kernels of the attention family: Attention, PackedQkvAttention and RotaryEmbedding.
+// Attention reads its inputs as doubles, computes in double and rounds once when it stores each
+// output (the softmax is rounded to softmax_precision when that attribute asks for a narrower
+// type); PackedQkvAttention is Attention on its three slices. RotaryEmbedding computes in float
+// (double for float64) per element.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -219,6 +221,58 @@ Status RunAttention(const NodeDef& def, KernelContext& ctx) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// PackedQkvAttention (com.kiln): Attention of the three slices of QKV's last axis, each copied
+// out and run by RunAttention as a 3-D Q, K and V (ir/ops/attention.cc checked the node).
+
+// Presents the slices as inputs 0-2 and QKV's attn_mask (input 1) as Attention's input 3.
+class SlicedQkvContext final : public ForwardingContext {
+ public:
+  SlicedQkvContext(KernelContext& base, const TensorView (&qkv)[3])
+      : ForwardingContext(base), qkv_(qkv) {}
+  size_t num_inputs() const override { return 4; }
+  const TensorView* input(size_t i) const override {
+    return i < 3 ? &qkv_[i] : i == 3 ? base_.input(1) : nullptr;
+  }
+
+ private:
+  const TensorView (&qkv_)[3];
+};
+
+Status RunPackedQkvAttention(const NodeDef& def, KernelContext& ctx) {
+  KILN_ASSIGN_OR_RETURN(const TensorView* qkv, RequiredInput(def, ctx, 0));
+  const int64_t q_heads = def.attr_int("q_num_heads"), kv_heads = def.attr_int("kv_num_heads");
+  const int64_t width = qkv->dims[2], head = width / (q_heads + 2 * kv_heads);
+  const int64_t widths[3] = {q_heads * head, kv_heads * head, kv_heads * head};
+  const int64_t rows = qkv->dims[0] * qkv->dims[1];
+  const size_t element = static_cast<size_t>(ir::StorageBytes(qkv->dtype, 1));
+  const auto* src = static_cast<const uint8_t*>(qkv->data);
+  HostTensor slices[3];
+  TensorView views[3];
+  for (int64_t i = 0, offset = 0; i < 3; offset += widths[i], ++i) {
+    slices[i] = HostTensor(qkv->dtype, {qkv->dims[0], qkv->dims[1], widths[i]});
+    const size_t bytes = static_cast<size_t>(widths[i]) * element;
+    for (int64_t r = 0; r < rows; ++r) {
+      std::memcpy(slices[i].bytes.data() + static_cast<size_t>(r) * bytes,
+                  src + static_cast<size_t>(r * width + offset) * element, bytes);
+    }
+    views[i] = slices[i].view();
+  }
+  NodeDef attention = def;  // Attention's definition of the same attributes and output
+  attention.op_type = "Attention";
+  attention.domain = "";
+  attention.opset = 23;
+  attention.has_input = {true, true, true, def.input_given(1)};
+  attention.input_types = {qkv->dtype, qkv->dtype, qkv->dtype,
+                           def.input_given(1) ? def.input_types[1] : DataType::kUndefined};
+  attention.input_dims = {views[0].dims, views[1].dims, views[2].dims,
+                          def.input_given(1) ? def.input_dims[1] : Dims{}};
+  attention.constants.clear();
+  attention.input_rank_known.clear();
+  SlicedQkvContext sliced(ctx, views);
+  return RunAttention(attention, sliced);
+}
+
+// ---------------------------------------------------------------------------------------------
 // RotaryEmbedding.
 
 template <typename T>
@@ -294,6 +348,8 @@ Status RunRotaryEmbedding(const NodeDef& def, KernelContext& ctx) {
 void RegisterAttentionKernels(KernelRegistry& r) {
   RegisterStateless(r, "Attention", RunAttention);
   RegisterStateless(r, "RotaryEmbedding", RunRotaryEmbedding);
+  r.Register(kReferenceBackend, "com.kiln", "PackedQkvAttention",
+             [](const NodeDef& def) { return MakeFunctionKernel(def, RunPackedQkvAttention); });
 }
 
 }  // namespace kiln::kernels

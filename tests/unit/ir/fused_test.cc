@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <vector>
+
 #include "tests/unit/ir/test_util.h"
 
 namespace kiln::ir {
@@ -80,6 +83,39 @@ TEST(FusedInferenceTest, OwnAttributesAndTheBaseOpsAreDeclared) {
   ASSERT_TRUE(conv.Infer().ok());
   EXPECT_EQ(conv.node->attr_int("group"), 1);
   EXPECT_FALSE(conv.node->has_attr("kiln_x_nhwc"));
+}
+
+TEST(FusedInferenceTest, PackedQkvAttentionSplitsItsWidthIntoQKAndVHeads) {
+  // 4 query heads and 2 key / value heads of 8: (4 + 2 + 2) * 8 = 64 columns; Y [2, 9, 4 * 8].
+  auto packed = [](std::vector<TensorType> in, int64_t hq, int64_t hkv) {
+    auto n = std::make_unique<FusedNode>("PackedQkvAttention", std::move(in));
+    if (hq > 0) n->node->set_attr("q_num_heads", hq);
+    if (hkv > 0) n->node->set_attr("kv_num_heads", hkv);
+    return n;
+  };
+  auto ok = packed({F32({2, 9, 64}), F32({2, 1, 1, 9})}, 4, 2);
+  ASSERT_TRUE(ok->Infer().ok()) << ok->Infer().message();
+  EXPECT_EQ(ok->node->output(0)->shape().ToString(), "[2,9,32]");
+  struct Bad {
+    std::vector<TensorType> in;
+    int64_t hq, hkv;
+    const char* text;
+  };
+  const Bad bad[] = {
+      {{F32({2, 9, 60})}, 4, 2, "not a multiple of 'q_num_heads + 2 * kv_num_heads'"},
+      {{F32({2, 9, 64})}, 4, 0, "'q_num_heads' and 'kv_num_heads' are required"},
+      {{F32({2, 9, 64})}, 3, 2, "not a multiple of 'kv_num_heads'"},
+      {{F32({2, 9, 4, 16})}, 4, 2, "rank 3 is required"},
+      {{F32({2, 9, 64}), F32({2, 1, 1, 8})}, 4, 2, "does not broadcast"},
+      {{{DataType::kInt64, Shape::Of({2, 9, 64})}}, 4, 2, "floating-point"},
+  };
+  for (const Bad& b : bad) {
+    SCOPED_TRACE(b.text);
+    auto n = packed(b.in, b.hq, b.hkv);
+    Status s = n->Infer();
+    EXPECT_EQ(s.code(), code::kInvalidParam) << s.message();
+    EXPECT_NE(s.message().find(b.text), std::string::npos) << s.message();
+  }
 }
 
 }  // namespace

@@ -5,8 +5,10 @@
 // MatMul / Softmax / MatMul): Y = softmax(scale * Q Kᵀ + mask) V per head, float32, with Q, K and
 // V in either of the op's layouts — 3-D [B, S, heads * size] (the heads read in place through
 // the row stride, so a transformer's head split and merge cost nothing) or 4-D
-// [B, heads, S, size] — grouped-query heads, a float or boolean attn_mask broadcast to
-// [B, q_heads, q_seq, total] (opset 24's shorter last dim padded with -inf) and is_causal.
+// [B, heads, S, size] — or side by side in one tensor (com.kiln PackedQkvAttention, from
+// qkv_packing: the heads read in place from their slice of each row), grouped-query heads, a float
+// or boolean attn_mask broadcast to [B, q_heads, q_seq, total] (opset 24's shorter last dim padded
+// with -inf) and is_causal.
 //
 // Work items are (batch, head, block of query rows), spread over the team; each computes
 // its block of scores with oneDNN's sgemm into a buffer of its own (it stays in cache: the
@@ -127,57 +129,110 @@ void WarmSgemm() {
                    c.data(), kSide);
 }
 
+// Where a run's Q, K, V and Y lie and their sizes, read from the actual inputs.
+struct Geometry {
+  int64_t batch = 0, hq = 0, hkv = 0, sq = 0, skv = 0, d = 0, dv = 0;
+  HeadView q, k, v, y;
+  const TensorView* mask = nullptr;
+};
+
 class AttentionKernel final : public FallbackKernel {
  public:
-  AttentionKernel(const NodeDef& def, std::unique_ptr<Kernel> reference)
+  AttentionKernel(const NodeDef& def, std::unique_ptr<Kernel> reference, bool packed)
       : FallbackKernel(def, std::move(reference)),
+        packed_(packed),
         causal_(def.attr_int("is_causal") == 1),
         scale_attr_(def.has_attr("scale") ? def.attr_float("scale") : 0.0f),
         has_scale_(def.has_attr("scale")) {}
 
   Status Run(KernelContext& ctx) const override {
+    Geometry g;
+    KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
+    if (!(packed_ ? PackedGeometry(ctx, *y, g) : SplitGeometry(ctx, *y, g))) {
+      return RunReference(ctx);  // it reports
+    }
+    return Compute(g, *y, ctx);
+  }
+
+ private:
+  // Attention's Q, K, V [, attn_mask]: 3-D with the head counts as attributes, or 4-D.
+  bool SplitGeometry(KernelContext& ctx, const TensorView& y, Geometry& g) const {
     const TensorView* q = ctx.input(0);
     const TensorView* k = ctx.input(1);
     const TensorView* v = ctx.input(2);
-    const TensorView* m = ctx.num_inputs() > 3 ? ctx.input(3) : nullptr;
+    g.mask = ctx.num_inputs() > 3 ? ctx.input(3) : nullptr;
     if (q == nullptr || k == nullptr || v == nullptr || q->rank() != k->rank() ||
-        q->rank() != v->rank() || (m != nullptr && m->rank() > 4)) {
-      return RunReference(ctx);  // it reports
+        q->rank() != v->rank() || (q->rank() != 3 && q->rank() != 4)) {
+      return false;
     }
     const bool three_d = q->rank() == 3;
-    const int64_t batch = q->dims[0];
-    int64_t hq, hkv, sq, skv, d, dv;
+    g.batch = q->dims[0];
     if (three_d) {
-      hq = def_.attr_int("q_num_heads");
-      hkv = def_.attr_int("kv_num_heads");
-      if (hq < 1 || hkv < 1 || q->dims[2] % hq != 0 || k->dims[2] % hkv != 0 ||
-          v->dims[2] % hkv != 0) {
-        return RunReference(ctx);
+      g.hq = def_.attr_int("q_num_heads");
+      g.hkv = def_.attr_int("kv_num_heads");
+      if (g.hq < 1 || g.hkv < 1 || q->dims[2] % g.hq != 0 || k->dims[2] % g.hkv != 0 ||
+          v->dims[2] % g.hkv != 0) {
+        return false;
       }
-      sq = q->dims[1];
-      skv = k->dims[1];
-      d = q->dims[2] / hq;
-      dv = v->dims[2] / hkv;
-      if (k->dims[2] / hkv != d || v->dims[1] != skv) return RunReference(ctx);
+      g.sq = q->dims[1];
+      g.skv = k->dims[1];
+      g.d = q->dims[2] / g.hq;
+      g.dv = v->dims[2] / g.hkv;
+      if (k->dims[2] / g.hkv != g.d || v->dims[1] != g.skv) return false;
     } else {
-      hq = q->dims[1];
-      hkv = k->dims[1];
-      sq = q->dims[2];
-      skv = k->dims[2];
-      d = q->dims[3];
-      dv = v->dims[3];
-      if (k->dims[3] != d || v->dims[1] != hkv || v->dims[2] != skv) return RunReference(ctx);
+      g.hq = q->dims[1];
+      g.hkv = k->dims[1];
+      g.sq = q->dims[2];
+      g.skv = k->dims[2];
+      g.d = q->dims[3];
+      g.dv = v->dims[3];
+      if (k->dims[3] != g.d || v->dims[1] != g.hkv || v->dims[2] != g.skv) return false;
     }
-    if (k->dims[0] != batch || v->dims[0] != batch || hkv < 1 || hq % hkv != 0) {
-      return RunReference(ctx);
+    if (k->dims[0] != g.batch || v->dims[0] != g.batch || g.hkv < 1 || g.hq % g.hkv != 0) {
+      return false;
     }
-    KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
-    const Dims want = three_d ? Dims{batch, sq, hq * dv} : Dims{batch, hq, sq, dv};
-    if (y->dims != want) return RunReference(ctx);
-    if (y->num_elements() == 0) return Status::Ok();
+    const Dims want = three_d ? Dims{g.batch, g.sq, g.hq * g.dv} : Dims{g.batch, g.hq, g.sq, g.dv};
+    if (y.dims != want) return false;
+    g.q = Heads(q->as<const float>(), three_d, g.sq, g.hq, g.d);
+    g.k = Heads(k->as<const float>(), three_d, g.skv, g.hkv, g.d);
+    g.v = Heads(v->as<const float>(), three_d, g.skv, g.hkv, g.dv);
+    g.y = Heads(y.as<float>(), three_d, g.sq, g.hq, g.dv);
+    return true;
+  }
+
+  // PackedQkvAttention's QKV [B, S, (Hq + 2 Hkv) * D] [, attn_mask]: the three inputs' heads
+  // read in place from their slices of each row.
+  bool PackedGeometry(KernelContext& ctx, const TensorView& y, Geometry& g) const {
+    const TensorView* qkv = ctx.input(0);
+    g.mask = ctx.num_inputs() > 1 ? ctx.input(1) : nullptr;
+    g.hq = def_.attr_int("q_num_heads");
+    g.hkv = def_.attr_int("kv_num_heads");
+    if (qkv == nullptr || qkv->rank() != 3 || g.hq < 1 || g.hkv < 1 || g.hq % g.hkv != 0 ||
+        qkv->dims[2] % (g.hq + 2 * g.hkv) != 0) {
+      return false;
+    }
+    g.batch = qkv->dims[0];
+    g.sq = g.skv = qkv->dims[1];
+    g.d = g.dv = qkv->dims[2] / (g.hq + 2 * g.hkv);
+    if (y.dims != Dims{g.batch, g.sq, g.hq * g.d}) return false;
+    const int64_t row = qkv->dims[2];
+    const float* data = qkv->as<const float>();
+    g.q = {data, g.sq * row, g.d, row};
+    g.k = {data + g.hq * g.d, g.sq * row, g.d, row};
+    g.v = {data + (g.hq + g.hkv) * g.d, g.sq * row, g.d, row};
+    g.y = Heads(y.as<float>(), true, g.sq, g.hq, g.d);
+    return true;
+  }
+
+  Status Compute(const Geometry& g, TensorView& y_out, KernelContext& ctx) const {
+    const int64_t batch = g.batch, hq = g.hq, hkv = g.hkv, sq = g.sq, skv = g.skv, d = g.d,
+                  dv = g.dv;
+    const TensorView* m = g.mask;
+    if (m != nullptr && m->rank() > 4) return RunReference(ctx);
+    if (y_out.num_elements() == 0) return Status::Ok();
     if (d == 0) return RunReference(ctx);  // sgemm takes no empty reduction with these strides
     if (skv == 0) {                        // softmax over no keys: every output row is an empty sum
-      std::fill(y->as<float>(), y->as<float>() + y->num_elements(), 0.0f);
+      std::fill(y_out.as<float>(), y_out.as<float>() + y_out.num_elements(), 0.0f);
       return Status::Ok();
     }
 
@@ -198,11 +253,8 @@ class AttentionKernel final : public FallbackKernel {
       mask.boolean = m->dtype == DataType::kBool;
     }
     const float scale = has_scale_ ? scale_attr_ : 1.0f / std::sqrt(static_cast<float>(d));
-    const HeadView qv = Heads(q->as<const float>(), three_d, sq, hq, d);
-    const HeadView kv = Heads(k->as<const float>(), three_d, skv, hkv, d);
-    const HeadView vv = Heads(v->as<const float>(), three_d, skv, hkv, dv);
-    const HeadView yv = Heads(y->as<float>(), three_d, sq, hq, dv);
-    float* y_data = y->as<float>();
+    const HeadView &qv = g.q, &kv = g.k, &vv = g.v, &yv = g.y;
+    float* y_data = y_out.as<float>();
     const int64_t group = hq / hkv;
     const int64_t rows_per_item = RowsPerItem(skv);
     const int64_t blocks = (sq + rows_per_item - 1) / rows_per_item;
@@ -259,7 +311,7 @@ class AttentionKernel final : public FallbackKernel {
     return Status::Ok();
   }
 
- private:
+  bool packed_;
   bool causal_;
   float scale_attr_;
   bool has_scale_;
@@ -287,7 +339,23 @@ Result<std::unique_ptr<Kernel>> MakeAttention(const KernelRegistry& registry, co
   }
   KILN_ASSIGN_OR_RETURN(auto reference, internal::PrepareReference(registry, def));
   WarmSgemm();
-  return std::unique_ptr<Kernel>(std::make_unique<AttentionKernel>(def, std::move(reference)));
+  return std::unique_ptr<Kernel>(
+      std::make_unique<AttentionKernel>(def, std::move(reference), /*packed=*/false));
+}
+
+// PackedQkvAttention (com.kiln): QKV and an optional attn_mask; nothing else to decline.
+Result<std::unique_ptr<Kernel>> MakePackedQkvAttention(const KernelRegistry& registry,
+                                                       const NodeDef& def) {
+  KILN_RETURN_IF_ERROR(internal::RequireInput(def, 0, kF32), "");
+  KILN_RETURN_IF_ERROR(internal::RequireOutput(def, 0, kF32), "");
+  if (def.input_given(1) && def.input_types[1] != kF32 && def.input_types[1] != DataType::kBool) {
+    return def.Fail(code::kFeatureUnsupported,
+                    "the cpu attention kernel takes no attn_mask other than float32 or bool");
+  }
+  KILN_ASSIGN_OR_RETURN(auto reference, internal::PrepareReference(registry, def));
+  WarmSgemm();
+  return std::unique_ptr<Kernel>(
+      std::make_unique<AttentionKernel>(def, std::move(reference), /*packed=*/true));
 }
 
 }  // namespace
@@ -296,6 +364,8 @@ void RegisterCpuAttentionKernels(KernelRegistry& registry) {
   const KernelRegistry* r = &registry;
   registry.Register(internal::kCpu, "", "Attention",
                     [r](const NodeDef& def) { return MakeAttention(*r, def); });
+  registry.Register(internal::kCpu, "com.kiln", "PackedQkvAttention",
+                    [r](const NodeDef& def) { return MakePackedQkvAttention(*r, def); });
 }
 
 }  // namespace kiln::cpu
