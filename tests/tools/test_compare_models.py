@@ -82,6 +82,7 @@ def test_a_server_busy_during_anothers_block_is_measured(compare_models):
 
     busy = subprocess.Popen(["python3", "-c", "while True: pass"])
     idle = subprocess.Popen(["sleep", "30"])
+    time.sleep(0.2)  # the interpreter started and spinning
     try:
         servers = [Proc("timed", os.getpid()), Proc("busy", busy.pid), Proc("idle", idle.pid)]
         meter = compare_models.BystanderMeter(servers)
@@ -93,7 +94,8 @@ def test_a_server_busy_during_anothers_block_is_measured(compare_models):
         busy.wait()
         idle.wait()
     assert set(cores) == {"timed"}, cores  # only the timed server ran a block
-    assert cores["timed"]["busy"] > 0.5, cores  # one core busy beside, shared on 2 CPUs at worst
+    # One core's worth of spinning: at least a share of a CPU when other tests run beside it.
+    assert cores["timed"]["busy"] > 0.25, cores
     assert cores["timed"]["idle"] < 0.05, cores
     assert compare_models.busiest_bystander(cores)[1:] == ("busy", "timed")
     sec = {"foreign_cpu": 0.01, "bystander_cpu": cores}
