@@ -154,14 +154,42 @@ bool ReadThreadTimes(ThreadTimes* t) {
   return true;
 }
 
-// A probe window on one thread: its times at the window's first Begin, and the executions since.
+// /proc/stat and this process's CPU time (s) at one moment.
+struct MachineTimes {
+  ProcStat stat;
+  double own_cpu_s = 0;
+};
+bool ReadMachineTimes(MachineTimes* m);
+
+// A probe window on one thread: its times at the window's first Begin, and the executions since;
+// the machine's times too when the window opened parked (MachineRoom decides an unpark).
 struct ProbeWindow {
   bool open = false;
   ThreadTimes start;
+  bool machine_valid = false;
+  MachineTimes machine;
   uint64_t exec_ns = 0;
   int runs = 0;
 };
 thread_local ProbeWindow t_window;
+
+// The cores other processes and this one used since `start` (-1 each when unreadable or too
+// short to tell), for the log and MachineRoom.
+struct MachineUse {
+  double foreign = -1, own = -1;
+};
+MachineUse MachineUseSince(const ProbeWindow& w) {
+  MachineUse use;
+  MachineTimes now;
+  if (!w.machine_valid || !ReadMachineTimes(&now)) return use;
+  const double own_s = now.own_cpu_s - w.machine.own_cpu_s;
+  use.foreign = ForeignCores(w.machine.stat, now.stat, own_s, sysconf(_SC_CLK_TCK));
+  if (use.foreign < 0 || now.stat.all <= w.machine.stat.all) return use;
+  const double window_s = static_cast<double>(now.stat.all - w.machine.stat.all) /
+                          static_cast<double>(sysconf(_SC_CLK_TCK)) / now.stat.cpus;
+  use.own = own_s / window_s;
+  return use;
+}
 
 // The governor's decision after `window` ended with the thread's times `end`.
 void DecideAfterWindow(const ProbeWindow& window, const ThreadTimes& end) {
@@ -174,28 +202,38 @@ void DecideAfterWindow(const ProbeWindow& window, const ThreadTimes& end) {
   const double share =
       static_cast<double>(wait) / static_cast<double>(std::max<uint64_t>(run + wait, 1));
   const bool throttled = OpenMpSpinningThrottled();
-  const ProbeDecision d = DecideAfterProbe(throttled, g.park_awaiting_confirmation, share);
+  const MachineUse use = throttled ? MachineUseSince(window) : MachineUse{};
+  const bool room = MachineRoom(use.foreign, use.own,
+                                std::min(static_cast<int>(UsableCores()), window.machine.stat.cpus),
+                                ComputeThreads());
+  const ProbeDecision d = DecideAfterProbe(throttled, g.park_awaiting_confirmation, share, room);
   g.park_awaiting_confirmation = d.confirm_park;
   g.next_probe_ns.store(SteadyNowNs() + d.next_probe_in_ns, std::memory_order_relaxed);
   KILN_LOG(kRuntime, kDebug, "spin governor probe: waited ", share * 100, " % of ",
            (run + wait) / 1000, " us (", window.runs, " executions of ", window.exec_ns / 1000,
            " us in all; slept ", end.sleeps - window.start.sleeps, " times, preempted ",
-           end.preemptions - window.start.preemptions, " times); ",
+           end.preemptions - window.start.preemptions, " times; other processes used ", use.foreign,
+           " cores and this one ", use.own, " (-1: not measured)); ",
            throttled ? "parked" : "spinning", " -> ",
            d.confirm_park ? "confirming a park" : (d.park ? "parked" : "spinning"));
   if (d.park != throttled) Request(d.park);
 }
 
-// /proc/stat now, and this process's CPU time (s); false when unreadable. Called twice per
-// process (the governor's start, the first execution): one static buffer.
+// /proc/stat now, and this process's CPU time (s); false when unreadable. Called at the
+// governor's start, the first execution and the ends of parked probe windows, from any
+// thread: one static buffer under a lock.
 bool ReadCpuTimes(ProcStat* stat, double* own_cpu_s) {
+  static std::mutex mu;
   static char text[1 << 16];
+  std::lock_guard<std::mutex> lock(mu);
   const size_t n = ReadProcFile("/proc/stat", text, sizeof text);
   timespec ts{};
   if (n == 0 || clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return false;
   *own_cpu_s = static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
   return ParseProcStat(std::string_view(text, n), stat);
 }
+
+bool ReadMachineTimes(MachineTimes* m) { return ReadCpuTimes(&m->stat, &m->own_cpu_s); }
 
 // The process's first execution (kAuto): unparks before it runs when the CPU time other
 // processes used since the governor started leaves its team free cores.
@@ -253,14 +291,19 @@ void StartSpinGovernor() {
 
 bool OpenMpSpinningThrottled() { return G().parked.load(std::memory_order_acquire); }
 
-bool ShouldThrottle(bool throttled_now, double wait_share) {
-  return throttled_now ? wait_share > 0.03 : wait_share > 0.10;
+bool ShouldThrottle(bool throttled_now, double wait_share, bool room) {
+  return throttled_now ? wait_share > 0.03 && !room : wait_share > 0.10;
+}
+
+bool MachineRoom(double foreign_cores, double own_cores, int cpus, int team) {
+  return foreign_cores >= 0 &&
+         IdleEnoughToSpin(foreign_cores + std::max(own_cores - team, 0.0), cpus, team);
 }
 
 ProbeDecision DecideAfterProbe(bool throttled_now, bool park_awaiting_confirmation,
-                               double wait_share) {
+                               double wait_share, bool room) {
   ProbeDecision d;
-  const bool park = ShouldThrottle(throttled_now, wait_share);
+  const bool park = ShouldThrottle(throttled_now, wait_share, room);
   if (!throttled_now && park && !park_awaiting_confirmation) {  // ask the next window first
     d.park = false;
     d.confirm_park = true;
@@ -342,6 +385,7 @@ void LoadProbe::Begin() {
   if (!w.open) {
     if (SteadyNowNs() < G().next_probe_ns.load(std::memory_order_relaxed)) return;
     if (!ReadThreadTimes(&w.start)) return;
+    w.machine_valid = OpenMpSpinningThrottled() && ReadMachineTimes(&w.machine);
     w.open = true;
     w.exec_ns = 0;
     w.runs = 0;
@@ -363,7 +407,7 @@ void LoadProbe::End() {
 }
 
 void SpinGovernorObserveForTest(double wait_share) {
-  Request(ShouldThrottle(OpenMpSpinningThrottled(), wait_share));
+  Request(ShouldThrottle(OpenMpSpinningThrottled(), wait_share, /*room=*/false));
   WaitSettled();
 }
 

@@ -19,16 +19,18 @@
 // means other threads — another process's, or this process's own idle workers spinning — had the
 // cores it needed. When the waiting share goes above 10 % in two windows in a row it parks (idle
 // workers sleep); when it falls below 3 % it unparks (idle workers spin); between the two the state
-// holds (DecideAfterProbe). Only the executing thread's own time counts — what it runs and waits to
-// run, not the time it sleeps between executions — so a process that computes in bursts is judged
-// by the bursts, not by what the machine does between them. The team starts parked (loading a model
-// with idle workers spinning measured 2-3x slower on a 2-CPU VM: YOLOv8n 41 -> 120 ms), and the
-// process's first execution decides before it runs, since the probes have nothing to go on yet:
-// from /proc/stat, the CPU time other processes used since the governor started (the load,
-// typically; all CPU time less this process's own), as cores; when the cores its team needs were
-// free (foreign + team <= CPUs + 0.5) it unparks, so the first result comes at spinning speed
-// (YOLOv8n's first run 35 -> 14 ms on an idle 2-CPU VM). Otherwise, or over a window too short to
-// tell (under 20 ms), the team stays parked until a probe says the machine has room.
+// holds (DecideAfterProbe). A parked window also reads the machine's CPU time (/proc/stat) and the
+// process's: when other processes left the team its cores, it unparks whatever it waited, for
+// then its waits were its own (ShouldThrottle). Only the executing thread's own time counts — what
+// it runs and waits to run, not the time it sleeps between executions — so a process that computes
+// in bursts is judged by the bursts, not by what the machine does between them. The team starts
+// parked (loading a model with idle workers spinning measured 2-3x slower on a 2-CPU VM: YOLOv8n 41
+// -> 120 ms), and the process's first execution decides before it runs, since the probes have
+// nothing to go on yet: from /proc/stat, the CPU time other processes used since the governor
+// started (the load, typically; all CPU time less this process's own), as cores; when the cores its
+// team needs were free (foreign + team <= CPUs + 0.5) it unparks, so the first result comes at
+// spinning speed (YOLOv8n's first run 35 -> 14 ms on an idle 2-CPU VM). Otherwise, or over a window
+// too short to tell (under 20 ms), the team stays parked until a probe says the machine has room.
 // KILN_CPU_SPIN=1 always spins, =0 always sleeps; OMP_WAIT_POLICY or GOMP_SPINCOUNT set by the
 // user leave libgomp alone.
 #pragma once
@@ -87,8 +89,19 @@ bool ProbeWindowComplete(int runs, uint64_t exec_ns);
 uint64_t ProbeReadsForTest();
 
 // The decision from the share of its time an executing thread waited for a CPU: park above
-// 0.10, unpark below 0.03, keep the state between.
-bool ShouldThrottle(bool throttled_now, double wait_share);
+// 0.10, unpark below 0.03, keep the state between — and unpark a parked team whatever the share
+// when `room` says the machine had its cores free over the window (MachineRoom): the waits were
+// then the process's own (a parked team's workers, woken for each region, preempt the executing
+// thread: 4-6 % of a window measured on a 2-vCPU VM, 12-21 preemptions in 22 ms, with no other
+// process busy), which parking causes rather than cures. Caught in the benchmark: MobileNetV2 in
+// bf16 parked by a burst of waits at a block's start stayed parked for the whole section
+// (1.23x OpenVINO's time; 0.86-0.93x unparked).
+bool ShouldThrottle(bool throttled_now, double wait_share, bool room = false);
+
+// Whether over a window the machine left the team its cores: other processes used
+// `foreign_cores` (negative: the window was too short to tell, so no), and this process
+// `own_cores`, of which what exceeds its `team` (other threads of its own) counts as load too.
+bool MachineRoom(double foreign_cores, double own_cores, int cpus, int team);
 
 // What the governor does after a probe window. A window that asks to park a spinning team is
 // confirmed by the next window, taken at once, before the team parks: a load of a few
@@ -102,7 +115,7 @@ struct ProbeDecision {
   uint64_t next_probe_in_ns = kSampleNs;
 };
 ProbeDecision DecideAfterProbe(bool throttled_now, bool park_awaiting_confirmation,
-                               double wait_share);
+                               double wait_share, bool room = false);
 
 // The first execution's decision: whether the `team` threads find free cores on a machine of
 // `cpus` CPUs where other processes used `foreign_cores` cores on average.

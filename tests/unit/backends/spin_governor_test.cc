@@ -281,6 +281,26 @@ TEST(SpinGovernorTest, AProbeWindowReadsTheThreadsTimesTwice) {
 
 // The whole loop: executions whose thread shares its CPU with a spinning thread park the team
 // (two loaded windows in a row); executions on a free CPU unpark it at the next probe.
+// A parked team whose windows wait although the machine had its cores free unparks: the waits
+// were its own (its woken workers preempting the executing thread). Parking stays a matter of
+// waits alone.
+TEST(SpinGovernorTest, AParkedTeamUnparksWhenTheMachineHadRoomWhateverItWaited) {
+  EXPECT_TRUE(ShouldThrottle(true, 0.06));  // no measurement of the machine: the share decides
+  EXPECT_FALSE(ShouldThrottle(true, 0.06, /*room=*/true));
+  EXPECT_FALSE(ShouldThrottle(true, 0.33, /*room=*/true));
+  EXPECT_TRUE(ShouldThrottle(false, 0.33, /*room=*/true));
+  EXPECT_FALSE(DecideAfterProbe(true, false, 0.06, /*room=*/true).park);
+  EXPECT_TRUE(DecideAfterProbe(true, false, 0.06, /*room=*/false).park);
+  ProbeDecision d = DecideAfterProbe(false, false, 0.33, /*room=*/true);
+  EXPECT_TRUE(d.confirm_park);  // a spinning team still confirms a park by the next window
+  // 2 CPUs, a team of 2: other processes' cores, and this process's beyond its team, are load.
+  EXPECT_TRUE(MachineRoom(0.02, 1.5, 2, 2));
+  EXPECT_TRUE(MachineRoom(0.3, 2.0, 2, 2));
+  EXPECT_FALSE(MachineRoom(1.0, 1.5, 2, 2));   // a core busy in another process
+  EXPECT_FALSE(MachineRoom(0.0, 3.2, 2, 2));   // 1.2 cores of this process's other threads
+  EXPECT_FALSE(MachineRoom(-1.0, 1.0, 2, 2));  // the window could not tell
+}
+
 TEST(SpinGovernorTest, ExecutionsThatWaitForTheirCpuParkTheTeamAndFreeOnesUnparkIt) {
   StartSpinGovernor();
   if (ConfiguredSpinPolicy() != SpinPolicy::kAuto) GTEST_SKIP() << "no governor";
