@@ -25,6 +25,12 @@
 namespace kiln::cpu {
 namespace {
 
+// /proc/stat and this process's CPU time (s) at one moment.
+struct MachineTimes {
+  ProcStat stat;
+  double own_cpu_s = 0;
+};
+
 // The governor's thread parks and unparks; executions only ask for a state (Request).
 struct Governor {
   std::mutex mu;
@@ -37,8 +43,7 @@ struct Governor {
   std::atomic<bool> first_execution_seen{false};
   // /proc/stat and this process's CPU time when the governor started (DecideBeforeFirstExecution).
   bool start_valid = false;
-  ProcStat start_stat;
-  double start_own_cpu_s = 0;
+  MachineTimes start;
 
   // Probe decisions (LoadProbe::End), under probe_mu.
   std::mutex probe_mu;
@@ -154,11 +159,6 @@ bool ReadThreadTimes(ThreadTimes* t) {
   return true;
 }
 
-// /proc/stat and this process's CPU time (s) at one moment.
-struct MachineTimes {
-  ProcStat stat;
-  double own_cpu_s = 0;
-};
 bool ReadMachineTimes(MachineTimes* m);
 
 // A probe window on one thread: its times at the window's first Begin, and the executions since;
@@ -182,12 +182,10 @@ MachineUse MachineUseSince(const ProbeWindow& w) {
   MachineUse use;
   MachineTimes now;
   if (!w.machine_valid || !ReadMachineTimes(&now)) return use;
+  const long hz = sysconf(_SC_CLK_TCK);
   const double own_s = now.own_cpu_s - w.machine.own_cpu_s;
-  use.foreign = ForeignCores(w.machine.stat, now.stat, own_s, sysconf(_SC_CLK_TCK));
-  if (use.foreign < 0 || now.stat.all <= w.machine.stat.all) return use;
-  const double window_s = static_cast<double>(now.stat.all - w.machine.stat.all) /
-                          static_cast<double>(sysconf(_SC_CLK_TCK)) / now.stat.cpus;
-  use.own = own_s / window_s;
+  use.foreign = ForeignCores(w.machine.stat, now.stat, own_s, hz);
+  if (use.foreign >= 0) use.own = own_s / WindowSeconds(w.machine.stat, now.stat, hz);
   return use;
 }
 
@@ -219,35 +217,33 @@ void DecideAfterWindow(const ProbeWindow& window, const ThreadTimes& end) {
   if (d.park != throttled) Request(d.park);
 }
 
-// /proc/stat now, and this process's CPU time (s); false when unreadable. Called at the
-// governor's start, the first execution and the ends of parked probe windows, from any
-// thread: one static buffer under a lock.
-bool ReadCpuTimes(ProcStat* stat, double* own_cpu_s) {
+// /proc/stat now, and this process's CPU time; false when unreadable. Called at the governor's
+// start, the first execution and both ends of a parked probe window (twice per kSampleNs at
+// most), from any thread: one static buffer under a lock.
+bool ReadMachineTimes(MachineTimes* m) {
   static std::mutex mu;
   static char text[1 << 16];
   std::lock_guard<std::mutex> lock(mu);
   const size_t n = ReadProcFile("/proc/stat", text, sizeof text);
   timespec ts{};
   if (n == 0 || clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return false;
-  *own_cpu_s = static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-  return ParseProcStat(std::string_view(text, n), stat);
+  m->own_cpu_s = static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+  return ParseProcStat(std::string_view(text, n), &m->stat);
 }
-
-bool ReadMachineTimes(MachineTimes* m) { return ReadCpuTimes(&m->stat, &m->own_cpu_s); }
 
 // The process's first execution (kAuto): unparks before it runs when the CPU time other
 // processes used since the governor started leaves its team free cores.
 void DecideBeforeFirstExecution() {
   Governor& g = G();
   if (g.first_execution_seen.exchange(true, std::memory_order_relaxed)) return;
-  ProcStat now;
-  double own = 0;
-  if (!g.start_valid || !ReadCpuTimes(&now, &own)) return;
+  MachineTimes now;
+  if (!g.start_valid || !ReadMachineTimes(&now)) return;
   const double foreign =
-      ForeignCores(g.start_stat, now, own - g.start_own_cpu_s, sysconf(_SC_CLK_TCK));
+      ForeignCores(g.start.stat, now.stat, now.own_cpu_s - g.start.own_cpu_s, sysconf(_SC_CLK_TCK));
   const bool spin =
-      foreign >= 0 && IdleEnoughToSpin(foreign, std::min(static_cast<int>(UsableCores()), now.cpus),
-                                       ComputeThreads());
+      foreign >= 0 &&
+      IdleEnoughToSpin(foreign, std::min(static_cast<int>(UsableCores()), now.stat.cpus),
+                       ComputeThreads());
   KILN_LOG(kRuntime, kDebug, "spin governor, first execution: other processes used ", foreign,
            " cores since the device opened (negative: too short to tell); ",
            spin ? "unparks" : "stays parked");
@@ -266,7 +262,7 @@ void StartOnce() {
   Request(true);  // start parked: the safe state until a sample says the machine has room
   WaitSettled();
   Governor& g = G();
-  g.start_valid = ReadCpuTimes(&g.start_stat, &g.start_own_cpu_s);
+  g.start_valid = ReadMachineTimes(&g.start);
 }
 
 }  // namespace
@@ -350,15 +346,20 @@ bool ParseProcStat(std::string_view text, ProcStat* out) {
   return total && out->cpus > 0;
 }
 
+double WindowSeconds(const ProcStat& before, const ProcStat& after, long ticks_per_s) {
+  return static_cast<double>(after.all - before.all) / static_cast<double>(ticks_per_s) /
+         after.cpus;
+}
+
 double ForeignCores(const ProcStat& before, const ProcStat& after, double own_cpu_s,
                     long ticks_per_s) {
   if (after.all <= before.all || after.busy < before.busy || after.cpus <= 0 || ticks_per_s <= 0) {
     return -1;
   }
-  const double hz = static_cast<double>(ticks_per_s);
-  const double window_s = static_cast<double>(after.all - before.all) / hz / after.cpus;
+  const double window_s = WindowSeconds(before, after, ticks_per_s);
   if (window_s < 0.02) return -1;
-  const double foreign_s = static_cast<double>(after.busy - before.busy) / hz - own_cpu_s;
+  const double foreign_s =
+      static_cast<double>(after.busy - before.busy) / static_cast<double>(ticks_per_s) - own_cpu_s;
   return std::max(foreign_s, 0.0) / window_s;
 }
 

@@ -130,6 +130,10 @@ struct ProcStat {
 };
 bool ParseProcStat(std::string_view text, ProcStat* out);
 
+// The wall time between two /proc/stat readings (their CPU time over the CPUs), in seconds;
+// `after` must follow `before` on a machine of after.cpus > 0 CPUs.
+double WindowSeconds(const ProcStat& before, const ProcStat& after, long ticks_per_s);
+
 // The cores other processes kept busy between two /proc/stat readings, while this process used
 // `own_cpu_s` seconds of CPU; `ticks_per_s` is the clock tick (sysconf(_SC_CLK_TCK)). Negative
 // when the window is too short to tell (under 20 ms).
