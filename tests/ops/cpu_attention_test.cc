@@ -6,12 +6,18 @@
 // attention_fusion), 4-D inputs, grouped-query heads, float masks broadcast over batch, heads or
 // rows, a boolean mask, is_causal, opset 24's short mask, more query rows than one work item
 // takes, no keys at all, the inputs the kernel leaves to the reference (past caches, softcap),
-// and com.kiln PackedQkvAttention (Q, K and V side by side in one tensor).
+// and com.kiln PackedQkvAttention (Q, K and V side by side in one tensor); and in a bf16 model
+// (attention_bf16.cc) the same forms within bf16 rounding of the reference.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
 #include <vector>
 
+#include "backends/cpu/kernels/dnnl_common.h"
 #include "tests/ops/cpu_vs_reference_util.h"
 
 namespace kiln::cpu {
@@ -128,6 +134,96 @@ TEST(CpuAttentionTest, PackedQkvReadsEachHeadFromItsSliceOfARow) {
     std::vector<HostTensor> got;
     RunOnCpu(packed, &got);
     Node::Compare(got, RunOn(kernels::kReferenceBackend, split), 9);
+  }
+}
+
+// The largest |got - want| over the elements, as a fraction of the largest |want|; NaN where
+// the NaNs of the two differ.
+double RelativeMaxError(const HostTensor& got, const HostTensor& want) {
+  const auto g = Values<float>(got), w = Values<float>(want);
+  if (g.size() != w.size()) return std::numeric_limits<double>::quiet_NaN();
+  double top = 0, err = 0;
+  for (size_t i = 0; i < g.size(); ++i) {
+    if (std::isnan(g[i]) != std::isnan(w[i])) return std::numeric_limits<double>::quiet_NaN();
+    if (std::isnan(w[i])) continue;
+    top = std::max(top, std::fabs(static_cast<double>(w[i])));
+    err = std::max(err, std::fabs(static_cast<double>(g[i]) - w[i]));
+  }
+  return top == 0 ? err : err / top;
+}
+
+// In a bf16 model Q Kᵀ and P V run as bf16 matmuls (Q, K, P and V rounded to bf16, f32 sums):
+// each case within 1 % of the output's range of the reference (double), and, on a CPU with
+// bf16 arithmetic, visibly rounded (above 1e-5 of the range: the float32 kernel is within 1e-6,
+// so the bf16 kernel ran, not the float32 one it falls back to). Chunks of heads, blocks of
+// query rows with a tail, cross-attention lengths either way, grouped-query heads, float and
+// boolean masks, is_causal, the packed form; a fully masked row gives NaN as the reference's
+// does.
+TEST(CpuAttentionTest, Bf16ProductsWithinBf16RoundingOfTheReference) {
+  HostTensor padding = Random({2, 1, 1, 9}, 40, -1.0f, 1.0f);
+  auto* pm = reinterpret_cast<float*>(padding.bytes.data());
+  for (int i = 0; i < 18; ++i) pm[i] = pm[i] < -0.5f ? -10000.0f : 0.0f;
+  HostTensor dead_row = Random({3, 4}, 41);
+  for (int j = 0; j < 4; ++j) reinterpret_cast<float*>(dead_row.bytes.data())[4 + j] = -INFINITY;
+  struct Case {
+    std::string name;
+    std::function<Node()> make;
+    int64_t k;
+    bool rounded = true;
+  };
+  const std::vector<Case> cases = {
+      {"3-D, padding mask, 7 queries over 9 keys",
+       [&] {
+         Node n("Attention", 23);
+         n.In(Random({2, 7, 32}, 42)).In(Random({2, 9, 32}, 43)).In(Random({2, 9, 32}, 44));
+         n.In(padding).Int("q_num_heads", 4).Int("kv_num_heads", 4).Float("scale", 0.35f);
+         return n;
+       },
+       9},
+      {"3-D, causal, 13 queries over 6 keys",
+       [&] {
+         Node n("Attention", 23);
+         n.In(Random({1, 13, 16}, 45)).In(Random({1, 6, 16}, 46)).In(Random({1, 6, 16}, 47));
+         n.Int("q_num_heads", 2).Int("kv_num_heads", 2).Int("is_causal", 1);
+         return n;
+       },
+       6},
+      {"4-D, grouped-query, causal, 2100 keys: blocks of 112 query rows and a tail of 18",
+       [&] {
+         Node n("Attention", 23);
+         n.In(Random({1, 4, 130, 32}, 48)).In(Random({1, 2, 2100, 32}, 49));
+         n.In(Random({1, 2, 2100, 16}, 50)).Int("is_causal", 1);
+         return n;
+       },
+       2100},
+      {"packed, 4 query and 2 key / value heads, boolean mask",
+       [&] {
+         Node n = Node::Fused("PackedQkvAttention");
+         n.In(Random({2, 9, 64}, 51)).In(BoolMask({9, 9}));
+         n.Int("q_num_heads", 4).Int("kv_num_heads", 2);
+         return n;
+       },
+       9},
+      {"a fully masked row",
+       [&] {
+         Node n("Attention", 23);
+         n.In(Random({1, 1, 3, 8}, 52)).In(Random({1, 1, 4, 8}, 53)).In(Random({1, 1, 4, 8}, 54));
+         n.In(dead_row);
+         return n;
+       },
+       4, false},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    Node n = c.make();
+    n.Precision(kernels::MatrixPrecision::kBf16);
+    const std::vector<HostTensor> want = RunOn(kernels::kReferenceBackend, n);
+    std::vector<HostTensor> got;
+    ASSERT_NO_FATAL_FAILURE(RunOnCpu(n, &got));
+    ASSERT_EQ(got.size(), 1u);
+    const double err = RelativeMaxError(got[0], want.at(0));
+    EXPECT_LE(err, 1e-2) << "NaN: the NaNs differ";
+    if (c.rounded && CpuHasBf16()) EXPECT_GT(err, 1e-5) << "the float32 kernel ran";
   }
 }
 

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The CPU backend's Attention (ONNX opset 23, and what attention_fusion makes of a transformer's
-// MatMul / Softmax / MatMul): Y = softmax(scale * Q Kᵀ + mask) V per head, float32, with Q, K and
+// MatMul / Softmax / MatMul): Y = softmax(scale * Q Kᵀ + mask) V per head, with Q, K and
 // V in either of the op's layouts — 3-D [B, S, heads * size] (the heads read in place through
 // the row stride, so a transformer's head split and merge cost nothing) or 4-D
 // [B, heads, S, size] — or side by side in one tensor (com.kiln PackedQkvAttention, from
@@ -10,11 +10,13 @@
 // or boolean attn_mask broadcast to [B, q_heads, q_seq, total] (opset 24's shorter last dim padded
 // with -inf) and is_causal.
 //
-// Work items are (batch, head, block of query rows), spread over the team; each computes
-// its block of scores with oneDNN's sgemm into a buffer of its own (it stays in cache: the
-// scores never go to memory), adds the mask, takes the softmax row by row and multiplies by V
-// with a second sgemm straight into Y. Inside the team's parallel region sgemm runs on the
-// calling thread.
+// Float32 (this file): work items are (batch, head, block of query rows), spread over the team;
+// each computes its block of scores with oneDNN's sgemm into a buffer of its own (it stays in
+// cache: the scores never go to memory), adds the mask, takes the softmax row by row and
+// multiplies by V with a second sgemm straight into Y. Inside the team's parallel region sgemm
+// runs on the calling thread. In a model compiled for bf16 (def.matrix_precision) on a CPU with
+// bf16 arithmetic the products run in bf16 instead (attention_bf16.cc), with this kernel as the
+// fallback for what that one does not take.
 //
 // The reference kernel runs what this one declines at load: past_key / past_value,
 // nonpad_kv_seqlen, softcap, a softmax_precision other than float, and any use of the optional
@@ -29,67 +31,177 @@
 #include <memory>
 #include <vector>
 
-#include "backends/cpu/kernels/elementwise_internal.h"
+#include "backends/cpu/kernels/attention_internal.h"
+#include "backends/cpu/kernels/dnnl_common.h"
 #include "backends/cpu/kernels/families.h"
 #include "backends/cpu/kernels/simd.h"
 #include "backends/cpu/kernels/vec_math.h"
 #include "kernels/util.h"
 
 namespace kiln::cpu {
-namespace {
+namespace attention {
 
 using internal::DataType;
-using internal::Dims;
-using internal::FallbackKernel;
-using internal::Kernel;
-using internal::KernelContext;
-using internal::KernelRegistry;
-using internal::NodeDef;
-using internal::TensorView;
 
-constexpr DataType kF32 = DataType::kFloat32;
+namespace {
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
-// Query rows per work item: up to 128 (one item per head at BERT's sizes, K and V packed once
-// per head), fewer for long keys so that a block of scores stays within 128 KiB (L2).
-int64_t RowsPerItem(int64_t total) {
-  return std::clamp<int64_t>(32768 / std::max<int64_t>(total, 1), 16, 128);
-}
-
-// One input's heads: element (b, h, s, d) lies at data + b * batch + h * head + s * row + d.
-struct HeadView {
-  const float* data = nullptr;
-  int64_t batch = 0, head = 0, row = 0;
-  const float* at(int64_t b, int64_t h, int64_t s) const {
-    return data + b * batch + h * head + s * row;
-  }
-};
 
 // The heads of a 3-D [B, S, heads * size] or 4-D [B, heads, S, size] tensor.
 HeadView Heads(const float* data, bool three_d, int64_t seq, int64_t heads, int64_t size) {
   if (three_d) return {data, seq * heads * size, size, heads * size};
   return {data, heads * seq * size, seq * size, size};
 }
+}  // namespace
 
-// The additive mask broadcast to [B, Hq, Sq, T]: element strides (0 on a broadcast dim), the
-// mask's own last dim (opset 24 pads a shorter one with -inf) and whether it is boolean.
-struct MaskView {
-  const void* data = nullptr;
-  bool boolean = false;
-  int64_t stride[4] = {0, 0, 0, 0};
-  int64_t last = 0;
-};
+std::optional<Sizes> SplitSizes(const NodeDef& def, const Dims& q, const Dims& k, const Dims& v) {
+  if (q.size() != k.size() || q.size() != v.size() || (q.size() != 3 && q.size() != 4)) {
+    return std::nullopt;
+  }
+  Sizes n;
+  n.three_d = q.size() == 3;
+  n.batch = q[0];
+  if (n.three_d) {
+    n.hq = def.attr_int("q_num_heads");
+    n.hkv = def.attr_int("kv_num_heads");
+    if (n.hq < 1 || n.hkv < 1 || q[2] % n.hq != 0 || k[2] % n.hkv != 0 || v[2] % n.hkv != 0) {
+      return std::nullopt;
+    }
+    n.sq = q[1];
+    n.skv = k[1];
+    n.d = q[2] / n.hq;
+    n.dv = v[2] / n.hkv;
+    if (k[2] / n.hkv != n.d || v[1] != n.skv) return std::nullopt;
+  } else {
+    n.hq = q[1];
+    n.hkv = k[1];
+    n.sq = q[2];
+    n.skv = k[2];
+    n.d = q[3];
+    n.dv = v[3];
+    if (k[3] != n.d || v[1] != n.hkv || v[2] != n.skv) return std::nullopt;
+  }
+  if (k[0] != n.batch || v[0] != n.batch || n.hkv < 1 || n.hq % n.hkv != 0) return std::nullopt;
+  return n;
+}
 
-// softmax(row + mask) in place over n floats; `mask` (n floats or null) is added first, and
-// columns from `valid` on are -inf (causal or a short mask). A row left without a finite value
-// gives NaN, as the reference's softmax does. The maximum and the sum run in kLanes independent
-// accumulators, so the loops vectorise without reassociating a single float chain.
+std::optional<Sizes> PackedSizes(const NodeDef& def, const Dims& qkv) {
+  Sizes n;
+  n.hq = def.attr_int("q_num_heads");
+  n.hkv = def.attr_int("kv_num_heads");
+  if (qkv.size() != 3 || n.hq < 1 || n.hkv < 1 || n.hq % n.hkv != 0 ||
+      qkv[2] % (n.hq + 2 * n.hkv) != 0) {
+    return std::nullopt;
+  }
+  n.batch = qkv[0];
+  n.sq = n.skv = qkv[1];
+  n.d = n.dv = qkv[2] / (n.hq + 2 * n.hkv);
+  return n;
+}
+
+Dims OutputDims(const Sizes& n) {
+  return n.three_d ? Dims{n.batch, n.sq, n.hq * n.dv} : Dims{n.batch, n.hq, n.sq, n.dv};
+}
+
+bool ReadGeometry(const NodeDef& def, bool packed, KernelContext& ctx, const TensorView& y,
+                  Geometry& g) {
+  const size_t mask_at = packed ? 1 : 3;
+  g.mask = ctx.num_inputs() > mask_at ? ctx.input(mask_at) : nullptr;
+  if (packed) {
+    // The three inputs' heads read in place from their slices of each row.
+    const TensorView* qkv = ctx.input(0);
+    if (qkv == nullptr) return false;
+    auto n = PackedSizes(def, qkv->dims);
+    if (!n || y.dims != OutputDims(*n)) return false;
+    g.n = *n;
+    const int64_t row = qkv->dims[2];
+    const float* data = qkv->as<const float>();
+    g.q = {data, n->sq * row, n->d, row};
+    g.k = {data + n->hq * n->d, n->sq * row, n->d, row};
+    g.v = {data + (n->hq + n->hkv) * n->d, n->sq * row, n->d, row};
+  } else {
+    const TensorView* q = ctx.input(0);
+    const TensorView* k = ctx.input(1);
+    const TensorView* v = ctx.input(2);
+    if (q == nullptr || k == nullptr || v == nullptr) return false;
+    auto n = SplitSizes(def, q->dims, k->dims, v->dims);
+    if (!n || y.dims != OutputDims(*n)) return false;
+    g.n = *n;
+    g.q = Heads(q->as<const float>(), n->three_d, n->sq, n->hq, n->d);
+    g.k = Heads(k->as<const float>(), n->three_d, n->skv, n->hkv, n->d);
+    g.v = Heads(v->as<const float>(), n->three_d, n->skv, n->hkv, n->dv);
+  }
+  g.y = Heads(y.as<float>(), g.n.three_d, g.n.sq, g.n.hq, g.n.dv);
+  return true;
+}
+
+namespace {
+// The mask's dims as [B, Hq, Sq, T] (ones prepended).
+Dims MaskDims4(const TensorView& m) {
+  Dims md(4 - m.rank(), 1);
+  md.insert(md.end(), m.dims.begin(), m.dims.end());
+  return md;
+}
+}  // namespace
+
+bool MaskFits(const Sizes& n, const TensorView* m) {
+  if (m == nullptr) return true;
+  if (m->rank() > 4) return false;
+  const Dims md = MaskDims4(*m);
+  const int64_t target[4] = {n.batch, n.hq, n.sq, n.skv};
+  for (size_t i = 0; i < 4; ++i) {
+    if (md[i] != 1 && md[i] != target[i] && !(i == 3 && md[i] < n.skv)) return false;
+  }
+  return true;
+}
+
+bool ReadMask(const Geometry& g, MaskView& mask) {
+  const TensorView* m = g.mask;
+  mask = MaskView{};
+  if (m == nullptr) return true;
+  if (!MaskFits(g.n, m)) return false;
+  const Dims md = MaskDims4(*m);
+  const Dims strides = kernels::Strides(md);
+  for (size_t i = 0; i < 4; ++i) mask.stride[i] = md[i] == 1 ? 0 : strides[i];
+  mask.last = md[3] == 1 ? g.n.skv : md[3];
+  mask.data = m->data;
+  mask.boolean = m->dtype == DataType::kBool;
+  return true;
+}
+
+const float* RowMask(const MaskView& mask, bool causal, int64_t skv, int64_t b, int64_t h,
+                     int64_t i, float* scratch, int64_t& valid) {
+  valid = causal ? std::min(skv, i + 1) : skv;
+  if (mask.data == nullptr) return nullptr;
+  const int64_t at = b * mask.stride[0] + h * mask.stride[1] + i * mask.stride[2];
+  valid = std::min(valid, mask.last);
+  if (mask.boolean) {
+    // One byte per element, read as bytes: any non-zero byte is true.
+    const uint8_t* mb = static_cast<const uint8_t*>(mask.data) + at;
+    for (int64_t j = 0; j < valid; ++j) {
+      scratch[j] = mb[mask.stride[3] == 0 ? 0 : j] != 0 ? 0.0f : kNegInf;
+    }
+    return scratch;
+  }
+  if (mask.stride[3] != 0) return static_cast<const float*>(mask.data) + at;
+  std::fill(scratch, scratch + skv, static_cast<const float*>(mask.data)[at]);  // one per row
+  return scratch;
+}
+
+// The maximum and the sum run in kLanes independent accumulators, so the loops vectorise
+// without reassociating a single float chain.
 constexpr int64_t kLanes = 16;
-KILN_CPU_CLONES void MaskedSoftmaxRow(float* KILN_RESTRICT row, const float* KILN_RESTRICT mask,
-                                      int64_t n, int64_t valid) {
+constexpr float kExpFloor = -87.0f;  // e^-87 = 1.6e-38, just above the smallest normal float
+KILN_CPU_CLONES void MaskRow(float* KILN_RESTRICT row, const float* KILN_RESTRICT mask, int64_t n,
+                             int64_t valid) {
   if (mask != nullptr) {
     for (int64_t j = 0; j < valid; ++j) row[j] += mask[j];
   }
   for (int64_t j = valid; j < n; ++j) row[j] = kNegInf;
+}
+
+KILN_CPU_CLONES void MaskedSoftmaxRow(float* KILN_RESTRICT row, const float* KILN_RESTRICT mask,
+                                      int64_t n, int64_t valid) {
+  MaskRow(row, mask, n, valid);
   float lanes[kLanes];
   for (int64_t l = 0; l < kLanes; ++l) lanes[l] = kNegInf;
   int64_t j = 0;
@@ -99,7 +211,14 @@ KILN_CPU_CLONES void MaskedSoftmaxRow(float* KILN_RESTRICT row, const float* KIL
   float mx = kNegInf;
   for (; j < n; ++j) mx = std::max(mx, row[j]);
   for (int64_t l = 0; l < kLanes; ++l) mx = std::max(mx, lanes[l]);
-  for (j = 0; j < n; ++j) row[j] = vec::Exp(row[j] - mx);
+  // e^t below the normal floats is 0 here: the row's sum is at least 1, and a subnormal e^t
+  // (a masked key: -10000 or the float minimum added) costs a microcode assist per element — a
+  // BERT encoder's attention with 31 of 128 keys padded took 2.5x the time in its softmax.
+  for (j = 0; j < n; ++j) {
+    const float t = row[j] - mx;
+    const bool tiny = t < kExpFloor;
+    row[j] = vec::Select(tiny, 0.0f, vec::Exp(vec::Select(tiny, kExpFloor, t)));
+  }
   for (int64_t l = 0; l < kLanes; ++l) lanes[l] = 0.0f;
   for (j = 0; j + kLanes <= n; j += kLanes) {
     for (int64_t l = 0; l < kLanes; ++l) lanes[l] += row[j + l];
@@ -109,6 +228,28 @@ KILN_CPU_CLONES void MaskedSoftmaxRow(float* KILN_RESTRICT row, const float* KIL
   for (int64_t l = 0; l < kLanes; ++l) sum += lanes[l];
   const float inv = 1.0f / sum;
   for (j = 0; j < n; ++j) row[j] *= inv;
+}
+
+}  // namespace attention
+
+namespace {
+
+using attention::Geometry;
+using attention::HeadView;
+using attention::MaskView;
+using internal::DataType;
+using internal::FallbackKernel;
+using internal::Kernel;
+using internal::KernelContext;
+using internal::KernelRegistry;
+using internal::NodeDef;
+using internal::TensorView;
+
+constexpr DataType kF32 = DataType::kFloat32;
+// Query rows per work item: up to 128 (one item per head at BERT's sizes, K and V packed once
+// per head), fewer for long keys so that a block of scores stays within 128 KiB (L2).
+int64_t RowsPerItem(int64_t total) {
+  return std::clamp<int64_t>(32768 / std::max<int64_t>(total, 1), 16, 128);
 }
 
 // oneDNN's sgemm generates its JIT kernels on its first call of a size worth them (once per
@@ -129,13 +270,6 @@ void WarmSgemm() {
                    c.data(), kSide);
 }
 
-// Where a run's Q, K, V and Y lie and their sizes, read from the actual inputs.
-struct Geometry {
-  int64_t batch = 0, hq = 0, hkv = 0, sq = 0, skv = 0, d = 0, dv = 0;
-  HeadView q, k, v, y;
-  const TensorView* mask = nullptr;
-};
-
 class AttentionKernel final : public FallbackKernel {
  public:
   AttentionKernel(const NodeDef& def, std::unique_ptr<Kernel> reference, bool packed)
@@ -148,114 +282,26 @@ class AttentionKernel final : public FallbackKernel {
   Status Run(KernelContext& ctx) const override {
     Geometry g;
     KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
-    if (!(packed_ ? PackedGeometry(ctx, *y, g) : SplitGeometry(ctx, *y, g))) {
-      return RunReference(ctx);  // it reports
-    }
+    if (!attention::ReadGeometry(def_, packed_, ctx, *y, g)) return RunReference(ctx);
     return Compute(g, *y, ctx);
   }
 
  private:
-  // Attention's Q, K, V [, attn_mask]: 3-D with the head counts as attributes, or 4-D.
-  bool SplitGeometry(KernelContext& ctx, const TensorView& y, Geometry& g) const {
-    const TensorView* q = ctx.input(0);
-    const TensorView* k = ctx.input(1);
-    const TensorView* v = ctx.input(2);
-    g.mask = ctx.num_inputs() > 3 ? ctx.input(3) : nullptr;
-    if (q == nullptr || k == nullptr || v == nullptr || q->rank() != k->rank() ||
-        q->rank() != v->rank() || (q->rank() != 3 && q->rank() != 4)) {
-      return false;
-    }
-    const bool three_d = q->rank() == 3;
-    g.batch = q->dims[0];
-    if (three_d) {
-      g.hq = def_.attr_int("q_num_heads");
-      g.hkv = def_.attr_int("kv_num_heads");
-      if (g.hq < 1 || g.hkv < 1 || q->dims[2] % g.hq != 0 || k->dims[2] % g.hkv != 0 ||
-          v->dims[2] % g.hkv != 0) {
-        return false;
-      }
-      g.sq = q->dims[1];
-      g.skv = k->dims[1];
-      g.d = q->dims[2] / g.hq;
-      g.dv = v->dims[2] / g.hkv;
-      if (k->dims[2] / g.hkv != g.d || v->dims[1] != g.skv) return false;
-    } else {
-      g.hq = q->dims[1];
-      g.hkv = k->dims[1];
-      g.sq = q->dims[2];
-      g.skv = k->dims[2];
-      g.d = q->dims[3];
-      g.dv = v->dims[3];
-      if (k->dims[3] != g.d || v->dims[1] != g.hkv || v->dims[2] != g.skv) return false;
-    }
-    if (k->dims[0] != g.batch || v->dims[0] != g.batch || g.hkv < 1 || g.hq % g.hkv != 0) {
-      return false;
-    }
-    const Dims want = three_d ? Dims{g.batch, g.sq, g.hq * g.dv} : Dims{g.batch, g.hq, g.sq, g.dv};
-    if (y.dims != want) return false;
-    g.q = Heads(q->as<const float>(), three_d, g.sq, g.hq, g.d);
-    g.k = Heads(k->as<const float>(), three_d, g.skv, g.hkv, g.d);
-    g.v = Heads(v->as<const float>(), three_d, g.skv, g.hkv, g.dv);
-    g.y = Heads(y.as<float>(), three_d, g.sq, g.hq, g.dv);
-    return true;
-  }
-
-  // PackedQkvAttention's QKV [B, S, (Hq + 2 Hkv) * D] [, attn_mask]: the three inputs' heads
-  // read in place from their slices of each row.
-  bool PackedGeometry(KernelContext& ctx, const TensorView& y, Geometry& g) const {
-    const TensorView* qkv = ctx.input(0);
-    g.mask = ctx.num_inputs() > 1 ? ctx.input(1) : nullptr;
-    g.hq = def_.attr_int("q_num_heads");
-    g.hkv = def_.attr_int("kv_num_heads");
-    if (qkv == nullptr || qkv->rank() != 3 || g.hq < 1 || g.hkv < 1 || g.hq % g.hkv != 0 ||
-        qkv->dims[2] % (g.hq + 2 * g.hkv) != 0) {
-      return false;
-    }
-    g.batch = qkv->dims[0];
-    g.sq = g.skv = qkv->dims[1];
-    g.d = g.dv = qkv->dims[2] / (g.hq + 2 * g.hkv);
-    if (y.dims != Dims{g.batch, g.sq, g.hq * g.d}) return false;
-    const int64_t row = qkv->dims[2];
-    const float* data = qkv->as<const float>();
-    g.q = {data, g.sq * row, g.d, row};
-    g.k = {data + g.hq * g.d, g.sq * row, g.d, row};
-    g.v = {data + (g.hq + g.hkv) * g.d, g.sq * row, g.d, row};
-    g.y = Heads(y.as<float>(), true, g.sq, g.hq, g.d);
-    return true;
-  }
-
   Status Compute(const Geometry& g, TensorView& y_out, KernelContext& ctx) const {
-    const int64_t batch = g.batch, hq = g.hq, hkv = g.hkv, sq = g.sq, skv = g.skv, d = g.d,
-                  dv = g.dv;
-    const TensorView* m = g.mask;
-    if (m != nullptr && m->rank() > 4) return RunReference(ctx);
+    const int64_t batch = g.n.batch, hq = g.n.hq, sq = g.n.sq, skv = g.n.skv, d = g.n.d,
+                  dv = g.n.dv;
     if (y_out.num_elements() == 0) return Status::Ok();
     if (d == 0) return RunReference(ctx);  // sgemm takes no empty reduction with these strides
     if (skv == 0) {                        // softmax over no keys: every output row is an empty sum
       std::fill(y_out.as<float>(), y_out.as<float>() + y_out.num_elements(), 0.0f);
       return Status::Ok();
     }
-
     MaskView mask;
-    if (m != nullptr) {
-      Dims md(4 - m->rank(), 1);
-      md.insert(md.end(), m->dims.begin(), m->dims.end());
-      const int64_t target[4] = {batch, hq, sq, skv};
-      for (size_t i = 0; i < 4; ++i) {
-        if (md[i] != 1 && md[i] != target[i] && !(i == 3 && md[i] < skv)) {
-          return RunReference(ctx);
-        }
-      }
-      const Dims strides = kernels::Strides(md);
-      for (size_t i = 0; i < 4; ++i) mask.stride[i] = md[i] == 1 ? 0 : strides[i];
-      mask.last = md[3] == 1 ? skv : md[3];
-      mask.data = m->data;
-      mask.boolean = m->dtype == DataType::kBool;
-    }
+    if (!attention::ReadMask(g, mask)) return RunReference(ctx);
     const float scale = has_scale_ ? scale_attr_ : 1.0f / std::sqrt(static_cast<float>(d));
     const HeadView &qv = g.q, &kv = g.k, &vv = g.v, &yv = g.y;
     float* y_data = y_out.as<float>();
-    const int64_t group = hq / hkv;
+    const int64_t group = g.n.group();
     const int64_t rows_per_item = RowsPerItem(skv);
     const int64_t blocks = (sq + rows_per_item - 1) / rows_per_item;
     std::atomic<bool> failed{false};
@@ -276,27 +322,9 @@ class AttentionKernel final : public FallbackKernel {
           return;
         }
         for (int64_t r = 0; r < rows; ++r) {
-          const int64_t i = i0 + r;
-          int64_t valid = causal_ ? std::min(skv, i + 1) : skv;
-          const float* add = nullptr;
-          if (mask.data != nullptr) {
-            const int64_t at = b * mask.stride[0] + h * mask.stride[1] + i * mask.stride[2];
-            valid = std::min(valid, mask.last);
-            if (mask.boolean) {
-              // One byte per element, read as bytes: any non-zero byte is true.
-              const uint8_t* mb = static_cast<const uint8_t*>(mask.data) + at;
-              for (int64_t j = 0; j < valid; ++j) {
-                mask_row[j] = mb[mask.stride[3] == 0 ? 0 : j] != 0 ? 0.0f : kNegInf;
-              }
-              add = mask_row;
-            } else if (mask.stride[3] != 0) {
-              add = static_cast<const float*>(mask.data) + at;
-            } else {  // one value for the whole row
-              std::fill(mask_row, mask_row + skv, static_cast<const float*>(mask.data)[at]);
-              add = mask_row;
-            }
-          }
-          MaskedSoftmaxRow(s + r * skv, add, skv, valid);
+          int64_t valid = skv;
+          const float* add = attention::RowMask(mask, causal_, skv, b, h, i0 + r, mask_row, valid);
+          attention::MaskedSoftmaxRow(s + r * skv, add, skv, valid);
         }
         // Y[i0 : i0 + rows] = P V.
         float* out = y_data + (yv.at(b, h, i0) - yv.data);
@@ -316,6 +344,20 @@ class AttentionKernel final : public FallbackKernel {
   float scale_attr_;
   bool has_scale_;
 };
+
+// The float32 kernel of `def`, or in a bf16 model on a CPU with bf16 arithmetic the bf16 one
+// with the float32 one as its fallback (attention_bf16.cc).
+Result<std::unique_ptr<Kernel>> MakeKernel(const KernelRegistry& registry, const NodeDef& def,
+                                           bool packed) {
+  auto make_f32 = [&]() -> Result<std::unique_ptr<Kernel>> {
+    KILN_ASSIGN_OR_RETURN(auto reference, internal::PrepareReference(registry, def));
+    WarmSgemm();
+    return std::unique_ptr<Kernel>(
+        std::make_unique<AttentionKernel>(def, std::move(reference), packed));
+  };
+  if (MatrixInputType(def) != dnnl::memory::data_type::bf16) return make_f32();
+  return attention::MakeBf16Attention(def, packed, make_f32);
+}
 
 Result<std::unique_ptr<Kernel>> MakeAttention(const KernelRegistry& registry, const NodeDef& def) {
   for (size_t i = 0; i < 3; ++i) KILN_RETURN_IF_ERROR(internal::RequireInput(def, i, kF32), "");
@@ -337,10 +379,7 @@ Result<std::unique_ptr<Kernel>> MakeAttention(const KernelRegistry& registry, co
   if (def.has_attr("softmax_precision") && def.attr_int("softmax_precision") != kOnnxFloat) {
     return decline("softmax_precision other than float");
   }
-  KILN_ASSIGN_OR_RETURN(auto reference, internal::PrepareReference(registry, def));
-  WarmSgemm();
-  return std::unique_ptr<Kernel>(
-      std::make_unique<AttentionKernel>(def, std::move(reference), /*packed=*/false));
+  return MakeKernel(registry, def, /*packed=*/false);
 }
 
 // PackedQkvAttention (com.kiln): QKV and an optional attn_mask; nothing else to decline.
@@ -352,10 +391,7 @@ Result<std::unique_ptr<Kernel>> MakePackedQkvAttention(const KernelRegistry& reg
     return def.Fail(code::kFeatureUnsupported,
                     "the cpu attention kernel takes no attn_mask other than float32 or bool");
   }
-  KILN_ASSIGN_OR_RETURN(auto reference, internal::PrepareReference(registry, def));
-  WarmSgemm();
-  return std::unique_ptr<Kernel>(
-      std::make_unique<AttentionKernel>(def, std::move(reference), /*packed=*/true));
+  return MakeKernel(registry, def, /*packed=*/true);
 }
 
 }  // namespace

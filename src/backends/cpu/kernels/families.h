@@ -22,7 +22,8 @@ void RegisterCpuResizePadKernels(kernels::KernelRegistry& registry);
 void RegisterCpuQuantizeKernels(kernels::KernelRegistry& registry);
 // cast.cc: Cast from the integer types to float32.
 void RegisterCpuCastKernels(kernels::KernelRegistry& registry);
-// attention.cc: Attention (scaled dot-product attention per head, on oneDNN's sgemm).
+// attention.cc: Attention and PackedQkvAttention (scaled dot-product attention per head, on
+// oneDNN's sgemm; in a bf16 model its bf16 matmuls, attention_bf16.cc).
 void RegisterCpuAttentionKernels(kernels::KernelRegistry& registry);
 
 }  // namespace kiln::cpu
