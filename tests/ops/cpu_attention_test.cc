@@ -156,9 +156,9 @@ double RelativeMaxError(const HostTensor& got, const HostTensor& want) {
 // each case within 1 % of the output's range of the reference (double), and, on a CPU with
 // bf16 arithmetic, visibly rounded (above 1e-5 of the range: the float32 kernel is within 1e-6,
 // so the bf16 kernel ran, not the float32 one it falls back to). Chunks of heads, blocks of
-// query rows with a tail, cross-attention lengths either way, grouped-query heads, float and
-// boolean masks, is_causal, the packed form; a fully masked row gives NaN as the reference's
-// does.
+// query rows with a tail, cross-attention lengths either way, grouped-query heads, float masks
+// broadcast in several ways, a boolean mask, is_causal, the packed form; a fully masked row gives
+// NaN as the reference's does.
 TEST(CpuAttentionTest, Bf16ProductsWithinBf16RoundingOfTheReference) {
   HostTensor padding = Random({2, 1, 1, 9}, 40, -1.0f, 1.0f);
   auto* pm = reinterpret_cast<float*>(padding.bytes.data());
@@ -177,6 +177,22 @@ TEST(CpuAttentionTest, Bf16ProductsWithinBf16RoundingOfTheReference) {
          Node n("Attention", 23);
          n.In(Random({2, 7, 32}, 42)).In(Random({2, 9, 32}, 43)).In(Random({2, 9, 32}, 44));
          n.In(padding).Int("q_num_heads", 4).Int("kv_num_heads", 4).Float("scale", 0.35f);
+         return n;
+       },
+       9},
+      {"4-D, a mask per head, row and key",
+       [&] {
+         Node n("Attention", 23);
+         n.In(Random({2, 4, 7, 16}, 55)).In(Random({2, 4, 9, 16}, 56));
+         n.In(Random({2, 4, 9, 16}, 57)).In(Random({2, 4, 7, 9}, 58, -3.0f, 3.0f));
+         return n;
+       },
+       9},
+      {"4-D, a mask per head and key",
+       [&] {
+         Node n("Attention", 23);
+         n.In(Random({2, 4, 7, 16}, 59)).In(Random({2, 4, 9, 16}, 60));
+         n.In(Random({2, 4, 9, 16}, 61)).In(Random({4, 1, 9}, 62, -3.0f, 3.0f));
          return n;
        },
        9},
