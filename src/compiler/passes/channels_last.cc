@@ -263,8 +263,9 @@ std::optional<std::pair<int64_t, int64_t>> BatchAndChannels(const ir::Value* v) 
 }
 
 // The channel block of a model's blockable values (`count` of them, `channels(i)` each): 16 when
-// every one's channels are a multiple of 16, else 8 (values of other channel counts stay NHWC).
-// One block for the model, so that no convolution reads one block size and writes another.
+// every one's channels are a multiple of 16, else 8 (values of other channel counts stay NHWC;
+// Plan takes 16 from batch 2 whatever the channels, below). One block for the model, so that no
+// convolution reads one block size and writes another.
 // Measured on 2 cores (oneDNN 2.6, AVX-512): left to choose, oneDNN computes NHWC convolutions
 // with brgemm kernels; its blocked kernels took 0.3-0.8x their time on MobileNetV2's layers at
 // batch 8 (0.8-1.3x at batch 1), and whole models in blocks (same library, interleaved) 0.83-0.86x
@@ -415,6 +416,18 @@ Marks Plan(const ir::Graph& graph, bool bf16) {
   if (std::all_of(blocked.begin(), blocked.end(),
                   [&](const Group* g) { return channels(g) % 16 == 0; })) {
     block = 16;  // what is left may all take the larger block
+  }
+  // From batch 2 blocks of 16 only, the values of other channel counts NHWC: oneDNN 2.6's nChw8c
+  // kernels are its AVX2 ones, which on Sapphire Rapids took 2.5-7x the NHWC time of its
+  // AVX-512 brgemm ones (MobileNetV2's 1x1 convolutions 24 <-> 144 at 56x56, batch 8) and made
+  // MobileNetV2 batch 8 1.30x its time with the 24-channel values NHWC and the rest in blocks of
+  // 16 (interleaved, 3 runs each); on the Zen 4 VM blocks of 8 had been 0.96x that.
+  if (!batch_one && block == 8) {
+    blocked.clear();
+    for (const Group* g : blockable) {
+      if (channels(g) % 16 == 0) blocked.insert(g);
+    }
+    block = 16;
   }
   // At batch 1 blocks of 16 only: oneDNN's nChw8c kernels are its AVX2 ones, and MobileNetV2 in
   // blocks of 8 took 0.96-1.20x its NHWC time from one minute to the next on the AMD VM (blocks of

@@ -2,10 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // channels_last's channel blocks: float values kept NHWC only between convs and pools are stored
-// in blocks of 16 channels (8 when some such value's channels are not a multiple of 16) —
-// kiln_x_cblock / kiln_y_cblock / kiln_z_cblock beside the NHWC marks — never through a
-// transparent node or in a bf16 model, and at batch 1 not where a conv would then read or write
-// both blocks and NHWC; FusedConv's definition refuses marks that do not fit their tensor.
+// in blocks of 16 channels (values of other channel counts stay NHWC; at batch 1 such a value
+// leaves the whole model NHWC) — kiln_x_cblock / kiln_y_cblock / kiln_z_cblock beside the NHWC
+// marks — never through a transparent node or in a bf16 model, and at batch 1 not where a conv
+// would then read or write both blocks and NHWC; FusedConv's definition refuses marks that do not
+// fit their tensor.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -97,15 +98,15 @@ TEST(ChannelsLastBlocksTest, BatchOfTwoStoresConvToConvValuesInBlocksOf16) {
   EXPECT_FALSE(RunPass(*pass, m.g));  // idempotent
 }
 
-TEST(ChannelsLastBlocksTest, ChannelsNotAMultipleOf16MakeTheModelsBlock8AndOddOnesStayNhwc) {
+TEST(ChannelsLastBlocksTest, FromBatchTwoChannelsNotAMultipleOf16StayNhwcBesideBlocksOf16) {
   Net m(8, 16);
-  ir::Value* a = m.Conv("a", m.x, 16, 24);  // 24: blocks of 8 for the whole model
-  ir::Value* b = m.Conv("b", a, 24, 32);
-  ir::Value* c = m.Conv("c", b, 32, 12);  // 12 channels: NHWC, no block
+  ir::Value* a = m.Conv("a", m.x, 16, 24);  // 24 channels: NHWC, no block (not blocks of 8)
+  ir::Value* b = m.Conv("b", a, 24, 32);    // 32: blocks of 16
+  ir::Value* c = m.Conv("c", b, 32, 12);    // 12 channels: NHWC, no block
   m.g.Out(m.Conv("d", c, 12, 16));
   auto pass = CreateChannelsLastPass();
   EXPECT_TRUE(RunPass(*pass, m.g));
-  EXPECT_EQ(AllBlocks(m.g), (std::vector<std::string>{"y8", "x8 y8", "x8 y0", "x0"}));
+  EXPECT_EQ(AllBlocks(m.g), (std::vector<std::string>{"y0", "x0 y16", "x16 y0", "x0"}));
   Status ok = m.g.Infer();
   EXPECT_TRUE(ok.ok()) << ok.message();
 }
@@ -165,7 +166,7 @@ TEST(ChannelsLastBlocksTest, DefinitionRefusesBlocksThatDoNotFitTheirTensor) {
   auto pass = CreateChannelsLastPass();
   EXPECT_TRUE(RunPass(*pass, m.g));
   ir::Node* second = m.g.graph.nodes().back().get();
-  ASSERT_EQ(Blocks(second), "x8");
+  ASSERT_EQ(Blocks(second), "x0");
   struct Case {
     const char* attr;
     int64_t value;
@@ -181,11 +182,15 @@ TEST(ChannelsLastBlocksTest, DefinitionRefusesBlocksThatDoNotFitTheirTensor) {
     EXPECT_NE(bad.message().find(c.attr), std::string::npos) << bad.message();
     EXPECT_NE(bad.message().find(c.message), std::string::npos) << bad.message();
     EXPECT_TRUE(RunPass(*pass, m.g));  // the pass puts back what the graph calls for
-    EXPECT_EQ(Blocks(n), "x8");
+    EXPECT_EQ(Blocks(n), "x0");
   }
-  second = m.g.graph.nodes().back().get();
+  Net blocked(2, 16);  // a value of 32 channels between two convs: blocks of 16
+  blocked.g.Out(blocked.Conv("b", blocked.Conv("a", blocked.x, 16, 32), 32, 16));
+  EXPECT_TRUE(RunPass(*pass, blocked.g));
+  second = blocked.g.graph.nodes().back().get();
+  ASSERT_EQ(Blocks(second), "x16");
   second->set_attr("kiln_x_bf16", int64_t{1});
-  Status both = m.g.Infer();
+  Status both = blocked.g.Infer();
   EXPECT_FALSE(both.ok());
   EXPECT_NE(both.message().find("stored as bf16"), std::string::npos) << both.message();
 }
