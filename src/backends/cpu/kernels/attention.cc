@@ -330,8 +330,11 @@ class AttentionKernel final : public FallbackKernel {
       const int64_t mask_floats = mask.data != nullptr ? skv : 0;
       std::unique_ptr<float[]> scratch(new float[std::min(rows_per_item, sq) * skv + mask_floats]);
       float* const mask_row = scratch.get() + std::min(rows_per_item, sq) * skv;
+      // oneDNN's softmax runs on the chunk's own stream, in place on its scores buffer: the
+      // arguments are made once per chunk and block shape (full, tail), not per item.
       std::optional<dnnl::stream> stream;
       std::unique_ptr<char[]> softmax_scratch(scratchpad != 0 ? new char[scratchpad] : nullptr);
+      std::unordered_map<int, dnnl::memory> softmax_args[2];
       for (int64_t item = begin; item < end; ++item) {
         const int64_t b = item / (hq * blocks), h = item / blocks % hq;
         const int64_t i0 = item % blocks * rows_per_item, rows = std::min(rows_per_item, sq - i0);
@@ -355,13 +358,15 @@ class AttentionKernel final : public FallbackKernel {
         }
         if (sm != nullptr) {
           try {
-            if (!stream) stream.emplace(Engine());
-            dnnl::memory block(sm->md, Engine(), s);
-            std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, block},
-                                                          {DNNL_ARG_DST, block}};
-            if (scratchpad != 0) {
-              args.emplace(DNNL_ARG_SCRATCHPAD,
-                           dnnl::memory(sm->scratch_md, Engine(), softmax_scratch.get()));
+            std::unordered_map<int, dnnl::memory>& args = softmax_args[sm == full.get() ? 0 : 1];
+            if (args.empty()) {
+              if (!stream) stream.emplace(Engine());
+              const dnnl::memory block(sm->md, Engine(), s);
+              args = {{DNNL_ARG_SRC, block}, {DNNL_ARG_DST, block}};
+              if (scratchpad != 0) {
+                args.emplace(DNNL_ARG_SCRATCHPAD,
+                             dnnl::memory(sm->scratch_md, Engine(), softmax_scratch.get()));
+              }
             }
             sm->prim.execute(*stream, args);
           } catch (const dnnl::error&) {
