@@ -107,10 +107,13 @@ dnnl::memory Wrap(const dnnl::memory::desc& md, const void* data) {
   return dnnl::memory(md, Engine(), const_cast<void*>(data));
 }
 
-void AlignedBuffer::Free::operator()(void* p) const { std::free(p); }
-
-AlignedBuffer::AlignedBuffer(size_t bytes, bool huge_pages)
-    : data_(AllocateAligned(std::max<size_t>(bytes, 1), kAlign, huge_pages)), size_(bytes) {
+AlignedBuffer::AlignedBuffer(size_t bytes, bool huge_pages) : size_(bytes) {
+  if (huge_pages) {
+    data_ = AllocateOnHugePages(bytes);
+  } else {
+    data_.reset(static_cast<uint8_t*>(AllocateAligned(std::max<size_t>(bytes, 1), kAlign, false)),
+                [](uint8_t* p) { std::free(p); });
+  }
   if (data_ == nullptr) throw std::bad_alloc();
 }
 
