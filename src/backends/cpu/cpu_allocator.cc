@@ -3,12 +3,14 @@
 #include "backends/cpu/cpu_allocator.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <utility>
 
 namespace kiln::cpu {
 namespace {
@@ -37,20 +39,36 @@ void* AllocateAligned(size_t bytes, size_t alignment, bool huge_pages) {
   return ptr;
 }
 
+std::shared_ptr<uint8_t> MapBlock(size_t bytes, bool huge_pages) {
+  static const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  if (bytes == 0 || bytes > SIZE_MAX - 2 * kHugePage) return nullptr;
+  const size_t length = (bytes + page - 1) / page * page;
+  void* raw =
+      mmap(nullptr, length + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) return nullptr;
+  // Keep the 2 MiB-aligned part: the slack before and after it goes back.
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(raw);
+  const uintptr_t aligned = (begin + kHugePage - 1) / kHugePage * kHugePage;
+  if (aligned > begin) munmap(raw, aligned - begin);
+  const uintptr_t end = begin + length + kHugePage;
+  if (end > aligned + length)
+    munmap(reinterpret_cast<void*>(aligned + length), end - aligned - length);
+  auto* block = reinterpret_cast<uint8_t*>(aligned);
+  // Whole huge pages only (see AllocateAligned).
+  if (huge_pages && bytes >= kHugePage)
+    madvise(block, bytes / kHugePage * kHugePage, MADV_HUGEPAGE);
+  return std::shared_ptr<uint8_t>(block, [length](uint8_t* p) { munmap(p, length); });
+}
+
 std::shared_ptr<uint8_t> AllocateOnHugePages(size_t bytes) {
-  if (bytes >= kOwnBlockFrom) {
-    auto* block = static_cast<uint8_t*>(AllocateAligned(bytes, kPieceAlign, true));
-    if (block == nullptr) return nullptr;
-    return std::shared_ptr<uint8_t>(block, [](uint8_t* p) { std::free(p); });
-  }
+  if (bytes >= kOwnBlockFrom) return MapBlock(bytes, true);
   static auto* cursor = new SlabCursor;  // never destroyed: pieces may outlive static teardown
   const size_t size = std::max((bytes + kPieceAlign - 1) / kPieceAlign * kPieceAlign, kPieceAlign);
   std::lock_guard<std::mutex> lock(cursor->mu);
   if (cursor->used + size > kSlab) {
-    void* slab = nullptr;
-    if (posix_memalign(&slab, kHugePage, kSlab) != 0) return nullptr;
-    madvise(slab, kSlab, MADV_HUGEPAGE);  // advice: may fail
-    cursor->slab.reset(static_cast<uint8_t*>(slab), [](uint8_t* p) { std::free(p); });
+    std::shared_ptr<uint8_t> slab = MapBlock(kSlab, true);  // advised whole: kSlab is 8 pages
+    if (slab == nullptr) return nullptr;
+    cursor->slab = std::move(slab);
     cursor->used = 0;
   }
   std::shared_ptr<uint8_t> piece(cursor->slab, cursor->slab.get() + cursor->used);

@@ -16,11 +16,17 @@ namespace kiln::cpu {
 // fault per 2 MiB instead of 512); the tail stays on small pages. Freed with std::free.
 void* AllocateAligned(size_t bytes, size_t alignment, bool huge_pages);
 
+// A block of `bytes` of its own (mmap), 2 MiB-aligned, unmapped when its last owner lets it go;
+// with `huge_pages` its whole 2 MiB pages are advised onto transparent huge pages. Unlike a heap
+// block's, the advice goes with it: a freed heap range keeps it for the next block carved there
+// (which a run may touch in part). Null when the host has no memory left.
+std::shared_ptr<uint8_t> MapBlock(size_t bytes, bool huge_pages);
+
 // A 64-byte aligned piece of `bytes` for data written once and read on every run (packed
 // weights), on transparent huge pages whatever its size: pieces under 4 MiB are carved one after
 // another from shared 16 MiB slabs advised whole (a slab's untouched pages never become
 // resident; at most its last partly used 2 MiB page is slack), larger ones get a block of their
-// own (AllocateAligned with huge pages). Small packed weights used to sit on 4 KiB pages each:
+// own (MapBlock with huge pages). Small packed weights used to sit on 4 KiB pages each:
 // on a VM, where a TLB miss walks two page tables, streaming 200 MB read at 23 GB/s on 4 KiB
 // pages against 35 on 2 MiB ones. A slab lives as long as one of its pieces does (the returned
 // pointer shares its ownership); null when the host has no memory left. Thread-safe.

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "backends/cpu/cpu_allocator.h"
 
+#include "backends/cpu/kernels/dnnl_common.h"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -12,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 
 namespace kiln::cpu {
 namespace {
@@ -109,6 +112,52 @@ TEST(AllocateOnHugePagesTest, LargePiecesAreBlocksOfTheirOwn) {
   EXPECT_EQ(reinterpret_cast<uintptr_t>(p.get()) % kHuge, 0u);
   std::memset(p.get(), 6, bytes);
   EXPECT_EQ(AllocateOnHugePages(SIZE_MAX - 10), nullptr);
+}
+
+bool HasThp() { return std::filesystem::exists("/sys/kernel/mm/transparent_hugepage"); }
+
+// A kernel's per-run buffers: the dense pieces (reordered activations, written whole every run)
+// on huge pages from 2 MiB on; the scratchpad on small pages, until its runs have touched enough
+// of it that huge pages would at most double what is resident. Each case on a thread of its own:
+// the arenas are the thread's.
+TEST(DnnlRunBuffersTest, DensePiecesAreOnHugePagesTheScratchpadNotAtFirst) {
+  if (!HasThp()) GTEST_SKIP() << "this kernel has no transparent huge pages";
+  std::thread([] {
+    DnnlRun run;
+    run.Buffers({3 * kHuge, 0, 3 * kHuge}, 2);
+    ASSERT_NE(run.buffer(0), nullptr);
+    EXPECT_EQ(run.buffer(1), nullptr);
+    ASSERT_NE(run.buffer(2), nullptr);
+    std::memset(run.buffer(0), 1, 3 * kHuge);
+    std::memset(run.buffer(2), 1, 3 * kHuge);
+    EXPECT_NE(VmFlagsAt(run.buffer(0)).find(" hg"), std::string::npos);
+    EXPECT_EQ(VmFlagsAt(run.buffer(2)).find(" hg"), std::string::npos);
+  }).join();
+}
+
+TEST(DnnlRunBuffersTest, AScratchpadRunsTouchWholeMovesOntoHugePages) {
+  if (!HasThp()) GTEST_SKIP() << "this kernel has no transparent huge pages";
+  std::thread([] {
+    DnnlRun run;
+    for (int i = 0; i < 600; ++i) {
+      run.Buffers({0, 3 * kHuge}, 1);
+      std::memset(run.buffer(1), i, 3 * kHuge);
+    }
+    EXPECT_NE(VmFlagsAt(run.buffer(1)).find(" hg"), std::string::npos);
+  }).join();
+}
+
+TEST(DnnlRunBuffersTest, AScratchpadRunsTouchInPartStaysOnSmallPages) {
+  if (!HasThp()) GTEST_SKIP() << "this kernel has no transparent huge pages";
+  std::thread([] {
+    DnnlRun run;
+    for (int i = 0; i < 600; ++i) {
+      run.Buffers({0, 3 * kHuge}, 1);
+      auto* s = static_cast<uint8_t*>(run.buffer(1));
+      for (size_t at = 0; at < 3 * kHuge; at += kHuge / 2) s[at] = 1;  // 1 page in 128
+    }
+    EXPECT_EQ(VmFlagsAt(run.buffer(1)).find(" hg"), std::string::npos);
+  }).join();
 }
 
 TEST(AllocateAlignedTest, AnImpossibleSizeIsNullNotACrash) {

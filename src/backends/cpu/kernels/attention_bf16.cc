@@ -219,11 +219,12 @@ class Bf16AttentionKernel final : public DnnlKernel {
     const float scale = has_scale_ ? scale_attr_ : 1.0f / std::sqrt(static_cast<float>(d));
     const size_t bf = sizeof(uint16_t), f = sizeof(float);
     const bool copy_out = !plan.full.y_direct || (plan.tail.rows != 0 && !plan.tail.y_direct);
-    run.Buffers({static_cast<size_t>(kc * skv * d) * bf, static_cast<size_t>(kc * skv * dv) * bf,
-                 static_cast<size_t>(kc * rows * d) * bf, static_cast<size_t>(kc * rows * skv) * f,
-                 static_cast<size_t>(kc * rows * skv) * bf,
-                 copy_out ? static_cast<size_t>(kc * rows * dv) * f : 0,
-                 plan.scratch_md.get_size()});
+    run.Buffers(
+        {static_cast<size_t>(kc * skv * d) * bf, static_cast<size_t>(kc * skv * dv) * bf,
+         static_cast<size_t>(kc * rows * d) * bf, static_cast<size_t>(kc * rows * skv) * f,
+         static_cast<size_t>(kc * rows * skv) * bf,
+         copy_out ? static_cast<size_t>(kc * rows * dv) * f : 0, plan.scratch_md.get_size()},
+        6);
     auto* kb = static_cast<uint16_t*>(run.buffer(0));
     auto* vb = static_cast<uint16_t*>(run.buffer(1));
     auto* qb = static_cast<uint16_t*>(run.buffer(2));

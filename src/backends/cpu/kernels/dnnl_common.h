@@ -82,15 +82,22 @@ dnnl::memory::desc StridedDesc(const Dims& dims, const Dims& strides,
 // A memory object over `data` (not owned) with descriptor `md`.
 dnnl::memory Wrap(const dnnl::memory::desc& md, const void* data);
 
-// A 64-byte aligned heap buffer (packed weights, a thread's scratch arena). With `huge_pages`,
-// on transparent huge pages whatever its size (AllocateOnHugePages: small ones share slabs):
-// right for packed weights, written whole once and read on every run (ResNet-50's load took
-// 23 K fewer page faults, 18 ms less; its runs 3 % less time with the small ones on huge pages
-// too); wrong for a scratch arena, whose first touch of a huge page zeroes all of it where a run
-// may use a part (YOLOv8n's first run +6 ms).
+// A 64-byte aligned heap buffer (packed weights, a thread's arena of per-run buffers) on the
+// pages of `pages`.
 class AlignedBuffer {
  public:
-  explicit AlignedBuffer(size_t bytes, bool huge_pages = false);
+  enum class Pages : uint8_t {
+    kSmall,  // 4 KiB pages
+    // From 2 MiB on, its whole 2 MiB pages on transparent huge pages (MapBlock): for data
+    // every run writes whole (one TLB entry and one page fault per 2 MiB); wrong where a run may
+    // touch a part, as a huge page's first touch makes all of it resident.
+    kHuge,
+    // On huge pages whatever its size, small ones sharing slabs (AllocateOnHugePages): for packed
+    // weights, written whole once and read on every run (ResNet-50's load took 23 K fewer page
+    // faults, 18 ms less; its runs 3 % less time with the small ones on huge pages too).
+    kHugeShared,
+  };
+  explicit AlignedBuffer(size_t bytes, Pages pages = Pages::kSmall);
   void* data() const { return data_.get(); }
   size_t size() const { return size_; }
 
@@ -111,11 +118,15 @@ class DnnlRun final : public kernels::KernelState {
     const dnnl::memory* mem;  // null: the argument is left out
   };
 
-  // Per-run buffers (reordered activations, scratchpads) of the given sizes: 64-byte aligned
-  // pieces carved from a thread-local arena that grows to the largest run seen on the thread.
-  // They stay valid until the next Buffers call on the same thread; buffer(i) is null for a
-  // size of 0.
-  void Buffers(std::initializer_list<size_t> sizes);
+  // Per-run buffers of the given sizes, sizes[scratchpad] the primitives' scratchpad: 64-byte
+  // aligned pieces carved from two thread-local arenas that grow to the largest run seen on the
+  // thread. The dense pieces (reordered activations, converted operands: written whole by every
+  // run) come from one whose whole 2 MiB pages are on transparent huge pages (PP-OCRv4 det's
+  // 9.8 MB reorders: its runs 0.91x the time); the scratchpad from one on small pages, as oneDNN
+  // sizes it for the worst case and a run may touch a part (YOLOv8n's Winograd scratchpad of 6.9
+  // MB: 8 MB more resident on huge pages). They stay valid until the next Buffers call on the
+  // same thread; buffer(i) is null for a size of 0.
+  void Buffers(std::initializer_list<size_t> sizes, size_t scratchpad);
   void* buffer(size_t i) const { return pieces_[i]; }
 
   // Memory object number `slot` (< kMaxMemories; one per object alive at once in a run):

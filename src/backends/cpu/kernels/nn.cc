@@ -159,7 +159,7 @@ class SoftmaxKernel final : public DnnlKernel {
       });
       return Status::Ok();
     }
-    run.Buffers({p.scratch_md.get_size()});
+    run.Buffers({p.scratch_md.get_size()}, 0);
     run.Execute(p.softmax,
                 {{DNNL_ARG_SRC, &run.Memory(0, p.md, x->data)},
                  {DNNL_ARG_DST, &run.Memory(1, p.md, y->data)}},
@@ -288,7 +288,7 @@ class NormKernel final : public DnnlKernel {
       return &run.Memory(i + 1, p.param_md, ctx.input(i)->data);
     };
     const bool batch = kind_ == NormKind::kBatch;
-    run.Buffers({p.scratch_md.get_size()});
+    run.Buffers({p.scratch_md.get_size()}, 0);
     run.Execute(p.norm,
                 {{DNNL_ARG_SRC, &run.Memory(0, p.data_md, x->data)},
                  {DNNL_ARG_DST, &run.Memory(6, p.data_md, y->data)},
@@ -365,7 +365,7 @@ class LrnKernel final : public DnnlKernel {
   Status Execute(const Plan& base, KernelContext& ctx, DnnlRun& run) const override {
     const auto& p = static_cast<const LrnPlan&>(base);
     KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
-    run.Buffers({p.scratch_md.get_size()});
+    run.Buffers({p.scratch_md.get_size()}, 0);
     run.Execute(p.lrn,
                 {{DNNL_ARG_SRC, &run.Memory(0, p.data_md, ctx.input(0)->data)},
                  {DNNL_ARG_DST, &run.Memory(1, p.data_md, y->data)}},

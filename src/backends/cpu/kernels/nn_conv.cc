@@ -737,7 +737,8 @@ class PoolKernel final : public DnnlKernel {
     const auto& p = static_cast<const PoolPlan&>(base);
     KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
     run.Buffers({p.scratch_md.get_size(), p.reorder_src ? p.src_md.get_size() : 0,
-                 p.reorder_dst ? p.dst_md.get_size() : 0});
+                 p.reorder_dst ? p.dst_md.get_size() : 0},
+                0);
     void* scratch = run.buffer(0);
     const dnnl::memory& x = run.Memory(0, p.x_md, ctx.input(0)->data);
     const dnnl::memory& out = run.Memory(1, p.y_md, y->data);

@@ -281,7 +281,7 @@ class DeconvKernel final : public DnnlKernel {
   Status ExecutePatches(const DeconvPlan& p, KernelContext& ctx, DnnlRun& run, const TensorView* b,
                         TensorView& y) const {
     const TensorView& x = *ctx.input(0);
-    run.Buffers({p.scratch_md.get_size(), p.c_md.get_size()});
+    run.Buffers({p.scratch_md.get_size(), p.c_md.get_size()}, 0);
     const float* c = static_cast<const float*>(run.buffer(1));
     run.Execute(p.mm,
                 {{DNNL_ARG_SRC, &run.Memory(0, p.a_md, p.weights)},

@@ -349,7 +349,8 @@ class ProductKernel final : public DnnlKernel {
     const auto& p = static_cast<const ProductPlan&>(base);
     KILN_ASSIGN_OR_RETURN(TensorView * y, kernels::BoundOutput(def_, ctx, 0));
     run.Buffers({p.scratch_md.get_size(), p.convert_a ? p.src_md.get_size() : 0,
-                 p.convert_y ? p.dst_md.get_size() : 0});
+                 p.convert_y ? p.dst_md.get_size() : 0},
+                0);
     const dnnl::memory& y_mem = run.Memory(2, p.y_md, y->data);
     const dnnl::memory* dst = p.convert_y ? &run.Memory(7, p.dst_md, run.buffer(2)) : &y_mem;
     const void* b = p.weights != nullptr ? p.weights : ctx.input(b_input_)->data;

@@ -349,7 +349,8 @@ class RecurrenceKernel final : public DnnlKernel {
     const int64_t width = blocks_ * kBlock;
     const int64_t per_item = kRows * (4 * H + width);
     run.Buffers({p.scratch_md.get_size(), p.g_md.get_size(),
-                 sizeof(float) * static_cast<size_t>(D * groups * per_item)});
+                 sizeof(float) * static_cast<size_t>(D * groups * per_item)},
+                0);
     const float* projection = static_cast<const float*>(run.buffer(1));
     float* work = static_cast<float*>(run.buffer(2));
 
