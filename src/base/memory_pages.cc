@@ -26,7 +26,7 @@ Residency ResidentBytes(const void* data, size_t bytes, size_t region) {
   static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
   const uintptr_t begin = reinterpret_cast<uintptr_t>(data);
   if (data == nullptr || bytes == 0 || region < page || region % page != 0 ||
-      begin > UINTPTR_MAX - bytes - region) {
+      bytes > UINTPTR_MAX - region || begin > UINTPTR_MAX - region - bytes) {
     return {};
   }
   const uintptr_t first = begin / page * page;

@@ -89,8 +89,8 @@ TEST(AllocateOnHugePagesTest, SmallPiecesFollowOneAnotherOnAdvisedHugePages) {
 }
 
 // A slab lives as long as one of its pieces: after the slabs that follow it were filled and let
-// go, a piece of an earlier one is still the caller's to write (AddressSanitizer reports a write
-// into freed memory).
+// go, a piece of an earlier one is still the caller's to write (a slab is a mapping of its own:
+// writing into one unmapped would fault).
 TEST(AllocateOnHugePagesTest, APieceKeepsItsSlabAlive) {
   auto first = AllocateOnHugePages(256);
   ASSERT_NE(first, nullptr);

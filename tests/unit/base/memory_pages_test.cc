@@ -68,7 +68,8 @@ TEST(ResidentBytesTest, WhatCannotBeAskedIsZero) {
   EXPECT_EQ(none.regions, 0u);
   uint8_t byte = 0;
   EXPECT_EQ(ResidentBytes(&byte, 0, kRegion).pages, 0u);
-  EXPECT_EQ(ResidentBytes(&byte, 1, 1000).pages, 0u);  // not a multiple of the page size
+  EXPECT_EQ(ResidentBytes(&byte, 1, 1000).pages, 0u);            // not a multiple of the page size
+  EXPECT_EQ(ResidentBytes(&byte, SIZE_MAX, kRegion).pages, 0u);  // past the address space
 }
 
 }  // namespace

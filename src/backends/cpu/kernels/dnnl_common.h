@@ -82,8 +82,8 @@ dnnl::memory::desc StridedDesc(const Dims& dims, const Dims& strides,
 // A memory object over `data` (not owned) with descriptor `md`.
 dnnl::memory Wrap(const dnnl::memory::desc& md, const void* data);
 
-// A 64-byte aligned heap buffer (packed weights, a thread's arena of per-run buffers) on the
-// pages of `pages`.
+// A 64-byte aligned buffer (packed weights, a thread's arena of per-run buffers) on the pages of
+// `pages`; from 2 MiB on a mapping of its own (MapBlock), below from the heap.
 class AlignedBuffer {
  public:
   enum class Pages : uint8_t {
@@ -121,11 +121,11 @@ class DnnlRun final : public kernels::KernelState {
   // Per-run buffers of the given sizes, sizes[scratchpad] the primitives' scratchpad: 64-byte
   // aligned pieces carved from two thread-local arenas that grow to the largest run seen on the
   // thread. The dense pieces (reordered activations, converted operands: written whole by every
-  // run) come from one whose whole 2 MiB pages are on transparent huge pages (PP-OCRv4 det's
-  // 9.8 MB reorders: its runs 0.91x the time); the scratchpad from one on small pages, as oneDNN
-  // sizes it for the worst case and a run may touch a part (YOLOv8n's Winograd scratchpad of 6.9
-  // MB: 8 MB more resident on huge pages). They stay valid until the next Buffers call on the
-  // same thread; buffer(i) is null for a size of 0.
+  // run) come from one whose whole 2 MiB pages are on transparent huge pages; the scratchpad from
+  // one on small pages until runs have touched enough of it (dnnl_common.cc, Arena), as oneDNN
+  // sizes it for the worst case and a run may touch a part. PP-OCRv4 det: ~0.98x its time for
+  // the dense pieces, ~0.96x more for the scratchpads. They stay valid until the next Buffers call
+  // on the same thread; buffer(i) is null for a size of 0.
   void Buffers(std::initializer_list<size_t> sizes, size_t scratchpad);
   void* buffer(size_t i) const { return pieces_[i]; }
 
