@@ -26,34 +26,36 @@ size_t AlignUp(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
 std::atomic<int64_t> g_reference_runs{0};
 
-// A thread's arena of per-run buffers: grows, never shrinks, freed with the thread. A probing
-// arena (the scratchpads') starts each size on small pages, as oneDNN sizes a scratchpad for the
-// worst case and runs may touch a part: kProbeAfter reservations after it last grew, it moves
-// onto huge pages when that would at most double what of it is resident (each 2 MiB region runs
-// touched becomes resident whole). PP-OCRv4 det's Winograd scratchpads (3.7 MB of pages resident
-// in 7.3 MB of regions): its runs 0.96x the time; ResNet-50's (3.7 in 9.8: no faster on huge
-// pages, 8.7 MB more resident) and YOLOv8n's (1.2 in 8.3) stay.
+// A thread's arena of per-run buffers: grows, never shrinks, freed with the thread, its whole
+// 2 MiB pages on huge pages (AlignedBuffer::Pages::kHuge). A probing arena (the scratchpads')
+// starts each size on small pages instead, as oneDNN sizes a scratchpad for the worst case and
+// runs may touch a part: kProbeAfter reservations after it last grew, it moves onto huge pages
+// when that would at most double what of it is resident (each 2 MiB region runs touched becomes
+// resident whole). PP-OCRv4 det's Winograd scratchpads (3.7 MB of pages resident in 7.3 MB of
+// regions): its runs 0.96x the time; ResNet-50's (3.7 in 9.8: no faster on huge pages, 8.7 MB
+// more resident) and YOLOv8n's (1.2 in 8.3) stay.
 struct Arena {
   static constexpr uint32_t kProbeAfter = 512;
   static constexpr size_t kHugePage = size_t{2} << 20;
-  AlignedBuffer::Pages pages;
+  explicit Arena(bool probing) : probing(probing) {}
   bool probing;
   std::unique_ptr<AlignedBuffer> buffer;
-  uint32_t reservations = 0;
+  uint32_t reservations = 0;  // since the buffer was made, counted up to kProbeAfter
   uint8_t* Reserve(size_t bytes) {
+    using Pages = AlignedBuffer::Pages;
     if (bytes == 0) return nullptr;
     if (buffer == nullptr || buffer->size() < bytes) {
       const size_t grown = buffer ? std::max(bytes, buffer->size() + buffer->size() / 2) : bytes;
       buffer.reset();
-      buffer =
-          std::make_unique<AlignedBuffer>(grown, probing ? AlignedBuffer::Pages::kSmall : pages);
+      buffer = std::make_unique<AlignedBuffer>(grown, probing ? Pages::kSmall : Pages::kHuge);
       reservations = 0;
-    } else if (probing && ++reservations == kProbeAfter && buffer->size() >= kHugePage) {
+    } else if (probing && reservations < kProbeAfter && ++reservations == kProbeAfter &&
+               buffer->size() >= kHugePage) {
       const size_t size = buffer->size();
       const Residency r = ResidentBytes(buffer->data(), size, kHugePage);
       if (r.pages != 0 && r.regions <= 2 * r.pages) {
         buffer.reset();  // no piece of it is in use when a run's Buffers call reserves
-        buffer = std::make_unique<AlignedBuffer>(size, pages);
+        buffer = std::make_unique<AlignedBuffer>(size, Pages::kHuge);
       }
     }
     return static_cast<uint8_t*>(buffer->data());
@@ -143,8 +145,7 @@ AlignedBuffer::AlignedBuffer(size_t bytes, Pages pages) : size_(bytes) {
 }
 
 void DnnlRun::Buffers(std::initializer_list<size_t> sizes, size_t scratchpad) {
-  thread_local Arena dense{AlignedBuffer::Pages::kHuge, false},
-      scratch{AlignedBuffer::Pages::kHuge, true};
+  thread_local Arena dense(/*probing=*/false), scratch(/*probing=*/true);
   size_t total = 0, i = 0;
   for (size_t s : sizes) total += i++ == scratchpad ? 0 : AlignUp(s);
   uint8_t* base = dense.Reserve(total);
