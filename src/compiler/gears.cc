@@ -23,6 +23,10 @@ constexpr size_t kMaxEvaluatedBytes = size_t{64} << 10;
 // gear; each round drops at least one, so this bounds nothing a real model reaches.
 constexpr int kMaxSharedPlanRounds = 64;
 
+// The gears share one layout, sized for each value's largest shape: a Concat input's place in
+// its output would move with the sizes of the inputs before it, so none is planned in place.
+const PlanOptions kOneShapePerValue{/*concat_in_place=*/false};
+
 std::string Trim(const std::string& s) {
   size_t b = s.find_first_not_of(" \t");
   if (b == std::string::npos) return "";
@@ -395,7 +399,7 @@ Result<GearPlans> PlanGears(ir::Graph& graph, const GearConfig& config,
       if (!st.ok()) return std::move(st).Annotate(label + " does not compile");
     }
     snapshot.ClearTemporaries();
-    KILN_ASSIGN_OR_RETURN(MemoryPlan plan, PlanMemory(graph));
+    KILN_ASSIGN_OR_RETURN(MemoryPlan plan, PlanMemory(graph, kOneShapePerValue));
     GearResult result;
     result.values = values;
     result.work_size = plan.work_size;
@@ -434,7 +438,7 @@ Result<GearPlans> PlanGears(ir::Graph& graph, const GearConfig& config,
                             ? *largest[i]
                             : ir::Shape::Of({*largest[i]->NumElements() + it->second});
     }
-    KILN_ASSIGN_OR_RETURN(plans.shared, PlanMemory(graph));
+    KILN_ASSIGN_OR_RETURN(plans.shared, PlanMemory(graph, kOneShapePerValue));
     snapshot.Restore();
     bool changed = false;
     for (auto& [v, placement] : plans.shared.activations) {

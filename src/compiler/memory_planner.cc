@@ -19,6 +19,30 @@ struct Interval {
   uint64_t bytes;
 };
 
+// Whether a Concat's inputs are whole byte ranges of its output, one after another: the dims
+// before its axis, in the order the output is stored, are all 1. Plain storage: the dims before
+// `axis`. channels_last's com.kiln Concat with kiln_nhwc (ir/ops/fused.cc) stores its tensors
+// NHWC, the channels innermost (never), or with kiln_cblock in blocks N, C/b, H, W, b over the
+// channels (the batch is before them).
+bool JoinsWholeRanges(const ir::Node& n) {
+  if (n.op_type() != "Concat" || (!n.domain().empty() && n.domain() != "com.kiln")) return false;
+  const ir::Value* out = n.outputs().empty() ? nullptr : n.output(0);
+  if (out == nullptr || !out->shape().IsStatic() || !n.has_attr("axis")) return false;
+  const std::vector<ir::Dim>& d = out->shape().dims();
+  const int64_t rank = static_cast<int64_t>(d.size());
+  int64_t before = n.attr_int("axis");
+  if (before < 0) before += rank;
+  if (before < 0 || before >= rank) return false;
+  if (n.has_attr("kiln_nhwc") && n.attr_int("kiln_nhwc") == 1) {
+    if (!n.has_attr("kiln_cblock") || n.attr_int("kiln_cblock") <= 0) return false;
+    before = 1;
+  }
+  for (int64_t k = 0; k < before; ++k) {
+    if (d[static_cast<size_t>(k)].value != 1) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::optional<uint64_t> BytesOf(const ir::Value& v) {
@@ -42,12 +66,14 @@ const ir::Value* InPlaceInput(const ir::Node& node) {
   return in;
 }
 
-Result<MemoryPlan> PlanMemory(const ir::Graph& graph) {
+Result<MemoryPlan> PlanMemory(const ir::Graph& graph, const PlanOptions& options) {
   MemoryPlan plan;
   // Weights: one after another in graph value order, each aligned.
   for (const auto& v : graph.values()) {
     if (const ir::Tensor* t = v->constant()) {
-      Placement p{plan.weight_size, t->bytes(), nullptr, false};
+      Placement p;
+      p.offset = plan.weight_size;
+      p.bytes = t->bytes();
       plan.weights[v.get()] = p;
       plan.weight_size = AlignUp(plan.weight_size + t->bytes());
     }
@@ -76,6 +102,7 @@ Result<MemoryPlan> PlanMemory(const ir::Graph& graph) {
   }
   // In-place: the output takes the input's storage when the input dies here.
   std::unordered_map<const ir::Value*, const ir::Value*> alias;  // value -> storage owner
+  std::unordered_set<const ir::Value*> owners;                   // the values of alias
   for (size_t i = 0; i < order.size(); ++i) {
     const ir::Node& n = *order[i];
     if (n.outputs().empty() || n.inputs().empty()) continue;
@@ -89,17 +116,55 @@ Result<MemoryPlan> PlanMemory(const ir::Graph& graph) {
     if (!in_bytes || in_bytes != out_bytes) continue;
     const ir::Value* owner = alias.count(in) ? alias[in] : in;
     alias[out] = owner;
+    owners.insert(owner);
     last[owner] = std::max(last[owner], last[out]);
+  }
+  // Concat in place: an input the Concat reads last (so no later reader sees the output's
+  // storage change), made by a node, of known size, neither an in-place output nor any value's
+  // storage, and once among the inputs, is a part of the output at its byte offset (aligned).
+  // A part may be a Concat's output itself (DenseNet's blocks nest): its parts go with it.
+  std::unordered_map<const ir::Value*, std::pair<const ir::Value*, uint64_t>> part;  // -> whole
+  for (size_t i = 0; options.concat_in_place && i < order.size(); ++i) {
+    const ir::Node& n = *order[i];
+    if (!JoinsWholeRanges(n)) continue;
+    const ir::Value* whole = n.output(0);
+    if (!first.count(whole) || captured.count(whole) || !BytesOf(*whole)) continue;
+    uint64_t offset = 0;
+    for (size_t k = 0; k < n.inputs().size(); ++k) {
+      const ir::Value* in = n.input(k);
+      const std::optional<uint64_t> bytes = in ? BytesOf(*in) : std::nullopt;
+      if (!bytes) break;  // the offsets after it are unknown
+      const bool once = std::count(n.inputs().begin(), n.inputs().end(), in) == 1;
+      if (once && first.count(in) && last[in] == i && !captured.count(in) && !alias.count(in) &&
+          !owners.count(in) && offset % kPlanAlignment == 0) {
+        part[in] = {whole, offset};
+      }
+      offset += *bytes;
+    }
+  }
+  // Each part's outermost whole (its root) and offset there; a root lives from its first part on.
+  auto root_of = [&](const ir::Value* v) {
+    uint64_t offset = 0;
+    for (auto it = part.find(v); it != part.end(); it = part.find(v)) {
+      offset += it->second.second;
+      v = it->second.first;
+    }
+    return std::make_pair(v, offset);
+  };
+  for (const auto& [v, whole] : part) {
+    const ir::Value* root = root_of(v).first;
+    first[root] = std::min(first[root], first[v]);
+    last[root] = std::max(last[root], last[v]);
   }
   std::vector<Interval> intervals;
   for (auto& [v, f] : first) {
     auto bytes = BytesOf(*v);
     if (!bytes) {
-      plan.activations[v] = Placement{0, 0, nullptr, true};
+      plan.activations[v].dynamic = true;
       continue;
     }
     plan.naive_size += AlignUp(*bytes);
-    if (alias.count(v)) continue;
+    if (alias.count(v) || part.count(v)) continue;
     intervals.push_back({v, f, last[v], AlignUp(*bytes)});
   }
   // Greedy by size: the largest tensors first, each at the lowest offset where it overlaps no
@@ -129,8 +194,17 @@ Result<MemoryPlan> PlanMemory(const ir::Graph& graph) {
     }
     if (best == UINT64_MAX) best = cursor;
     placed.push_back({best, it.bytes, it.first, it.last});
-    plan.activations[it.value] = Placement{best, it.bytes, nullptr, false};
+    Placement& p = plan.activations[it.value];
+    p.offset = best;
+    p.bytes = it.bytes;
     plan.work_size = std::max(plan.work_size, best + it.bytes);
+  }
+  for (const auto& [v, whole] : part) {
+    const auto [root, offset] = root_of(v);
+    Placement& p = plan.activations[v];
+    p.offset = plan.activations[root].offset + offset;
+    p.bytes = AlignUp(*BytesOf(*v));
+    p.part_of = whole.first;
   }
   for (auto& [v, owner] : alias) {
     Placement p = plan.activations[owner];

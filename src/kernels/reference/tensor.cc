@@ -161,8 +161,10 @@ Status RunConcat(const NodeDef& def, KernelContext& ctx) {
     KILN_ASSIGN_OR_RETURN(const TensorView* t, RequiredInput(def, ctx, i));
     const int64_t row = t->dims[a] * inner;
     for (int64_t o = 0; o < outer && row > 0; ++o) {
-      std::memcpy(Bytes(*out) + static_cast<size_t>(o * out_row + col) * es,
-                  Bytes(*t) + static_cast<size_t>(o * row) * es, static_cast<size_t>(row) * es);
+      uint8_t* to = Bytes(*out) + static_cast<size_t>(o * out_row + col) * es;
+      const uint8_t* from = Bytes(*t) + static_cast<size_t>(o * row) * es;
+      if (to == from) continue;  // the memory plan put the input where the output holds it
+      std::memcpy(to, from, static_cast<size_t>(row) * es);
     }
     col += row;
   }

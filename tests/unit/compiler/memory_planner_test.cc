@@ -166,6 +166,110 @@ TEST(MemoryPlannerTest, ValuesReadByAnIfBodyLiveUntilTheIf) {
   EXPECT_NE(plan->activations[y].offset, plan->activations[t].offset);
 }
 
+// A Concat over channels at batch 1: each input is a whole byte range of the output, so the
+// inputs are placed there (the Concat copies nothing) and the output lives from the first on.
+TEST(MemoryPlannerTest, ConcatInputsAtBatchOneArePlacedInsideTheOutput) {
+  GraphBuilder g;
+  ir::Value* x = g.In("x", DataType::kFloat32, {1, 4, 8, 8});
+  ir::Value* a = g.Op("Exp", "e", {x});
+  ir::Value* b = g.Op("Neg", "n", {x});
+  ir::Value* c = g.Op("Concat", "cat", {a, b}, {{"axis", int64_t{1}}});
+  ir::Value* d = g.Op("Transpose", "t", {c}, {{"perm", std::vector<int64_t>{0, 1, 3, 2}}});
+  g.Out(d);
+  ASSERT_TRUE(g.Infer().ok());
+  auto plan = PlanMemory(g.graph);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->activations[a].part_of, c);
+  EXPECT_EQ(plan->activations[b].part_of, c);
+  EXPECT_EQ(plan->activations[a].offset, plan->activations[c].offset);
+  EXPECT_EQ(plan->activations[b].offset, plan->activations[c].offset + 1024);
+  EXPECT_EQ(plan->work_size, 2048u);  // a and b take no storage of their own
+  EXPECT_EQ(plan->naive_size, 4096u);
+
+  PlanOptions off;
+  off.concat_in_place = false;  // as gears plan
+  auto copied = PlanMemory(g.graph, off);
+  ASSERT_TRUE(copied.ok());
+  EXPECT_EQ(copied->activations[a].part_of, nullptr);
+  EXPECT_EQ(copied->work_size, 4096u);
+}
+
+// Not in place: at batch 2 an input's rows interleave with the other's; an input read after the
+// Concat (its reader would see the output's storage, which a later in-place op may overwrite);
+// an input given twice.
+TEST(MemoryPlannerTest, ConcatInputsStayApartWhereTheyAreNotWholeRanges) {
+  GraphBuilder g;
+  ir::Value* x = g.In("x", DataType::kFloat32, {2, 4, 8, 8});
+  ir::Value* y = g.In("y", DataType::kFloat32, {1, 4, 8, 8});
+  ir::Value* a = g.Op("Exp", "e", {x});
+  ir::Value* b = g.Op("Neg", "n", {x});
+  ir::Value* c = g.Op("Concat", "cat", {a, b}, {{"axis", int64_t{1}}});
+  ir::Value* e = g.Op("Exp", "e2", {y});
+  ir::Value* f = g.Op("Neg", "n2", {y});
+  ir::Value* h = g.Op("Concat", "cat2", {e, f, e}, {{"axis", int64_t{1}}});
+  ir::Value* k = g.Op("Add", "late", {f, y});  // f read after cat2
+  g.Out(c);
+  g.Out(h);
+  g.Out(k);
+  ASSERT_TRUE(g.Infer().ok());
+  auto plan = PlanMemory(g.graph);
+  ASSERT_TRUE(plan.ok());
+  for (ir::Value* v : {a, b, e, f}) EXPECT_EQ(plan->activations[v].part_of, nullptr);
+}
+
+// channels_last's com.kiln Concat: NHWC (the channels innermost) its inputs interleave; in
+// channel blocks (N, C/b, H, W, b) at batch 1 each is a whole range of the output.
+TEST(MemoryPlannerTest, AConcatInChannelBlocksTakesItsInputsInPlaceAndOneNhwcDoesNot) {
+  for (const int64_t block : {0, 16}) {
+    SCOPED_TRACE(block == 0 ? "NHWC" : "blocks of 16");
+    GraphBuilder g;
+    g.graph.opsets().emplace("com.kiln", 1);
+    ir::Value* x = g.In("x", DataType::kFloat32, {1, 16, 4, 4});
+    ir::Value* a = g.Op("Exp", "e", {x});
+    ir::Value* b = g.Op("Neg", "n", {x});
+    ir::Value* c = g.graph.AddUniqueValue("cat", {});
+    ir::Node* cat = *g.graph.AddNode("Concat", "com.kiln", "cat", 1, {a, b}, {c});
+    cat->set_attr("axis", int64_t{1});
+    cat->set_attr("kiln_nhwc", int64_t{1});
+    if (block != 0) cat->set_attr("kiln_cblock", block);
+    g.Out(g.Op("Exp", "after", {c}));
+    const Status st = g.Infer();
+    ASSERT_TRUE(st.ok()) << st.message();
+    auto plan = PlanMemory(g.graph);
+    ASSERT_TRUE(plan.ok());
+    EXPECT_EQ(plan->activations[a].part_of, block == 0 ? nullptr : c);
+    EXPECT_EQ(plan->activations[b].part_of, block == 0 ? nullptr : c);
+    if (block != 0) {
+      EXPECT_EQ(plan->activations[b].offset, plan->activations[c].offset + 1024);
+    }
+  }
+}
+
+// DenseNet's blocks: each Concat's output is the next one's first input, read before by the
+// layer that makes the next part. The whole block lands in the last output's storage.
+TEST(MemoryPlannerTest, NestedConcatsShareTheOutermostOutput) {
+  GraphBuilder g;
+  ir::Value* x = g.In("x", DataType::kFloat32, {1, 4, 8, 8});
+  ir::Value* x0 = g.Op("Exp", "stem", {x});
+  ir::Value* y1 = g.Op("Neg", "l1", {x0});
+  ir::Value* x1 = g.Op("Concat", "cat1", {x0, y1}, {{"axis", int64_t{1}}});
+  ir::Value* y2 = g.Op("Neg", "l2", {x1});
+  ir::Value* x2 = g.Op("Concat", "cat2", {x1, y2}, {{"axis", int64_t{1}}});
+  ir::Value* out = g.Op("Transpose", "t", {x2}, {{"perm", std::vector<int64_t>{0, 1, 3, 2}}});
+  g.Out(out);
+  ASSERT_TRUE(g.Infer().ok());
+  auto plan = PlanMemory(g.graph);
+  ASSERT_TRUE(plan.ok());
+  const uint64_t base = plan->activations[x2].offset;
+  EXPECT_EQ(plan->activations[x1].part_of, x2);
+  EXPECT_EQ(plan->activations[x0].part_of, x1);
+  EXPECT_EQ(plan->activations[x0].offset, base);
+  EXPECT_EQ(plan->activations[y1].offset, base + 1024);
+  EXPECT_EQ(plan->activations[x1].offset, base);
+  EXPECT_EQ(plan->activations[y2].offset, base + 2048);
+  EXPECT_EQ(plan->work_size, 4096u);
+}
+
 TEST(MemoryPlannerTest, WeightsAreLaidOutAlignedAndDynamicTensorsAreMarked) {
   GraphBuilder g;
   ir::Value* x = g.In("x", DataType::kFloat32, {-1, 3});

@@ -603,9 +603,15 @@ Status RunConcat(const NodeDef& def, KernelContext& ctx, PartsScratch& s) {
   const int64_t es = static_cast<int64_t>(ElemSize(*out));
   const int64_t outer = Product(dims, 0, a), inner = Product(dims, a + 1, dims.size());
   s.parts.clear();
+  auto* joined = static_cast<uint8_t*>(out->data);
+  int64_t at = 0;  // the input's first byte in a row of the output
   for (size_t i = 0; i < ctx.num_inputs(); ++i) {
     KILN_ASSIGN_OR_RETURN(const TensorView* t, RequiredInput(def, ctx, i));
-    s.parts.push_back({static_cast<uint8_t*>(t->data), t->dims[a] * inner * es});
+    const int64_t row_bytes = t->dims[a] * inner * es;
+    // An input the memory plan put where the output holds it (one row) is already in place.
+    const bool in_place = outer == 1 && t->data == joined + at;
+    s.parts.push_back({in_place ? nullptr : static_cast<uint8_t*>(t->data), row_bytes});
+    at += row_bytes;
   }
   CopyParts(ctx, static_cast<uint8_t*>(out->data), s, outer, /*into_joined=*/true);
   return Status::Ok();
