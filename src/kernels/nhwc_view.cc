@@ -16,6 +16,32 @@ namespace {
 // sizes), to be given in the stored order too.
 bool PerAxisInput(const std::string& op, size_t i) { return op == "Resize" && i >= 1 && i <= 3; }
 
+// Whether input `i` of `op` counts channels (a Split's sizes), to be given in channel blocks
+// when the tensors are stored in them.
+bool ChannelCountInput(const std::string& op, size_t i) { return op == "Split" && i == 1; }
+
+// `v`'s channel counts in blocks of `block` into `bytes`, and `out` viewing them; an error when
+// one is not a multiple of the block (the definition checked the outputs' channels, which a
+// computed sizes input might not give).
+Status BlockCounts(const TensorView& v, int64_t block, std::vector<uint8_t>* bytes,
+                   TensorView* out) {
+  const std::vector<int64_t> counts = ReadInts(v);
+  std::vector<int64_t> blocks;
+  for (int64_t c : counts) {
+    if (c % block != 0) {
+      return Error(code::kInvalidParam, "Split: size ", c, " is not a multiple of the ", block,
+                   "-channel blocks the tensors are stored in");
+    }
+    blocks.push_back(c / block);
+  }
+  bytes->resize(blocks.size() * sizeof(int64_t));
+  if (!blocks.empty()) std::memcpy(bytes->data(), blocks.data(), bytes->size());
+  out->dtype = DataType::kInt64;
+  out->dims = {static_cast<int64_t>(blocks.size())};
+  out->data = bytes->data();
+  return Status::Ok();
+}
+
 // `v`'s values in the stored order into `bytes` (v's type, one value per axis, or two per axis
 // for a roi), and `out` viewing them: a vector of 4 (or 8) values N, C, H, W becomes N, H, W, C.
 // Anything else (an empty scales, a length the op's definition will refuse) is copied as it is.
@@ -50,11 +76,11 @@ struct ViewState : KernelState {
 };
 
 // The caller's context with every rank-4 tensor seen in its stored order, and per-axis inputs'
-// values reordered to match.
+// values reordered to match (channel counts in blocks).
 class StoredOrderContext final : public ForwardingContext {
  public:
-  StoredOrderContext(KernelContext& base, ViewState& s, const std::string& op)
-      : ForwardingContext(base), s_(s), op_(op) {
+  StoredOrderContext(KernelContext& base, ViewState& s, const std::string& op, int64_t block)
+      : ForwardingContext(base), s_(s), op_(op), block_(block) {
     s_.inputs.resize(base.num_inputs());
     s_.outputs.resize(base.num_outputs());
     s_.values.resize(base.num_inputs());
@@ -66,6 +92,11 @@ class StoredOrderContext final : public ForwardingContext {
       PermutedValues(*v, &s_.values[i], &s_.inputs[i]);
       return &s_.inputs[i];
     }
+    if (block_ > 0 && ChannelCountInput(op_, i)) {
+      // A count that is not a whole number of blocks: nothing to view (the error is the Run's).
+      if (!BlockCounts(*v, block_, &s_.values[i], &s_.inputs[i]).ok()) return nullptr;
+      return &s_.inputs[i];
+    }
     return v->rank() != 4 ? v : Permuted(*v, &s_.inputs[i]);
   }
   TensorView* output(size_t i) override {
@@ -75,33 +106,45 @@ class StoredOrderContext final : public ForwardingContext {
   KernelState* state() const override { return s_.inner.get(); }
 
  private:
-  static TensorView* Permuted(const TensorView& v, TensorView* out) {
+  TensorView* Permuted(const TensorView& v, TensorView* out) const {
     out->dtype = v.dtype;
     out->data = v.data;
-    NhwcStoredDims(v.dims, &out->dims);
+    StoredDims(v.dims, block_, &out->dims);
     return out;
   }
   ViewState& s_;
   const std::string& op_;
+  int64_t block_;
 };
 
 class NhwcViewKernel final : public Kernel {
  public:
-  NhwcViewKernel(std::string op, std::unique_ptr<Kernel> inner,
+  NhwcViewKernel(std::string op, int64_t block, std::unique_ptr<Kernel> inner,
                  std::vector<std::vector<uint8_t>> constants,
                  std::vector<std::unique_ptr<TensorView>> constant_views)
       : op_(std::move(op)),
+        block_(block),
         inner_(std::move(inner)),
         constants_(std::move(constants)),
         constant_views_(std::move(constant_views)) {}
 
   Status Run(KernelContext& ctx) const override {
+    if (block_ > 0) {  // a computed Split sizes input: its counts must be whole blocks
+      for (size_t i = 0; i < ctx.num_inputs(); ++i) {
+        const TensorView* v = ctx.input(i);
+        const bool prepared = i < constant_views_.size() && constant_views_[i] != nullptr;
+        if (v == nullptr || prepared || !ChannelCountInput(op_, i)) continue;
+        std::vector<uint8_t> bytes;
+        TensorView view;
+        KILN_RETURN_IF_ERROR(BlockCounts(*v, block_, &bytes, &view), "");
+      }
+    }
     if (KernelState* s = ctx.state()) {
-      StoredOrderContext stored(ctx, static_cast<ViewState&>(*s), op_);
+      StoredOrderContext stored(ctx, static_cast<ViewState&>(*s), op_, block_);
       return inner_->Run(stored);
     }
     std::unique_ptr<KernelState> local = CreateState();
-    StoredOrderContext stored(ctx, static_cast<ViewState&>(*local), op_);
+    StoredOrderContext stored(ctx, static_cast<ViewState&>(*local), op_, block_);
     return inner_->Run(stored);
   }
   std::unique_ptr<KernelState> CreateState() const override {
@@ -112,6 +155,7 @@ class NhwcViewKernel final : public Kernel {
 
  private:
   std::string op_;
+  int64_t block_;  // kiln_cblock: the tensors are in channel blocks of this size (0: NHWC)
   std::unique_ptr<Kernel> inner_;
   // Constant per-axis inputs reordered, which the ONNX kernel was prepared with.
   std::vector<std::vector<uint8_t>> constants_;
@@ -126,17 +170,22 @@ Result<std::unique_ptr<Kernel>> MakeNhwcViewKernel(const KernelRegistry& registr
   inner.domain.clear();
   inner.opset = ir::kNewestOnnxOpset;  // the com.kiln op has the newest opset's attributes
   inner.attrs.erase("kiln_nhwc");
+  inner.attrs.erase("kiln_cblock");
   if (def.attr_int("kiln_nhwc") != 1) return registry.Create(backend, inner);
-  // The definition checked that every data tensor is of rank 4 and the axis the channels.
+  // The definition checked that every data tensor is of rank 4 and the axis the channels, and
+  // with kiln_cblock that their channels are whole blocks (or one, a neutral operand's).
+  const int64_t block = def.attr_int("kiln_cblock");
   for (size_t i = 0; i < inner.input_dims.size(); ++i) {
     if (inner.input_dims[i].size() == 4 && !PerAxisInput(def.op_type, i)) {
-      NhwcStoredDims(def.input_dims[i], &inner.input_dims[i]);
+      StoredDims(def.input_dims[i], block, &inner.input_dims[i]);
     }
   }
   for (size_t i = 0; i < inner.output_dims.size(); ++i) {
-    if (inner.output_dims[i].size() == 4) NhwcStoredDims(def.output_dims[i], &inner.output_dims[i]);
+    if (inner.output_dims[i].size() == 4) {
+      StoredDims(def.output_dims[i], block, &inner.output_dims[i]);
+    }
   }
-  if (inner.has_attr("axis")) inner.attrs["axis"] = int64_t{3};
+  if (inner.has_attr("axis")) inner.attrs["axis"] = int64_t{block > 0 ? 1 : 3};
   std::vector<std::vector<uint8_t>> constants(def.constants.size());
   std::vector<std::unique_ptr<TensorView>> views(def.constants.size());
   for (size_t i = 0; i < def.constants.size(); ++i) {
@@ -144,9 +193,12 @@ Result<std::unique_ptr<Kernel>> MakeNhwcViewKernel(const KernelRegistry& registr
     views[i] = std::make_unique<TensorView>();
     if (PerAxisInput(def.op_type, i)) {
       PermutedValues(*def.constants[i], &constants[i], views[i].get());
+    } else if (block > 0 && ChannelCountInput(def.op_type, i)) {
+      KILN_RETURN_IF_ERROR(BlockCounts(*def.constants[i], block, &constants[i], views[i].get()),
+                           def.Label());
     } else if (def.constants[i]->rank() == 4) {  // a neutral operand: its bytes, its dims reordered
       *views[i] = *def.constants[i];
-      NhwcStoredDims(def.constants[i]->dims, &views[i]->dims);
+      StoredDims(def.constants[i]->dims, block, &views[i]->dims);
     } else {
       continue;
     }
@@ -154,7 +206,7 @@ Result<std::unique_ptr<Kernel>> MakeNhwcViewKernel(const KernelRegistry& registr
   }
   KILN_ASSIGN_OR_RETURN(std::unique_ptr<Kernel> k, registry.Create(backend, inner));
   return std::unique_ptr<Kernel>(std::make_unique<NhwcViewKernel>(
-      def.op_type, std::move(k), std::move(constants), std::move(views)));
+      def.op_type, block, std::move(k), std::move(constants), std::move(views)));
 }
 
 void RegisterNhwcViewKernels(KernelRegistry& registry, const std::string& backend) {

@@ -72,8 +72,11 @@ Result<TensorView*> BoundOutput(const NodeDef& def, KernelContext& ctx, size_t i
   return def.Fail(code::kInternalError, "output ", i, " is not bound");
 }
 
-void NhwcStoredDims(const Dims& dims, Dims* out) {
-  if (dims.size() == 4) {
+void StoredDims(const Dims& dims, int64_t block, Dims* out) {
+  if (dims.size() == 4 && block > 0) {
+    const int64_t b = dims[1] == 1 ? 1 : block;
+    out->assign({dims[0], dims[1] / b, dims[2], dims[3], b});
+  } else if (dims.size() == 4) {
     out->assign({dims[0], dims[2], dims[3], dims[1]});
   } else {
     out->assign(dims.begin(), dims.end());

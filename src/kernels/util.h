@@ -199,8 +199,10 @@ std::optional<Dims> BroadcastDims(const std::vector<const Dims*>& shapes);
 // `in` (broadcast to `out`) it reads. Size = NumElements(out).
 std::vector<int64_t> BroadcastIndex(const Dims& in, const Dims& out);
 // The dims of a channels-last rank-4 tensor (kiln_nhwc) in the order of its bytes: N, C, H, W ->
-// N, H, W, C; other ranks as they are. Reuses `out`'s capacity.
-void NhwcStoredDims(const Dims& dims, Dims* out);
+// N, H, W, C, or with channel blocks of `block` (kiln_cblock) N, C/block, H, W, block (N, 1, H,
+// W, 1 for one channel: a layout-neutral operand's bytes); other ranks as they are. Reuses
+// `out`'s capacity.
+void StoredDims(const Dims& dims, int64_t block, Dims* out);
 // Dims as "[1,3,224,224]" for messages.
 std::string DimsString(const Dims& dims);
 

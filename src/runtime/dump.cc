@@ -122,7 +122,7 @@ std::string LogicalBytes(const TensorView& v, bool nhwc, bool bf16, int64_t bloc
     return out;
   }
   const int64_t N = v.dims[0], C = v.dims[1], H = v.dims[2], W = v.dims[3];
-  const int64_t b = block > 0 ? block : C;
+  const int64_t b = block > 0 && C % block == 0 ? block : C;  // one channel: stored as NCHW
   const size_t e = ir::SizeOf(v.dtype);
   for (int64_t n = 0; n < N; ++n)
     for (int64_t h = 0; h < H; ++h)
@@ -405,7 +405,8 @@ void DumpObserver::Write(const GraphProgram& graph, const NodeInfo& node, const 
       const std::string data = stored_bf16
                                    ? logical
                                    : LogicalBytes(*v, i < 32 && ((nhwc >> i) & 1u), false,
-                                                  i != 0   ? (inputs && i == 3 ? node.z_block : 0)
+                                                  node.all_block != 0 ? node.all_block
+                                                  : i != 0 ? (inputs && i == 3 ? node.z_block : 0)
                                                   : inputs ? node.x_block
                                                            : node.y_block);
       out.write(header.data(), static_cast<std::streamsize>(header.size()));

@@ -314,6 +314,7 @@ class Builder {
             if (attr == "kiln_x_cblock") info.x_block = a->i();
             if (attr == "kiln_z_cblock") info.z_block = a->i();
             if (attr == "kiln_y_cblock") info.y_block = a->i();
+            if (attr == "kiln_cblock") info.all_block = a->i();
           }
         }
       }

@@ -66,6 +66,8 @@ struct NodeInfo {
   // The channel blocks (8 or 16) of such tensors stored N, C/b, H, W, b instead of NHWC: X's
   // (input 0), Z's (input 3) and Y's (output 0); 0 is NHWC.
   int64_t x_block = 0, z_block = 0, y_block = 0;
+  // A transparent op's kiln_cblock: every rank-4 tensor of the node is in such blocks.
+  int64_t all_block = 0;
   // Some constant input's memory was given back (BuildProgram's release_weights): whatever
   // reads the node's inputs besides its kernel calls kernel->RestoreConstants() first.
   bool released_constants = false;

@@ -9,6 +9,7 @@
 // X, Y and Z each plain, NHWC, or in blocks of 8 or 16 — the mixes a model's edges give.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -145,6 +146,92 @@ TEST(CpuChannelBlocksTest, PoolsInEveryMixOfStorages) {
         }
       }
     }
+  }
+}
+
+// channels_last's transparent ops (com.kiln Concat, Split, Add, Mul, Relu, ArithmeticChain with
+// kiln_nhwc) with every rank-4 tensor NHWC or in blocks of 8 or 16 (kiln_cblock), against the
+// plain op on the reference kernel: a layout-neutral operand (height and width 1, one channel or
+// all) keeps its bytes, the others are given in their stored order and the outputs brought back.
+struct Operand {
+  HostTensor t;
+  bool constant = false;
+};
+void CheckTransparent(const std::string& op, const std::vector<Operand>& in, size_t outputs,
+                      const std::function<void(Node&)>& attrs) {
+  const bool fused = op == "ArithmeticChain";
+  auto make = [&](Storage s) {
+    Node node = s == kPlain && !fused ? Node(op) : Node::Fused(op);
+    for (const Operand& o : in) {
+      const bool data = o.t.dims.size() == 4 && (o.t.dims[2] != 1 || o.t.dims[3] != 1);
+      node.In(data && s != kPlain ? Stored(o.t, s) : o.t, o.constant);
+    }
+    node.Outputs(std::vector<DataType>(outputs, DataType::kFloat32));
+    attrs(node);
+    if (s != kPlain) node.Int("kiln_nhwc", 1);
+    if (s > 0) node.Int("kiln_cblock", s);
+    return node;
+  };
+  Node plain = make(kPlain);
+  auto want = plain.Run(Registry().Create(kernels::kReferenceBackend, plain.def()));
+  ASSERT_TRUE(want.ok()) << want.status().message();
+  for (Storage s : {Storage{0}, Storage{8}, Storage{16}}) {
+    SCOPED_TRACE(op + " " + Name(s));
+    Node node = make(s);
+    for (const char* backend : {kernels::kReferenceBackend, "cpu"}) {
+      SCOPED_TRACE(backend);
+      std::vector<HostTensor> got = RunOn(backend, node);
+      ASSERT_EQ(got.size(), outputs);
+      for (HostTensor& t : got) t = Logical(t, s);
+      Node::Compare(got, *want, 1);
+    }
+  }
+}
+
+TEST(CpuChannelBlocksTest, TransparentOpsInEveryStorage) {
+  const HostTensor a = Random({2, 16, 5, 4}, 60), b = Random({2, 32, 5, 4}, 61);
+  const HostTensor c = Random({2, 16, 5, 4}, 62), x = Random({2, 48, 5, 4}, 63);
+  const HostTensor scale = Random({1, 32, 1, 1}, 64), shift = Random({1, 32, 1, 1}, 65);
+  const HostTensor per_image = Random({2, 1, 1, 1}, 66), b2 = Random({2, 32, 5, 4}, 67);
+  const HostTensor sizes = kernels::testing::I64({2}, {16, 32});
+  auto none = [](Node&) {};
+  auto axis = [](Node& n) { n.Int("axis", 1); };
+  CheckTransparent("Concat", {{a}, {b}, {c}}, 1, axis);
+  CheckTransparent("Split", {{x}, {sizes, true}}, 2, axis);
+  CheckTransparent("Add", {{b}, {b2}}, 1, none);
+  CheckTransparent("Mul", {{b}, {scale, true}}, 1, none);
+  CheckTransparent("Sub", {{b}, {per_image}}, 1, none);
+  CheckTransparent("Relu", {{b}}, 1, none);
+  CheckTransparent("ArithmeticChain", {{b}, {scale, true}, {shift, true}, {per_image}}, 1,
+                   [](Node& n) {
+                     n.Attr("ops", std::vector<std::string>{"Mul", "Add", "Div"});
+                     n.Str("activation", "Relu");
+                   });
+  // A batch-norm's chain over a large image: the cpu kernel's blocks span many runs of the
+  // per-channel operands.
+  const HostTensor big = Random({1, 64, 56, 56}, 68);
+  const HostTensor s64 = Random({1, 64, 1, 1}, 69), t64 = Random({1, 64, 1, 1}, 70);
+  CheckTransparent("ArithmeticChain", {{big}, {s64, true}, {t64, true}}, 1, [](Node& n) {
+    n.Attr("ops", std::vector<std::string>{"Mul", "Add"});
+    n.Str("activation", "Relu");
+  });
+}
+
+// A Split whose sizes (computed, not constant) are not whole blocks: an error naming them, not a
+// wrong split.
+TEST(CpuChannelBlocksTest, SplitSizesThatAreNotWholeBlocksAreRefused) {
+  const HostTensor sizes = kernels::testing::I64({2}, {8, 40});
+  Node node = Node::Fused("Split");
+  node.In(Stored(Random({1, 48, 2, 2}, 70), 16)).In(sizes);
+  node.Outputs({DataType::kFloat32, DataType::kFloat32}).Int("axis", 1);
+  node.Int("kiln_nhwc", 1).Int("kiln_cblock", 16);
+  node.Planned(1, {2});
+  for (const char* backend : {kernels::kReferenceBackend, "cpu"}) {
+    auto kernel = Registry().Create(backend, node.def());
+    if (!kernel.ok()) continue;  // refused at prepare (the sizes' values not known there): fine
+    auto out = node.Run(std::move(kernel));
+    EXPECT_FALSE(out.ok()) << backend;
+    if (!out.ok()) EXPECT_NE(out.status().message().find("multiple"), std::string::npos);
   }
 }
 

@@ -5,8 +5,8 @@
 // only by the next — become one com.kiln ArithmeticChain, which makes one pass over memory
 // instead of one per node (a squeeze-excitation's x * s + x + the upsampled branch of a feature
 // pyramid; (x - mean) / std). Runs after channels_last: ONNX nodes chain with ONNX nodes, com.kiln
-// ones with kiln_nhwc with those of the same flag (the chain keeps it), and a Relu that alone reads
-// a chain's output ends it. Each step computes what its node computed
+// ones with kiln_nhwc (and kiln_cblock) with those of the same flags (the chain keeps them), and a
+// Relu that alone reads a chain's output ends it. Each step computes what its node computed
 // (src/compiler/passes/README.md). A chain that batch_norm_affine made from a
 // BatchNormalization continues here like any other.
 #include <string>
@@ -28,17 +28,28 @@ bool IsStep(const std::string& op) {
   return op == "Add" || op == "Sub" || op == "Mul" || op == "Div";
 }
 
+// channels_last's layout flags of a node: kiln_nhwc and its channel blocks, kiln_cblock (0 when
+// absent).
+struct Layout {
+  int64_t nhwc = 0, block = 0;
+  explicit Layout(const ir::Node& n)
+      : nhwc(n.attr_int("kiln_nhwc")), block(n.attr_int("kiln_cblock")) {}
+  Layout() = default;
+  bool operator==(const Layout& o) const { return nhwc == o.nhwc && block == o.block; }
+  bool operator!=(const Layout& o) const { return !(*this == o); }
+};
+
 // What a node contributes to a chain: its inputs in order, its steps, its final activation and
-// its layout flag.
+// its layout flags.
 struct Links {
   std::vector<ir::Value*> inputs;
   std::vector<std::string> ops;
   std::vector<int64_t> swapped;
   std::string activation;
-  int64_t nhwc = 0;
+  Layout layout;
 };
 
-// `n` as a chain: an arithmetic node (ONNX, or com.kiln with nothing but kiln_nhwc) of two
+// `n` as a chain: an arithmetic node (ONNX, or com.kiln with nothing but the layout flags) of two
 // float32 inputs, or an ArithmeticChain; false for anything else.
 bool AsChain(const ir::Node& n, Links* out) {
   if (n.outputs().size() != 1 || n.output(0)->dtype() != ir::DataType::kFloat32) return false;
@@ -50,7 +61,7 @@ bool AsChain(const ir::Node& n, Links* out) {
     out->ops = n.attr_strings("ops");
     out->swapped = n.attr_ints("swapped");
     out->activation = n.attr_string("activation");
-    out->nhwc = n.attr_int("kiln_nhwc");
+    out->layout = Layout(n);
     return out->swapped.size() == out->ops.size();
   }
   if (!IsStep(n.op_type()) || n.inputs().size() != 2) return false;
@@ -58,9 +69,9 @@ bool AsChain(const ir::Node& n, Links* out) {
     if (!n.attrs().empty()) return false;
   } else if (n.domain() == pattern::kKilnDomain) {
     for (const auto& [name, value] : n.attrs()) {
-      if (name != "kiln_nhwc") return false;
+      if (name != "kiln_nhwc" && name != "kiln_cblock") return false;
     }
-    out->nhwc = n.attr_int("kiln_nhwc");
+    out->layout = Layout(n);
   } else {
     return false;
   }
@@ -76,14 +87,14 @@ size_t MaxInputs() {
   return schema == nullptr ? 0 : static_cast<size_t>(schema->max_inputs);
 }
 
-// A float32 Relu (ONNX's, or channels_last's com.kiln one) with layout flag `nhwc`.
-bool IsRelu(const ir::Node* n, int64_t nhwc) {
+// A float32 Relu (ONNX's, or channels_last's com.kiln one) with layout flags `layout`.
+bool IsRelu(const ir::Node* n, const Layout& layout) {
   if (n == nullptr || n->inputs().size() != 1 || n->outputs().size() != 1 ||
       n->output(0)->dtype() != ir::DataType::kFloat32) {
     return false;
   }
-  if (pattern::IsOp(n, "Relu")) return nhwc == 0;
-  return pattern::IsOp(n, "Relu", pattern::kKilnDomain) && n->attr_int("kiln_nhwc") == nhwc;
+  if (pattern::IsOp(n, "Relu")) return layout == Layout();
+  return pattern::IsOp(n, "Relu", pattern::kKilnDomain) && Layout(*n) == layout;
 }
 
 // Replaces `head` and `next` by one chain of `chain`'s steps and activation, writing next's output.
@@ -94,7 +105,8 @@ Result<bool> Replace(ir::Node& head, ir::Node& next, const Links& chain, Rewrite
   spec.attrs["ops"] = chain.ops;
   spec.attrs["swapped"] = chain.swapped;
   if (!chain.activation.empty()) spec.attrs["activation"] = chain.activation;
-  if (chain.nhwc != 0) spec.attrs["kiln_nhwc"] = chain.nhwc;
+  if (chain.layout.nhwc != 0) spec.attrs["kiln_nhwc"] = chain.layout.nhwc;
+  if (chain.layout.block != 0) spec.attrs["kiln_cblock"] = chain.layout.block;
   ctx.log.push_back(StrCat("arithmetic_chain: ", head.Label(), " and ", next.Label(), " into ",
                            kChain, " of ", chain.ops.size(), " steps",
                            chain.activation.empty() ? "" : " and a ", chain.activation));
@@ -111,12 +123,12 @@ Result<bool> TryExtend(ir::Node& head, Rewriter& rw, PassContext& ctx) {
   if (!AsChain(head, &chain) || !chain.activation.empty()) return false;
   ir::Value* v = head.output(0);
   ir::Node* next = pattern::SoleUser(rw.graph(), v);
-  if (IsRelu(next, chain.nhwc)) {
+  if (IsRelu(next, chain.layout)) {
     chain.activation = "Relu";
     return Replace(head, *next, chain, rw, ctx);
   }
   Links tail;
-  if (next == nullptr || !AsChain(*next, &tail) || tail.nhwc != chain.nhwc) return false;
+  if (next == nullptr || !AsChain(*next, &tail) || tail.layout != chain.layout) return false;
   if (pattern::IsOp(next, kChain, pattern::kKilnDomain)) {
     if (next->input(0) != v) return false;
   } else {

@@ -26,10 +26,11 @@
 // stored as bfloat16 (`kiln_x_bf16`, `kiln_y_bf16`, `kiln_z_bf16` beside the NHWC marks; its dtype
 // stays float32 in the graph, as its dims stay N, C, H, W): the producing convolution writes bf16
 // and its readers take bf16, with no conversion between them. In a float32 model a value kept
-// NHWC only between convs and pools is stored in blocks of 16 (or 8) channels instead
-// (`kiln_x_cblock`, `kiln_y_cblock`, `kiln_z_cblock`; ChannelBlock, Plan). The pass owns these
-// attributes and kiln_nhwc: it sets each to what the graph calls for now and drops stale ones, so
-// running it twice changes nothing the second time.
+// NHWC is stored in blocks of 16 (or 8) channels instead (`kiln_x_cblock`, `kiln_y_cblock`,
+// `kiln_z_cblock`, and `kiln_cblock` on the transparent nodes that join it, where each computes
+// on blocks: CanBlock; ChannelBlock, Plan). The pass owns these attributes and kiln_nhwc: it sets
+// each to what the graph calls for now and drops stale ones, so running it twice changes nothing
+// the second time.
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -53,15 +54,21 @@ constexpr char kZb[] = "kiln_z_bf16";
 constexpr char kXc[] = "kiln_x_cblock";
 constexpr char kYc[] = "kiln_y_cblock";
 constexpr char kZc[] = "kiln_z_cblock";
-constexpr char kNhwc[] = "kiln_nhwc";  // a transparent node's one flag
+constexpr char kNhwc[] = "kiln_nhwc";      // a transparent node's one flag
+constexpr char kCblock[] = "kiln_cblock";  // and its channel blocks
 
 // The bf16 storage mark that goes with an NHWC mark.
 const char* Bf16Mark(const std::string& nhwc) { return nhwc == kX ? kXb : nhwc == kY ? kYb : kZb; }
 // The channel-block mark that goes with an NHWC mark.
-const char* BlockMark(const std::string& nhwc) { return nhwc == kX ? kXc : nhwc == kY ? kYc : kZc; }
+const char* BlockMark(const std::string& nhwc) {
+  return nhwc == kX ? kXc : nhwc == kY ? kYc : nhwc == kZ ? kZc : kCblock;
+}
 
 // The smallest batch at which a conv may read channel blocks and write NHWC or the reverse (Plan).
 constexpr int64_t kMixedBatch = 2;
+// Below it, such convs are kept only while the NHWC values beside blocks hold at most one
+// kMixedShare-th of the elements in blocks (Plan).
+constexpr int64_t kMixedShare = 100;
 
 // Node -> the layout attributes it should have, with their values.
 using Marks = std::map<const ir::Node*, std::map<std::string, int64_t>>;
@@ -254,6 +261,15 @@ std::vector<const ir::Value*> TransparentTensors(const ir::Node* n) {
   return out;
 }
 
+// Whether a transparent node computes on channel blocks as on NHWC (kiln_cblock; the view kernels
+// of kernels/nhwc_view.h): a Concat or Split over the channels, the arithmetic (its neutral
+// operands have one channel or all of them: the same bytes in blocks), a Relu. Not a Resize (its
+// per-axis inputs have no blocked form) or a ChannelShuffle (it moves channels across blocks).
+bool CanBlock(const ir::Node* n) {
+  return n->op_type() == "Concat" || n->op_type() == "Split" || IsElementwise(n) || IsChain(n) ||
+         IsUnary(n);
+}
+
 // The batch (0 when not known) and the known channels of a rank-4 value.
 std::optional<std::pair<int64_t, int64_t>> BatchAndChannels(const ir::Value* v) {
   if (v == nullptr || !v->shape().rank_known() || v->shape().rank() != 4) return std::nullopt;
@@ -298,10 +314,10 @@ struct Groups {
 // a pool or a transparent node, and every read of it is a conv's or pool's X, a fused conv's Z of
 // exactly the conv's output shape, or a transparent node's tensor; the values a transparent node
 // joins go together. With `bf16`, float values kept NHWC are stored bf16 too, and transparent
-// nodes (whose kernels do not read bf16) are not used. Otherwise float values kept NHWC only
-// between convs and pools (no transparent node) are stored in channel blocks (ChannelBlock), at
-// batch 1 blocks of 16 only, and only where no conv or pool would then read or write both blocks
-// and NHWC.
+// nodes (whose kernels do not read bf16) are not used. Otherwise float values kept NHWC whose
+// transparent nodes all compute on blocks are stored in channel blocks (ChannelBlock), at batch 1
+// blocks of 16 only, and there only where the convs and pools that would read or write both
+// blocks and NHWC touch few elements on their NHWC side (kMixedShare).
 Marks Plan(const ir::Graph& graph, bool bf16) {
   Marks want;
   Groups groups;
@@ -316,8 +332,10 @@ Marks Plan(const ir::Graph& graph, bool bf16) {
   struct Group {
     bool ok = true;
     std::vector<std::pair<const ir::Node*, const char*>> marks;
-    const ir::Value* value = nullptr;  // the group's value when it is one (no transparent node)
-    bool transparent = false;          // a transparent node joins its values
+    const ir::Value* value = nullptr;  // one of its values (all of one batch)
+    std::vector<const ir::Value*> values;
+    bool transparent = false;  // a transparent node joins its values
+    bool can_block = true;     // every transparent node among them computes on blocks (CanBlock)
     bool quantized = false;
   };
   std::map<const ir::Value*, Group> plan;
@@ -325,6 +343,7 @@ Marks Plan(const ir::Graph& graph, bool bf16) {
     Group& g = plan[groups.Find(v)];
     if (!g.ok) return;
     g.value = v;
+    g.values.push_back(v);
     g.quantized = IsQuantized(producer);
     const bool via = IsTransparent(producer) && !bf16;
     if (pattern::IsGraphOutput(graph, v) || pattern::IsCapturedBySubgraph(graph, v)) {
@@ -378,6 +397,7 @@ Marks Plan(const ir::Graph& graph, bool bf16) {
     }
     g.marks.emplace_back(t, kNhwc);
     g.transparent = true;
+    g.can_block &= CanBlock(t);
   }
   std::vector<const Group*> blockable;
   std::map<const ir::Node*, std::vector<const Group*>> touching;  // the NHWC groups of each node
@@ -388,29 +408,95 @@ Marks Plan(const ir::Graph& graph, bool bf16) {
       if (bf16 && !IsQuantized(node)) want[node][Bf16Mark(attr)] = 1;
       touching[node].push_back(&g);
     }
-    if (!bf16 && !g.transparent && !g.quantized && BatchAndChannels(g.value)) {
+    const bool known = std::all_of(g.values.begin(), g.values.end(),
+                                   [](const ir::Value* v) { return BatchAndChannels(v); });
+    if (!bf16 && g.can_block && !g.quantized && g.value != nullptr && known) {
       blockable.push_back(&g);
     }
   }
-  auto channels = [](const Group* g) { return BatchAndChannels(g->value)->second; };
-  int64_t block = ChannelBlock(blockable.size(), [&](size_t i) { return channels(blockable[i]); });
+  // The largest block (16, 8, else 1) that every value of a group has whole.
+  auto channels = [](const Group* g) {
+    int64_t granule = 16;
+    for (const ir::Value* v : g->values) {
+      const int64_t c = BatchAndChannels(v)->second;
+      while (granule > 1 && c % granule != 0) granule /= 2;
+    }
+    return granule < 8 ? int64_t{1} : granule;
+  };
+  const bool batch_one = std::any_of(blockable.begin(), blockable.end(), [](const Group* g) {
+    return BatchAndChannels(g->value)->first < kMixedBatch;
+  });
+  // At batch 1 blocks of 16 only: oneDNN's nChw8c kernels are its AVX2 ones, and MobileNetV2 in
+  // blocks of 8 took 0.96-1.20x its NHWC time from one minute to the next on the AMD VM (blocks of
+  // 16 on ResNet-50: 0.96-0.97x each time).
+  int64_t block =
+      batch_one ? 16
+                : ChannelBlock(blockable.size(), [&](size_t i) { return channels(blockable[i]); });
   std::set<const Group*> blocked;
   for (const Group* g : blockable) {
     if (channels(g) % block == 0) blocked.insert(g);
   }
-  // At batch 1 no conv or pool reads or writes both blocks and NHWC (a reorder inside it): a node
-  // with values of both kinds leaves all of its values NHWC, until none has both. (YOLOv8n, whose
-  // C2f values stay NHWC, took 1.07x the time with its other values in blocks; at batch 4 0.98x.)
-  const bool batch_one = std::any_of(blockable.begin(), blockable.end(), [](const Group* g) {
-    return BatchAndChannels(g->value)->first < kMixedBatch;
-  });
-  for (bool changed = batch_one; changed;) {
-    changed = false;
+  // A conv's Y that only pools read, whose own Y is not kept NHWC (a classifier's last conv of
+  // 1000 channels before its global pool).
+  auto leaf = [&](const Group* g) {
+    if (g->transparent) return false;
+    for (const auto& [node, attr] : g->marks) {
+      if (attr == kY) continue;
+      if (attr != kX || (!IsPool2d(node) && !IsGlobalPool(node)) ||
+          touching.find(node)->second.size() != 1) {
+        return false;
+      }
+    }
+    return true;
+  };
+  auto elements = [](const Group* g) {
+    int64_t n = 0;
+    for (const ir::Value* v : g->values) n += v->shape().NumElements().value_or(0);
+    return n;
+  };
+  // At batch 1 a conv or pool that reads or writes both blocks and NHWC reorders inside it. The
+  // leaves beside blocks are stored plain (their conv's reorder is the same either way). The other
+  // NHWC values beside blocks stay so when they hold at most 1/kMixedShare of the elements in
+  // blocks (Inception v1's 24-channel 5x5 reductions, 0.18 %: 0.92x the time of all NHWC); past
+  // that a node with values of both kinds leaves all of its values NHWC, until none has both
+  // (MobileNetV2's 24- and 144-channel stage, 2.3 %: 1.08x with the mix; YuNet, 9 %: 1.05x;
+  // YOLOv8n, whose C2f values stayed NHWC, 1.07x).
+  std::set<const Group*> plain;  // dropped: none of their marks
+  if (batch_one) {
+    std::set<const Group*> beside;  // NHWC groups of a node with blocks
     for (const auto& [node, groups] : touching) {
-      const size_t in_blocks = static_cast<size_t>(std::count_if(
-          groups.begin(), groups.end(), [&](const Group* g) { return blocked.count(g) != 0; }));
-      if (in_blocks == 0 || in_blocks == groups.size()) continue;
-      for (const Group* g : groups) changed |= blocked.erase(g) != 0;
+      if (std::none_of(groups.begin(), groups.end(),
+                       [&](const Group* g) { return blocked.count(g) != 0; })) {
+        continue;
+      }
+      for (const Group* g : groups) {
+        if (!blocked.count(g)) beside.insert(g);
+      }
+    }
+    int64_t in_blocks = 0, mixed = 0;
+    for (const Group* g : blocked) in_blocks += elements(g);
+    for (const Group* g : beside) {
+      if (leaf(g)) {
+        plain.insert(g);
+      } else {
+        mixed += elements(g);
+      }
+    }
+    if (mixed * kMixedShare > in_blocks) plain.clear();
+    for (bool changed = mixed * kMixedShare > in_blocks; changed;) {
+      changed = false;
+      for (const auto& [node, groups] : touching) {
+        const size_t in = static_cast<size_t>(std::count_if(
+            groups.begin(), groups.end(), [&](const Group* g) { return blocked.count(g) != 0; }));
+        if (in == 0 || in == groups.size()) continue;
+        for (const Group* g : groups) changed |= blocked.erase(g) != 0;
+      }
+    }
+  }
+  for (const Group* g : plain) {
+    for (const auto& [node, attr] : g->marks) {
+      want[node].erase(attr);
+      if (want[node].empty()) want.erase(node);
     }
   }
   if (std::all_of(blocked.begin(), blocked.end(),
@@ -429,10 +515,6 @@ Marks Plan(const ir::Graph& graph, bool bf16) {
     }
     block = 16;
   }
-  // At batch 1 blocks of 16 only: oneDNN's nChw8c kernels are its AVX2 ones, and MobileNetV2 in
-  // blocks of 8 took 0.96-1.20x its NHWC time from one minute to the next on the AMD VM (blocks of
-  // 16 on ResNet-50: 0.96-0.97x each time).
-  if (batch_one && block != 16) blocked.clear();
   for (const Group* g : blocked) {
     for (const auto& [node, attr] : g->marks) want[node][BlockMark(attr)] = block;
   }
@@ -535,16 +617,24 @@ class ChannelsLastPass : public Pass {
                                       const Marks& want, PassContext& ctx) {
     auto it = want.find(n);
     const bool on = it != want.end() && it->second.count(kNhwc) != 0;
+    const int64_t block = on && it->second.count(kCblock) ? it->second.at(kCblock) : 0;
+    auto kept = [&] { return block != 0 ? StrCat("in blocks of ", block) : std::string("NHWC"); };
     if (n->domain() == pattern::kKilnDomain) {
       const bool has = n->has_attr(kNhwc) && n->attr_int(kNhwc) == 1;
-      if (on == has) return false;
+      const int64_t had = n->has_attr(kCblock) ? n->attr_int(kCblock) : 0;
+      if (on == has && block == had) return false;
       if (on) {
         n->set_attr(kNhwc, int64_t{1});
       } else {
         n->erase_attr(kNhwc);
       }
+      if (block != 0) {
+        n->set_attr(kCblock, block);
+      } else {
+        n->erase_attr(kCblock);
+      }
       ctx.log.push_back(StrCat("channels_last: ", n->Label(), on ? " keeps" : " no longer keeps",
-                               " its tensors NHWC"));
+                               " its tensors ", on ? kept() : std::string("NHWC")));
       return true;
     }
     if (!on) return false;
@@ -552,6 +642,7 @@ class ChannelsLastPass : public Pass {
     pattern::NewNode spec{n->op_type(), pattern::kKilnDomain, n->name(), pattern::kKilnOpset,
                           n->inputs(),  n->outputs(),         n->attrs()};
     spec.attrs[kNhwc] = int64_t{1};
+    if (block != 0) spec.attrs[kCblock] = block;
     if (n->op_type() == "Split" && n->has_attr("split")) {  // before opset 13: an attribute
       const std::vector<int64_t> sizes = n->attr_ints("split");
       ir::Value* c = graph.AddUniqueValue(n->name() + "_sizes", {});
@@ -566,7 +657,7 @@ class ChannelsLastPass : public Pass {
       spec.attrs["num_outputs"] = static_cast<int64_t>(n->outputs().size());
     }
     ctx.log.push_back(StrCat("channels_last: ", n->Label(), " became ", pattern::kKilnDomain, " ",
-                             n->op_type(), " to keep its tensors NHWC"));
+                             n->op_type(), " to keep its tensors ", kept()));
     KILN_RETURN_IF_ERROR(rw.Replace({n}, std::move(spec)).status(), "in channels_last");
     return true;
   }

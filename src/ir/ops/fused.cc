@@ -209,6 +209,39 @@ Status CheckNhwcOperands(InferenceContext& ctx) {
   return Status::Ok();
 }
 
+// channels_last's channel blocks on an op that keeps its tensors NHWC (kiln_cblock: absent or 0,
+// 8 or 16), only beside kiln_nhwc: every rank-4 tensor (the first `data_inputs` inputs and the
+// outputs, float32) is stored in blocks N, C/b, H, W, b instead, so its channels (when known) must
+// be whole blocks, or 1 (a neutral operand's, the same bytes in any order). Not on a Resize,
+// whose per-axis inputs have no blocked form.
+Status CheckTransparentBlocks(InferenceContext& ctx, bool nhwc, size_t data_inputs,
+                              const std::string& op) {
+  bool bad = false;
+  const int64_t block = IntFlag(ctx, "kiln_cblock", &bad);
+  if (bad || (block != 0 && block != 8 && block != 16)) {
+    return ctx.Fail("attribute 'kiln_cblock' must be the int 0, 8 or 16");
+  }
+  if (block == 0) return Status::Ok();
+  if (!nhwc) return ctx.Fail("attribute 'kiln_cblock' is set but 'kiln_nhwc' is not 1");
+  if (op == "Resize") return ctx.Fail("kiln_cblock is not taken by Resize");
+  std::vector<std::pair<DataType, const Shape*>> tensors;
+  for (size_t i = 0; i < data_inputs; ++i) {
+    tensors.emplace_back(ctx.input_dtype(i), &ctx.input_shape(i));
+  }
+  for (const TensorType& out : ctx.outputs()) tensors.emplace_back(out.dtype, &out.shape);
+  for (const auto& [dtype, shape] : tensors) {
+    if (dtype != DataType::kFloat32) {
+      return ctx.Fail("kiln_cblock needs float32 tensors, got ", Name(dtype));
+    }
+    const Dim& c = shape->dims()[1];  // rank 4: NhwcOnRank4 checked
+    if (c.known() && c.value != 1 && c.value % block != 0) {
+      return ctx.Fail("kiln_cblock is ", block, " but a tensor of shape ", shape->ToString(),
+                      " has channels that are not a multiple of it");
+    }
+  }
+  return Status::Ok();
+}
+
 // com.kiln Concat / Split / Add / Sub / Mul / Div / Resize / Relu: the ONNX op of the newest
 // opset on tensors channels_last keeps NHWC between convolutions. kiln_nhwc = 1: every input and
 // output of rank 4 is stored NHWC (dims stay N, C, H, W; a Split's sizes and a Resize's roi,
@@ -217,11 +250,13 @@ Status CheckNhwcOperands(InferenceContext& ctx) {
 // element (Relu; the arithmetic, each input of the output's known shape or of height and width 1,
 // whose bytes are the same in either order), or axis by axis (Resize over all four axes, its roi,
 // scales and sizes given in the stored order too: kernels/nhwc_view.h; not with `axes`).
+// kiln_cblock stores them in channel blocks instead (CheckTransparentBlocks).
 Status LayoutTransparent(InferenceContext& ctx, const char* base) {
   KILN_RETURN_IF_ERROR(InferAsBase(ctx, base), "");
   const std::string op = base;
   const size_t data_inputs = op == "Split" || op == "Resize" ? 1 : ctx.num_inputs();
   KILN_ASSIGN_OR_RETURN(const bool nhwc, NhwcOnRank4(ctx, data_inputs));
+  KILN_RETURN_IF_ERROR(CheckTransparentBlocks(ctx, nhwc, data_inputs, op), "");
   if (!nhwc) return Status::Ok();
   if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
     return CheckNhwcOperands(ctx);
@@ -248,7 +283,7 @@ Status LayoutRelu(InferenceContext& ctx) { return LayoutTransparent(ctx, "Relu")
 // swapped[i] is 1; Y = v, of the broadcast shape of all inputs (each element is computed as the
 // unfused ops compute it). activation "Relu" (arithmetic_chain: a Relu that alone read the
 // chain's output) then makes Y = v < 0 ? 0 : v, as the cpu's Relu computes it; "" (the default)
-// none. kiln_nhwc as on the transparent arithmetic (LayoutTransparent).
+// none. kiln_nhwc and kiln_cblock as on the transparent arithmetic (LayoutTransparent).
 Status ArithmeticChain(InferenceContext& ctx) {
   static const std::set<std::string> kSteps = {"Add", "Sub", "Mul", "Div"};
   const std::string act = ctx.attr_string("activation");
@@ -282,6 +317,7 @@ Status ArithmeticChain(InferenceContext& ctx) {
   KILN_ASSIGN_OR_RETURN(Shape shape, BroadcastInputs(ctx, 0, ctx.num_inputs()));
   ctx.set_output(0, DataType::kFloat32, std::move(shape));
   KILN_ASSIGN_OR_RETURN(const bool nhwc, NhwcOnRank4(ctx, ctx.num_inputs()));
+  KILN_RETURN_IF_ERROR(CheckTransparentBlocks(ctx, nhwc, ctx.num_inputs(), "ArithmeticChain"), "");
   return nhwc ? CheckNhwcOperands(ctx) : Status::Ok();
 }
 
@@ -492,7 +528,7 @@ void RegisterFusedOps(OpRegistry& r) {
                  .Attrs({Attr("count_include_pad", 0)})
                  .Attrs(layout));
   // The ops channels_last keeps NHWC between convolutions besides the pools (LayoutTransparent):
-  // ONNX's op as its newest opset has it, plus kiln_nhwc.
+  // ONNX's op as its newest opset has it, plus kiln_nhwc and kiln_cblock.
   struct Transparent {
     const char* op;
     int min_in, max_in, max_out;
@@ -506,7 +542,8 @@ void RegisterFusedOps(OpRegistry& r) {
     OpSchema schema =
         MakeSchema(t.op, 1, t.min_in, t.max_in, 1, t.max_out, kFamily, t.infer, kDomain)
             .Attrs(NewestAttrs(r, t.op))
-            .Attrs({OptionalAttr("kiln_nhwc", AttrKind::kInt)});
+            .Attrs({OptionalAttr("kiln_nhwc", AttrKind::kInt),
+                    OptionalAttr("kiln_cblock", AttrKind::kInt)});
     const OpSchema* onnx = r.Find("", t.op);  // in place where ONNX's op is (the arithmetic)
     if (onnx != nullptr && onnx->has(kTraitInPlace)) schema.Traits(kTraitInPlace);
     r.Register(std::move(schema));
@@ -518,7 +555,8 @@ void RegisterFusedOps(OpRegistry& r) {
   r.Register(
       MakeSchema("ArithmeticChain", 1, 2, 9, 1, 1, kFamily, ArithmeticChain, kDomain)
           .Attrs({RequiredAttr("ops", AttrKind::kStrings), OptionalAttr("swapped", AttrKind::kInts),
-                  Attr("activation", ""), OptionalAttr("kiln_nhwc", AttrKind::kInt)})
+                  Attr("activation", ""), OptionalAttr("kiln_nhwc", AttrKind::kInt),
+                  OptionalAttr("kiln_cblock", AttrKind::kInt)})
           .InPlace(0));
   r.Register(MakeSchema("ChannelShuffle", 1, 1, 1, 1, 1, kFamily, ChannelShuffle, kDomain)
                  .Attrs({RequiredAttr("group", AttrKind::kInt),

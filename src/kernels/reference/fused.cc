@@ -445,16 +445,17 @@ Result<std::unique_ptr<Kernel>> MakeFusedMatMul(const NodeDef& def) {
 
 // ArithmeticChain: each output element computed step by step in float32, as the Add / Sub / Mul /
 // Div nodes it replaces compute it (then the Relu its activation names); with kiln_nhwc on the
-// stored order (a rank-4 tensor's dims read N, H, W, C; its definition admits only inputs whose
-// bytes are the same in either order).
+// stored order (a rank-4 tensor's dims read N, H, W, C, or in channel blocks N, C/b, H, W, b; its
+// definition admits only inputs whose bytes are the same in either order).
 Status RunArithmeticChain(const NodeDef& def, KernelContext& ctx) {
   KILN_ASSIGN_OR_RETURN(const std::vector<ChainStep> steps, ReadChainSteps(def));
   KILN_ASSIGN_OR_RETURN(TensorView * y, BoundOutput(def, ctx, 0));
   const bool nhwc = def.attr_int("kiln_nhwc") == 1;
+  const int64_t block = def.attr_int("kiln_cblock");
   const bool relu = def.attr_string("activation") == "Relu";
-  auto stored = [nhwc](const Dims& d) {
+  auto stored = [nhwc, block](const Dims& d) {
     Dims s = d;
-    if (nhwc) NhwcStoredDims(d, &s);
+    if (nhwc) StoredDims(d, block, &s);
     return s;
   };
   const Dims out = stored(y->dims);

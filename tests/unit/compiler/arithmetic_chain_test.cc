@@ -112,6 +112,43 @@ TEST(ArithmeticChainPassTest, OnlyFloatArithmeticOfOneLayoutChains) {
   EXPECT_EQ(chain->inputs(), (std::vector<ir::Value*>{plain, m.s, m.x}));
 }
 
+// Nodes channels_last keeps in channel blocks (kiln_cblock beside kiln_nhwc) chain with nodes of
+// the same blocks, and the chain keeps them; a node NHWC without blocks does not join.
+TEST(ArithmeticChainPassTest, NodesInChannelBlocksChainOnlyWithTheSameBlocks) {
+  GraphBuilder g;
+  ir::Value* x = g.In("x", DataType::kFloat32, {1, 16, 6, 6});
+  ir::Value* s = g.In("s", DataType::kFloat32, {1, 16, 1, 1});
+  auto node = [&](const char* op, const std::string& name, std::vector<ir::Value*> in,
+                  int64_t block) {
+    ir::Value* y = g.graph.AddUniqueValue(name + "_out", {});
+    ir::Node* n = *g.graph.AddNode(op, "com.kiln", name, 1, std::move(in), {y});
+    n->set_attr("kiln_nhwc", int64_t{1});
+    if (block != 0) n->set_attr("kiln_cblock", block);
+    return y;
+  };
+  g.graph.opsets().emplace("com.kiln", 1);
+  ir::Value* scaled = node("Mul", "bn_mul", {x, s}, 16);
+  ir::Value* shifted = node("Add", "bn_add", {scaled, s}, 16);
+  ir::Value* act = node("Relu", "relu", {shifted}, 16);
+  ir::Value* other = node("Sub", "nhwc_sub", {act, s}, 0);  // NHWC, not in blocks
+  g.Out(node("Mul", "nhwc_mul", {other, s}, 0));
+  ASSERT_TRUE(g.Infer().ok());
+  auto pass = CreateArithmeticChainPass();
+  ASSERT_TRUE(RunPass(*pass, g));
+  const Status st = g.Infer();
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(g.OpTypes(), "ArithmeticChain,ArithmeticChain");
+  const ir::Node* blocked = NodeAt(g, 0);
+  EXPECT_EQ(blocked->attr_strings("ops"), (Strings{"Mul", "Add"}));
+  EXPECT_EQ(blocked->attr_string("activation"), "Relu");
+  EXPECT_EQ(blocked->attr_int("kiln_nhwc"), 1);
+  EXPECT_EQ(blocked->attr_int("kiln_cblock"), 16);
+  const ir::Node* nhwc = NodeAt(g, 1);
+  EXPECT_EQ(nhwc->attr_strings("ops"), (Strings{"Sub", "Mul"}));
+  EXPECT_EQ(nhwc->attr_int("kiln_nhwc"), 1);
+  EXPECT_FALSE(nhwc->has_attr("kiln_cblock"));
+}
+
 TEST(ArithmeticChainPassTest, AReluThatAloneReadsTheChainEndsIt) {
   Model m;
   ir::Value* scaled = m.g.Op("Mul", "bn_mul", {m.x, m.s});

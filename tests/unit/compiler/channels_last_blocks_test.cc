@@ -1,12 +1,12 @@
 // Copyright 2026 The Kiln Authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// channels_last's channel blocks: float values kept NHWC only between convs and pools are stored
-// in blocks of 16 channels (values of other channel counts stay NHWC; at batch 1 such a value
-// leaves the whole model NHWC) — kiln_x_cblock / kiln_y_cblock / kiln_z_cblock beside the NHWC
-// marks — never through a transparent node or in a bf16 model, and at batch 1 not where a conv
-// would then read or write both blocks and NHWC; FusedConv's definition refuses marks that do not
-// fit their tensor.
+// channels_last's channel blocks: float values kept NHWC are stored in blocks of 16 channels
+// (values of other channel counts stay NHWC) — kiln_x_cblock / kiln_y_cblock / kiln_z_cblock
+// beside the NHWC marks, kiln_cblock on a transparent node that computes on blocks — never in a
+// bf16 model, and at batch 1 not where a conv would then read or write both blocks and NHWC
+// unless the NHWC side is small; FusedConv's and the transparent ops' definitions refuse marks
+// that do not fit their tensors.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -125,6 +125,10 @@ std::vector<std::string> AddBetweenConvs(int64_t n) {
   EXPECT_TRUE(RunPass(*pass, m.g));
   Status ok = m.g.Infer();
   EXPECT_TRUE(ok.ok()) << ok.message();
+  const ir::Node* add = NodeAt(m.g, 3);
+  EXPECT_EQ(add->domain(), "com.kiln");
+  EXPECT_EQ(add->attr_int("kiln_nhwc"), 1);
+  EXPECT_EQ(add->attr_int("kiln_cblock"), 16);
   return AllBlocks(m.g);
 }
 
@@ -140,12 +144,12 @@ TEST(ChannelsLastBlocksTest, TransparentNodesAndBf16KeepPlainNhwcAndBatchOneNeve
     EXPECT_TRUE(RunPass(*pass, eights.g));
     EXPECT_EQ(AllBlocks(eights.g), (std::vector<std::string>{"y0", "x0"}));
   }
-  // From batch 2 the values only between convs are blocked beside the Add's NHWC ones (b, c and d
-  // convert); at batch 1 b, c and d would, so a's and d's outputs stay NHWC too.
-  EXPECT_EQ(AddBetweenConvs(2),
-            (std::vector<std::string>{"y16", "x16 y0", "x16 y0", "", "x0 y16", "x16"}));
-  EXPECT_EQ(AddBetweenConvs(1),
-            (std::vector<std::string>{"y0", "x0 y0", "x0 y0", "", "x0 y0", "x0"}));
+  // The Add computes on blocks too (kiln_cblock), so its values are blocked with the others at
+  // either batch.
+  for (int64_t n : {1, 2}) {
+    EXPECT_EQ(AddBetweenConvs(n),
+              (std::vector<std::string>{"y16", "x16 y16", "x16 y16", "", "x16 y16", "x16"}));
+  }
   {  // a bf16 model stores its NHWC values as bf16, never in blocks
     Net m(8, 16);
     m.g.Out(m.Conv("b", m.Conv("a", m.x, 16, 16), 16, 16));
@@ -158,6 +162,74 @@ TEST(ChannelsLastBlocksTest, TransparentNodesAndBf16KeepPlainNhwcAndBatchOneNeve
     EXPECT_TRUE(RunPass(*pass, m.g));
     EXPECT_EQ(AllBlocks(m.g), (std::vector<std::string>{"y16", "x16"}));
   }
+}
+
+// A Concat of two convs' outputs over the channels, read by a conv, at batch 1: blocked like the
+// convs' values (a Fire module). With a Resize (no blocked form) in the group it stays NHWC, and
+// so, at batch 1, do the convs beside it.
+TEST(ChannelsLastBlocksTest, ConcatAndSplitGroupsAreBlockedWhereEveryNodeComputesOnBlocks) {
+  for (const bool resize : {false, true}) {
+    SCOPED_TRACE(resize ? "with a Resize" : "Concat only");
+    Net m(1, 16);
+    ir::Value* a = m.Conv("a", m.x, 16, 16);
+    ir::Value* b = m.Conv("b", a, 16, 32);
+    ir::Value* c = m.Conv("c", a, 16, 48);
+    if (resize) {
+      c = m.g.Op("Resize", "up", {c, nullptr, m.g.ConstF("scales", {4}, {1, 1, 1, 1})},
+                 {{"mode", std::string("nearest")}});
+      SetType(c, DataType::kFloat32, {1, 48, 8, 8});
+    }
+    ir::Value* cat = m.g.Op("Concat", "cat", {b, c}, {{"axis", int64_t{1}}});
+    SetType(cat, DataType::kFloat32, {1, 80, 8, 8});
+    m.g.Out(m.Conv("d", cat, 80, 16));
+    auto pass = CreateChannelsLastPass();
+    EXPECT_TRUE(RunPass(*pass, m.g));
+    Status ok = m.g.Infer();
+    ASSERT_TRUE(ok.ok()) << ok.message();
+    const ir::Node* concat = cat->producer();
+    EXPECT_EQ(concat->domain(), "com.kiln");
+    EXPECT_EQ(concat->attr_int("kiln_nhwc"), 1);
+    EXPECT_EQ(concat->has_attr("kiln_cblock") ? concat->attr_int("kiln_cblock") : 0,
+              resize ? 0 : 16);
+    EXPECT_EQ(Blocks(b->producer()), resize ? "x0 y0" : "x16 y16");
+    EXPECT_FALSE(RunPass(*pass, m.g));  // idempotent
+  }
+}
+
+// A chain of 256-channel convs at batch 1 with one 24-channel value (no whole blocks of 16) among
+// them: its two convs read or write both blocks and NHWC while that value holds at most 1 % of
+// the elements in blocks (ten 256-channel values), else (three) every value stays NHWC.
+std::vector<std::string> ChainWithA24ChannelValue(int wide) {
+  Net m(1, 16);
+  ir::Value* v = m.Conv("in", m.x, 16, 256);
+  for (int i = 1; i < wide - 1; ++i) v = m.Conv("w" + std::to_string(i), v, 256, 256);
+  ir::Value* narrow = m.Conv("narrow", v, 256, 24);
+  ir::Value* back = m.Conv("back", narrow, 24, 256);
+  m.g.Out(m.Conv("out", back, 256, 16));
+  auto pass = CreateChannelsLastPass();
+  EXPECT_TRUE(RunPass(*pass, m.g));
+  std::vector<std::string> all = AllBlocks(m.g);
+  return {all.end() - 3, all.end()};
+}
+
+TEST(ChannelsLastBlocksTest, AtBatchOneASmallNhwcValueMayStayBesideBlocks) {
+  EXPECT_EQ(ChainWithA24ChannelValue(10), (std::vector<std::string>{"x16 y0", "x0 y16", "x16"}));
+  EXPECT_EQ(ChainWithA24ChannelValue(3), (std::vector<std::string>{"x0 y0", "x0 y0", "x0"}));
+}
+
+// A classifier's last conv (1000 channels, no whole blocks) read only by its global pool: its Y
+// is stored plain, so the conv reads blocks; the pool stays ONNX's.
+TEST(ChannelsLastBlocksTest, AConvOutputOnlyAGlobalPoolReadsGoesPlainBesideBlocks) {
+  Net m(1, 16);
+  ir::Value* a = m.Conv("a", m.x, 16, 64);
+  ir::Value* logits = m.Conv("logits", m.Conv("b", a, 64, 64), 64, 1000);
+  ir::Value* pooled = m.g.Op("GlobalAveragePool", "gap", {logits});
+  SetType(pooled, DataType::kFloat32, {1, 1000, 1, 1});
+  m.g.Out(m.g.Op("Flatten", "flat", {pooled}));
+  auto pass = CreateChannelsLastPass();
+  EXPECT_TRUE(RunPass(*pass, m.g));
+  EXPECT_EQ(m.g.OpTypes(), "FusedConv,FusedConv,FusedConv,GlobalAveragePool,Flatten");
+  EXPECT_EQ(AllBlocks(m.g), (std::vector<std::string>{"y16", "x16 y16", "x16", "", ""}));
 }
 
 TEST(ChannelsLastBlocksTest, DefinitionRefusesBlocksThatDoNotFitTheirTensor) {
@@ -193,6 +265,45 @@ TEST(ChannelsLastBlocksTest, DefinitionRefusesBlocksThatDoNotFitTheirTensor) {
   Status both = blocked.g.Infer();
   EXPECT_FALSE(both.ok());
   EXPECT_NE(both.message().find("stored as bf16"), std::string::npos) << both.message();
+}
+
+// A transparent op's kiln_cblock: 8 or 16, beside kiln_nhwc, on channels that are whole blocks
+// (or one), not on a Resize.
+TEST(ChannelsLastBlocksTest, DefinitionRefusesTransparentBlocksThatDoNotFit) {
+  struct Case {
+    const char* op;
+    int64_t channels, block, nhwc;
+    const char* message;  // null: accepted
+  };
+  for (const Case& c : {Case{"Relu", 32, 16, 1, nullptr}, Case{"Relu", 24, 8, 1, nullptr},
+                        Case{"Relu", 24, 16, 1, "not a multiple"},
+                        Case{"Relu", 32, 4, 1, "must be the int 0, 8 or 16"},
+                        Case{"Relu", 32, 16, 0, "'kiln_nhwc' is not 1"},
+                        Case{"Resize", 32, 16, 1, "not taken by Resize"}}) {
+    SCOPED_TRACE(std::string(c.op) + " " + std::to_string(c.channels) + " in blocks of " +
+                 std::to_string(c.block));
+    GraphBuilder g;
+    g.graph.opsets().emplace("com.kiln", 1);
+    ir::Value* x = g.In("x", DataType::kFloat32, {1, c.channels, 4, 4});
+    std::vector<ir::Value*> in = {x};
+    if (std::string(c.op) == "Resize") {
+      in.push_back(nullptr);
+      in.push_back(g.ConstF("scales", {4}, {1, 1, 2, 2}));
+    }
+    ir::Value* y = g.graph.AddUniqueValue("y", {});
+    ir::Node* n = *g.graph.AddNode(c.op, "com.kiln", "n", 1, in, {y});
+    if (std::string(c.op) == "Resize") n->set_attr("mode", std::string("nearest"));
+    n->set_attr("kiln_nhwc", c.nhwc);
+    n->set_attr("kiln_cblock", c.block);
+    g.Out(y);
+    Status st = g.Infer();
+    if (c.message == nullptr) {
+      EXPECT_TRUE(st.ok()) << st.message();
+    } else {
+      EXPECT_FALSE(st.ok());
+      EXPECT_NE(st.message().find(c.message), std::string::npos) << st.message();
+    }
+  }
 }
 
 }  // namespace
