@@ -66,6 +66,73 @@ void PermutedValues(const TensorView& v, std::vector<uint8_t>* bytes, TensorView
   out->data = bytes->data();
 }
 
+// `v`'s per-axis values (a Resize's roi, scales or sizes: input `i`) for tensors stored in
+// channel blocks of `block`: N, C, H, W becomes N, C/b, H, W, b — the block's axis with a scale of
+// 1, a roi of [0, 1] and a size of b — into `bytes` (v's type), and `out` viewing them. A length
+// other than 4 per axis (an empty scales) is copied as it is, for the op to take or refuse.
+Status BlockedAxisValues(const TensorView& v, size_t i, int64_t block, std::vector<uint8_t>* bytes,
+                         TensorView* out) {
+  const int64_t n = v.num_elements();
+  const int64_t per_axis = i == 1 ? 2 : 1;
+  if (v.rank() != 1 || n != 4 * per_axis) {
+    PermutedValues(v, bytes, out);  // copies: only vectors of 4 or 8 are reordered
+    return Status::Ok();
+  }
+  std::vector<double> values;
+  if (i == 3) {  // sizes
+    const std::vector<int64_t> sizes = ReadInts(v);
+    if (sizes[1] % block != 0) {
+      return Error(code::kInvalidParam, "Resize: ", sizes[1],
+                   " channels are not a multiple of the ", block,
+                   "-channel blocks the tensors are stored in");
+    }
+    values = {static_cast<double>(sizes[0]), static_cast<double>(sizes[1] / block),
+              static_cast<double>(sizes[2]), static_cast<double>(sizes[3]),
+              static_cast<double>(block)};
+  } else {
+    const std::vector<double> in = ReadDoubles(v);
+    for (int64_t half = 0; half < per_axis; ++half) {
+      values.insert(values.end(), in.begin() + half * 4, in.begin() + half * 4 + 4);
+      values.push_back(i == 2 ? 1.0 : static_cast<double>(half));  // scale 1; roi [0, 1]
+    }
+  }
+  bytes->resize(values.size() * ir::SizeOf(v.dtype));
+  for (size_t k = 0; k < values.size(); ++k) {
+    uint8_t* at = bytes->data() + k * ir::SizeOf(v.dtype);
+    if (v.dtype == DataType::kFloat32) {
+      const auto f = static_cast<float>(values[k]);
+      std::memcpy(at, &f, sizeof f);
+    } else if (v.dtype == DataType::kFloat64) {
+      std::memcpy(at, &values[k], sizeof(double));
+    } else if (v.dtype == DataType::kInt64) {
+      const auto q = static_cast<int64_t>(values[k]);
+      std::memcpy(at, &q, sizeof q);
+    } else {
+      return Error(code::kFeatureUnsupported, "Resize: input ", i, " of type ", ir::Name(v.dtype),
+                   " is not taken for tensors in channel blocks (float32, float64 or int64)");
+    }
+  }
+  out->dtype = v.dtype;
+  out->dims = {static_cast<int64_t>(values.size())};
+  out->data = bytes->data();
+  return Status::Ok();
+}
+
+// Input `i` of `op`, one value per axis or a count of channels, as the inner kernel takes it for
+// tensors stored NHWC (`block` 0) or in channel blocks.
+Status StoredValues(const std::string& op, size_t i, int64_t block, const TensorView& v,
+                    std::vector<uint8_t>* bytes, TensorView* out) {
+  if (block > 0 && ChannelCountInput(op, i)) return BlockCounts(v, block, bytes, out);
+  if (block > 0) return BlockedAxisValues(v, i, block, bytes, out);
+  PermutedValues(v, bytes, out);
+  return Status::Ok();
+}
+
+// Whether input `i` of `op` is given to the inner kernel transformed (StoredValues).
+bool TransformedInput(const std::string& op, size_t i, int64_t block) {
+  return PerAxisInput(op, i) || (block > 0 && ChannelCountInput(op, i));
+}
+
 // Per execution slot: the views handed to the ONNX kernel and the per-axis inputs' reordered
 // values (they keep their capacity, so only a slot's first run allocates), and that kernel's
 // own state.
@@ -88,13 +155,9 @@ class StoredOrderContext final : public ForwardingContext {
   const TensorView* input(size_t i) const override {
     const TensorView* v = base_.input(i);
     if (v == nullptr) return v;
-    if (PerAxisInput(op_, i)) {
-      PermutedValues(*v, &s_.values[i], &s_.inputs[i]);
-      return &s_.inputs[i];
-    }
-    if (block_ > 0 && ChannelCountInput(op_, i)) {
-      // A count that is not a whole number of blocks: nothing to view (the error is the Run's).
-      if (!BlockCounts(*v, block_, &s_.values[i], &s_.inputs[i]).ok()) return nullptr;
+    if (TransformedInput(op_, i, block_)) {
+      // Values the blocks cannot take: nothing to view (the error is the Run's).
+      if (!StoredValues(op_, i, block_, *v, &s_.values[i], &s_.inputs[i]).ok()) return nullptr;
       return &s_.inputs[i];
     }
     return v->rank() != 4 ? v : Permuted(*v, &s_.inputs[i]);
@@ -129,14 +192,14 @@ class NhwcViewKernel final : public Kernel {
         constant_views_(std::move(constant_views)) {}
 
   Status Run(KernelContext& ctx) const override {
-    if (block_ > 0) {  // a computed Split sizes input: its counts must be whole blocks
+    if (block_ > 0) {  // computed counts and per-axis values must fit the blocks
       for (size_t i = 0; i < ctx.num_inputs(); ++i) {
         const TensorView* v = ctx.input(i);
         const bool prepared = i < constant_views_.size() && constant_views_[i] != nullptr;
-        if (v == nullptr || prepared || !ChannelCountInput(op_, i)) continue;
+        if (v == nullptr || prepared || !TransformedInput(op_, i, block_)) continue;
         std::vector<uint8_t> bytes;
         TensorView view;
-        KILN_RETURN_IF_ERROR(BlockCounts(*v, block_, &bytes, &view), "");
+        KILN_RETURN_IF_ERROR(StoredValues(op_, i, block_, *v, &bytes, &view), "");
       }
     }
     if (KernelState* s = ctx.state()) {
@@ -191,11 +254,10 @@ Result<std::unique_ptr<Kernel>> MakeNhwcViewKernel(const KernelRegistry& registr
   for (size_t i = 0; i < def.constants.size(); ++i) {
     if (def.constants[i] == nullptr) continue;
     views[i] = std::make_unique<TensorView>();
-    if (PerAxisInput(def.op_type, i)) {
-      PermutedValues(*def.constants[i], &constants[i], views[i].get());
-    } else if (block > 0 && ChannelCountInput(def.op_type, i)) {
-      KILN_RETURN_IF_ERROR(BlockCounts(*def.constants[i], block, &constants[i], views[i].get()),
-                           def.Label());
+    if (TransformedInput(def.op_type, i, block)) {
+      KILN_RETURN_IF_ERROR(
+          StoredValues(def.op_type, i, block, *def.constants[i], &constants[i], views[i].get()),
+          def.Label());
     } else if (def.constants[i]->rank() == 4) {  // a neutral operand: its bytes, its dims reordered
       *views[i] = *def.constants[i];
       StoredDims(def.constants[i]->dims, block, &views[i]->dims);

@@ -6,9 +6,10 @@
 // Each is the ONNX op's own kernel on the same backend, prepared for and run on the stored order: a
 // rank-4 tensor's dims N, C, H, W are given to it as N, H, W, C (the order of its bytes), Concat's
 // and Split's axis 1 as 3, and a Resize's roi, scales and sizes (one value per axis, constant or
-// not) reordered the same way. With kiln_cblock (channel blocks of b, not with Resize) the dims
-// are given as N, C/b, H, W, b (a neutral operand of one channel N, 1, 1, 1, 1), the axis stays 1
-// and a Split's sizes are given in blocks. Without the flag (or with 0) it is the ONNX op
+// not) reordered the same way. With kiln_cblock (channel blocks of b) the dims are given as N,
+// C/b, H, W, b (a neutral operand of one channel N, 1, 1, 1, 1), the axis stays 1, a Split's
+// sizes are given in blocks and a Resize's per-axis values gain the block's axis (scale 1, roi
+// [0, 1], size b). Without the flag (or with 0) it is the ONNX op
 // unchanged.
 #pragma once
 

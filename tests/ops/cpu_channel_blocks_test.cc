@@ -156,6 +156,7 @@ TEST(CpuChannelBlocksTest, PoolsInEveryMixOfStorages) {
 struct Operand {
   HostTensor t;
   bool constant = false;
+  bool absent = false;  // an optional input left out (a Resize's roi)
 };
 void CheckTransparent(const std::string& op, const std::vector<Operand>& in, size_t outputs,
                       const std::function<void(Node&)>& attrs) {
@@ -163,6 +164,10 @@ void CheckTransparent(const std::string& op, const std::vector<Operand>& in, siz
   auto make = [&](Storage s) {
     Node node = s == kPlain && !fused ? Node(op) : Node::Fused(op);
     for (const Operand& o : in) {
+      if (o.absent) {
+        node.None();
+        continue;
+      }
       const bool data = o.t.dims.size() == 4 && (o.t.dims[2] != 1 || o.t.dims[3] != 1);
       node.In(data && s != kPlain ? Stored(o.t, s) : o.t, o.constant);
     }
@@ -202,6 +207,14 @@ TEST(CpuChannelBlocksTest, TransparentOpsInEveryStorage) {
   CheckTransparent("Mul", {{b}, {scale, true}}, 1, none);
   CheckTransparent("Sub", {{b}, {per_image}}, 1, none);
   CheckTransparent("Relu", {{b}}, 1, none);
+  // A nearest Resize of the height and width, by constant scales and by sizes.
+  auto nearest = [](Node& n) { n.Str("mode", "nearest"); };
+  const HostTensor scales = kernels::testing::F32({4}, {1, 1, 2, 1.5f});
+  const HostTensor sizes_hw = kernels::testing::I64({4}, {2, 32, 9, 7});
+  CheckTransparent("Resize", {{b}, {HostTensor(), false, true}, {scales, true}}, 1, nearest);
+  CheckTransparent(
+      "Resize", {{b}, {HostTensor(), false, true}, {HostTensor(), false, true}, {sizes_hw, true}},
+      1, nearest);
   CheckTransparent("ArithmeticChain", {{b}, {scale, true}, {shift, true}, {per_image}}, 1,
                    [](Node& n) {
                      n.Attr("ops", std::vector<std::string>{"Mul", "Add", "Div"});

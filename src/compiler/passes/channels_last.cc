@@ -263,12 +263,9 @@ std::vector<const ir::Value*> TransparentTensors(const ir::Node* n) {
 
 // Whether a transparent node computes on channel blocks as on NHWC (kiln_cblock; the view kernels
 // of kernels/nhwc_view.h): a Concat or Split over the channels, the arithmetic (its neutral
-// operands have one channel or all of them: the same bytes in blocks), a Relu. Not a Resize (its
-// per-axis inputs have no blocked form) or a ChannelShuffle (it moves channels across blocks).
-bool CanBlock(const ir::Node* n) {
-  return n->op_type() == "Concat" || n->op_type() == "Split" || IsElementwise(n) || IsChain(n) ||
-         IsUnary(n);
-}
+// operands have one channel or all of them: the same bytes in blocks), a Relu, a nearest Resize
+// of the height and width. Not a ChannelShuffle (it moves channels across blocks).
+bool CanBlock(const ir::Node* n) { return !IsShuffle(n); }
 
 // The batch (0 when not known) and the known channels of a rank-4 value.
 std::optional<std::pair<int64_t, int64_t>> BatchAndChannels(const ir::Value* v) {

@@ -212,10 +212,9 @@ Status CheckNhwcOperands(InferenceContext& ctx) {
 // channels_last's channel blocks on an op that keeps its tensors NHWC (kiln_cblock: absent or 0,
 // 8 or 16), only beside kiln_nhwc: every rank-4 tensor (the first `data_inputs` inputs and the
 // outputs, float32) is stored in blocks N, C/b, H, W, b instead, so its channels (when known) must
-// be whole blocks, or 1 (a neutral operand's, the same bytes in any order). Not on a Resize,
-// whose per-axis inputs have no blocked form.
-Status CheckTransparentBlocks(InferenceContext& ctx, bool nhwc, size_t data_inputs,
-                              const std::string& op) {
+// be whole blocks, or 1 (a neutral operand's, the same bytes in any order). A Resize's per-axis
+// inputs then gain the block's axis (kernels/nhwc_view.h).
+Status CheckTransparentBlocks(InferenceContext& ctx, bool nhwc, size_t data_inputs) {
   bool bad = false;
   const int64_t block = IntFlag(ctx, "kiln_cblock", &bad);
   if (bad || (block != 0 && block != 8 && block != 16)) {
@@ -223,7 +222,6 @@ Status CheckTransparentBlocks(InferenceContext& ctx, bool nhwc, size_t data_inpu
   }
   if (block == 0) return Status::Ok();
   if (!nhwc) return ctx.Fail("attribute 'kiln_cblock' is set but 'kiln_nhwc' is not 1");
-  if (op == "Resize") return ctx.Fail("kiln_cblock is not taken by Resize");
   std::vector<std::pair<DataType, const Shape*>> tensors;
   for (size_t i = 0; i < data_inputs; ++i) {
     tensors.emplace_back(ctx.input_dtype(i), &ctx.input_shape(i));
@@ -256,7 +254,7 @@ Status LayoutTransparent(InferenceContext& ctx, const char* base) {
   const std::string op = base;
   const size_t data_inputs = op == "Split" || op == "Resize" ? 1 : ctx.num_inputs();
   KILN_ASSIGN_OR_RETURN(const bool nhwc, NhwcOnRank4(ctx, data_inputs));
-  KILN_RETURN_IF_ERROR(CheckTransparentBlocks(ctx, nhwc, data_inputs, op), "");
+  KILN_RETURN_IF_ERROR(CheckTransparentBlocks(ctx, nhwc, data_inputs), "");
   if (!nhwc) return Status::Ok();
   if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
     return CheckNhwcOperands(ctx);
@@ -317,7 +315,7 @@ Status ArithmeticChain(InferenceContext& ctx) {
   KILN_ASSIGN_OR_RETURN(Shape shape, BroadcastInputs(ctx, 0, ctx.num_inputs()));
   ctx.set_output(0, DataType::kFloat32, std::move(shape));
   KILN_ASSIGN_OR_RETURN(const bool nhwc, NhwcOnRank4(ctx, ctx.num_inputs()));
-  KILN_RETURN_IF_ERROR(CheckTransparentBlocks(ctx, nhwc, ctx.num_inputs(), "ArithmeticChain"), "");
+  KILN_RETURN_IF_ERROR(CheckTransparentBlocks(ctx, nhwc, ctx.num_inputs()), "");
   return nhwc ? CheckNhwcOperands(ctx) : Status::Ok();
 }
 

@@ -165,19 +165,28 @@ TEST(ChannelsLastBlocksTest, TransparentNodesAndBf16KeepPlainNhwcAndBatchOneNeve
 }
 
 // A Concat of two convs' outputs over the channels, read by a conv, at batch 1: blocked like the
-// convs' values (a Fire module). With a Resize (no blocked form) in the group it stays NHWC, and
-// so, at batch 1, do the convs beside it.
+// convs' values (a Fire module), with a nearest Resize in the group too. With a ChannelShuffle
+// (it moves channels across blocks) in the group it stays NHWC, and so, at batch 1, do the convs
+// beside it.
 TEST(ChannelsLastBlocksTest, ConcatAndSplitGroupsAreBlockedWhereEveryNodeComputesOnBlocks) {
-  for (const bool resize : {false, true}) {
-    SCOPED_TRACE(resize ? "with a Resize" : "Concat only");
+  for (const char* with : {"", "Resize", "ChannelShuffle"}) {
+    SCOPED_TRACE(std::string("with ") + with);
+    const bool shuffle = std::string(with) == "ChannelShuffle";
     Net m(1, 16);
     ir::Value* a = m.Conv("a", m.x, 16, 16);
     ir::Value* b = m.Conv("b", a, 16, 32);
     ir::Value* c = m.Conv("c", a, 16, 48);
-    if (resize) {
+    if (std::string(with) == "Resize") {
       c = m.g.Op("Resize", "up", {c, nullptr, m.g.ConstF("scales", {4}, {1, 1, 1, 1})},
                  {{"mode", std::string("nearest")}});
       SetType(c, DataType::kFloat32, {1, 48, 8, 8});
+    } else if (shuffle) {
+      m.g.graph.opsets().emplace("com.kiln", 1);
+      ir::Value* y = m.g.graph.AddUniqueValue("shuffled", {});
+      ir::Node* n = *m.g.graph.AddNode("ChannelShuffle", "com.kiln", "shuffle", 1, {c}, {y});
+      n->set_attr("group", int64_t{2});
+      SetType(y, DataType::kFloat32, {1, 48, 8, 8});
+      c = y;
     }
     ir::Value* cat = m.g.Op("Concat", "cat", {b, c}, {{"axis", int64_t{1}}});
     SetType(cat, DataType::kFloat32, {1, 80, 8, 8});
@@ -190,8 +199,8 @@ TEST(ChannelsLastBlocksTest, ConcatAndSplitGroupsAreBlockedWhereEveryNodeCompute
     EXPECT_EQ(concat->domain(), "com.kiln");
     EXPECT_EQ(concat->attr_int("kiln_nhwc"), 1);
     EXPECT_EQ(concat->has_attr("kiln_cblock") ? concat->attr_int("kiln_cblock") : 0,
-              resize ? 0 : 16);
-    EXPECT_EQ(Blocks(b->producer()), resize ? "x0 y0" : "x16 y16");
+              shuffle ? 0 : 16);
+    EXPECT_EQ(Blocks(b->producer()), shuffle ? "x0 y0" : "x16 y16");
     EXPECT_FALSE(RunPass(*pass, m.g));  // idempotent
   }
 }
@@ -268,18 +277,18 @@ TEST(ChannelsLastBlocksTest, DefinitionRefusesBlocksThatDoNotFitTheirTensor) {
 }
 
 // A transparent op's kiln_cblock: 8 or 16, beside kiln_nhwc, on channels that are whole blocks
-// (or one), not on a Resize.
+// (or one).
 TEST(ChannelsLastBlocksTest, DefinitionRefusesTransparentBlocksThatDoNotFit) {
   struct Case {
     const char* op;
     int64_t channels, block, nhwc;
     const char* message;  // null: accepted
   };
-  for (const Case& c : {Case{"Relu", 32, 16, 1, nullptr}, Case{"Relu", 24, 8, 1, nullptr},
-                        Case{"Relu", 24, 16, 1, "not a multiple"},
-                        Case{"Relu", 32, 4, 1, "must be the int 0, 8 or 16"},
-                        Case{"Relu", 32, 16, 0, "'kiln_nhwc' is not 1"},
-                        Case{"Resize", 32, 16, 1, "not taken by Resize"}}) {
+  for (const Case& c :
+       {Case{"Relu", 32, 16, 1, nullptr}, Case{"Relu", 24, 8, 1, nullptr},
+        Case{"Relu", 24, 16, 1, "not a multiple"},
+        Case{"Relu", 32, 4, 1, "must be the int 0, 8 or 16"},
+        Case{"Relu", 32, 16, 0, "'kiln_nhwc' is not 1"}, Case{"Resize", 32, 16, 1, nullptr}}) {
     SCOPED_TRACE(std::string(c.op) + " " + std::to_string(c.channels) + " in blocks of " +
                  std::to_string(c.block));
     GraphBuilder g;
