@@ -20,24 +20,93 @@ bool PerAxisInput(const std::string& op, size_t i) { return op == "Resize" && i 
 // when the tensors are stored in them.
 bool ChannelCountInput(const std::string& op, size_t i) { return op == "Split" && i == 1; }
 
-// `v`'s channel counts in blocks of `block` into `bytes`, and `out` viewing them; an error when
-// one is not a multiple of the block (the definition checked the outputs' channels, which a
-// computed sizes input might not give).
+// Element k of a vector of int32, int64, float32 or float64 values (what a Split's sizes and a
+// Resize's roi, scales and sizes come as) into *out; false for another type. Reads in place: the
+// run allocates nothing.
+bool ElementAt(const TensorView& v, int64_t k, double* out) {
+  const auto* p = static_cast<const uint8_t*>(v.data);
+  switch (v.dtype) {
+    case DataType::kInt32: {
+      int32_t x;
+      std::memcpy(&x, p + k * 4, 4);
+      *out = x;
+      return true;
+    }
+    case DataType::kInt64: {
+      int64_t x;
+      std::memcpy(&x, p + k * 8, 8);
+      *out = static_cast<double>(x);
+      return true;
+    }
+    case DataType::kFloat32: {
+      float x;
+      std::memcpy(&x, p + k * 4, 4);
+      *out = x;
+      return true;
+    }
+    case DataType::kFloat64:
+      std::memcpy(out, p + k * 8, 8);
+      return true;
+    default:
+      return false;
+  }
+}
+
+// `values` (count of them) into `bytes` as `dtype` (one ElementAt reads), and `out` viewing them.
+void WriteValues(const double* values, size_t count, DataType dtype, std::vector<uint8_t>* bytes,
+                 TensorView* out) {
+  const size_t es = ir::SizeOf(dtype);
+  bytes->resize(count * es);
+  for (size_t k = 0; k < count; ++k) {
+    uint8_t* at = bytes->data() + k * es;
+    if (dtype == DataType::kInt32) {
+      const auto x = static_cast<int32_t>(values[k]);
+      std::memcpy(at, &x, es);
+    } else if (dtype == DataType::kInt64) {
+      const auto x = static_cast<int64_t>(values[k]);
+      std::memcpy(at, &x, es);
+    } else if (dtype == DataType::kFloat32) {
+      const auto x = static_cast<float>(values[k]);
+      std::memcpy(at, &x, es);
+    } else {
+      std::memcpy(at, &values[k], es);
+    }
+  }
+  out->dtype = dtype;
+  out->dims = {static_cast<int64_t>(count)};
+  out->data = bytes->data();
+}
+
+// `v`'s channel counts in blocks of `block` into `bytes` (v's type), and `out` viewing them; an
+// error when one is not a multiple of the block (the definition checked the outputs' channels,
+// which a computed sizes input might not give).
 Status BlockCounts(const TensorView& v, int64_t block, std::vector<uint8_t>* bytes,
                    TensorView* out) {
-  const std::vector<int64_t> counts = ReadInts(v);
-  std::vector<int64_t> blocks;
-  for (int64_t c : counts) {
-    if (c % block != 0) {
-      return Error(code::kInvalidParam, "Split: size ", c, " is not a multiple of the ", block,
+  const int64_t n = v.num_elements();
+  const size_t es = ir::SizeOf(v.dtype);
+  bytes->resize(static_cast<size_t>(n) * es);
+  for (int64_t k = 0; k < n; ++k) {
+    double c = 0;
+    if (!ElementAt(v, k, &c) || (v.dtype != DataType::kInt64 && v.dtype != DataType::kInt32)) {
+      return Error(code::kInvalidParam, "Split: sizes of type ", ir::Name(v.dtype),
+                   " (int64 expected)");
+    }
+    const auto count = static_cast<int64_t>(c);
+    if (count % block != 0) {
+      return Error(code::kInvalidParam, "Split: size ", count, " is not a multiple of the ", block,
                    "-channel blocks the tensors are stored in");
     }
-    blocks.push_back(c / block);
+    const size_t at = static_cast<size_t>(k) * es;
+    if (v.dtype == DataType::kInt64) {
+      const int64_t x = count / block;
+      std::memcpy(bytes->data() + at, &x, es);
+    } else {
+      const auto x = static_cast<int32_t>(count / block);
+      std::memcpy(bytes->data() + at, &x, es);
+    }
   }
-  bytes->resize(blocks.size() * sizeof(int64_t));
-  if (!blocks.empty()) std::memcpy(bytes->data(), blocks.data(), bytes->size());
-  out->dtype = DataType::kInt64;
-  out->dims = {static_cast<int64_t>(blocks.size())};
+  out->dtype = v.dtype;
+  out->dims = {n};
   out->data = bytes->data();
   return Status::Ok();
 }
@@ -78,43 +147,29 @@ Status BlockedAxisValues(const TensorView& v, size_t i, int64_t block, std::vect
     PermutedValues(v, bytes, out);  // copies: only vectors of 4 or 8 are reordered
     return Status::Ok();
   }
-  std::vector<double> values;
-  if (i == 3) {  // sizes
-    const std::vector<int64_t> sizes = ReadInts(v);
-    if (sizes[1] % block != 0) {
-      return Error(code::kInvalidParam, "Resize: ", sizes[1],
+  double in[8], values[10];
+  for (int64_t k = 0; k < n; ++k) {
+    if (!ElementAt(v, k, &in[k])) {
+      return Error(code::kFeatureUnsupported, "Resize: input ", i, " of type ", ir::Name(v.dtype),
+                   " is not taken for tensors in channel blocks");
+    }
+  }
+  size_t count = 0;
+  for (int64_t half = 0; half < per_axis; ++half) {
+    for (int64_t a = 0; a < 4; ++a) values[count++] = in[half * 4 + a];
+    values[count++] = i == 2 ? 1.0 : static_cast<double>(half);  // scale 1; roi [0, 1]
+  }
+  if (i == 3) {  // sizes: C becomes C/b, the block's axis b
+    const auto channels = static_cast<int64_t>(in[1]);
+    if (channels % block != 0) {
+      return Error(code::kInvalidParam, "Resize: ", channels,
                    " channels are not a multiple of the ", block,
                    "-channel blocks the tensors are stored in");
     }
-    values = {static_cast<double>(sizes[0]), static_cast<double>(sizes[1] / block),
-              static_cast<double>(sizes[2]), static_cast<double>(sizes[3]),
-              static_cast<double>(block)};
-  } else {
-    const std::vector<double> in = ReadDoubles(v);
-    for (int64_t half = 0; half < per_axis; ++half) {
-      values.insert(values.end(), in.begin() + half * 4, in.begin() + half * 4 + 4);
-      values.push_back(i == 2 ? 1.0 : static_cast<double>(half));  // scale 1; roi [0, 1]
-    }
+    values[1] = static_cast<double>(channels / block);
+    values[4] = static_cast<double>(block);
   }
-  bytes->resize(values.size() * ir::SizeOf(v.dtype));
-  for (size_t k = 0; k < values.size(); ++k) {
-    uint8_t* at = bytes->data() + k * ir::SizeOf(v.dtype);
-    if (v.dtype == DataType::kFloat32) {
-      const auto f = static_cast<float>(values[k]);
-      std::memcpy(at, &f, sizeof f);
-    } else if (v.dtype == DataType::kFloat64) {
-      std::memcpy(at, &values[k], sizeof(double));
-    } else if (v.dtype == DataType::kInt64) {
-      const auto q = static_cast<int64_t>(values[k]);
-      std::memcpy(at, &q, sizeof q);
-    } else {
-      return Error(code::kFeatureUnsupported, "Resize: input ", i, " of type ", ir::Name(v.dtype),
-                   " is not taken for tensors in channel blocks (float32, float64 or int64)");
-    }
-  }
-  out->dtype = v.dtype;
-  out->dims = {static_cast<int64_t>(values.size())};
-  out->data = bytes->data();
+  WriteValues(values, count, v.dtype, bytes, out);
   return Status::Ok();
 }
 

@@ -203,6 +203,7 @@ TEST(CpuChannelBlocksTest, TransparentOpsInEveryStorage) {
   auto axis = [](Node& n) { n.Int("axis", 1); };
   CheckTransparent("Concat", {{a}, {b}, {c}}, 1, axis);
   CheckTransparent("Split", {{x}, {sizes, true}}, 2, axis);
+  CheckTransparent("Split", {{x}, {sizes}}, 2, axis);  // sizes given at run time
   CheckTransparent("Add", {{b}, {b2}}, 1, none);
   CheckTransparent("Mul", {{b}, {scale, true}}, 1, none);
   CheckTransparent("Sub", {{b}, {per_image}}, 1, none);
@@ -212,6 +213,7 @@ TEST(CpuChannelBlocksTest, TransparentOpsInEveryStorage) {
   const HostTensor scales = kernels::testing::F32({4}, {1, 1, 2, 1.5f});
   const HostTensor sizes_hw = kernels::testing::I64({4}, {2, 32, 9, 7});
   CheckTransparent("Resize", {{b}, {HostTensor(), false, true}, {scales, true}}, 1, nearest);
+  CheckTransparent("Resize", {{b}, {HostTensor(), false, true}, {scales}}, 1, nearest);
   CheckTransparent(
       "Resize", {{b}, {HostTensor(), false, true}, {HostTensor(), false, true}, {sizes_hw, true}},
       1, nearest);
