@@ -329,17 +329,15 @@ Marks Plan(const ir::Graph& graph, bool bf16) {
   struct Group {
     bool ok = true;
     std::vector<std::pair<const ir::Node*, const char*>> marks;
-    const ir::Value* value = nullptr;  // one of its values (all of one batch)
-    std::vector<const ir::Value*> values;
-    bool transparent = false;  // a transparent node joins its values
-    bool can_block = true;     // every transparent node among them computes on blocks (CanBlock)
+    std::vector<const ir::Value*> values;  // all of one batch
+    bool transparent = false;              // a transparent node joins its values
+    bool can_block = true;  // every transparent node among them computes on blocks (CanBlock)
     bool quantized = false;
   };
   std::map<const ir::Value*, Group> plan;
   auto consider = [&](const ir::Node* producer, const ir::Value* v) {
     Group& g = plan[groups.Find(v)];
     if (!g.ok) return;
-    g.value = v;
     g.values.push_back(v);
     g.quantized = IsQuantized(producer);
     const bool via = IsTransparent(producer) && !bf16;
@@ -407,7 +405,7 @@ Marks Plan(const ir::Graph& graph, bool bf16) {
     }
     const bool known = std::all_of(g.values.begin(), g.values.end(),
                                    [](const ir::Value* v) { return BatchAndChannels(v); });
-    if (!bf16 && g.can_block && !g.quantized && g.value != nullptr && known) {
+    if (!bf16 && g.can_block && !g.quantized && !g.values.empty() && known) {
       blockable.push_back(&g);
     }
   }
@@ -421,7 +419,7 @@ Marks Plan(const ir::Graph& graph, bool bf16) {
     return granule < 8 ? int64_t{1} : granule;
   };
   const bool batch_one = std::any_of(blockable.begin(), blockable.end(), [](const Group* g) {
-    return BatchAndChannels(g->value)->first < kMixedBatch;
+    return BatchAndChannels(g->values.front())->first < kMixedBatch;
   });
   // At batch 1 blocks of 16 only: oneDNN's nChw8c kernels are its AVX2 ones, and MobileNetV2 in
   // blocks of 8 took 0.96-1.20x its NHWC time from one minute to the next on the AMD VM (blocks of
